@@ -1,0 +1,18 @@
+// Bundles the extension, the CLI, the stdio debug adapter and the webview script,
+// and copies the MAME Lua bridge plugin next to them.
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, existsSync } from 'node:fs';
+
+const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+const entries = [
+  { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/dap/stdio-main.ts'], outfile: 'dist/debugAdapter.js' },
+];
+mkdirSync('dist', { recursive: true });
+await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));
+if (existsSync('media/screen-panel.ts')) {
+  await build({ entryPoints: ['media/screen-panel.ts'], outfile: 'dist/media/screen-panel.js', bundle: true,
+    platform: 'browser', format: 'iife', target: 'es2020', logLevel: 'warning' });
+}
+if (existsSync('src/targets/mame/plugin')) cpSync('src/targets/mame/plugin', 'dist/mame-plugin', { recursive: true });

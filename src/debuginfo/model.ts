@@ -1,0 +1,73 @@
+/**
+ * One debug-info model for every toolchain (SDCC .cdb, cc65 .dbg, …).
+ * Addresses are CPU logical addresses; `bank` is set where the toolchain
+ * places code in a banked window.
+ */
+
+export type CType =
+  | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string }
+  | { kind: 'char'; signed: boolean; name: string }
+  | { kind: 'bool'; name: string }
+  | { kind: 'float'; size: 4 | 8; name: string }
+  | { kind: 'pointer'; size: number; to: CType; name: string }
+  | { kind: 'array'; length: number; of: CType; name: string }
+  | { kind: 'struct' | 'union'; size: number; name: string; fields: CField[] }
+  | { kind: 'function'; returns: CType; name: string }
+  | { kind: 'void'; name: string }
+  /** bytes with no better description (e.g. cc65 symbols without types) */
+  | { kind: 'bytes'; size: number; name: string };
+
+export interface CField { name: string; offset: number; type: CType }
+
+/** Where a variable lives. */
+export type Storage =
+  | { kind: 'static'; address: number; bank?: number }
+  /** offset relative to the frame pointer register named (e.g. IX on Z80) */
+  | { kind: 'frame'; register: string; offset: number }
+  /** offset relative to the stack pointer at function entry after prologue */
+  | { kind: 'stack'; offset: number }
+  | { kind: 'register'; registers: string[] }
+  | { kind: 'optimized_out' };
+
+export interface Variable {
+  name: string;
+  type: CType;
+  storage: Storage;
+  /** C lexical block level and id (SDCC) so that shadowed names resolve */
+  level?: number;
+  block?: number;
+}
+
+export interface LineEntry {
+  file: string;   // as written in the debug info (usually relative)
+  line: number;
+  address: number;
+  bank?: number;
+}
+
+export interface FunctionInfo {
+  name: string;
+  file?: string;
+  /** first and last byte address of the code, inclusive */
+  start: number;
+  end: number;
+  bank?: number;
+  params: Variable[];
+  locals: Variable[];
+  returnType?: CType;
+  /** true when the function sets up a frame pointer (Z80 SDCC: IX) */
+  hasFramePointer?: boolean;
+}
+
+export interface DebugInfo {
+  /** toolchain that produced it, e.g. 'sdcc-cdb' */
+  format: string;
+  /** CPU family the code is for */
+  cpu: string;
+  files: string[];
+  lines: LineEntry[];          // sorted by address
+  functions: FunctionInfo[];   // sorted by start
+  globals: Variable[];
+  /** other named addresses (labels) */
+  symbols: { name: string; address: number; bank?: number }[];
+}

@@ -1,0 +1,160 @@
+/**
+ * The Session contract that every front end (DAP, MCP, screen panel, CLI)
+ * uses. Only src/session/ implements it; front ends never touch a Target.
+ */
+import type { Address, Register, RunState, StopInfo } from '../targets/target.js';
+
+export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
+
+/** A connected client (a DAP session, one MCP connection, …). */
+export interface ClientRef {
+  id: string;
+  kind: ClientKind;
+  /** shown to people in refusals, e.g. "VS Code debug session", "MCP client claude-code" */
+  label: string;
+}
+
+/** Every reply carries these. */
+export interface Identity {
+  session_id: string;
+  build_id: string;
+  generation: number;
+}
+
+export type SessionPhase =
+  | 'starting_emulator' | 'booting' | 'program_loaded' | 'ready' | 'exited' | 'failed';
+
+export interface SourceLocation {
+  /** path as in the debug info */
+  file: string;
+  /** absolute path on disk when resolvable */
+  path?: string;
+  line: number;
+  function?: string;
+}
+
+export interface LeaseInfo {
+  holder: ClientRef;
+  expires_in_ms: number;
+}
+
+export interface SessionStatus extends Identity {
+  phase: SessionPhase;
+  /** sentences describing boot progress, oldest first */
+  progress: string[];
+  state: RunState;
+  machine: string;
+  emulator: string;
+  program?: string;
+  pc?: number;
+  location?: SourceLocation;
+  last_stop?: StopInfo & { location?: SourceLocation };
+  lease?: LeaseInfo;
+  error?: { code: string; message: string };
+}
+
+export interface BreakpointInfo {
+  /** session-level id, stable for the breakpoint's life */
+  id: number;
+  owner: ClientRef;
+  kind: 'line' | 'function' | 'address';
+  file?: string;
+  line?: number;
+  function?: string;
+  address?: Address;
+  condition?: string;
+  verified: boolean;
+  /** why unverified, or where it moved */
+  message?: string;
+  hit_count: number;
+}
+
+export interface StackFrameInfo {
+  index: number;
+  function: string;
+  pc: number;
+  location?: SourceLocation;
+}
+
+export type ScopeName = 'locals' | 'globals' | 'registers';
+
+export interface VariableValue {
+  name: string;
+  /** C type as written, e.g. "unsigned char", "int *", "struct point" */
+  type: string;
+  /** formatted value, e.g. "42 ('*')", "0x8000", "{x=1, y=2}" */
+  value: string;
+  /** numeric value where the type is scalar */
+  numeric?: number;
+  address?: Address;
+  /** raw bytes, hex */
+  bytes?: string;
+  /** nested members (struct fields, array elements), bounded */
+  children?: VariableValue[];
+}
+
+export type SessionEvent =
+  | { type: 'phase'; phase: SessionPhase; message: string }
+  | { type: 'stopped'; stop: StopInfo; location?: SourceLocation; generation: number }
+  | { type: 'running' }
+  | { type: 'exited'; reason: string }
+  | { type: 'breakpoints_changed'; breakpoints: BreakpointInfo[] }
+  | { type: 'lease_changed'; lease?: LeaseInfo }
+  | { type: 'owner_expired'; client: ClientRef; removed_breakpoints: number[] }
+  | { type: 'generation'; generation: number; reason: string }
+  | { type: 'output'; text: string };
+
+export interface QueuedEvent { seq: number; time: number; event: SessionEvent }
+
+export type StepGranularity = 'line' | 'instruction';
+
+export interface MutationOptions {
+  /** when given, refused with stale_generation unless it is the current one */
+  generation?: number;
+}
+
+export interface SessionApi {
+  readonly id: string;
+  identity(): Identity;
+
+  // clients and control
+  attachClient(kind: ClientKind, label: string): ClientRef;
+  detachClient(clientId: string): void;
+  heartbeat(clientId: string): void;
+  claimControl(clientId: string, opts?: { takeOver?: boolean }): LeaseInfo;
+  releaseControl(clientId: string): void;
+
+  // state
+  status(): Promise<SessionStatus>;
+  onEvent(listener: (e: QueuedEvent) => void): () => void;
+  /** events after `seq` still in the bounded queue; `dropped` says if some were lost */
+  eventsSince(seq: number): { events: QueuedEvent[]; dropped: boolean; last_seq: number };
+  /** resolves with the stop (or the current one when already stopped); rejects with 'timeout' */
+  waitForStop(timeoutMs: number): Promise<SessionStatus>;
+
+  // run control (need the lease)
+  resume(clientId: string, opts?: MutationOptions): Promise<void>;
+  pause(clientId: string, opts?: MutationOptions): Promise<void>;
+  stepInto(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
+  stepOver(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
+  stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
+
+  // breakpoints (need the lease; owned by the caller)
+  setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo>;
+  setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo>;
+  setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo>;
+  clearBreakpoint(clientId: string, id: number): Promise<void>;
+  listBreakpoints(): BreakpointInfo[];
+
+  // inspection (free for everyone)
+  backtrace(): Promise<StackFrameInfo[]>;
+  variables(scope: ScopeName, frameIndex?: number): Promise<VariableValue[]>;
+  readVariable(expression: string, frameIndex?: number): Promise<VariableValue>;
+  readRegisters(): Promise<Register[]>;
+  readMemory(address: Address, length: number): Promise<Uint8Array>;
+  writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
+  screenshot(): Promise<import('../targets/target.js').ScreenImage>;
+
+  /** End the session: closes the emulator if this session started it. */
+  stop(reason?: string): Promise<void>;
+}
