@@ -48,7 +48,7 @@ export interface SessionStatus extends Identity {
   program?: string;
   pc?: number;
   location?: SourceLocation;
-  last_stop?: StopInfo & { location?: SourceLocation };
+  last_stop?: StopInfo & { location?: SourceLocation; breakpoint_ids: number[] };
   lease?: LeaseInfo;
   error?: { code: string; message: string };
 }
@@ -95,7 +95,7 @@ export interface VariableValue {
 
 export type SessionEvent =
   | { type: 'phase'; phase: SessionPhase; message: string }
-  | { type: 'stopped'; stop: StopInfo; location?: SourceLocation; generation: number }
+  | { type: 'stopped'; stop: StopInfo; location?: SourceLocation; generation: number; breakpoint_ids: number[] }
   | { type: 'running' }
   | { type: 'exited'; reason: string }
   | { type: 'breakpoints_changed'; breakpoints: BreakpointInfo[] }
@@ -139,7 +139,7 @@ export interface SessionApi {
   stepOver(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
 
-  // breakpoints (need the lease; owned by the caller)
+  // breakpoints: owned by the caller, no lease needed (design: only run control, writes, input, raw commands need it)
   setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo>;
   setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo>;
   setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo>;
@@ -157,4 +157,17 @@ export interface SessionApi {
 
   /** End the session: closes the emulator if this session started it. */
   stop(reason?: string): Promise<void>;
+}
+
+/** Owns every live session of this process (extension host, CLI). */
+export interface SessionManagerApi {
+  /** Starts booting and returns at once; progress shows in status().phase/progress and 'phase' events. */
+  start(config: import('./launch.js').LaunchConfig, starter: { kind: ClientKind; label: string }):
+    { session: SessionApi; client: ClientRef };
+  /** No id: the only (or most recently started) live session; none → RetroError('no_session'). */
+  get(sessionId?: string): SessionApi;
+  list(): SessionApi[];
+  onSessionsChanged(listener: () => void): () => void;
+  /** Stops every session this manager started (process exit). */
+  closeAll(): Promise<void>;
 }

@@ -1,0 +1,111 @@
+import { RetroError } from './errors.js';
+import type { DebugIndex } from '../debuginfo/index.js';
+import type { Register, Target } from '../targets/target.js';
+import type { SourcePaths } from './source-paths.js';
+import type { ScopeName, SourceLocation, StackFrameInfo, VariableValue } from './types.js';
+import type { RawFrame, Unwinder } from './unwind/frames.js';
+import { registerValue } from './unwind/frames.js';
+import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
+import { VariableReader } from './variables.js';
+
+const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc };
+
+/**
+ * Read-only views of a stopped machine in C terms: locations, the call
+ * stack, variables. Frames are cached until the machine runs again.
+ */
+export class Inspector {
+  private cached?: Promise<{ frames: RawFrame[]; regs: Register[] }>;
+
+  constructor(
+    private readonly target: Target,
+    private readonly index: DebugIndex | undefined,
+    private readonly paths: SourcePaths,
+  ) {}
+
+  invalidate(): void {
+    this.cached = undefined;
+  }
+
+  /** `outer`: pc is a return address, so the calling line is the one before it. */
+  location(pc: number, outer = false): SourceLocation | undefined {
+    const line = this.index?.lineAt(outer ? pc - 1 : pc);
+    if (!line) return undefined;
+    return {
+      file: line.file,
+      path: this.paths.resolve(line.file),
+      line: line.line,
+      function: this.index?.functionAt(pc)?.name,
+    };
+  }
+
+  async backtrace(): Promise<StackFrameInfo[]> {
+    const { frames } = await this.frames();
+    return frames.map((f, i) => ({
+      index: i,
+      pc: f.pc,
+      function: this.index?.functionAt(f.pc)?.name ?? `0x${f.pc.toString(16).padStart(4, '0')}`,
+      location: this.location(f.pc, i > 0),
+    }));
+  }
+
+  async variables(scope: ScopeName, frameIndex = 0): Promise<VariableValue[]> {
+    const { frames, regs } = await this.frames();
+    if (scope === 'registers') {
+      return regs.map((r) => ({
+        name: r.name,
+        type: `${r.bits}-bit register`,
+        value: `0x${r.value.toString(16).toUpperCase().padStart(Math.ceil(r.bits / 4), '0')}`,
+        numeric: r.value,
+      }));
+    }
+    const reader = this.reader(regs);
+    if (scope === 'globals') return reader.globals();
+    return reader.locals(this.frame(frames, frameIndex));
+  }
+
+  async evaluate(expression: string, frameIndex = 0): Promise<VariableValue> {
+    const { frames, regs } = await this.frames();
+    const frame = this.frame(frames, frameIndex);
+    const register = registerValue(regs, expression.trim());
+    if (register !== undefined && !this.index?.global(expression.trim())) {
+      return { name: expression.trim(), type: 'register', value: `0x${register.toString(16).toUpperCase()}`, numeric: register };
+    }
+    return this.reader(regs).evaluate(expression, frame);
+  }
+
+  private reader(regs: Register[]): VariableReader {
+    if (!this.index) throw new RetroError('bad_debug_info', 'This session has no debug info, so there are no C variables; load a program with its .cdb.');
+    return new VariableReader(this.index, (offset, length) => this.readCpu(offset, length), regs);
+  }
+
+  private frame(frames: RawFrame[], index: number): RawFrame {
+    const frame = frames[index];
+    if (!frame) throw new RetroError('not_found', `There is no frame ${index}; the stack has ${frames.length}.`, { frame: index });
+    return frame;
+  }
+
+  private frames(): Promise<{ frames: RawFrame[]; regs: Register[] }> {
+    this.cached ??= this.unwind().catch((err) => { this.cached = undefined; throw err; });
+    return this.cached;
+  }
+
+  private async unwind(): Promise<{ frames: RawFrame[]; regs: Register[] }> {
+    const regs = await this.target.readRegisters();
+    const pc = registerValue(regs, 'PC') ?? 0;
+    const single: RawFrame[] = [{ pc, sp: registerValue(regs, 'SP') ?? 0, frameRegs: {}, registersValid: true }];
+    const unwinder = this.index && UNWINDERS[`${this.index.info.cpu}/${this.index.info.format}`];
+    if (!unwinder || !this.index) return { frames: single, regs };
+    return { frames: await unwinder(regs, this.index, (o, l) => this.readCpu(o, l)), regs };
+  }
+
+  /** Stack and frame reads wrap at the top of the CPU's address space, as the CPU's own do. */
+  private async readCpu(offset: number, length: number): Promise<Uint8Array> {
+    const size = 2 ** this.target.capabilities.addressBits;
+    const start = ((offset % size) + size) % size;
+    if (start + length <= size) return this.target.readMemory({ space: 'cpu', offset: start }, length);
+    const first = await this.target.readMemory({ space: 'cpu', offset: start }, size - start);
+    const rest = await this.target.readMemory({ space: 'cpu', offset: 0 }, length - first.length);
+    return Uint8Array.from([...first, ...rest]);
+  }
+}

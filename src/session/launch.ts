@@ -1,0 +1,32 @@
+/** What starts (or attaches) a session. Shared by DAP launch.json, MCP start_session and the CLI. */
+export interface LaunchConfig {
+  /** machine name, e.g. "spectrum" (the test fixture), "sprinter", "c64", "dos" */
+  machine: string;
+  /** which emulator connector: "mame" for now */
+  emulator: 'mame';
+  /** the program image (e.g. a ROM built by SDCC: .rom/.bin or .ihx) */
+  program?: string;
+  /** debug info file (SDCC .cdb); defaults to program with .cdb extension when it exists */
+  debugInfo?: string;
+  /** MAME executable; default: "mame" on PATH, then /usr/games/mame */
+  mamePath?: string;
+  /** extra ROM search paths for MAME (';'-separated as MAME takes them) */
+  rompath?: string;
+  /** MAME media options, e.g. { cart: "game.bin" } → -cart game.bin */
+  media?: Record<string, string>;
+  /** true (default): no window, no sound (SDL dummy drivers, -video none) */
+  headless?: boolean;
+  /** run at real speed (default false: -nothrottle) */
+  throttle?: boolean;
+  /** stop at main once the program is loaded (default true) */
+  stopOnEntry?: boolean;
+  /** folder relative paths resolve against; also where sources are looked up */
+  cwd?: string;
+  /** extra MAME command-line arguments */
+  extraArgs?: string[];
+}
+
+export interface StartOptions {
+  /** who started it: the session ends the emulator when its starter says stop */
+  startedBy: import('./types.js').ClientRef;
+}

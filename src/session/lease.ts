@@ -1,0 +1,63 @@
+import { RetroError } from './errors.js';
+import type { ClientRef, LeaseInfo } from './types.js';
+
+/**
+ * The control lease: one client at a time may change the machine's state.
+ * It lapses when its holder stops heartbeating; taking it from a live holder
+ * must be asked for explicitly.
+ */
+export class ControlLease {
+  private holder?: ClientRef;
+  private lastBeat = 0;
+
+  constructor(private readonly timeoutMs: number, private readonly now: () => number = Date.now) {}
+
+  info(): LeaseInfo | undefined {
+    this.expireIfStale();
+    if (!this.holder) return undefined;
+    return { holder: this.holder, expires_in_ms: Math.max(0, this.lastBeat + this.timeoutMs - this.now()) };
+  }
+
+  claim(client: ClientRef, takeOver = false): LeaseInfo {
+    this.expireIfStale();
+    if (this.holder && this.holder.id !== client.id && !takeOver) throw this.heldBy(this.holder);
+    this.holder = client;
+    this.lastBeat = this.now();
+    return this.info()!;
+  }
+
+  release(clientId: string): boolean {
+    if (this.holder?.id !== clientId) return false;
+    this.holder = undefined;
+    return true;
+  }
+
+  beat(clientId: string): void {
+    if (this.holder?.id === clientId) this.lastBeat = this.now();
+  }
+
+  /** Throws unless `client` holds the lease. */
+  require(client: ClientRef): void {
+    this.expireIfStale();
+    if (!this.holder) {
+      throw new RetroError('no_lease', `${client.label} does not hold the control lease; claim it first (claim_control).`);
+    }
+    if (this.holder.id !== client.id) throw this.heldBy(this.holder);
+  }
+
+  /** True when the holder lapsed since the last look (and clears it). */
+  expireIfStale(): ClientRef | undefined {
+    if (this.holder && this.now() - this.lastBeat > this.timeoutMs) {
+      const lapsed = this.holder;
+      this.holder = undefined;
+      return lapsed;
+    }
+    return undefined;
+  }
+
+  private heldBy(holder: ClientRef): RetroError {
+    return new RetroError('lease_held',
+      `Control is held by ${holder.label}; ask it to release control, or take over explicitly (take_over: true / "Retro Debug: Take Control").`,
+      { holder });
+  }
+}

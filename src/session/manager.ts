@@ -1,0 +1,121 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { RetroError, asRetroError } from './errors.js';
+import { computeBuildId } from './build-id.js';
+import { DebugIndex } from '../debuginfo/index.js';
+import { loadDebugInfo } from '../debuginfo/load.js';
+import type { Target } from '../targets/target.js';
+import { launchMameTarget } from '../targets/mame/mame-target.js';
+import type { LaunchConfig } from './launch.js';
+import { Session } from './session.js';
+import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './types.js';
+
+export type TargetLauncher = (config: LaunchConfig, opts: { workDir: string; onProgress?: (message: string) => void }) => Promise<Target>;
+
+const LAUNCHERS: Record<LaunchConfig['emulator'], TargetLauncher> = { mame: launchMameTarget };
+
+/** How long the program may take from power-on to main. */
+const RUN_TO_MAIN_MS = 60_000;
+
+export interface SessionManagerOptions {
+  workDir?: string;
+  leaseMs?: number;
+}
+
+/** Owns the sessions of one process and boots them. */
+export class SessionManager implements SessionManagerApi {
+  private readonly sessions: Session[] = [];
+  private readonly listeners = new Set<() => void>();
+  private readonly workDir: string;
+  private readonly leaseMs: number;
+
+  constructor(opts: SessionManagerOptions = {}) {
+    this.workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'retro-debug-'));
+    this.leaseMs = opts.leaseMs ?? 30_000;
+  }
+
+  start(config: LaunchConfig, starter: { kind: ClientKind; label: string }): { session: SessionApi; client: ClientRef } {
+    if (!LAUNCHERS[config.emulator]) {
+      throw new RetroError('unsupported', `Emulator "${config.emulator}" is not supported yet; use "mame".`, { emulator: config.emulator });
+    }
+    const clash = this.live().find((s) => s.config.emulator === config.emulator && s.config.program === config.program && s.config.machine === config.machine);
+    if (clash) {
+      throw new RetroError('session_exists', `Session ${clash.id} already runs ${config.program ?? config.machine} in ${config.emulator}; attach to it or stop it first.`, { session_id: clash.id });
+    }
+    const session = new Session(config, this.leaseMs);
+    const client = session.attachClient(starter.kind, starter.label);
+    session.claimControl(client.id);
+    this.sessions.push(session);
+    session.onEvent((q) => { if (q.event.type === 'exited' || q.event.type === 'phase') this.changed(); });
+    this.changed();
+    void this.boot(session);
+    return { session, client };
+  }
+
+  get(sessionId?: string): SessionApi {
+    if (sessionId) {
+      const found = this.sessions.find((s) => s.id === sessionId);
+      if (!found) throw new RetroError('no_session', `There is no session ${sessionId}.`, { session_id: sessionId });
+      return found;
+    }
+    const latest = this.live().at(-1) ?? this.sessions.at(-1);
+    if (!latest) throw new RetroError('no_session', 'No session is running; start one first (start_session, or F5 in VS Code).');
+    return latest;
+  }
+
+  list(): SessionApi[] {
+    return [...this.sessions];
+  }
+
+  onSessionsChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.sessions.map((s) => s.stop('the owning process is closing')));
+  }
+
+  private live(): Session[] {
+    return this.sessions.filter((s) => !['exited', 'failed'].includes(s.statusPhase()));
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) { try { l(); } catch { /* listener bugs stay theirs */ } }
+  }
+
+  private async boot(session: Session): Promise<void> {
+    const config = session.config;
+    const cwd = config.cwd ?? process.cwd();
+    try {
+      const debugInfoPath = this.debugInfoPath(config, cwd);
+      const index = debugInfoPath ? new DebugIndex(await loadDebugInfo(debugInfoPath)) : undefined;
+      session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
+      const target = await LAUNCHERS[config.emulator]({ ...config, cwd }, {
+        workDir: join(this.workDir, session.id),
+        onProgress: (message) => session.setPhase('starting_emulator', message),
+      });
+      const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
+      session.attachTarget({ target, index, buildId });
+      const main = index?.functionByName('main');
+      if (!main) {
+        session.announceReady({ reason: 'entry', pc: (await target.status()).pc ?? 0 }, 'Ready at power-on (no main in debug info)');
+        return;
+      }
+      session.setPhase('booting', 'Running to main');
+      const stop = await session.runTo(main.start, RUN_TO_MAIN_MS);
+      session.announceReady({ ...stop, reason: 'entry' }, `Stopped at main (0x${main.start.toString(16)})`);
+    } catch (err) {
+      session.fail(err);
+      await session.stop(`start failed: ${asRetroError(err).message}`).catch(() => undefined);
+    }
+  }
+
+  private debugInfoPath(config: LaunchConfig, cwd: string): string | undefined {
+    if (config.debugInfo) return resolve(cwd, config.debugInfo);
+    if (!config.program) return undefined;
+    const guess = resolve(cwd, config.program).replace(/\.[^./]+$/, '.cdb');
+    return existsSync(guess) ? guess : undefined;
+  }
+}

@@ -1,0 +1,496 @@
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { RetroError, asRetroError } from './errors.js';
+import type { DebugIndex } from '../debuginfo/index.js';
+import type { Address, Register, RunState, ScreenImage, StopInfo, Target, TargetEvent } from '../targets/target.js';
+import { BreakpointTable } from './breakpoints.js';
+import { ClientRegistry } from './clients.js';
+import { EventQueue } from './event-queue.js';
+import { Inspector } from './inspector.js';
+import { ControlLease } from './lease.js';
+import type { LaunchConfig } from './launch.js';
+import { LineStepper, type StepKind } from './line-stepper.js';
+import { SourcePaths } from './source-paths.js';
+import type {
+  BreakpointInfo, ClientKind, ClientRef, Identity, LeaseInfo, MutationOptions, QueuedEvent, ScopeName,
+  SessionApi, SessionEvent, SessionPhase, SessionStatus, StackFrameInfo, StepGranularity, VariableValue,
+} from './types.js';
+
+/** Largest single memory transfer a client may ask for. */
+export const MAX_TRANSFER = 1 << 20;
+
+export interface SessionDeps {
+  target: Target;
+  index?: DebugIndex;
+  buildId: string;
+}
+
+/**
+ * One live emulator shared by every client. The only place with shared
+ * mutable state: run state, the lease, owners, breakpoints, generations.
+ * Booting (starting the emulator, running to main) is done by the manager,
+ * which hands over a ready Target through `attachTarget`.
+ */
+export class Session implements SessionApi {
+  readonly id = `s-${randomBytes(4).toString('hex')}`;
+  private phase: SessionPhase = 'starting_emulator';
+  private readonly progress: string[] = [];
+  private failure?: RetroError;
+  private generation = 1;
+  private buildId = 'pending';
+  private state: RunState = 'starting';
+  private lastStop?: SessionStatus['last_stop'];
+  private target?: Target;
+  private index?: DebugIndex;
+  private inspector?: Inspector;
+  private stepper?: LineStepper;
+  private readonly events = new EventQueue();
+  private readonly clients: ClientRegistry;
+  private readonly lease: ControlLease;
+  private readonly breakpoints = new BreakpointTable(() => this.requireTarget());
+  private readonly paths: SourcePaths;
+  /** waiters for the next emulator stop during internal multi-leg operations */
+  private stopWaiters: { resolve: (s: StopInfo) => void; reject: (e: unknown) => void }[] = [];
+  private busy = false;
+  private readonly sweeper: NodeJS.Timeout;
+  private unsubscribeTarget?: () => void;
+
+  constructor(readonly config: LaunchConfig, leaseMs: number) {
+    this.clients = new ClientRegistry(leaseMs);
+    this.lease = new ControlLease(leaseMs);
+    const cwd = config.cwd ?? process.cwd();
+    const roots = [cwd, ...(config.debugInfo ? [dirname(resolve(cwd, config.debugInfo))] : [])];
+    this.paths = new SourcePaths(roots);
+    this.sweeper = setInterval(() => void this.sweepExpired(), Math.max(200, Math.min(1000, leaseMs / 4)));
+    this.sweeper.unref();
+  }
+
+  // ---- boot (driven by the manager) ----
+
+  setPhase(phase: SessionPhase, message: string): void {
+    this.phase = phase;
+    this.progress.push(message);
+    if (this.progress.length > 50) this.progress.shift();
+    this.emit({ type: 'phase', phase, message });
+  }
+
+  attachTarget(deps: SessionDeps): void {
+    this.target = deps.target;
+    this.index = deps.index;
+    this.buildId = deps.buildId;
+    this.inspector = new Inspector(deps.target, deps.index, this.paths);
+    this.stepper = new LineStepper(deps.target, deps.index, () => this.armStop());
+    this.unsubscribeTarget = deps.target.onEvent((e) => this.onTargetEvent(e));
+    this.state = 'stopped';
+  }
+
+  /** Runs to `address` with a temporary breakpoint, without telling clients about the legs. */
+  async runTo(address: number, timeoutMs: number): Promise<StopInfo> {
+    const target = this.requireTarget();
+    const bp = await target.setBreakpoint({ space: 'cpu', offset: address });
+    try {
+      const stop = this.armStop(timeoutMs);
+      await target.resume();
+      return await stop;
+    } finally {
+      await target.clearBreakpoint(bp).catch(() => undefined);
+    }
+  }
+
+  /** Boot finished: tell everyone where the program stands. */
+  announceReady(stop: StopInfo, message: string): void {
+    this.setPhase('ready', message);
+    this.publishStop(stop);
+  }
+
+  fail(err: unknown): void {
+    this.failure = asRetroError(err);
+    this.state = 'exited';
+    this.setPhase('failed', this.failure.message);
+  }
+
+  // ---- identity, clients, lease ----
+
+  statusPhase(): SessionPhase {
+    return this.phase;
+  }
+
+  identity(): Identity {
+    return { session_id: this.id, build_id: this.buildId, generation: this.generation };
+  }
+
+  attachClient(kind: ClientKind, label: string): ClientRef {
+    return this.clients.attach(kind, label);
+  }
+
+  detachClient(clientId: string): void {
+    void this.dropClient(clientId, false);
+  }
+
+  heartbeat(clientId: string): void {
+    this.clients.beat(clientId);
+    this.lease.beat(clientId);
+  }
+
+  claimControl(clientId: string, opts: { takeOver?: boolean } = {}): LeaseInfo {
+    const client = this.clients.get(clientId);
+    const before = this.lease.info()?.holder.id;
+    const info = this.lease.claim(client, opts.takeOver);
+    if (before !== client.id) this.emit({ type: 'lease_changed', lease: info });
+    return info;
+  }
+
+  releaseControl(clientId: string): void {
+    if (this.lease.release(clientId)) this.emit({ type: 'lease_changed', lease: undefined });
+  }
+
+  // ---- state and events ----
+
+  async status(): Promise<SessionStatus> {
+    const pc = this.state === 'stopped' ? this.lastStop?.pc : undefined;
+    return {
+      ...this.identity(),
+      phase: this.phase,
+      progress: [...this.progress],
+      state: this.state,
+      machine: this.config.machine,
+      emulator: this.config.emulator,
+      program: this.config.program,
+      pc,
+      location: pc === undefined ? undefined : this.inspector?.location(pc),
+      last_stop: this.lastStop,
+      lease: this.lease.info(),
+      error: this.failure ? { code: this.failure.code, message: this.failure.message } : undefined,
+    };
+  }
+
+  onEvent(listener: (e: QueuedEvent) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  eventsSince(seq: number) {
+    return this.events.since(seq);
+  }
+
+  async waitForStop(timeoutMs: number): Promise<SessionStatus> {
+    if (this.isSettled()) return this.status();
+    await new Promise<void>((resolvePromise, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(new RetroError('timeout', `The machine did not stop within ${timeoutMs} ms; it is still ${this.state}.`, { timeout_ms: timeoutMs }));
+      }, timeoutMs);
+      const off = this.events.subscribe((q) => {
+        if (q.event.type === 'stopped' || q.event.type === 'exited' || (q.event.type === 'phase' && q.event.phase === 'failed')) {
+          clearTimeout(timer);
+          off();
+          resolvePromise();
+        }
+      });
+    });
+    return this.status();
+  }
+
+  private isSettled(): boolean {
+    return (this.state === 'stopped' && !this.busy && this.phase === 'ready') || this.state === 'exited';
+  }
+
+  // ---- run control ----
+
+  async resume(clientId: string, opts?: MutationOptions): Promise<void> {
+    const target = this.requireMutation(clientId, opts, 'stopped');
+    this.startRunning();
+    await target.resume();
+  }
+
+  async pause(clientId: string, opts?: MutationOptions): Promise<void> {
+    const target = this.requireMutation(clientId, opts);
+    if (this.state === 'stopped' && !this.busy) return;
+    await target.pause();
+  }
+
+  stepInto(clientId: string, granularity: StepGranularity = 'line', opts?: MutationOptions): Promise<void> {
+    return this.step(clientId, 'into', granularity, opts);
+  }
+
+  stepOver(clientId: string, granularity: StepGranularity = 'line', opts?: MutationOptions): Promise<void> {
+    return this.step(clientId, 'over', granularity, opts);
+  }
+
+  stepOut(clientId: string, opts?: MutationOptions): Promise<void> {
+    return this.step(clientId, 'out', 'line', opts);
+  }
+
+  /** Starts the step and returns; the final stop is published as an event. */
+  private async step(clientId: string, kind: StepKind, granularity: StepGranularity, opts?: MutationOptions): Promise<void> {
+    this.requireMutation(clientId, opts, 'stopped');
+    const pc = this.lastStop?.pc ?? 0;
+    const stepper = this.stepper!;
+    this.busy = true;
+    this.startRunning();
+    const run = granularity === 'instruction' ? stepper.instruction(kind) : stepper.line(kind, pc);
+    run.then(
+      (stop) => { this.busy = false; this.publishStop(stop); },
+      (err) => {
+        this.busy = false;
+        const error = asRetroError(err);
+        this.emit({ type: 'output', text: `Step failed: ${error.message}` });
+        if (error.code !== 'target_lost') void this.refreshStop();
+      },
+    );
+  }
+
+  // ---- breakpoints ----
+
+  async setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo> {
+    const owner = this.clients.get(clientId);
+    const resolved = this.index?.resolveLine(file, line);
+    if (!resolved || resolved.addresses.length === 0) {
+      return this.addBreakpoint(owner, { kind: 'line', file, line, condition, verified: false,
+        message: this.index ? `No code at or after ${file}:${line} in the same function.` : 'No debug info is loaded.' });
+    }
+    const moved = resolved.line !== line ? `Moved from line ${line} to ${resolved.line}, the next line with code.` : undefined;
+    return this.addBreakpoint(owner, {
+      kind: 'line', file: resolved.file, line: resolved.line, condition, verified: true, message: moved,
+      address: { space: 'cpu', offset: Math.min(...resolved.addresses) },
+    });
+  }
+
+  async setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo> {
+    const owner = this.clients.get(clientId);
+    const fn = this.index?.functionByName(name);
+    if (!fn) return this.addBreakpoint(owner, { kind: 'function', function: name, condition, verified: false, message: `No function named ${name} in the debug info.` });
+    const entry = this.index!.lineAt(fn.start);
+    return this.addBreakpoint(owner, {
+      kind: 'function', function: fn.name, condition, verified: true,
+      file: entry?.file, line: entry?.line, address: { space: 'cpu', offset: fn.start },
+    });
+  }
+
+  async setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo> {
+    const owner = this.clients.get(clientId);
+    this.checkRange(address, 1);
+    const line = this.index?.lineAt(address.offset);
+    return this.addBreakpoint(owner, { kind: 'address', address, condition, verified: true, file: line?.file, line: line?.line });
+  }
+
+  async clearBreakpoint(clientId: string, id: number): Promise<void> {
+    this.clients.get(clientId);
+    await this.breakpoints.remove(clientId, id);
+    this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
+  }
+
+  listBreakpoints(): BreakpointInfo[] {
+    return this.breakpoints.list();
+  }
+
+  private async addBreakpoint(owner: ClientRef, fields: Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>): Promise<BreakpointInfo> {
+    this.requireTarget();
+    const bp = await this.breakpoints.add(owner, fields);
+    this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
+    return bp;
+  }
+
+  // ---- inspection ----
+
+  async backtrace(): Promise<StackFrameInfo[]> {
+    return this.requireInspector().backtrace();
+  }
+
+  async variables(scope: ScopeName, frameIndex = 0): Promise<VariableValue[]> {
+    return this.requireInspector().variables(scope, frameIndex);
+  }
+
+  async readVariable(expression: string, frameIndex = 0): Promise<VariableValue> {
+    return this.requireInspector().evaluate(expression, frameIndex);
+  }
+
+  async readRegisters(): Promise<Register[]> {
+    return this.requireTarget().readRegisters();
+  }
+
+  async readMemory(address: Address, length: number): Promise<Uint8Array> {
+    this.checkRange(address, length);
+    return this.requireTarget().readMemory(address, length);
+  }
+
+  async writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
+    const target = this.requireMutation(clientId, opts, 'stopped');
+    this.checkRange(address, data.length);
+    await target.writeMemory(address, data);
+    this.inspector?.invalidate();
+    const back = await target.readMemory(address, data.length);
+    const bad = data.findIndex((b, i) => back[i] !== b);
+    if (bad >= 0) {
+      throw new RetroError('bad_address', `The write did not stick at ${hex(address.offset + bad)} (read back ${hex(back[bad], 2)}, wrote ${hex(data[bad], 2)}): ROM or unmapped memory.`, { offset: address.offset + bad });
+    }
+  }
+
+  async screenshot(): Promise<ScreenImage> {
+    return this.requireTarget().screenshot();
+  }
+
+  // ---- end ----
+
+  async stop(reason = 'stopped by request'): Promise<void> {
+    clearInterval(this.sweeper);
+    if (this.state === 'exited' && !this.target) return;
+    const target = this.target;
+    this.target = undefined;
+    this.unsubscribeTarget?.();
+    this.rejectWaiters(new RetroError('target_lost', `The session ended: ${reason}.`));
+    await target?.close().catch(() => undefined);
+    this.markExited(reason);
+  }
+
+  // ---- internals ----
+
+  private onTargetEvent(e: TargetEvent): void {
+    switch (e.type) {
+      case 'stopped': {
+        this.state = 'stopped';
+        this.inspector?.invalidate();
+        const waiters = this.stopWaiters;
+        this.stopWaiters = [];
+        if (waiters.length) waiters.forEach((w) => w.resolve(e.stop));
+        else if (!this.busy) this.publishStop(e.stop);
+        break;
+      }
+      case 'running':
+        if (this.state !== 'running' && !this.busy && this.stopWaiters.length === 0) this.startRunning();
+        this.state = 'running';
+        break;
+      case 'exited':
+        this.rejectWaiters(new RetroError('target_lost', `The emulator went away: ${e.reason}.`));
+        this.markExited(e.reason);
+        break;
+      case 'reset':
+        this.bumpGeneration(e.hard ? 'hard reset' : 'soft reset');
+        if (e.hard) void this.breakpoints.rearmAll().catch((err) => this.emit({ type: 'output', text: `Re-arming breakpoints after reset failed: ${asRetroError(err).message}` }));
+        break;
+      case 'output':
+        this.emit({ type: 'output', text: e.text });
+        break;
+    }
+  }
+
+  private armStop(timeoutMs?: number): Promise<StopInfo> {
+    return new Promise<StopInfo>((resolvePromise, reject) => {
+      const waiter = { resolve: resolvePromise, reject };
+      this.stopWaiters.push(waiter);
+      if (timeoutMs) {
+        setTimeout(() => {
+          if (!this.stopWaiters.includes(waiter)) return;
+          this.stopWaiters = this.stopWaiters.filter((w) => w !== waiter);
+          reject(new RetroError('timeout_may_have_mutated', `No stop within ${timeoutMs} ms; the machine is still running.`, { timeout_ms: timeoutMs }));
+        }, timeoutMs).unref();
+      }
+    });
+  }
+
+  private rejectWaiters(err: RetroError): void {
+    const waiters = this.stopWaiters;
+    this.stopWaiters = [];
+    waiters.forEach((w) => w.reject(err));
+  }
+
+  private publishStop(stop: StopInfo): void {
+    this.state = 'stopped';
+    this.inspector?.invalidate();
+    const breakpointIds = stop.reason === 'breakpoint' ? this.breakpoints.hit(stop.breakpointId, stop.pc) : [];
+    const location = this.inspector?.location(stop.pc);
+    this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds };
+    this.emit({ type: 'stopped', stop, location, generation: this.generation, breakpoint_ids: breakpointIds });
+  }
+
+  /** After a failed step: report wherever the machine actually is. */
+  private async refreshStop(): Promise<void> {
+    const status = await this.target?.status().catch(() => undefined);
+    if (status?.state === 'stopped') this.publishStop({ reason: 'step', pc: status.pc ?? 0 });
+  }
+
+  private startRunning(): void {
+    this.state = 'running';
+    this.inspector?.invalidate();
+    this.emit({ type: 'running' });
+  }
+
+  private markExited(reason: string): void {
+    if (this.state === 'exited' && this.phase === 'exited') return;
+    this.state = 'exited';
+    this.bumpGeneration(`exit: ${reason}`);
+    if (this.phase !== 'failed') this.setPhase('exited', reason);
+    this.emit({ type: 'exited', reason });
+  }
+
+  private bumpGeneration(reason: string): void {
+    this.generation++;
+    this.emit({ type: 'generation', generation: this.generation, reason });
+  }
+
+  private emit(event: SessionEvent): void {
+    this.events.push(event);
+  }
+
+  private requireTarget(): Target {
+    if (this.target && this.state !== 'exited') return this.target;
+    if (this.failure) throw new RetroError('target_lost', `The session failed to start: ${this.failure.message}`, { cause: this.failure.code });
+    if (this.state === 'exited') throw new RetroError('target_lost', 'The emulator of this session has exited.');
+    throw new RetroError('not_stopped', `The session is still starting (${this.phase}); wait for it with session_status or wait_for_stop.`);
+  }
+
+  private requireInspector(): Inspector {
+    this.requireTarget();
+    this.requireStopped();
+    return this.inspector!;
+  }
+
+  private requireStopped(): void {
+    if (this.state !== 'stopped' || this.busy) {
+      throw new RetroError('not_stopped', `The machine is ${this.busy ? 'stepping' : this.state}; pause it first.`, { state: this.state });
+    }
+  }
+
+  private requireMutation(clientId: string, opts: MutationOptions | undefined, needs?: 'stopped'): Target {
+    const client = this.clients.get(clientId);
+    const target = this.requireTarget();
+    if (opts?.generation !== undefined && opts.generation !== this.generation) {
+      throw new RetroError('stale_generation', `This request names generation ${opts.generation}, but the session is at ${this.generation} (the machine was reset, reloaded or restarted since); re-read the state first.`, { requested: opts.generation, current: this.generation });
+    }
+    this.lease.require(client);
+    this.lease.beat(clientId);
+    if (needs === 'stopped') this.requireStopped();
+    return target;
+  }
+
+  private checkRange(address: Address, length: number): void {
+    if (!Number.isInteger(length) || length < 1) throw new RetroError('bad_request', `Length must be a positive whole number, not ${length}.`);
+    if (length > MAX_TRANSFER) throw new RetroError('too_large', `At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`, { max: MAX_TRANSFER });
+    if (address.space === 'cpu' || address.space === 'program') {
+      const size = 2 ** this.requireTarget().capabilities.addressBits;
+      if (!Number.isInteger(address.offset) || address.offset < 0 || address.offset + length > size) {
+        throw new RetroError('bad_address', `${hex(address.offset)}+${length} is outside the ${address.space} space (0x0000–${hex(size - 1)}).`, { offset: address.offset, length });
+      }
+    }
+  }
+
+  private async sweepExpired(): Promise<void> {
+    const lapsed = this.lease.expireIfStale();
+    if (lapsed) this.emit({ type: 'lease_changed', lease: undefined });
+    for (const client of this.clients.expired()) await this.dropClient(client.id, true);
+  }
+
+  private async dropClient(clientId: string, expired: boolean): Promise<void> {
+    const client = this.clients.detach(clientId);
+    if (!client) return;
+    this.releaseControl(clientId);
+    const removed = this.target && this.state !== 'exited'
+      ? await this.breakpoints.removeOwnedBy(clientId).catch(() => [] as number[])
+      : [];
+    if (expired || removed.length) this.emit({ type: 'owner_expired', client, removed_breakpoints: removed });
+    if (removed.length) this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
+  }
+}
+
+function hex(value: number, digits = 4): string {
+  return `0x${value.toString(16).toUpperCase().padStart(digits, '0')}`;
+}

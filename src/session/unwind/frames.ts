@@ -1,0 +1,20 @@
+import type { Register } from '../../targets/target.js';
+import type { DebugIndex } from '../../debuginfo/index.js';
+
+/** One machine-level frame: where it executes and the registers that locate its variables. */
+export interface RawFrame {
+  pc: number;
+  sp: number;
+  /** frame pointer register values known for this frame, e.g. { IX: 0xFFF0 } */
+  frameRegs: Record<string, number>;
+  /** true when register-allocated variables can be read (innermost frame only) */
+  registersValid: boolean;
+}
+
+export type ReadMemory = (offset: number, length: number) => Promise<Uint8Array>;
+
+export type Unwinder = (regs: Register[], index: DebugIndex, read: ReadMemory) => Promise<RawFrame[]>;
+
+export function registerValue(regs: Register[], name: string): number | undefined {
+  return regs.find((r) => r.name.toUpperCase() === name.toUpperCase())?.value;
+}
