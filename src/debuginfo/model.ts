@@ -17,7 +17,14 @@ export type CType =
   /** bytes with no better description (e.g. cc65 symbols without types) */
   | { kind: 'bytes'; size: number; name: string };
 
-export interface CField { name: string; offset: number; type: CType }
+export interface CField {
+  name: string;
+  offset: number;
+  type: CType;
+  /** bit-fields: first bit (0 = least significant) and width within the storage at `offset` */
+  bitOffset?: number;
+  bitWidth?: number;
+}
 
 /** Where a variable lives. */
 export type Storage =
@@ -43,6 +50,9 @@ export interface LineEntry {
   line: number;
   address: number;
   bank?: number;
+  /** C lexical block level and id of the code at this line (SDCC), for scoping locals */
+  level?: number;
+  block?: number;
 }
 
 export interface FunctionInfo {

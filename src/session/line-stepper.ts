@@ -19,8 +19,36 @@ export class LineStepper {
   constructor(
     private readonly target: Target,
     private readonly index: DebugIndex | undefined,
-    private readonly armStop: () => Promise<StopInfo>,
+    private readonly armStop: (timeoutMs?: number) => Promise<StopInfo>,
+    /** the innermost caller's resume address, from the unwinder; undefined when unknown */
+    private readonly returnAddress: () => Promise<number | undefined>,
   ) {}
+
+  /**
+   * Runs until `address` with a temporary breakpoint. A stop there reads as
+   * `reason`; any other stop (a user breakpoint, a pause) is returned as it is.
+   */
+  async runTo(address: number, reason: StopInfo['reason'], timeoutMs?: number): Promise<StopInfo> {
+    const bp = await this.target.setBreakpoint({ space: 'cpu', offset: address });
+    try {
+      const armed = this.armStop(timeoutMs);
+      await this.target.resume();
+      const stop = await armed;
+      return stop.breakpointId === bp ? { ...stop, reason, breakpointId: undefined } : stop;
+    } finally {
+      await this.target.clearBreakpoint(bp).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Step out through the call stack rather than the emulator's "out": SDCC
+   * functions may return with `jp (hl)`, which an instruction-level out does
+   * not see as a return.
+   */
+  async out(): Promise<StopInfo> {
+    const ret = await this.returnAddress();
+    return ret === undefined ? this.instruction('out') : this.runTo(ret, 'step');
+  }
 
   async instruction(kind: StepKind): Promise<StopInfo> {
     const stop = this.armStop();
@@ -32,8 +60,8 @@ export class LineStepper {
 
   async line(kind: StepKind, pc: number): Promise<StopInfo> {
     const index = this.index;
-    if (!index || !index.lineAt(pc)) return this.instruction(kind === 'into' ? 'into' : kind);
-    if (kind === 'out') return this.instruction('out');
+    if (kind === 'out') return this.out();
+    if (!index || !index.lineAt(pc)) return this.instruction(kind);
 
     let stop: StopInfo | undefined;
     for (let leg = 0; leg < MAX_LEGS; leg++) {
@@ -46,8 +74,19 @@ export class LineStepper {
       if (stop.reason !== 'step') return stop;   // breakpoint, watchpoint, pause win
       // Leaving the line's ranges at the start of a line is a finished C step;
       // anywhere else (mid-line in a caller, no line info) needs another leg.
-      if (index.lineAt(stop.pc) && index.isLineStart(stop.pc)) return stop;
+      if (index.lineAt(stop.pc) && index.isLineStart(stop.pc)) return this.skipPrologue(kind, stop);
     }
     return stop!;
+  }
+
+  /** Stepping into a function lands on its first body line, not on its frame set-up. */
+  private async skipPrologue(kind: StepKind, stop: StopInfo): Promise<StopInfo> {
+    const fn = kind === 'into' ? this.index?.functionAt(stop.pc) : undefined;
+    if (!fn || stop.pc !== fn.start) return stop;
+    const body = this.index!.bodyStart(fn);
+    if (body === fn.start) return stop;
+    const armed = this.armStop();
+    await this.target.stepRange([[fn.start, body - 1]], 'over');
+    return armed;
   }
 }

@@ -5,6 +5,8 @@ import { RetroError, asRetroError } from './errors.js';
 import { computeBuildId } from './build-id.js';
 import { DebugIndex } from '../debuginfo/index.js';
 import { loadDebugInfo } from '../debuginfo/load.js';
+import type { DebugInfo } from '../debuginfo/model.js';
+import { resolveFramePointers } from '../debuginfo/z80-frame.js';
 import type { Target } from '../targets/target.js';
 import { launchMameTarget } from '../targets/mame/mame-target.js';
 import type { LaunchConfig } from './launch.js';
@@ -90,12 +92,13 @@ export class SessionManager implements SessionManagerApi {
     const cwd = config.cwd ?? process.cwd();
     try {
       const debugInfoPath = this.debugInfoPath(config, cwd);
-      const index = debugInfoPath ? new DebugIndex(await loadDebugInfo(debugInfoPath)) : undefined;
+      const info = debugInfoPath ? await loadDebugInfo(debugInfoPath) : undefined;
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
       const target = await LAUNCHERS[config.emulator]({ ...config, cwd }, {
         workDir: join(this.workDir, session.id),
         onProgress: (message) => session.setPhase('starting_emulator', message),
       });
+      const index = info && new DebugIndex(await this.settleFrames(info, target));
       const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
       session.attachTarget({ target, index, buildId });
       const main = index?.functionByName('main');
@@ -110,6 +113,12 @@ export class SessionManager implements SessionManagerApi {
       session.fail(err);
       await session.stop(`start failed: ${asRetroError(err).message}`).catch(() => undefined);
     }
+  }
+
+  /** SDCC's .cdb leaves some Z80 frames undecided; the loaded code settles them. */
+  private async settleFrames(info: DebugInfo, target: Target): Promise<DebugInfo> {
+    if (info.format !== 'sdcc-cdb') return info;
+    return resolveFramePointers(info, (offset, length) => target.readMemory({ space: 'cpu', offset }, length));
   }
 
   private debugInfoPath(config: LaunchConfig, cwd: string): string | undefined {

@@ -79,22 +79,21 @@ export class Session implements SessionApi {
     this.index = deps.index;
     this.buildId = deps.buildId;
     this.inspector = new Inspector(deps.target, deps.index, this.paths);
-    this.stepper = new LineStepper(deps.target, deps.index, () => this.armStop());
+    this.stepper = new LineStepper(deps.target, deps.index, (ms) => this.armStop(ms), () => this.callerAddress());
     this.unsubscribeTarget = deps.target.onEvent((e) => this.onTargetEvent(e));
     this.state = 'stopped';
   }
 
   /** Runs to `address` with a temporary breakpoint, without telling clients about the legs. */
-  async runTo(address: number, timeoutMs: number): Promise<StopInfo> {
-    const target = this.requireTarget();
-    const bp = await target.setBreakpoint({ space: 'cpu', offset: address });
-    try {
-      const stop = this.armStop(timeoutMs);
-      await target.resume();
-      return await stop;
-    } finally {
-      await target.clearBreakpoint(bp).catch(() => undefined);
-    }
+  runTo(address: number, timeoutMs: number): Promise<StopInfo> {
+    this.requireTarget();
+    return this.stepper!.runTo(address, 'entry', timeoutMs);
+  }
+
+  private async callerAddress(): Promise<number | undefined> {
+    if (!this.index) return undefined;
+    const frames = await this.inspector!.backtrace();
+    return frames[1]?.pc;
   }
 
   /** Boot finished: tell everyone where the program stands. */
@@ -227,7 +226,7 @@ export class Session implements SessionApi {
     const stepper = this.stepper!;
     this.busy = true;
     this.startRunning();
-    const run = granularity === 'instruction' ? stepper.instruction(kind) : stepper.line(kind, pc);
+    const run = granularity === 'instruction' && kind !== 'out' ? stepper.instruction(kind) : stepper.line(kind, pc);
     run.then(
       (stop) => { this.busy = false; this.publishStop(stop); },
       (err) => {
@@ -259,10 +258,11 @@ export class Session implements SessionApi {
     const owner = this.clients.get(clientId);
     const fn = this.index?.functionByName(name);
     if (!fn) return this.addBreakpoint(owner, { kind: 'function', function: name, condition, verified: false, message: `No function named ${name} in the debug info.` });
-    const entry = this.index!.lineAt(fn.start);
+    const body = this.index!.bodyStart(fn);
+    const entry = this.index!.lineAt(body);
     return this.addBreakpoint(owner, {
       kind: 'function', function: fn.name, condition, verified: true,
-      file: entry?.file, line: entry?.line, address: { space: 'cpu', offset: fn.start },
+      file: entry?.file, line: entry?.line, address: { space: 'cpu', offset: body },
     });
   }
 

@@ -1,12 +1,11 @@
 import type { DebugIndex } from '../../debuginfo/index.js';
 import type { Register } from '../../targets/target.js';
+import { SDCC_IX_PROLOGUE, isIxPrologue } from '../../debuginfo/z80-frame.js';
 import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
 
 const MAX_DEPTH = 32;
 /** How far above SP a frameless function's return address is searched for. */
 const SCAN_BYTES = 64;
-/** `push ix; ld ix,#0; add ix,sp`: SDCC's frame set-up on the Z80. */
-const PROLOGUE = [0xdd, 0xe5, 0xdd, 0x21, 0x00, 0x00, 0xdd, 0x39];
 /** CALL nn and the eight conditional CALLs: what precedes a return address. */
 const CALL_OPCODES = new Set([0xcd, 0xc4, 0xcc, 0xd4, 0xdc, 0xe4, 0xec, 0xf4, 0xfc]);
 
@@ -43,9 +42,8 @@ export async function unwindZ80Sdcc(regs: Register[], index: DebugIndex, read: R
 }
 
 async function pastPrologue(start: number, pc: number, read: ReadMemory): Promise<boolean> {
-  if (pc < start + PROLOGUE.length) return false;
-  const bytes = await read(start, PROLOGUE.length);
-  return PROLOGUE.every((b, i) => bytes[i] === b);
+  if (pc < start + SDCC_IX_PROLOGUE.length) return false;
+  return isIxPrologue(await read(start, SDCC_IX_PROLOGUE.length));
 }
 
 async function scanForReturn(sp: number, ix: number, index: DebugIndex, read: ReadMemory) {

@@ -1,0 +1,151 @@
+/**
+ * retro-debug: the headless front door.
+ *   mcp    MCP over stdio with its own SessionManager (agents start sessions themselves)
+ *   serve  MCP over HTTP, plus the debug adapter over TCP, on one shared SessionManager
+ *   demo   build and debug the bundled ZX Spectrum demo in MAME, no VS Code needed
+ */
+import { randomBytes } from 'node:crypto';
+import { unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { asRetroError } from './session/errors.js';
+import { SessionManager } from './session/manager.js';
+import { serveDap } from './dap/serve.js';
+import { startHttpMcpServer } from './mcp/http.js';
+import { PROFILES, type Profile } from './mcp/groups.js';
+import { serveStdio } from './mcp/stdio.js';
+import { writeFileAtomic } from './mcp/output-file.js';
+import { runDemo } from './cli/demo.js';
+
+const HELP = `Usage: retro-debug <command> [options]
+
+Commands:
+  mcp     Serve MCP over stdio (for Claude Code, Codex, …). Starts its own sessions;
+          ends the emulators it started when stdin closes or on SIGINT/SIGTERM.
+            --out DIR        folder for relative screenshot paths (default: current folder)
+            --profile P      tool groups visible at start: ${Object.keys(PROFILES).join(', ')} (default full)
+  serve   Serve MCP over HTTP on 127.0.0.1 and the debug adapter (DAP) over TCP,
+          sharing one set of sessions.
+            --port N         MCP port (default: random)
+            --dap-port N     DAP port (default: random)
+            --token-file F   write the bearer token to F (default: a private temp file)
+            --overwrite      replace an existing token file
+            --out DIR        folder for relative screenshot paths
+  demo    Build the bundled C demo with SDCC and debug it headless in MAME.
+            --machine M      target machine (default spectrum)
+            --out DIR        where the build and screen.png go (default ./retro-debug-demo)
+            --overwrite      replace an earlier demo's files in DIR
+
+  -h, --help                 show this help
+`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  port: { type: 'string' },
+  'dap-port': { type: 'string' },
+  'token-file': { type: 'string' },
+  out: { type: 'string' },
+  profile: { type: 'string' },
+  machine: { type: 'string' },
+  overwrite: { type: 'boolean' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+class UsageError extends Error {}
+
+function portOption(value: string | undefined, name: string): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number (0-65535), not "${value}".`);
+  return n;
+}
+
+function profileOption(value: string | undefined): Profile {
+  if (value === undefined) return 'full';
+  if (!(value in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}.`);
+  return value as Profile;
+}
+
+const logErr = (line: string) => process.stderr.write(line + '\n');
+
+/** Runs `cleanup` once on SIGINT/SIGTERM (or when `until` settles), then exits. */
+function exitAfter(cleanup: () => Promise<void>, until?: Promise<unknown>): void {
+  let done = false;
+  const finish = (code: number) => {
+    if (done) return;
+    done = true;
+    const force = setTimeout(() => process.exit(code), 15_000); // MAME refusing to die must not hang us
+    force.unref();
+    cleanup().catch((err) => logErr(`retro-debug: ${asRetroError(err).message}`)).finally(() => process.exit(code));
+  };
+  process.once('SIGINT', () => finish(130));
+  process.once('SIGTERM', () => finish(143));
+  void until?.then(() => finish(0));
+}
+
+async function commandMcp(values: Values): Promise<void> {
+  // stdout is the protocol: anything else that prints goes to stderr.
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const manager = new SessionManager();
+  const server = await serveStdio({ manager, outputDir: resolve(values.out ?? '.'), profile: profileOption(values.profile) });
+  logErr('retro-debug: MCP server on stdio ready');
+  exitAfter(async () => { await server.close(); await manager.closeAll(); }, server.closed);
+}
+
+async function commandServe(values: Values): Promise<void> {
+  const manager = new SessionManager();
+  const port = portOption(values.port, 'port');
+  const dapPort = portOption(values['dap-port'], 'dap-port');
+  const tokenFile = resolve(values['token-file'] ?? join(tmpdir(), `retro-debug-mcp-${process.pid}-${randomBytes(4).toString('hex')}.token`));
+  const token = randomBytes(32).toString('base64url');
+  await writeFileAtomic(tokenFile, token + '\n', { overwrite: values.overwrite ?? false, mode: 0o600 });
+  const mcp = await startHttpMcpServer({ manager, port, token, outputDir: resolve(values.out ?? '.'), profile: profileOption(values.profile) });
+  const dap = await serveDap(manager, dapPort);
+  process.stdout.write(`MCP (Streamable HTTP): ${mcp.url}\nBearer token in: ${tokenFile}\nDAP (TCP): 127.0.0.1:${dap.port}\n`);
+  exitAfter(async () => {
+    await Promise.allSettled([mcp.close(), dap.close()]);
+    await manager.closeAll();
+    if (!values['token-file']) await unlink(tokenFile).catch(() => undefined);
+  });
+}
+
+async function commandDemo(values: Values): Promise<void> {
+  const manager = new SessionManager();
+  const log = (line: string) => process.stdout.write(line + '\n');
+  try {
+    await runDemo(manager, {
+      machine: values.machine ?? 'spectrum',
+      outDir: resolve(values.out ?? 'retro-debug-demo'),
+      overwrite: values.overwrite ?? false,
+      log,
+    });
+  } finally {
+    await manager.closeAll();
+  }
+  process.exit(0); // nothing else should keep the process alive, but make sure
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) { process.stdout.write(HELP); return; }
+  if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
+  switch (command) {
+    case 'mcp': return commandMcp(values);
+    case 'serve': return commandServe(values);
+    case 'demo': return commandDemo(values);
+    default: throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    logErr(`retro-debug: ${(err as Error).message}\nRun "retro-debug --help" for usage.`);
+    process.exit(2);
+  }
+  const e = asRetroError(err);
+  logErr(`retro-debug: ${e.message}${e.code === 'internal' ? '' : ` (${e.code})`}`);
+  process.exit(1);
+});

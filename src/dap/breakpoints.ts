@@ -1,0 +1,126 @@
+/**
+ * This DAP client's breakpoints in a shared session. VS Code sends the whole
+ * set for one source (or all function breakpoints) each time; we replace only
+ * the ones this client owns there and never touch other owners' breakpoints.
+ */
+import { basename, resolve } from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { asRetroError } from '../session/errors.js';
+import type { BreakpointInfo, SessionApi } from '../session/types.js';
+
+export interface RequestedBreakpoint { line?: number; name?: string; condition?: string }
+
+/** Builds the sentence for a breakpoint the session refused (lease held, no code, …). */
+export type RefusalText = (err: unknown) => Promise<string>;
+
+export class ClientBreakpoints {
+  /** source key → ids this client set there */
+  private readonly bySource = new Map<string, number[]>();
+  private functionIds: number[] = [];
+  /** last state told to the client, so changes can be announced */
+  private readonly told = new Map<number, DebugProtocol.Breakpoint>();
+
+  constructor(private readonly clientId: string, private readonly refusal: RefusalText) {}
+
+  async replaceLineBreakpoints(session: SessionApi, sourcePath: string, wanted: RequestedBreakpoint[]):
+    Promise<DebugProtocol.Breakpoint[]> {
+    const key = resolve(sourcePath);
+    await this.clear(session, this.bySource.get(key) ?? []);
+    const ids: number[] = [];
+    const out: DebugProtocol.Breakpoint[] = [];
+    for (const bp of wanted) {
+      try {
+        const info = await session.setLineBreakpoint(this.clientId, key, bp.line ?? 0, bp.condition || undefined);
+        ids.push(info.id);
+        out.push(this.remember(info, key));
+      } catch (err) {
+        out.push({ verified: false, line: bp.line, source: sourceOf(key), message: await this.refusal(err) });
+      }
+    }
+    this.bySource.set(key, ids);
+    return out;
+  }
+
+  async replaceFunctionBreakpoints(session: SessionApi, wanted: RequestedBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+    await this.clear(session, this.functionIds);
+    this.functionIds = [];
+    const out: DebugProtocol.Breakpoint[] = [];
+    for (const bp of wanted) {
+      try {
+        const info = await session.setFunctionBreakpoint(this.clientId, bp.name ?? '', bp.condition || undefined);
+        this.functionIds.push(info.id);
+        out.push(this.remember(info));
+      } catch (err) {
+        out.push({ verified: false, message: await this.refusal(err) });
+      }
+    }
+    return out;
+  }
+
+  /** The ids among `ids` that this client set (the others mean nothing to it). */
+  known(ids: number[]): number[] {
+    return ids.filter((id) => this.told.has(id));
+  }
+
+  /** 'changed'/'removed' breakpoint events for this client's breakpoints after the session's set changed */
+  changes(all: BreakpointInfo[]): { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] {
+    const current = new Map(all.filter((b) => b.owner.id === this.clientId).map((b) => [b.id, b]));
+    const events: { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] = [];
+    for (const [id, before] of [...this.told]) {
+      const info = current.get(id);
+      if (!info) {
+        this.told.delete(id);
+        events.push({ reason: 'removed', breakpoint: { id, verified: false } });
+        continue;
+      }
+      const now = this.remember(info, before.source?.path);
+      if (now.verified !== before.verified || now.line !== before.line || now.message !== before.message) {
+        events.push({ reason: 'changed', breakpoint: now });
+      }
+    }
+    return events;
+  }
+
+  private remember(info: BreakpointInfo, sourcePath?: string): DebugProtocol.Breakpoint {
+    const bp: DebugProtocol.Breakpoint = { id: info.id, verified: info.verified };
+    if (info.line !== undefined) bp.line = info.line;
+    if (sourcePath) bp.source = sourceOf(sourcePath);
+    if (info.message) bp.message = info.message;
+    if (info.address?.space === 'cpu') bp.instructionReference = `0x${info.address.offset.toString(16)}`;
+    this.told.set(info.id, bp);
+    return bp;
+  }
+
+  private async clear(session: SessionApi, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      this.told.delete(id);
+      try {
+        await session.clearBreakpoint(this.clientId, id);
+      } catch (err) {
+        // Already gone (owner expiry, session reset): nothing left to clear.
+        if (asRetroError(err).code !== 'not_found') throw err;
+      }
+    }
+  }
+}
+
+/** One line about breakpoints other clients own, or undefined when there are none. */
+export function foreignBreakpointSummary(all: BreakpointInfo[], myClientId: string): string | undefined {
+  const foreign = all.filter((b) => b.owner.id !== myClientId);
+  if (!foreign.length) return undefined;
+  const byOwner = new Map<string, string[]>();
+  for (const b of foreign) {
+    const where = b.kind === 'function' ? `${b.function}()`
+      : b.file !== undefined && b.line !== undefined ? `${basename(b.file)}:${b.line}`
+        : b.address ? `0x${b.address.offset.toString(16).toUpperCase()}` : `#${b.id}`;
+    const list = byOwner.get(b.owner.label) ?? [];
+    list.push(where + (b.condition ? ` if ${b.condition}` : ''));
+    byOwner.set(b.owner.label, list);
+  }
+  const parts = [...byOwner].map(([owner, list]) => `${owner}: ${list.join(', ')}`);
+  return `Breakpoints owned by other clients (shown here read-only): ${parts.join('; ')}\n`;
+}
+
+function sourceOf(path: string): DebugProtocol.Source {
+  return { name: basename(path), path };
+}

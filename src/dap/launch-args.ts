@@ -1,0 +1,90 @@
+/**
+ * Turns untrusted launch/attach request arguments into a LaunchConfig.
+ * Only shapes are checked here; whether files exist is the session's job
+ * (it reports them with the right codes while booting).
+ */
+import { RetroError } from '../session/errors.js';
+import type { LaunchConfig } from '../session/launch.js';
+
+export interface LaunchOptions {
+  config: LaunchConfig;
+  /** what the person asked for; the session itself always stops at main first */
+  stopOnEntry: boolean;
+}
+
+export interface AttachOptions {
+  sessionId?: string;
+  cwd?: string;
+}
+
+type Args = Record<string, unknown>;
+
+export function parseLaunchArgs(raw: unknown): LaunchOptions {
+  const args = asObject(raw);
+  const machine = optionalString(args, 'machine');
+  if (!machine) throw bad("launch.json needs \"machine\", e.g. \"spectrum\".");
+  const emulator = optionalString(args, 'emulator') ?? 'mame';
+  if (emulator !== 'mame') throw bad(`Emulator "${emulator}" is not supported; use "mame".`);
+  const program = optionalString(args, 'program');
+  if (!program) throw bad('launch.json needs "program": the image to run (e.g. a .rom built by SDCC).');
+  const stopOnEntry = optionalBoolean(args, 'stopOnEntry') ?? true;
+  const config: LaunchConfig = {
+    machine,
+    emulator: 'mame',
+    program,
+    debugInfo: optionalString(args, 'debugInfo'),
+    mamePath: optionalString(args, 'mamePath'),
+    rompath: optionalString(args, 'rompath'),
+    media: optionalStringMap(args, 'media'),
+    headless: optionalBoolean(args, 'headless'),
+    cwd: optionalString(args, 'cwd'),
+    // The adapter always has the session stop at main so that breakpoints
+    // are in place before the program runs; it resumes itself if asked to.
+    stopOnEntry: true,
+  };
+  for (const key of Object.keys(config) as (keyof LaunchConfig)[]) {
+    if (config[key] === undefined) delete config[key];
+  }
+  return { config, stopOnEntry };
+}
+
+export function parseAttachArgs(raw: unknown): AttachOptions {
+  const args = asObject(raw);
+  return { sessionId: optionalString(args, 'sessionId'), cwd: optionalString(args, 'cwd') };
+}
+
+function asObject(raw: unknown): Args {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('The request arguments must be an object.');
+  return raw as Args;
+}
+
+function optionalString(args: Args, key: string): string | undefined {
+  const v = args[key];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw bad(`"${key}" must be a string.`);
+  return v;
+}
+
+function optionalBoolean(args: Args, key: string): boolean | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw bad(`"${key}" must be true or false.`);
+  return v;
+}
+
+function optionalStringMap(args: Args, key: string): Record<string, string> | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw bad(`"${key}" must be an object of strings.`);
+  const out: Record<string, string> = {};
+  for (const [k, value] of Object.entries(v)) {
+    if (typeof value !== 'string') throw bad(`"${key}.${k}" must be a string.`);
+    out[k] = value;
+  }
+  return out;
+}
+
+function bad(message: string): RetroError {
+  return new RetroError('bad_request', message);
+}

@@ -1,0 +1,139 @@
+/**
+ * The `retro` debugger's launch.json attributes, in the shape VS Code wants in
+ * package.json `contributes.debuggers[]`. One source: the extension's
+ * package.json is generated from / checked against this object, and the
+ * adapter's argument parser (launch-args.ts) reads the same attribute names.
+ */
+
+interface Attribute {
+  type: string | string[];
+  description: string;
+  default?: unknown;
+  enum?: string[];
+  additionalProperties?: { type: string };
+  items?: { type: string };
+}
+
+interface Schema {
+  required?: string[];
+  properties: Record<string, Attribute>;
+}
+
+export const DEBUG_TYPE = 'retro';
+
+const sharedCwd: Attribute = {
+  type: 'string',
+  description: 'Folder that relative paths resolve against and where C sources are looked up.',
+  default: '${workspaceFolder}',
+};
+
+export const launchAttributes: Schema = {
+  required: ['machine', 'program'],
+  properties: {
+    machine: {
+      type: 'string',
+      description: 'Emulated machine, as the emulator names it (e.g. "spectrum").',
+      default: 'spectrum',
+    },
+    emulator: {
+      type: 'string',
+      enum: ['mame'],
+      description: 'Emulator that runs the machine.',
+      default: 'mame',
+    },
+    program: {
+      type: 'string',
+      description: 'Program image built by the toolchain (e.g. an SDCC .rom/.bin or .ihx).',
+      default: '${workspaceFolder}/build/program.rom',
+    },
+    debugInfo: {
+      type: 'string',
+      description: 'Debug information (SDCC .cdb). Defaults to the program path with a .cdb extension.',
+    },
+    mamePath: {
+      type: 'string',
+      description: 'MAME executable. Default: "mame" on PATH, then /usr/games/mame.',
+    },
+    rompath: {
+      type: 'string',
+      description: "Extra ROM search paths for MAME (';'-separated, as MAME takes them).",
+    },
+    media: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'MAME media options, e.g. { "cart": "game.bin" } becomes -cart game.bin.',
+      default: {},
+    },
+    headless: {
+      type: 'boolean',
+      description: 'Run MAME without a window or sound.',
+      default: true,
+    },
+    stopOnEntry: {
+      type: 'boolean',
+      description: 'Stop at main once the program is loaded.',
+      default: true,
+    },
+    cwd: sharedCwd,
+  },
+};
+
+export const attachAttributes: Schema = {
+  properties: {
+    sessionId: {
+      type: 'string',
+      description: 'Session to attach to (e.g. one an AI agent started). Default: the only live session.',
+    },
+    cwd: sharedCwd,
+  },
+};
+
+export const initialConfigurations = [
+  {
+    type: DEBUG_TYPE,
+    request: 'launch',
+    name: 'Retro: debug program in MAME',
+    machine: 'spectrum',
+    emulator: 'mame',
+    program: '${workspaceFolder}/build/program.rom',
+    stopOnEntry: true,
+    cwd: '${workspaceFolder}',
+  },
+];
+
+export const configurationSnippets = [
+  {
+    label: 'Retro Debug: Launch in MAME',
+    description: 'Start MAME with a program and stop at main.',
+    body: {
+      type: DEBUG_TYPE,
+      request: 'launch',
+      name: 'Retro: ${1:debug program}',
+      machine: '${2:spectrum}',
+      emulator: 'mame',
+      program: '^"\\${workspaceFolder}/${3:build/program.rom}"',
+      stopOnEntry: true,
+      cwd: '^"\\${workspaceFolder}"',
+    },
+  },
+  {
+    label: 'Retro Debug: Attach to a running session',
+    description: 'Join a session that an AI agent (MCP) started, without a second emulator.',
+    body: {
+      type: DEBUG_TYPE,
+      request: 'attach',
+      name: 'Retro: attach',
+      cwd: '^"\\${workspaceFolder}"',
+    },
+  },
+];
+
+/** The `contributes.debuggers[]` entry (minus `program`/`runtime`, which the extension wires inline). */
+export const debuggerContribution = {
+  type: DEBUG_TYPE,
+  label: 'Retro Debug',
+  languages: ['c'],
+  configurationAttributes: { launch: launchAttributes, attach: attachAttributes },
+  initialConfigurations,
+  configurationSnippets,
+};

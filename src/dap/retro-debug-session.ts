@@ -1,0 +1,687 @@
+/**
+ * The `retro` Debug Adapter: one DAP client (VS Code, a test, the CLI's
+ * `serve`) as one client of a shared Session. No `vscode` import, so the same
+ * class runs inline in the extension host, over stdio and over TCP.
+ *
+ * Every request handler is async and answers with an error response instead
+ * of throwing; a RetroError becomes the sentence a person reads.
+ */
+import { basename, resolve } from 'node:path';
+import {
+  BreakpointEvent, ContinuedEvent, DebugSession, InitializedEvent, InvalidatedEvent, MemoryEvent,
+  OutputEvent, StoppedEvent, TerminatedEvent,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { asRetroError, RetroError, type ErrorCode } from '../session/errors.js';
+import type {
+  ClientRef, LeaseInfo, ScopeName, SessionApi, SessionEvent, SessionManagerApi, SessionPhase, SourceLocation,
+} from '../session/types.js';
+import type { StopInfo } from '../targets/target.js';
+import { ClientBreakpoints, foreignBreakpointSummary } from './breakpoints.js';
+import { holderFromError, TAKE_CONTROL_HINT, toDapMessage, userSentence } from './error-text.js';
+import { parseAttachArgs, parseLaunchArgs } from './launch-args.js';
+import { dapStopReason, describeStop } from './stop-text.js';
+import { formatHex, parseMemoryReference, toDapVariable, VariableHandles } from './variables.js';
+
+export interface RetroDebugSessionOptions {
+  /** how this client is named to others (lease refusals, breakpoint owners) */
+  label?: string;
+  /** heartbeat period while connected; must be well under the manager's lease time */
+  heartbeatMs?: number;
+  /** longest wait for MAME to boot and stop at main */
+  bootTimeoutMs?: number;
+  /** longest wait for the client's configurationDone after `initialized` */
+  configurationTimeoutMs?: number;
+}
+
+const THREAD_ID = 1;
+/** Bounds on what one request may move. */
+const MAX_MEMORY_BYTES = 0x10000;
+const MAX_EXPRESSION_CHARS = 256;
+const BOOTING_PHASES: SessionPhase[] = ['starting_emulator', 'booting', 'program_loaded'];
+
+type Mode = 'launch' | 'attach';
+
+export class RetroDebugSession extends DebugSession {
+  private readonly label: string;
+  private readonly heartbeatMs: number;
+  private readonly bootTimeoutMs: number;
+  private readonly configurationTimeoutMs: number;
+
+  private clientCaps: Partial<DebugProtocol.InitializeRequestArguments> = {};
+  private session?: SessionApi;
+  private client?: ClientRef;
+  private mode?: Mode;
+  private cwd = process.cwd();
+  private breakpoints?: ClientBreakpoints;
+  private readonly handles = new VariableHandles();
+  private heartbeatTimer?: NodeJS.Timeout;
+  private unsubscribe?: () => void;
+  /** true once the client finished configuring: from then on session stops are forwarded */
+  private configured = false;
+  private configurationDone = deferred<void>();
+  private holdsControl = false;
+  private lastForeignSummary?: string;
+  private terminatedSent = false;
+  private closing?: Promise<void>;
+  private readonly closedSignal = deferred<void>();
+
+  /** Resolves once the client disconnected (or the connection dropped) and the session was released. */
+  readonly closed: Promise<void> = this.closedSignal.promise;
+
+  constructor(private readonly manager: SessionManagerApi, options: RetroDebugSessionOptions = {}) {
+    super();
+    this.label = options.label ?? 'VS Code debug session';
+    this.heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.bootTimeoutMs = options.bootTimeoutMs ?? 120_000;
+    this.configurationTimeoutMs = options.configurationTimeoutMs ?? 30_000;
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+    // Process lifetime belongs to whoever hosts us (stdio-main, serveDap, the
+    // extension), never to the base class's process.exit in shutdown().
+    this.setRunAsServer(true);
+  }
+
+  /** Releases the session (stops the emulator if this client launched it) and resolves `closed`. */
+  end(): Promise<void> {
+    this.closing ??= this.release(this.mode === 'launch' ? 'stop' : 'detach').then(() => this.closedSignal.resolve());
+    return this.closing;
+  }
+
+  /** The connection closed or errored (base class calls this). */
+  override shutdown(): void {
+    void this.end();
+  }
+
+  override dispose(): void {
+    void this.end();
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse,
+    args: DebugProtocol.InitializeRequestArguments): void {
+    this.clientCaps = args ?? {};
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsFunctionBreakpoints: true,
+      supportsConditionalBreakpoints: true,
+      supportsEvaluateForHovers: true,
+      supportsReadMemoryRequest: true,
+      supportsWriteMemoryRequest: true,
+      supportsSteppingGranularity: true,
+      supportsTerminateRequest: true,
+      supportTerminateDebuggee: true,
+      supportsRestartRequest: false,
+      supportsSetVariable: false,
+    };
+    this.sendResponse(response);
+  }
+
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): void {
+    void this.runLaunch(response, args);
+  }
+
+  private async runLaunch(response: DebugProtocol.LaunchResponse, args: unknown): Promise<void> {
+    let stopOnEntry: boolean;
+    try {
+      this.assertUnbound();
+      const parsed = parseLaunchArgs(args);
+      stopOnEntry = parsed.stopOnEntry;
+      this.cwd = resolve(parsed.config.cwd ?? process.cwd());
+      const { session, client } = this.manager.start(parsed.config, { kind: 'dap', label: this.label });
+      this.bind(session, client, 'launch');
+      try {
+        session.claimControl(client.id);
+        await this.waitForEntry(session);
+      } catch (err) {
+        await this.release('stop');
+        throw err;
+      }
+      this.sendEvent(new InitializedEvent());
+      await this.waitForConfiguration();
+      this.sendResponse(response);
+    } catch (err) {
+      await this.sendError(response, err);
+      return;
+    }
+    this.configured = true;
+    this.announceForeignBreakpoints();
+    if (stopOnEntry) {
+      await this.reportCurrentStop('entry');
+    } else {
+      await this.tryResume();
+    }
+  }
+
+  protected override attachRequest(response: DebugProtocol.AttachResponse, args: DebugProtocol.AttachRequestArguments): void {
+    void this.runAttach(response, args);
+  }
+
+  private async runAttach(response: DebugProtocol.AttachResponse, args: unknown): Promise<void> {
+    try {
+      this.assertUnbound();
+      const parsed = parseAttachArgs(args);
+      const session = this.manager.get(parsed.sessionId);
+      this.cwd = resolve(parsed.cwd ?? process.cwd());
+      const client = session.attachClient('dap', this.label);
+      this.bind(session, client, 'attach');
+      await this.waitWhileBooting(session);
+      this.takeControlIfFree(session, client);
+      this.sendEvent(new InitializedEvent());
+      await this.waitForConfiguration();
+      this.sendResponse(response);
+    } catch (err) {
+      await this.release('detach');
+      await this.sendError(response, err);
+      return;
+    }
+    this.configured = true;
+    this.announceForeignBreakpoints();
+    await this.reportCurrentStop();
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.configurationDone.resolve();
+    this.sendResponse(response);
+  }
+
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
+    // After attach the emulator always keeps running; after launch it stops unless told otherwise.
+    const stop = this.mode === 'launch' && args?.terminateDebuggee !== false;
+    this.closing ??= this.release(stop ? 'stop' : 'detach');
+    void this.closing.then(() => {
+      this.sendResponse(response);
+      this.closedSignal.resolve();
+    });
+  }
+
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.handle(response, async () => {
+      await this.release(this.mode === 'launch' ? 'stop' : 'detach');
+      this.sendTerminated();
+    });
+  }
+
+  protected override restartRequest(response: DebugProtocol.RestartResponse): void {
+    this.sendError(response, new RetroError('unsupported', 'Restart is not supported; stop and launch again.'));
+  }
+
+  // ---- breakpoints -------------------------------------------------------------------------
+
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse,
+    args: DebugProtocol.SetBreakpointsArguments): void {
+    this.handle(response, async () => {
+      const { session, breakpoints } = this.bound();
+      const path = args?.source?.path;
+      if (!path) throw new RetroError('bad_request', 'Breakpoints need a source file on disk.');
+      const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
+      this.tryClaim(session);
+      const list = await breakpoints.replaceLineBreakpoints(session, resolve(this.cwd, path),
+        wanted.map((b) => ({ line: b.line, condition: b.condition })));
+      return { breakpoints: list };
+    });
+  }
+
+  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse,
+    args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+    this.handle(response, async () => {
+      const { session, breakpoints } = this.bound();
+      const wanted = (args?.breakpoints ?? []).map((b) => ({ name: b.name, condition: b.condition }));
+      this.tryClaim(session);
+      return { breakpoints: await breakpoints.replaceFunctionBreakpoints(session, wanted) };
+    });
+  }
+
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse): void {
+    this.sendResponse(response);
+  }
+
+  // ---- run control -------------------------------------------------------------------------
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
+    this.handle(response, async () => {
+      const { session, clientId } = this.control();
+      this.handles.reset();
+      await session.resume(clientId);
+      return { allThreadsContinued: true };
+    });
+  }
+
+  protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
+    this.handle(response, async () => {
+      const { session, clientId } = this.control();
+      this.handles.reset();
+      await session.stepOver(clientId, granularity(args?.granularity));
+    });
+  }
+
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    this.handle(response, async () => {
+      const { session, clientId } = this.control();
+      this.handles.reset();
+      await session.stepInto(clientId, granularity(args?.granularity));
+    });
+  }
+
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
+    this.handle(response, async () => {
+      const { session, clientId } = this.control();
+      this.handles.reset();
+      await session.stepOut(clientId);
+    });
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    this.handle(response, async () => {
+      const { session, clientId } = this.control();
+      await session.pause(clientId);
+    });
+  }
+
+  // ---- inspection --------------------------------------------------------------------------
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: [{ id: THREAD_ID, name: 'CPU' }] };
+    this.sendResponse(response);
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    this.handle(response, async () => {
+      const frames = await this.bound().session.backtrace();
+      const start = Math.max(0, args?.startFrame ?? 0);
+      const end = args?.levels ? start + args.levels : frames.length;
+      const stackFrames: DebugProtocol.StackFrame[] = frames.slice(start, end).map((f) => {
+        const frame: DebugProtocol.StackFrame = {
+          id: f.index + 1,
+          name: f.function || formatHex(f.pc),
+          line: f.location?.line ?? 0,
+          column: f.location ? 1 : 0,
+          instructionPointerReference: formatHex(f.pc),
+        };
+        if (f.location) frame.source = this.sourceOf(f.location);
+        else frame.presentationHint = 'subtle';
+        return frame;
+      });
+      return { stackFrames, totalFrames: frames.length };
+    });
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    this.handle(response, async () => {
+      this.bound();
+      const frameIndex = frameIndexOf(args?.frameId);
+      const scope = (name: string, scope: ScopeName, hint?: string): DebugProtocol.Scope => ({
+        name, presentationHint: hint, expensive: false,
+        variablesReference: this.handles.create({ kind: 'scope', scope, frameIndex }),
+      });
+      return { scopes: [scope('Locals', 'locals', 'locals'), scope('Globals', 'globals'), scope('Registers', 'registers', 'registers')] };
+    });
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    this.handle(response, async () => {
+      const { session } = this.bound();
+      const container = this.handles.get(args?.variablesReference);
+      // A reference from before the CPU last moved: nothing to show rather than an error popup.
+      if (!container) return { variables: [] };
+      const values = container.kind === 'scope'
+        ? await session.variables(container.scope, container.frameIndex)
+        : container.children;
+      const start = Math.max(0, args.start ?? 0);
+      const page = args.count ? values.slice(start, start + args.count) : values.slice(start);
+      return { variables: page.map((v) => toDapVariable(v, this.handles)) };
+    });
+  }
+
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    this.handle(response, async () => {
+      const { session } = this.bound();
+      const expression = String(args?.expression ?? '').trim();
+      if (!expression) throw new RetroError('bad_request', 'Nothing to evaluate: give a variable name.');
+      if (expression.length > MAX_EXPRESSION_CHARS) {
+        throw new RetroError('too_large', `Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
+      }
+      const value = await session.readVariable(expression, frameIndexOf(args.frameId));
+      const v = toDapVariable(value, this.handles);
+      return { result: v.value, type: v.type, variablesReference: v.variablesReference, memoryReference: v.memoryReference };
+    });
+  }
+
+  protected override readMemoryRequest(response: DebugProtocol.ReadMemoryResponse, args: DebugProtocol.ReadMemoryArguments): void {
+    this.handle(response, async () => {
+      const { session } = this.bound();
+      const count = args?.count ?? 0;
+      if (!Number.isInteger(count) || count < 0) throw new RetroError('bad_request', 'The byte count must be a whole number.');
+      if (count > MAX_MEMORY_BYTES) {
+        throw new RetroError('too_large', `At most ${MAX_MEMORY_BYTES} bytes can be read at once (asked for ${count}).`);
+      }
+      const address = parseMemoryReference(args.memoryReference, args.offset ?? 0);
+      const data = count ? await session.readMemory(address, count) : new Uint8Array(0);
+      return { address: formatHex(address.offset), data: Buffer.from(data).toString('base64') };
+    });
+  }
+
+  protected override writeMemoryRequest(response: DebugProtocol.WriteMemoryResponse, args: DebugProtocol.WriteMemoryArguments): void {
+    this.handle(response, async () => {
+      const address = parseMemoryReference(args?.memoryReference, args?.offset ?? 0);
+      const data = Buffer.from(String(args.data ?? ''), 'base64');
+      if (data.length > MAX_MEMORY_BYTES) {
+        throw new RetroError('too_large', `At most ${MAX_MEMORY_BYTES} bytes can be written at once.`);
+      }
+      const { session, clientId } = this.control();
+      await session.writeMemory(clientId, address, data);
+      if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(formatHex(address.offset), 0, data.length));
+      this.invalidate(['variables']);
+      return { bytesWritten: data.length };
+    });
+  }
+
+  // ---- control commands (the extension's 'Retro Debug: Take Control', or custom requests) ----
+
+  /** Takes the control lease over explicitly, even from another client. */
+  takeControl(): LeaseInfo {
+    const { session, clientId } = this.bound();
+    const lease = session.claimControl(clientId, { takeOver: true });
+    this.holdsControl = true;
+    this.output('This debug session now has control of the emulator.\n');
+    return lease;
+  }
+
+  protected override customRequest(command: string, response: DebugProtocol.Response): void {
+    switch (command) {
+      case 'retro/takeControl':
+        return this.handle(response, async () => {
+          this.takeControl();
+        });
+      case 'retro/releaseControl':
+        return this.handle(response, async () => {
+          const { session, clientId } = this.bound();
+          session.releaseControl(clientId);
+          this.holdsControl = false;
+        });
+      default:
+        this.sendError(response, new RetroError('bad_request', `Unknown request "${command}".`));
+    }
+  }
+
+  // ---- session binding ---------------------------------------------------------------------
+
+  private bind(session: SessionApi, client: ClientRef, mode: Mode): void {
+    this.session = session;
+    this.client = client;
+    this.mode = mode;
+    this.breakpoints = new ClientBreakpoints(client.id, (err) => this.refusalText(err));
+    this.unsubscribe = session.onEvent((e) => {
+      try {
+        this.onSessionEvent(e.event);
+      } catch (err) {
+        this.output(`Internal error while handling a session event: ${asRetroError(err).message}\n`, 'stderr');
+      }
+    });
+    this.heartbeatTimer = setInterval(() => {
+      try {
+        session.heartbeat(client.id);
+      } catch {
+        // the session is gone; its 'exited' event ends this client
+      }
+    }, this.heartbeatMs);
+    this.heartbeatTimer.unref();
+  }
+
+  /** Stops (launch) or leaves (attach) the session and forgets it; safe to call twice. */
+  private async release(action: 'stop' | 'detach'): Promise<void> {
+    const { session, client } = this;
+    clearInterval(this.heartbeatTimer);
+    this.unsubscribe?.();
+    this.session = this.client = this.breakpoints = this.unsubscribe = this.heartbeatTimer = undefined;
+    this.configured = false;
+    this.configurationDone = deferred<void>();
+    this.handles.reset();
+    if (!session || !client) return;
+    try {
+      if (action === 'stop') await session.stop(`${this.label} ended`);
+      else session.detachClient(client.id);
+    } catch {
+      // Already gone: the emulator exited or the session was stopped elsewhere.
+    }
+  }
+
+  private onSessionEvent(event: SessionEvent): void {
+    switch (event.type) {
+      case 'phase':
+        this.output(`${event.message}\n`);
+        if (this.configured && (event.phase === 'exited' || event.phase === 'failed')) this.sendTerminated();
+        return;
+      case 'stopped':
+        if (!this.configured) return;
+        this.handles.reset();
+        this.sendStopped(event.stop, event.location, event.breakpoint_ids);
+        return;
+      case 'running':
+        if (!this.configured) return;
+        this.handles.reset();
+        this.sendEvent(new ContinuedEvent(THREAD_ID, true));
+        return;
+      case 'exited':
+        this.output(`The emulator exited: ${event.reason}\n`);
+        if (this.configured) this.sendTerminated();
+        return;
+      case 'breakpoints_changed':
+        for (const change of this.breakpoints?.changes(event.breakpoints) ?? []) {
+          this.sendEvent(new BreakpointEvent(change.reason, change.breakpoint));
+        }
+        if (this.configured) this.announceForeignBreakpoints(event.breakpoints);
+        return;
+      case 'lease_changed': {
+        const mine = event.lease?.holder.id === this.client?.id;
+        if (this.holdsControl && !mine && event.lease) {
+          this.output(`Control taken by ${event.lease.holder.label}; ${TAKE_CONTROL_HINT}.\n`);
+        }
+        this.holdsControl = mine;
+        return;
+      }
+      case 'owner_expired': {
+        const n = event.removed_breakpoints.length;
+        const lost = n ? ` and its ${n} breakpoint${n === 1 ? ' was' : 's were'} removed` : '';
+        this.output(event.client.id === this.client?.id
+          ? `This debug session lost its control of the emulator${lost}.\n`
+          : `${event.client.label} went away${lost}.\n`);
+        return;
+      }
+      case 'generation':
+        this.handles.reset();
+        if (this.configured) this.invalidate(['all']);
+        return;
+      case 'output':
+        this.output(event.text.endsWith('\n') ? event.text : `${event.text}\n`, 'stdout');
+        return;
+    }
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  /** Waits for MAME to boot and stop at main; a failed boot rejects with the session's own error. */
+  private async waitForEntry(session: SessionApi): Promise<void> {
+    const status = await session.waitForStop(this.bootTimeoutMs);
+    if (status.error) throw new RetroError(status.error.code as ErrorCode, status.error.message);
+    if (status.state !== 'stopped' || status.phase !== 'ready') {
+      throw new RetroError('launch_failed', `The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`);
+    }
+  }
+
+  /** Attaching to a session that is still booting: wait (bounded) until it has a program. */
+  private async waitWhileBooting(session: SessionApi): Promise<void> {
+    const deadline = Date.now() + this.bootTimeoutMs;
+    for (;;) {
+      const status = await session.status();
+      if (status.phase === 'failed' || status.phase === 'exited') {
+        throw new RetroError('target_lost', `Session ${session.id} has ended${status.error ? `: ${status.error.message}` : ''}.`);
+      }
+      if (!BOOTING_PHASES.includes(status.phase)) return;
+      if (Date.now() > deadline) {
+        throw new RetroError('timeout', `Session ${session.id} was still starting after ${this.bootTimeoutMs / 1000} s.`);
+      }
+      await delay(200);
+    }
+  }
+
+  private async waitForConfiguration(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((done) => { timer = setTimeout(done, this.configurationTimeoutMs); });
+    await Promise.race([this.configurationDone.promise, timeout]);
+    clearTimeout(timer);
+  }
+
+  /** Tells the client where the CPU stands right after launch/attach. */
+  private async reportCurrentStop(reasonOverride?: 'entry'): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    try {
+      const status = await session.status();
+      if (status.state !== 'stopped') return;
+      const stop: StopInfo = { ...(status.last_stop ?? { reason: 'pause', pc: status.pc ?? 0 }) };
+      if (reasonOverride) stop.reason = reasonOverride;
+      this.sendStopped(stop, status.location ?? status.last_stop?.location, status.last_stop?.breakpoint_ids ?? []);
+    } catch (err) {
+      this.output(`Could not read the CPU state: ${asRetroError(err).message}\n`, 'stderr');
+    }
+  }
+
+  private async tryResume(): Promise<void> {
+    try {
+      const { session, clientId } = this.control();
+      await session.resume(clientId);
+    } catch (err) {
+      this.output(`Could not run the program: ${await this.refusalText(err)}\n`, 'stderr');
+      await this.reportCurrentStop();
+    }
+  }
+
+  private sendStopped(stop: StopInfo, location: SourceLocation | undefined, hitIds: number[]): void {
+    const event = new StoppedEvent(dapStopReason(stop.reason), THREAD_ID) as DebugProtocol.StoppedEvent;
+    event.body.description = describeStop(stop, location);
+    event.body.allThreadsStopped = true;
+    const ids = this.breakpoints?.known(hitIds) ?? [];
+    if (ids.length) event.body.hitBreakpointIds = ids;
+    this.sendEvent(event);
+  }
+
+  private sendTerminated(): void {
+    if (this.terminatedSent) return;
+    this.terminatedSent = true;
+    this.sendEvent(new TerminatedEvent());
+  }
+
+  private announceForeignBreakpoints(all = this.session?.listBreakpoints() ?? []): void {
+    if (!this.client) return;
+    const summary = foreignBreakpointSummary(all, this.client.id);
+    if (summary && summary !== this.lastForeignSummary) this.output(summary);
+    this.lastForeignSummary = summary;
+  }
+
+  private takeControlIfFree(session: SessionApi, client: ClientRef): void {
+    try {
+      session.claimControl(client.id);
+      this.holdsControl = true;
+    } catch (err) {
+      const e = asRetroError(err);
+      if (e.code !== 'lease_held') throw e;
+      this.output(`${userSentence(e)} Until then you can inspect but not run, step or set breakpoints.\n`);
+    }
+  }
+
+  /** Claims the lease when it is free, so mutations work without a separate command; refusals surface later. */
+  private tryClaim(session: SessionApi): void {
+    try {
+      if (this.client) session.claimControl(this.client.id);
+      this.holdsControl = true;
+    } catch {
+      // lease_held: the mutation itself reports it with the holder's name
+    }
+  }
+
+  /** The session and client for a mutation; claims the lease first when nobody else holds it. */
+  private control(): { session: SessionApi; clientId: string } {
+    const { session, clientId } = this.bound();
+    session.claimControl(clientId);
+    this.holdsControl = true;
+    return { session, clientId };
+  }
+
+  private bound(): { session: SessionApi; clientId: string; breakpoints: ClientBreakpoints } {
+    if (!this.session || !this.client || !this.breakpoints) {
+      throw new RetroError('no_session', 'No emulator session: start one with a launch configuration or attach to a running one.');
+    }
+    return { session: this.session, clientId: this.client.id, breakpoints: this.breakpoints };
+  }
+
+  private assertUnbound(): void {
+    if (this.session) throw new RetroError('session_exists', 'This debug session is already connected to an emulator.');
+  }
+
+  private sourceOf(location: SourceLocation): DebugProtocol.Source {
+    const path = location.path ?? resolve(this.cwd, location.file);
+    return { name: basename(path), path };
+  }
+
+  private invalidate(areas: DebugProtocol.InvalidatedAreas[]): void {
+    if (this.clientCaps.supportsInvalidatedEvent) this.sendEvent(new InvalidatedEvent(areas));
+  }
+
+  private output(text: string, category: 'console' | 'stdout' | 'stderr' = 'console'): void {
+    this.sendEvent(new OutputEvent(text, category));
+  }
+
+  /** Runs an async handler and answers: its result as the body, or an error response. */
+  private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R['body'] | void>): void {
+    work().then((body) => {
+      if (body !== undefined) response.body = body;
+      this.sendResponse(response);
+    }, (err) => this.sendError(response, err));
+  }
+
+  private async sendError(response: DebugProtocol.Response, err: unknown): Promise<void> {
+    try {
+      this.sendErrorResponse(response, toDapMessage(err, await this.holderLabel(err)));
+    } catch {
+      // the connection is gone
+    }
+  }
+
+  private async refusalText(err: unknown): Promise<string> {
+    return userSentence(asRetroError(err), await this.holderLabel(err));
+  }
+
+  /** Who holds the lease, for lease refusals whose error does not say. */
+  private async holderLabel(err: unknown): Promise<string | undefined> {
+    const e = asRetroError(err);
+    if (e.code !== 'lease_held') return undefined;
+    const fromError = holderFromError(e);
+    if (fromError || !this.session) return fromError;
+    try {
+      return (await this.session.status()).lease?.holder.label;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function granularity(g?: DebugProtocol.SteppingGranularity): 'line' | 'instruction' {
+  return g === 'instruction' ? 'instruction' : 'line';
+}
+
+/** DAP frame ids are backtrace index + 1 (0 is not a usable id for some clients). */
+function frameIndexOf(frameId?: number): number {
+  return typeof frameId === 'number' && frameId > 0 ? frameId - 1 : 0;
+}
+
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolveFn!: (v: T) => void;
+  const promise = new Promise<T>((r) => { resolveFn = r; });
+  return { promise, resolve: resolveFn };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

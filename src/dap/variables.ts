@@ -1,0 +1,72 @@
+/**
+ * Typed C values from the session → DAP variables, and DAP memory references
+ * (a CPU address as text) ↔ typed addresses.
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { RetroError } from '../session/errors.js';
+import type { Address } from '../targets/target.js';
+import type { ScopeName, VariableValue } from '../session/types.js';
+
+/** What a variablesReference stands for; handles are dropped whenever the CPU moves. */
+export type VariableContainer =
+  | { kind: 'scope'; scope: ScopeName; frameIndex: number }
+  | { kind: 'children'; children: VariableValue[] };
+
+/** Hands out variablesReference numbers; `reset()` on every run/stop. */
+export class VariableHandles {
+  private next = 1;
+  private readonly map = new Map<number, VariableContainer>();
+
+  create(container: VariableContainer): number {
+    const ref = this.next++;
+    this.map.set(ref, container);
+    return ref;
+  }
+
+  get(ref: number): VariableContainer | undefined {
+    return this.map.get(ref);
+  }
+
+  reset(): void {
+    this.map.clear();
+    this.next = 1;
+  }
+}
+
+export function toDapVariable(v: VariableValue, handles: VariableHandles): DebugProtocol.Variable {
+  const children = v.children ?? [];
+  const out: DebugProtocol.Variable = {
+    name: v.name,
+    value: v.value,
+    type: v.type,
+    variablesReference: children.length ? handles.create({ kind: 'children', children }) : 0,
+  };
+  const memoryReference = cpuMemoryReference(v.address);
+  if (memoryReference) out.memoryReference = memoryReference;
+  if (children.length && v.type.includes('[')) out.indexedVariables = children.length;
+  return out;
+}
+
+/** DAP memory references are CPU logical addresses written in hex. */
+export function cpuMemoryReference(address?: Address): string | undefined {
+  return address && address.space === 'cpu' ? formatHex(address.offset) : undefined;
+}
+
+export function formatHex(n: number, digits = 4): string {
+  return `0x${n.toString(16).toUpperCase().padStart(digits, '0')}`;
+}
+
+/** Parses a memoryReference (+ optional offset) into a CPU address; rejects anything that is not a plain number. */
+export function parseMemoryReference(reference: string, offset = 0): Address {
+  const text = String(reference ?? '').trim();
+  const base = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text.slice(2), 16)
+    : /^[0-9]+$/.test(text) ? parseInt(text, 10) : NaN;
+  if (!Number.isSafeInteger(base)) {
+    throw new RetroError('bad_address', `"${reference}" is not a memory address; use a CPU address such as 0x8000.`);
+  }
+  const address = base + (Number.isInteger(offset) ? offset : NaN);
+  if (!Number.isSafeInteger(address) || address < 0) {
+    throw new RetroError('bad_address', `Address ${reference}${offset ? ` + ${offset}` : ''} is outside the CPU's address space.`);
+  }
+  return { space: 'cpu', offset: address };
+}

@@ -1,0 +1,208 @@
+/**
+ * Fast look-ups over a DebugInfo: address ↔ C line, functions, globals and
+ * the locals visible at an address. Built once per loaded program.
+ */
+import type { DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
+
+/** Code from `first` to `last` (inclusive) belongs to `entry`'s line. */
+interface Segment { first: number; last: number; entry: LineEntry; fn: FunctionInfo }
+
+export interface ResolvedLine { file: string; line: number; addresses: number[] }
+
+export class DebugIndex {
+  private readonly fnStarts: number[];
+  private readonly segments: Segment[] = [];
+  private readonly segStarts: number[] = [];
+  private readonly lineStarts = new Set<number>();
+  private readonly byFileLine = new Map<string, number[]>();
+  /** segments by `file\0line`, ascending */
+  private readonly segmentsByLine = new Map<string, Segment[]>();
+  private readonly linesByFile = new Map<string, LineEntry[]>();
+  private readonly fnByName = new Map<string, FunctionInfo>();
+  private readonly globalByName = new Map<string, Variable>();
+  /** per function: lowest known lexical level of each block id */
+  private readonly blockLevels = new Map<FunctionInfo, Map<number, number>>();
+
+  constructor(readonly info: DebugInfo) {
+    this.fnStarts = info.functions.map((f) => f.start);
+    for (const f of info.functions) if (!this.fnByName.has(f.name)) this.fnByName.set(f.name, f);
+    for (const g of info.globals) if (!this.globalByName.has(g.name)) this.globalByName.set(g.name, g);
+    this.buildSegments();
+    for (const f of info.functions) this.blockLevels.set(f, this.blocksOf(f));
+  }
+
+  /** The C line whose code contains `address`; undefined outside functions with line info. */
+  lineAt(address: number): LineEntry | undefined {
+    return this.segmentAt(address)?.entry;
+  }
+
+  /**
+   * Where the body of `fn` starts: the first line after the one holding its
+   * prologue (frame set-up), as debuggers place function breakpoints and
+   * land step-ins. The function's start when it has a single line.
+   */
+  bodyStart(fn: FunctionInfo): number {
+    const own = this.segments.filter((s) => s.fn === fn);
+    const opening = own[0];
+    const body = own.find((s) => s.entry.line !== opening?.entry.line || s.entry.file !== opening?.entry.file);
+    return body?.first ?? fn.start;
+  }
+
+  isLineStart(address: number): boolean {
+    return this.lineStarts.has(address);
+  }
+
+  /**
+   * Addresses of `file`:`line`. The file is matched by exact path, then path
+   * suffix, then basename; a line without code moves to the next line with
+   * code in the same function.
+   */
+  resolveLine(file: string, line: number): ResolvedLine | undefined {
+    const matched = this.matchFile(file);
+    if (!matched) return undefined;
+    const exact = this.byFileLine.get(`${matched}\u0000${line}`);
+    if (exact) return { file: matched, line, addresses: exact };
+    const entries = this.linesByFile.get(matched) ?? [];
+    for (const f of this.info.functions) {
+      const own = entries.filter((e) => e.address >= f.start && e.address <= f.end);
+      if (!own.length) continue;
+      const lines = own.map((e) => e.line);
+      if (line < Math.min(...lines) || line > Math.max(...lines)) continue;
+      const next = Math.min(...lines.filter((l) => l > line));
+      if (!Number.isFinite(next)) return undefined;
+      return { file: matched, line: next, addresses: this.byFileLine.get(`${matched}\u0000${next}`) ?? [] };
+    }
+    return undefined;
+  }
+
+  /** Every [first, last] range whose code belongs to the same file:line as `address`. */
+  lineRanges(address: number): [number, number][] {
+    const here = this.segmentAt(address);
+    if (!here) return [];
+    const out: [number, number][] = [];
+    for (const s of this.segmentsByLine.get(`${here.entry.file}\u0000${here.entry.line}`) ?? []) {
+      const prev = out[out.length - 1];
+      if (prev && s.first <= prev[1] + 1) prev[1] = Math.max(prev[1], s.last);
+      else out.push([s.first, s.last]);
+    }
+    return out;
+  }
+
+  functionAt(address: number): FunctionInfo | undefined {
+    const i = upperBound(this.fnStarts, address) - 1;
+    const f = this.info.functions[i];
+    return f && address <= f.end ? f : undefined;
+  }
+
+  /** By C name; SDCC's assembler name with a leading underscore is accepted too. */
+  functionByName(name: string): FunctionInfo | undefined {
+    return this.fnByName.get(name) ?? (name.startsWith('_') ? this.fnByName.get(name.slice(1)) : undefined);
+  }
+
+  global(name: string): Variable | undefined {
+    return this.globalByName.get(name) ?? (name.startsWith('_') ? this.globalByName.get(name.slice(1)) : undefined);
+  }
+
+  /**
+   * Parameters and locals of `fn` in scope at `address`: function-level ones
+   * always, block-level ones inside their block (or blocks nested in it);
+   * an inner name hides an outer one.
+   */
+  locals(fn: FunctionInfo, address: number): Variable[] {
+    const here = this.segmentAt(address);
+    const current = here && here.fn === fn ? here.entry.block : undefined;
+    const levels = this.blockLevels.get(fn) ?? new Map<number, number>();
+    const visible = [...fn.params, ...fn.locals].filter((v) => inScope(v, current, levels));
+    const best = new Map<string, Variable>();
+    for (const v of visible) {
+      const old = best.get(v.name);
+      if (!old || (v.level ?? 0) > (old.level ?? 0)) best.set(v.name, v);
+    }
+    return visible.filter((v) => best.get(v.name) === v);
+  }
+
+  sourceFiles(): string[] {
+    return [...this.info.files];
+  }
+
+  private segmentAt(address: number): Segment | undefined {
+    const s = this.segments[upperBound(this.segStarts, address) - 1];
+    return s && address <= s.last ? s : undefined;
+  }
+
+  private buildSegments(): void {
+    const lines = this.info.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const e = lines[i];
+      this.lineStarts.add(e.address);
+      const key = `${e.file}\u0000${e.line}`;
+      const list = this.byFileLine.get(key) ?? [];
+      if (!list.includes(e.address)) list.push(e.address);
+      this.byFileLine.set(key, list); // ascending: lines are sorted by address
+      const byFile = this.linesByFile.get(e.file) ?? [];
+      byFile.push(e);
+      this.linesByFile.set(e.file, byFile);
+      // Several lines may share an address: the last one listed owns the code.
+      if (i + 1 < lines.length && lines[i + 1].address === e.address) continue;
+      const fn = this.functionAt(e.address);
+      if (!fn) continue;
+      const next = lines[i + 1]?.address; // lines are sorted and e is the last at its address
+      const last = next !== undefined ? Math.min(next - 1, fn.end) : fn.end;
+      const seg = { first: e.address, last, entry: e, fn };
+      this.segments.push(seg);
+      this.segStarts.push(e.address);
+      const same = this.segmentsByLine.get(key) ?? [];
+      same.push(seg);
+      this.segmentsByLine.set(key, same);
+    }
+  }
+
+  private blocksOf(fn: FunctionInfo): Map<number, number> {
+    const levels = new Map<number, number>();
+    const note = (block: number | undefined, level: number | undefined) => {
+      if (block === undefined || level === undefined) return;
+      levels.set(block, Math.min(level, levels.get(block) ?? Infinity));
+    };
+    for (const v of [...fn.params, ...fn.locals]) note(v.block, v.level);
+    for (const s of this.segments) if (s.fn === fn) note(s.entry.block, s.entry.level);
+    return levels;
+  }
+
+  private matchFile(file: string): string | undefined {
+    const want = file.replace(/\\/g, '/');
+    const files = this.info.files;
+    const norm = (f: string) => f.replace(/\\/g, '/');
+    return files.find((f) => norm(f) === want)
+      ?? files.find((f) => want.endsWith(`/${norm(f)}`) || norm(f).endsWith(`/${want}`))
+      ?? files.find((f) => basename(norm(f)) === basename(want));
+  }
+}
+
+/**
+ * SDCC numbers blocks in source order, so block X lies inside block B when
+ * X > B and no block between them opens at B's level or shallower.
+ */
+function inScope(v: Variable, current: number | undefined, levels: Map<number, number>): boolean {
+  const level = v.level ?? 0;
+  if (level <= 1 || v.block === undefined) return true;
+  if (current === undefined) return false;
+  if (current === v.block) return true;
+  if (current < v.block) return false;
+  for (const [block, l] of levels) if (block > v.block && block <= current && l <= level) return false;
+  return true;
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** First index whose value is > x in an ascending array. */
+function upperBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}

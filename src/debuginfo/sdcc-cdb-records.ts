@@ -1,0 +1,131 @@
+/**
+ * Line-level reader for SDCC .cdb files: turns each text line into a typed
+ * record, or a reason why it could not. No cross-record resolution here.
+ */
+
+/** `scope$name$level_sub$block`, e.g. `Lmain.f$x$2_0$10` or `G$main$0$0`. */
+export interface SymbolName {
+  /** `G` global, `F<module>` file static, `L<module>.<function>` or `L<function>` local */
+  scope: string;
+  name: string;
+  level: number;
+  block: number;
+}
+
+export type CdbRecord =
+  | { kind: 'module'; name: string }
+  | { kind: 'function'; sym: SymbolName; typeText: string; space: string; numbers: number[] }
+  | { kind: 'symbol'; sym: SymbolName; typeText: string; space: string; onStack: boolean; stackOffset: number; registers?: string[] }
+  | { kind: 'type'; scope: string; tag: string; fields: { offset: number; name: string; typeText: string }[] }
+  | { kind: 'line'; file: string; line: number; level: number; block: number; address: number }
+  | { kind: 'asm'; address: number }
+  | { kind: 'end'; scope: string; name: string; address: number }
+  | { kind: 'address'; sym: SymbolName; address: number };
+
+export class RecordError extends Error {}
+
+export function parseRecord(line: string): CdbRecord {
+  const tag = line.slice(0, 2);
+  const body = line.slice(2);
+  switch (tag) {
+    case 'M:': {
+      if (!/^[\w.-]+$/.test(body)) throw new RecordError('module name missing or malformed');
+      return { kind: 'module', name: body };
+    }
+    case 'F:': return parseFunction(body);
+    case 'S:': return parseSymbol(body);
+    case 'T:': return parseType(body);
+    case 'L:': return parseLink(body);
+    default: throw new RecordError(`unknown record type "${line.slice(0, 1)}"`);
+  }
+}
+
+export function parseSymbolName(text: string): SymbolName {
+  const parts = text.split('$');
+  if (parts.length < 4) throw new RecordError(`symbol "${text}" is not scope$name$level$block`);
+  const block = Number(parts[parts.length - 1]);
+  const level = Number(parts[parts.length - 2].split('_')[0]);
+  const name = parts.slice(1, -2).join('$');
+  if (!parts[0] || !name || !Number.isInteger(block) || !Number.isInteger(level)) {
+    throw new RecordError(`symbol "${text}" is not scope$name$level$block`);
+  }
+  return { scope: parts[0], name, level, block };
+}
+
+/** `name(typechain),rest` → its three parts. */
+function splitTyped(body: string): { name: string; typeText: string; rest: string[] } {
+  const open = body.indexOf('(');
+  const close = body.indexOf(')', open);
+  if (open < 0 || close < 0) throw new RecordError('missing (type chain)');
+  const after = body.slice(close + 1);
+  if (!after.startsWith(',')) throw new RecordError('missing fields after the type chain');
+  return { name: body.slice(0, open), typeText: body.slice(open + 1, close), rest: after.slice(1).split(',') };
+}
+
+function parseFunction(body: string): CdbRecord {
+  const { name, typeText, rest } = splitTyped(body);
+  const numbers = rest.slice(1).map(Number);
+  if (!rest[0] || numbers.length < 2 || numbers.some((n) => !Number.isInteger(n))) {
+    throw new RecordError('function record needs address space, on-stack flag and stack size');
+  }
+  return { kind: 'function', sym: parseSymbolName(name), typeText, space: rest[0], numbers };
+}
+
+function parseSymbol(body: string): CdbRecord {
+  const { name, typeText } = splitTyped(body);
+  // Fields after the type: space,onStack,stack[,[regs]] — the register list has commas inside.
+  const tail = body.slice(body.indexOf(')') + 2);
+  const m = /^([A-Z]),(\d+),(-?\d+)(?:,\[([\w,]*)\])?(?:,.*)?$/.exec(tail);
+  if (!m) throw new RecordError(`symbol fields "${tail}" are not space,onStack,offset[,[registers]]`);
+  const rec: CdbRecord = {
+    kind: 'symbol', sym: parseSymbolName(name), typeText, space: m[1],
+    onStack: m[2] === '1', stackOffset: Number(m[3]),
+  };
+  if (m[4] !== undefined) rec.registers = m[4] ? m[4].split(',') : [];
+  return rec;
+}
+
+const FIELD = /\(\{(\d+)\}S:S\$([^$()]+)\$\d+(?:_\d+)?\$\d+\(([^()]*)\),[A-Z],-?\d+,-?\d+\)/y;
+
+function parseType(body: string): CdbRecord {
+  const open = body.indexOf('[');
+  if (open < 0 || !body.endsWith(']')) throw new RecordError('type record is not scope$tag[fields]');
+  const head = body.slice(0, open);
+  const dollar = head.indexOf('$');
+  if (dollar <= 0 || dollar === head.length - 1) throw new RecordError(`type name "${head}" is not scope$tag`);
+  const inner = body.slice(open + 1, -1);
+  const fields: { offset: number; name: string; typeText: string }[] = [];
+  FIELD.lastIndex = 0;
+  while (FIELD.lastIndex < inner.length) {
+    const at = FIELD.lastIndex;
+    const m = FIELD.exec(inner);
+    if (!m) throw new RecordError(`struct field at "${inner.slice(at, at + 40)}" is malformed`);
+    fields.push({ offset: Number(m[1]), name: m[2], typeText: m[3] });
+  }
+  return { kind: 'type', scope: head.slice(0, dollar), tag: head.slice(dollar + 1), fields };
+}
+
+function parseLink(body: string): CdbRecord {
+  const colon = body.lastIndexOf(':');
+  if (colon < 0 || !/^[0-9A-Fa-f]+$/.test(body.slice(colon + 1))) throw new RecordError('linker record has no hex address');
+  const address = parseInt(body.slice(colon + 1), 16);
+  const name = body.slice(0, colon);
+  if (name.startsWith('C$')) {
+    const parts = name.split('$');
+    if (parts.length < 5) throw new RecordError('C line record is not C$file$line$level$block');
+    const block = Number(parts[parts.length - 1]);
+    const level = Number(parts[parts.length - 2].split('_')[0]);
+    const line = Number(parts[parts.length - 3]);
+    const file = parts.slice(1, -3).join('$');
+    if (!file || !(line > 0) || !Number.isInteger(line) || !Number.isInteger(level) || !Number.isInteger(block)) {
+      throw new RecordError('C line record is not C$file$line$level$block');
+    }
+    return { kind: 'line', file, line, level, block, address };
+  }
+  if (name.startsWith('A$')) return { kind: 'asm', address };
+  if (name.startsWith('X')) {
+    const sym = parseSymbolName(name.slice(1));
+    return { kind: 'end', scope: sym.scope, name: sym.name, address };
+  }
+  return { kind: 'address', sym: parseSymbolName(name), address };
+}

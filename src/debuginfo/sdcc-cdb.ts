@@ -1,0 +1,302 @@
+/**
+ * SDCC .cdb (as written by sdld for `sdcc -mz80 --debug`) → DebugInfo.
+ *
+ * Facts about SDCC 4.2 z80 output this relies on (checked against real
+ * `.asm`/`.rst`, see test/unit/debuginfo-cdb-real.test.ts):
+ * - A stack symbol's offset (`B,1,<off>`) is its offset from IX once the
+ *   prologue `push ix; ld ix,#0; add ix,sp` ran: parameters positive
+ *   (IX+0 saved IX, IX+2 return address, IX+4 first stack parameter), locals
+ *   negative. Relative to SP at entry that is `<off> - 2`.
+ * - A function with stack locals always sets up IX; one with only stack
+ *   parameters may not (it then reads them through IY/SP), which the .cdb
+ *   does not say: see z80-frame.ts.
+ * - `L:XG$f` marks the start of the last instruction, not the last byte.
+ */
+import { RetroError } from '../session/errors.js';
+import type { CField, CType, DebugInfo, FunctionInfo, LineEntry, Storage, Variable } from './model.js';
+import { parseRecord, RecordError, type CdbRecord, type SymbolName } from './sdcc-cdb-records.js';
+import { ChainError, parseTypeChain } from './sdcc-type-chain.js';
+import { sizeOf } from './values.js';
+
+export interface CdbParseResult {
+  info: DebugInfo;
+  /** one sentence per line that could not be used, bounded by MAX_WARNINGS */
+  warnings: string[];
+}
+
+export const MAX_WARNINGS = 200;
+/** Longest Z80 instruction; bounds a function's end after its last known instruction start. */
+const MAX_Z80_INSTRUCTION = 4;
+
+export function parseCdb(text: string, opts: { fileName?: string } = {}): DebugInfo {
+  return parseCdbWithWarnings(text, opts).info;
+}
+
+type Rec<K extends CdbRecord['kind']> = Extract<CdbRecord, { kind: K }> & { module: string; lineNo: number };
+
+export function parseCdbWithWarnings(text: string, opts: { fileName?: string } = {}): CdbParseResult {
+  const fileName = opts.fileName ?? 'the .cdb text';
+  const found: { lineNo: number; msg: string }[] = [];
+  const warn: Warn = (lineNo, msg) => { found.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` }); };
+
+  const recs: (CdbRecord & { module: string; lineNo: number })[] = [];
+  let module = '';
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line) return;
+    try {
+      const r = parseRecord(line);
+      if (r.kind === 'module') module = r.name;
+      recs.push({ ...r, module, lineNo: i + 1 });
+    } catch (e) {
+      if (!(e instanceof RecordError)) throw e;
+      warn(i + 1, `${e.message}: ${clip(line)}`);
+    }
+  });
+  if (!recs.some((r) => r.kind !== 'module')) {
+    const first = found[0]?.msg.slice(fileName.length + 1);
+    throw new RetroError('bad_debug_info', first
+      ? `${fileName} has no usable SDCC debug records; the first bad line is ${first}.`
+      : `${fileName} has no SDCC debug records (it is empty).`, { file: fileName });
+  }
+
+  const info = new CdbBuilder(recs, warn).build();
+  found.sort((a, b) => a.lineNo - b.lineNo);
+  const warnings = found.slice(0, MAX_WARNINGS).map((w) => w.msg);
+  if (found.length > MAX_WARNINGS) warnings.push(`${found.length - MAX_WARNINGS} more warnings were left out.`);
+  return { info, warnings };
+}
+
+type Warn = (lineNo: number, msg: string) => void;
+
+class CdbBuilder {
+  private readonly addresses = new Map<string, number>();
+  private readonly ends = new Map<string, number>();
+  private readonly structs = new Map<string, Rec<'type'>[]>();
+  private readonly structCache = new Map<Rec<'type'>, Extract<CType, { kind: 'struct' | 'union' }>>();
+  private readonly asm: number[] = [];
+  /** local symbol records by `module|function`, in file order */
+  private readonly localsByFunction = new Map<string, Rec<'symbol'>[]>();
+
+  constructor(
+    private readonly recs: (CdbRecord & { module: string; lineNo: number })[],
+    private readonly warn: Warn,
+  ) {
+    for (const r of recs) {
+      if (r.kind === 'address') this.addresses.set(symKey(r.sym), r.address);
+      else if (r.kind === 'end') this.ends.set(`${r.scope}$${r.name}`, r.address);
+      else if (r.kind === 'asm') this.asm.push(r.address);
+      else if (r.kind === 'symbol' && r.sym.scope.startsWith('L')) {
+        const key = ownerKey(r.sym.scope, r.module);
+        const list = this.localsByFunction.get(key) ?? [];
+        list.push(r as Rec<'symbol'>);
+        this.localsByFunction.set(key, list);
+      }
+      else if (r.kind === 'type') {
+        const list = this.structs.get(r.tag) ?? [];
+        list.push(r);
+        this.structs.set(r.tag, list);
+      }
+    }
+  }
+
+  build(): DebugInfo {
+    const lines = this.lines();
+    const functions = this.functions(lines);
+    const globals = this.globals();
+    const symbols = this.recs
+      .filter((r): r is Rec<'address'> => r.kind === 'address' && r.sym.scope !== 'C' && !r.sym.scope.startsWith('L'))
+      .map((r) => ({ name: r.sym.name, ...split(r.address) }))
+      .sort((a, b) => a.address - b.address);
+    const files = [...new Set(lines.map((l) => l.file))];
+    return { format: 'sdcc-cdb', cpu: 'z80', files, lines, functions, globals, symbols };
+  }
+
+  private lines(): LineEntry[] {
+    const out: LineEntry[] = [];
+    for (const r of this.recs) {
+      if (r.kind !== 'line') continue;
+      out.push({ file: r.file, line: r.line, ...split(r.address), level: r.level, block: r.block });
+    }
+    // stable: several lines may share an address; file order is kept (the last one owns the code)
+    return out.sort((a, b) => a.address - b.address);
+  }
+
+  private functions(lines: LineEntry[]): FunctionInfo[] {
+    const seen = new Set<string>();
+    const found: { rec: Rec<'function'>; start: number }[] = [];
+    for (const r of this.recs) {
+      if (r.kind !== 'function') continue;
+      const key = `${r.sym.scope}$${r.sym.name}`;
+      const start = this.addresses.get(symKey(r.sym));
+      if (seen.has(key) || start === undefined) continue;
+      seen.add(key);
+      found.push({ rec: r as Rec<'function'>, start });
+    }
+    found.sort((a, b) => a.start - b.start);
+
+    const boundaries = [...new Set([
+      ...found.map((f) => f.start), ...this.addresses.values(), ...this.asm, ...lines.map((l) => l.address),
+    ])].sort((a, b) => a - b);
+    const asmSorted = [...this.asm].sort((a, b) => a - b);
+    const lineAddrs = lines.map((l) => l.address);
+
+    return found.map(({ rec, start }, i) => {
+      const limit = i + 1 < found.length ? found[i + 1].start : Infinity;
+      const inFn = (a: number) => a >= start && a < limit;
+      const endMark = this.ends.get(`${rec.sym.scope}$${rec.sym.name}`);
+      const fnAsm = asmSorted.slice(lowerBound(asmSorted, start), lowerBound(asmSorted, limit));
+      const fnLines = lines.slice(lowerBound(lineAddrs, start), lowerBound(lineAddrs, limit));
+      // With asm records or an XG mark we know where the last instruction starts;
+      // otherwise the function runs on to the next known address.
+      const exactLast = fnAsm.length > 0 || (endMark !== undefined && inFn(endMark));
+      const lastStart = Math.max(start, fnAsm.at(-1) ?? start, fnLines.at(-1)?.address ?? start,
+        endMark !== undefined && inFn(endMark) ? endMark : start);
+      const next = boundaries[lowerBound(boundaries, lastStart + 1)] as number | undefined;
+      let end = next !== undefined ? next - 1 : lastStart + MAX_Z80_INSTRUCTION - 1;
+      if (exactLast) end = Math.min(end, lastStart + MAX_Z80_INSTRUCTION - 1);
+      const bodyBlock = minOf(fnLines.filter((l) => l.level === 1).map((l) => l.block ?? 0));
+      const { params, locals, stackLocals, stackParams } = this.variablesOf(rec, bodyBlock);
+      const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
+      const fn: FunctionInfo = {
+        name: rec.sym.name, start: split(start).address, end: split(end).address, params, locals,
+      };
+      const bank = split(start).bank;
+      if (bank !== undefined) fn.bank = bank;
+      if (fnLines[0]) fn.file = fnLines[0].file;
+      if (chain?.type.kind === 'function') fn.returnType = chain.type.returns;
+      // numbers[1] is the size of the locals SDCC put on the stack.
+      if (stackLocals || (rec.numbers[1] ?? 0) > 0) fn.hasFramePointer = true;
+      else if (!stackParams) fn.hasFramePointer = false;
+      else for (const p of params) toEntryStack(p); // unknown until the prologue is seen: z80-frame.ts
+      return fn;
+    });
+  }
+
+  private variablesOf(fnRec: Rec<'function'>, bodyBlock: number | undefined) {
+    const params: { v: Variable; order: number }[] = [];
+    const locals: Variable[] = [];
+    let stackLocals = false;
+    let stackParams = false;
+    (this.localsByFunction.get(`${fnRec.module}|${fnRec.sym.name}`) ?? []).forEach((r, order) => {
+      const onStack = r.space === 'B' || r.onStack;
+      if (onStack && r.stackOffset < 0) stackLocals = true; // includes SDCC's spill slots (sloc)
+      if (/^sloc\d+$/.test(r.sym.name)) return;
+      const v = this.variable(r);
+      if (!v) return;
+      const isParam = r.sym.level <= 1 && ((onStack && r.stackOffset > 0)
+        || (bodyBlock !== undefined ? r.sym.block < bodyBlock : r.sym.block === 0));
+      if (isParam) {
+        if (onStack) stackParams = true;
+        // SDCC lists register parameters last-first, stack parameters by offset.
+        params.push({ v, order: onStack ? 1000 + r.stackOffset : -order });
+      } else locals.push(v);
+    });
+    params.sort((a, b) => a.order - b.order);
+    return { params: params.map((p) => p.v), locals, stackLocals, stackParams };
+  }
+
+  private globals(): Variable[] {
+    const out: Variable[] = [];
+    const seen = new Set<string>();
+    for (const r of this.recs) {
+      if (r.kind !== 'symbol' || !(r.sym.scope === 'G' || r.sym.scope.startsWith('F'))) continue;
+      const key = symKey(r.sym);
+      if (seen.has(key) || /^\{\d+\}DF,/.test(r.typeText)) continue; // functions are not variables
+      if (!this.addresses.has(key)) continue; // declared here, defined elsewhere (or not linked)
+      const v = this.variable(r as Rec<'symbol'>);
+      if (v) { seen.add(key); out.push(v); }
+    }
+    return out;
+  }
+
+  private variable(r: Rec<'symbol'>): Variable | undefined {
+    const chain = this.chain(r.typeText, r.module, r.sym.name, r.lineNo);
+    if (!chain) return undefined;
+    const v: Variable = { name: r.sym.name, type: chain.type, storage: this.storage(r), level: r.sym.level, block: r.sym.block };
+    return v;
+  }
+
+  private storage(r: Rec<'symbol'>): Storage {
+    const address = this.addresses.get(symKey(r.sym));
+    if (address !== undefined) return { kind: 'static', ...split(address) };
+    if (r.space === 'B' || r.onStack) return { kind: 'frame', register: 'IX', offset: r.stackOffset };
+    if (r.registers?.length) return { kind: 'register', registers: r.registers.map((x) => x.toUpperCase()) };
+    return { kind: 'optimized_out' };
+  }
+
+  private chain(typeText: string, module: string, what: string, lineNo: number) {
+    try {
+      return parseTypeChain(typeText, (tag) => this.struct(tag, module));
+    } catch (e) {
+      if (!(e instanceof ChainError)) throw e;
+      this.warn(lineNo, `${what}: ${e.message}`);
+      return undefined;
+    }
+  }
+
+  /** Struct/union by tag, preferring the T record of the same module. Cyclic through pointers. */
+  private struct(tag: string, module: string): CType | undefined {
+    const list = this.structs.get(tag);
+    if (!list) return undefined;
+    const rec = list.find((t) => t.scope === `F${module}`) ?? list[0];
+    const cached = this.structCache.get(rec);
+    if (cached) return cached;
+    const t: Extract<CType, { kind: 'struct' | 'union' }> = { kind: 'struct', size: 0, name: `struct ${tag}`, fields: [] };
+    this.structCache.set(rec, t);
+    for (const f of rec.fields) {
+      const c = this.chain(f.typeText, rec.module, `field ${tag}.${f.name}`, rec.lineNo);
+      if (!c) continue;
+      const field: CField = { name: f.name, offset: f.offset, type: c.type };
+      if (c.bits) { field.bitOffset = c.bits.offset; field.bitWidth = c.bits.width; }
+      t.fields.push(field);
+    }
+    t.size = Math.max(0, ...t.fields.map((f) => f.offset + sizeOf(f.type)));
+    // .cdb does not say union; overlapping plain members at offset 0 do.
+    if (t.fields.length > 1 && t.fields.every((f) => f.offset === 0) && t.fields.some((f) => f.bitWidth === undefined)) {
+      t.kind = 'union';
+      t.name = `union ${tag}`;
+    }
+    return t;
+  }
+}
+
+function symKey(s: SymbolName): string {
+  return `${s.scope}$${s.name}$${s.level}$${s.block}`;
+}
+
+/** `L<module>.<function>` (SDCC ≥ 3.x) or `L<function>` (older) → `module|function`. */
+function ownerKey(scope: string, symModule: string): string {
+  const owner = scope.slice(1);
+  const dot = owner.lastIndexOf('.');
+  return dot < 0 ? `${symModule}|${owner}` : `${owner.slice(0, dot)}|${owner.slice(dot + 1)}`;
+}
+
+/** First index whose value is >= x in an ascending array. */
+export function lowerBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < x) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/** Banked builds put the bank above bit 16 of linker addresses. */
+function split(address: number): { address: number; bank?: number } {
+  return address > 0xffff ? { address: address & 0xffff, bank: Math.floor(address / 0x10000) } : { address };
+}
+
+/** IX-relative offset → offset from SP at function entry (IX = SP_entry - 2). */
+function toEntryStack(v: Variable): void {
+  if (v.storage.kind === 'frame') v.storage = { kind: 'stack', offset: v.storage.offset - 2 };
+}
+
+function minOf(xs: number[]): number | undefined {
+  return xs.length ? Math.min(...xs) : undefined;
+}
+
+function clip(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}

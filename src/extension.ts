@@ -1,0 +1,171 @@
+/**
+ * VS Code wiring: one SessionManager for the extension host, the inline debug
+ * adapter, launch.json defaults, the screen panel, the MCP endpoint offered to
+ * VS Code (and, through a discovery file, to CLI relays). All logic lives in
+ * plain modules (src/host/, src/ui/screen-controller.ts) so it runs without VS Code.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { DEBUG_TYPE } from './dap/launch-schema.js';
+import { RetroDebugSession } from './dap/retro-debug-session.js';
+import { resolveDebugConfigurationDefaults, starterConfigurations } from './host/debug-config.js';
+import { removeDiscoveryFile, writeDiscoveryFile } from './host/mcp-discovery.js';
+import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
+import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
+import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
+import { startHttpMcpServer } from './mcp/http.js';
+import { asRetroError } from './session/errors.js';
+import { SessionManager } from './session/manager.js';
+import { ScreenPanel } from './ui/screen-panel.js';
+
+const PORT_STATE_KEY = 'retro.mcp.lastPort';
+
+let shutdown: (() => Promise<void>) | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Retro Debug', { log: true });
+  const manager = new SessionManager();
+  /** adapters VS Code is talking to, by VS Code debug session id */
+  const adapters = new Map<string, RetroDebugSession>();
+
+  context.subscriptions.push(
+    log,
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
+      createDebugAdapterDescriptor(session) {
+        const adapter = new RetroDebugSession(manager, { label: `VS Code debug session "${session.name}"` });
+        adapters.set(session.id, adapter);
+        return new vscode.DebugAdapterInlineImplementation(adapter);
+      },
+    }),
+    vscode.debug.onDidTerminateDebugSession((session) => adapters.delete(session.id)),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
+      provideDebugConfigurations: () => starterConfigurations(),
+      async resolveDebugConfiguration(folder, config) {
+        const editor = vscode.window.activeTextEditor;
+        const document = editor?.document.uri.scheme === 'file' ? editor.document : undefined;
+        const result = await resolveDebugConfigurationDefaults(config, {
+          workspaceFolder: (folder ?? vscode.workspace.workspaceFolders?.[0])?.uri.fsPath,
+          activeFile: document?.uri.fsPath,
+          activeLanguageId: document?.languageId,
+          mamePathSetting: vscode.workspace.getConfiguration().get<string>(SETTINGS.mamePath) || undefined,
+        });
+        if ('error' in result) {
+          void vscode.window.showErrorMessage(result.error);
+          return undefined; // abort the launch; the message says what to fix
+        }
+        return result.config;
+      },
+    }),
+    vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
+      ScreenPanel.show(context.extensionUri, manager);
+    }),
+    vscode.commands.registerCommand(COMMANDS.takeControl.command, async () => {
+      const active = vscode.debug.activeDebugSession;
+      const adapter = active && adapters.get(active.id);
+      if (!adapter) {
+        void vscode.window.showWarningMessage('Take Control needs an active Retro Debug session in VS Code.');
+        return;
+      }
+      try {
+        const lease = adapter.takeControl();
+        void vscode.window.showInformationMessage(`${lease.holder.label} now has control of the emulator.`);
+      } catch (err) {
+        void vscode.window.showErrorMessage(asRetroError(err).message);
+      }
+    }),
+  );
+
+  const mcp = setUpMcp(context, manager, log);
+  shutdown = async () => {
+    ScreenPanel.disposeCurrent();
+    await Promise.allSettled([manager.closeAll(), mcp.close()]);
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await shutdown?.();
+  shutdown = undefined;
+}
+
+/** Registers the MCP server definition; the HTTP server itself starts on first use. */
+function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log: vscode.LogOutputChannel): { close(): Promise<void> } {
+  const token = randomBytes(32).toString('base64url'); // 256 bits, new per activation
+  const version = String(context.extension.packageJSON.version ?? '0');
+  const settings = () => vscode.workspace.getConfiguration();
+  let discoveryFile: string | undefined;
+
+  const endpoint = new LazyMcpEndpoint({
+    token,
+    start: ({ port, token }) => startHttpMcpServer({ manager, port, token }),
+    choosePort: () => {
+      const configured = settings().get<number>(SETTINGS.mcpPort) ?? 0;
+      if (configured > 0) return { port: configured, fixed: true };
+      return { port: context.globalState.get<number>(PORT_STATE_KEY) ?? 0, fixed: false };
+    },
+    onStarted: async (server) => {
+      log.info(`MCP server listening at ${server.url}`);
+      await context.globalState.update(PORT_STATE_KEY, server.port);
+      try {
+        discoveryFile = await writeDiscoveryFile({
+          pid: process.pid, port: server.port, url: server.url, token: server.token, startedAt: Date.now(),
+          workspace: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        });
+      } catch (err) {
+        log.warn(`Could not write the MCP discovery file: ${asRetroError(err).message}`);
+      }
+    },
+  });
+
+  const definitionsChanged = new vscode.EventEmitter<void>();
+  const headers = (server: RunningMcpServer | undefined) => ({ Authorization: `Bearer ${server?.token ?? token}` });
+  const guessedUri = () => vscode.Uri.parse(endpoint.running?.url ?? `http://127.0.0.1:${context.globalState.get<number>(PORT_STATE_KEY) ?? 0}/mcp`);
+
+  context.subscriptions.push(
+    definitionsChanged,
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SETTINGS.mcpEnabled)) definitionsChanged.fire();
+    }),
+    vscode.commands.registerCommand(COMMANDS.showMcpConnection.command, async () => {
+      let server: RunningMcpServer;
+      try {
+        server = await endpoint.ensureStarted();
+      } catch (err) {
+        void vscode.window.showErrorMessage(asRetroError(err).message);
+        return;
+      }
+      await vscode.env.clipboard.writeText(claudeCodeMcpJson(server.url, server.token));
+      const codex = 'Copy Codex config.toml';
+      const copyToken = 'Copy token';
+      const choice = await vscode.window.showInformationMessage(
+        `Retro Debug MCP server: ${server.url}. A .mcp.json for Claude Code (with the token) is on the clipboard. ` +
+        `For Codex, copy the config.toml section and set ${MCP_TOKEN_ENV} to the token. The token changes when VS Code restarts.`,
+        codex, copyToken);
+      if (choice === codex) await vscode.env.clipboard.writeText(codexConfigToml(server.url));
+      if (choice === copyToken) await vscode.env.clipboard.writeText(server.token);
+    }),
+  );
+
+  // vscode.lm MCP support arrived in 1.101; an older or policy-restricted host simply gets no definition.
+  if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') {
+    context.subscriptions.push(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: definitionsChanged.event,
+      provideMcpServerDefinitions: () => settings().get<boolean>(SETTINGS.mcpEnabled, true)
+        ? [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, guessedUri(), headers(endpoint.running), version)]
+        : [],
+      async resolveMcpServerDefinition(definition) {
+        if (!(definition instanceof vscode.McpHttpServerDefinition)) return definition;
+        const server = await endpoint.ensureStarted();
+        definition.uri = vscode.Uri.parse(server.url);
+        definition.headers = headers(server);
+        return definition;
+      },
+    }));
+  }
+
+  return {
+    async close() {
+      await endpoint.close();
+      if (discoveryFile) await removeDiscoveryFile(discoveryFile);
+    },
+  };
+}

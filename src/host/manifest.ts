@@ -1,0 +1,64 @@
+/**
+ * The extension's `contributes` section, built from the code it describes:
+ * the debugger schema comes from src/dap/launch-schema.ts, command ids and
+ * settings from here. scripts/sync-manifest.mjs writes it into package.json;
+ * test/unit/manifest-sync.test.ts fails when package.json is out of date.
+ */
+import { DEBUG_TYPE, debuggerContribution } from '../dap/launch-schema.js';
+
+export const EXTENSION_ID = 'retro-debug.retro-debug';
+export const MCP_PROVIDER_ID = 'retro-debug.mcp';
+export const MCP_PROVIDER_LABEL = 'Retro Debug';
+export const DISASM_LANGUAGE = 'retro-disasm';
+
+export const COMMANDS = {
+  openScreen: { command: 'retro.openScreen', title: 'Show Screen' },
+  takeControl: { command: 'retro.takeControl', title: 'Take Control' },
+  showMcpConnection: { command: 'retro.showMcpConnection', title: 'Show MCP Connection' },
+} as const;
+
+export const SETTINGS = {
+  mamePath: 'retro.mamePath',
+  mcpPort: 'retro.mcp.port',
+  mcpEnabled: 'retro.mcp.enabled',
+} as const;
+
+const CATEGORY = 'Retro Debug';
+
+export function contributes(): Record<string, unknown> {
+  return {
+    debuggers: [debuggerContribution],
+    breakpoints: [{ language: 'c' }],
+    commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
+    menus: {
+      commandPalette: [
+        { command: COMMANDS.takeControl.command, when: `inDebugMode && debugType == ${DEBUG_TYPE}` },
+      ],
+    },
+    mcpServerDefinitionProviders: [{ id: MCP_PROVIDER_ID, label: MCP_PROVIDER_LABEL }],
+    configuration: {
+      title: CATEGORY,
+      properties: {
+        [SETTINGS.mamePath]: {
+          type: 'string',
+          default: '',
+          markdownDescription: 'MAME executable used when a launch configuration sets no `mamePath`. Empty: `mame` on PATH, then `/usr/games/mame`.',
+        },
+        [SETTINGS.mcpPort]: {
+          type: 'integer',
+          default: 0,
+          minimum: 0,
+          maximum: 65535,
+          markdownDescription: 'Port of the MCP endpoint on 127.0.0.1. `0`: a random port, remembered and reused across reloads.',
+        },
+        [SETTINGS.mcpEnabled]: {
+          type: 'boolean',
+          default: true,
+          markdownDescription: 'Offer the Retro Debug MCP server (tools for AI agents) to VS Code and other MCP clients.',
+        },
+      },
+    },
+    languages: [{ id: DISASM_LANGUAGE, aliases: ['Retro Disassembly'], extensions: ['.retro-disasm'] }],
+    grammars: [{ language: DISASM_LANGUAGE, scopeName: 'source.retro-disasm', path: './syntaxes/retro-disasm.tmLanguage.json' }],
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * MCP over Streamable HTTP on 127.0.0.1: bearer token, loopback Host/Origin
+ * checks, no CORS; stateful transport, one McpServer (and one McpConnection)
+ * per MCP session. Unknown session ids get 404 so clients re-initialize.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { SessionManagerApi } from '../session/types.js';
+import type { Profile } from './groups.js';
+import { checkRequest } from './http-guard.js';
+import { createMcpServer, type ConnectionServer } from './server.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface HttpMcpOptions {
+  manager: SessionManagerApi;
+  /** 0 or absent: a random free port */
+  port?: number;
+  /** bearer token; absent: a fresh 256-bit one */
+  token?: string;
+  /** where relative screenshot paths go (default: <tmp>/retro-debug-output) */
+  outputDir?: string;
+  profile?: Profile;
+  heartbeatMs?: number;
+  /** MCP sessions kept at once; the least recently used is closed beyond this (default 32) */
+  maxSessions?: number;
+  /** an MCP session with no request and no open stream for this long is closed (default 30 min) */
+  idleMs?: number;
+  /** request body limit (default 1 MiB) */
+  maxBodyBytes?: number;
+}
+
+export interface HttpMcpServer {
+  url: string;
+  port: number;
+  token: string;
+  /** live MCP sessions (for tests and status displays) */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+interface Entry { cs: ConnectionServer; transport: StreamableHTTPServerTransport; lastActive: number; streams: number }
+
+class HttpError extends Error {
+  constructor(readonly status: number, readonly rpcCode: number, message: string) { super(message); }
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, rpcCode: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) { res.end(); return; }
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: rpcCode, message }, id: null }));
+}
+
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new HttpError(413, -32600, `Request body exceeds ${limit} bytes.`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, -32700, 'Parse error: the body is not JSON.');
+  }
+}
+
+const isInitialize = (body: unknown) => Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+
+export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpServer> {
+  const token = opts.token ?? randomBytes(32).toString('base64url');
+  const outputDir = opts.outputDir ?? join(tmpdir(), 'retro-debug-output');
+  const maxSessions = opts.maxSessions ?? 32;
+  const idleMs = opts.idleMs ?? 30 * 60_000;
+  const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
+  const sessions = new Map<string, Entry>();
+
+  function evictLeastRecentlyUsed(): void {
+    let oldest: [string, Entry] | undefined;
+    for (const item of sessions) if (!oldest || item[1].lastActive < oldest[1].lastActive) oldest = item;
+    if (oldest) { sessions.delete(oldest[0]); void oldest[1].cs.close(); }
+  }
+
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (sessions.size >= maxSessions) evictLeastRecentlyUsed();
+    const cs = createMcpServer(opts.manager, { transport: 'http', outputDir, profile: opts.profile, heartbeatMs: opts.heartbeatMs });
+    const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0 };
+    entry.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => { sessions.set(id, entry); },
+    });
+    void cs.closed.then(() => { if (entry.transport.sessionId) sessions.delete(entry.transport.sessionId); });
+    await cs.connect(entry.transport);
+    await entry.transport.handleRequest(req, res, body);
+    if (!entry.transport.sessionId) await cs.close(); // initialize was refused: nothing to keep
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = checkRequest(req.headers, token);
+    if (!verdict.ok) {
+      sendJsonRpcError(res, verdict.status, -32001, verdict.message, verdict.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+      return;
+    }
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== MCP_PATH) {
+      sendJsonRpcError(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_PATH}.`);
+      return;
+    }
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const entry = sessions.get(sid);
+      if (!entry) { sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new MCP session.'); return; }
+      entry.lastActive = Date.now();
+      const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
+      if (req.method === 'GET') {
+        entry.streams++;
+        res.on('close', () => { entry.streams--; entry.lastActive = Date.now(); });
+      }
+      await entry.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST') {
+      sendJsonRpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; POST initialize first.');
+      return;
+    }
+    const body = await readJsonBody(req, maxBody);
+    if (!isInitialize(body)) {
+      sendJsonRpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; the first request must be initialize.');
+      return;
+    }
+    await openSession(req, res, body);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (err instanceof HttpError) sendJsonRpcError(res, err.status, err.rpcCode, err.message);
+      else sendJsonRpcError(res, 500, -32603, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  });
+  server.requestTimeout = 0; // SSE streams stay open; idle sessions are swept below instead
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, entry] of sessions) {
+      if (entry.streams === 0 && now - entry.lastActive > idleMs) { sessions.delete(id); void entry.cs.close(); }
+    }
+  }, Math.min(60_000, idleMs));
+  sweep.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    url: `http://127.0.0.1:${port}${MCP_PATH}`,
+    port,
+    token,
+    sessionCount: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(open.map((e) => e.cs.close()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

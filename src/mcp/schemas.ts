@@ -1,0 +1,114 @@
+/**
+ * zod schemas shared by several MCP tools: the identity envelope, addresses,
+ * source locations, breakpoints, frames, variables and the tool error shape.
+ */
+import * as z from 'zod/v4';
+
+export const RUN_STATES = ['starting', 'running', 'stopped', 'exited'] as const;
+export const SPACES = ['cpu', 'program', 'data', 'io', 'vram', 'share'] as const;
+
+/** Every successful result carries these (null only when no session exists yet). */
+export const envelopeShape = {
+  session_id: z.string().nullable().describe('session the result is about'),
+  build_id: z.string().nullable().describe('hash of the loaded program and its debug info'),
+  generation: z.number().int().nullable().describe('bumped by reset, reload or exit'),
+  state: z.enum(RUN_STATES).nullable().describe('run state of the CPU after the call'),
+};
+
+export const errorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});
+
+export const addressSchema = z.object({
+  space: z.enum(SPACES),
+  bank: z.union([z.number().int(), z.string()]).optional(),
+  offset: z.number().int(),
+});
+
+/** A typed address, or a bare number / "0x…" string meaning the CPU's logical view. */
+export const addressInput = z.union([
+  addressSchema.describe('typed address, e.g. {"space":"cpu","offset":32768}'),
+  z.number().int().describe('CPU logical address'),
+  z.string().describe('CPU logical address as "0x8000", "$8000" or "32768"'),
+]);
+
+export const sessionIdInput = z.string().optional()
+  .describe('session to use; default: the only (or most recently started) session');
+
+export const generationInput = z.number().int().optional()
+  .describe('refuse with stale_generation unless this is still the current generation');
+
+export const clientSchema = z.object({ id: z.string(), kind: z.string(), label: z.string() });
+
+export const locationSchema = z.object({
+  file: z.string(),
+  path: z.string().optional(),
+  line: z.number().int(),
+  function: z.string().optional(),
+});
+
+export const stopSchema = z.object({
+  reason: z.string(),
+  pc: z.number().int(),
+  pc_hex: z.string(),
+  location: locationSchema.optional(),
+  breakpoint_id: z.number().int().optional(),
+});
+
+export const leaseSchema = z.object({
+  holder: clientSchema,
+  expires_in_ms: z.number(),
+  held_by_you: z.boolean(),
+});
+
+export const breakpointSchema = z.object({
+  id: z.number().int(),
+  owner: clientSchema,
+  read_only: z.boolean().describe('true when another client owns it'),
+  kind: z.enum(['line', 'function', 'address']),
+  file: z.string().optional(),
+  line: z.number().int().optional(),
+  function: z.string().optional(),
+  address: addressSchema.optional(),
+  condition: z.string().optional(),
+  verified: z.boolean(),
+  message: z.string().optional(),
+  hit_count: z.number().int(),
+});
+
+export const frameSchema = z.object({
+  index: z.number().int(),
+  function: z.string(),
+  pc: z.number().int(),
+  pc_hex: z.string(),
+  location: locationSchema.optional(),
+});
+
+export interface VariableOut {
+  name: string;
+  type: string;
+  value: string;
+  numeric?: number;
+  address?: z.infer<typeof addressSchema>;
+  bytes?: string;
+  children?: VariableOut[];
+}
+
+export const variableSchema: z.ZodType<VariableOut> = z.object({
+  name: z.string(),
+  type: z.string(),
+  value: z.string(),
+  numeric: z.number().optional(),
+  address: addressSchema.optional(),
+  bytes: z.string().optional(),
+  get children() { return z.array(variableSchema).optional(); },
+});
+
+export const registerSchema = z.object({
+  name: z.string(),
+  value: z.number().int(),
+  hex: z.string(),
+  bits: z.number().int(),
+});

@@ -1,0 +1,76 @@
+/**
+ * Builds one McpServer for one connection: registers the tools of the chosen
+ * profile, gives them a per-connection context (ClientRefs attached lazily,
+ * heartbeats on every message and on a timer), and detaches on close.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SessionManagerApi } from '../session/types.js';
+import { McpConnection } from './connection.js';
+import { PROFILES, TOOL_GROUPS, type Profile } from './groups.js';
+import { registerToolDef, type ToolContext } from './tool-kit.js';
+import { catalogTools } from './tools/catalog.js';
+
+export const SERVER_NAME = 'retro-debug';
+export const SERVER_VERSION = '0.1.0';
+
+export interface McpServerOptions {
+  /** how the client is connected, shown in labels: "http", "stdio" */
+  transport: string;
+  /** relative output paths (screenshots) resolve under this folder */
+  outputDir: string;
+  /** which tool groups are visible from the start (default 'full') */
+  profile?: Profile;
+  heartbeatMs?: number;
+}
+
+export interface ConnectionServer {
+  server: McpServer;
+  connection: McpConnection;
+  /** connect to a transport; heartbeats on every incoming message */
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+  /** resolves once the connection has closed (by either side) and detached from its sessions */
+  closed: Promise<void>;
+}
+
+export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptions): ConnectionServer {
+  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, {
+    capabilities: { tools: { listChanged: true } },
+    instructions: 'Debug C programs on emulated retro machines. start_session (or use the running one), poll session_status ' +
+      'until ready, claim_control before run control, breakpoints or writes; reads are free.',
+  });
+  const label = () => {
+    const client = server.server.getClientVersion();
+    return `MCP client ${client?.name ?? 'unknown'} (${opts.transport})`;
+  };
+  const connection = new McpConnection(manager, { label, heartbeatMs: opts.heartbeatMs });
+  const loaded = new Set(PROFILES[opts.profile ?? 'full']);
+  const ctx: ToolContext = {
+    manager,
+    connection,
+    outputDir: opts.outputDir,
+    groups: () => TOOL_GROUPS.map((g) => ({ name: g.name, description: g.description, tools: g.tools.map((t) => t.name), loaded: loaded.has(g.name) })),
+  };
+  for (const tool of catalogTools) registerToolDef(server, tool, ctx);
+  for (const group of TOOL_GROUPS) if (loaded.has(group.name)) for (const tool of group.tools) registerToolDef(server, tool, ctx);
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => { markClosed = resolve; });
+  server.server.onclose = () => { connection.close(); markClosed(); };
+
+  return {
+    server,
+    connection,
+    async connect(transport) {
+      await server.connect(transport);
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => { connection.heartbeat(); deliver?.(message, extra); };
+    },
+    async close() {
+      connection.close();
+      await server.close();
+      markClosed();
+    },
+    closed,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * Defines a tool once (zod input and output schemas, explicit annotations, a
+ * run function) and either registers it on an McpServer or invokes it
+ * directly (the CLI demo). Both paths share one result builder: every success
+ * carries the identity envelope and the run state; every RetroError becomes a
+ * tool error with `{ error: { code, message, details } }` in structuredContent.
+ */
+import * as z from 'zod/v4';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RunState } from '../targets/target.js';
+import type { SessionApi, SessionManagerApi } from '../session/types.js';
+import { RetroError, asRetroError } from '../session/errors.js';
+import type { McpConnection } from './connection.js';
+import { envelopeShape, errorSchema } from './schemas.js';
+
+export interface GroupSummary { name: string; description: string; tools: string[]; loaded: boolean }
+
+/** What a tool's run function gets besides its arguments. */
+export interface ToolContext {
+  manager: SessionManagerApi;
+  connection: McpConnection;
+  /** relative output paths (screenshots, dumps) resolve under this folder */
+  outputDir: string;
+  /** the tool groups this connection knows, for the catalog tools */
+  groups: () => GroupSummary[];
+}
+
+export interface ToolOutcome<O> {
+  /** the session the result is about: supplies session_id, build_id, generation */
+  session?: SessionApi;
+  /** run state when the tool already knows it (saves a status() call) */
+  state?: RunState;
+  data: O;
+  /** a one-line summary for people, put before the JSON in the text block */
+  summary?: string;
+  /** extra content, e.g. a PNG image */
+  image?: { data: string; mimeType: string };
+}
+
+export interface Annotations {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+}
+
+export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Annotations;
+  run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolOutcome<z.infer<z.ZodObject<O>>>>;
+}
+
+/** Identity helper so TypeScript infers args/result types from the schemas. */
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDef<I, O>): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+/** What a client sees: success fields are present on success, only `error` on failure. */
+function advertisedOutput(def: ToolDef): z.ZodObject {
+  return z.object({ ...envelopeShape, ...def.output }).partial().extend({ error: errorSchema.optional() });
+}
+
+/**
+ * The shape a success must have, checked before it leaves us: unknown top-level
+ * keys are a bug here; unknown nested keys (e.g. a field a session adds later)
+ * are stripped, because the advertised schema forbids additional properties.
+ */
+const strictOutputs = new WeakMap<ToolDef, z.ZodObject>();
+function strictOutput(def: ToolDef): z.ZodObject {
+  let schema = strictOutputs.get(def);
+  if (!schema) strictOutputs.set(def, schema = z.strictObject({ ...envelopeShape, ...def.output }));
+  return schema;
+}
+
+export function errorResult(err: unknown): CallToolResult {
+  const e = asRetroError(err);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${e.code}: ${e.message}` }],
+    structuredContent: { error: { code: e.code, message: e.message, details: e.details } },
+  };
+}
+
+async function successResult(def: ToolDef, outcome: ToolOutcome<Record<string, unknown>>): Promise<CallToolResult> {
+  const { session } = outcome;
+  const identity = session?.identity();
+  const state = outcome.state ?? (session ? (await session.status()).state : null);
+  const structured = {
+    session_id: identity?.session_id ?? null,
+    build_id: identity?.build_id ?? null,
+    generation: identity?.generation ?? null,
+    state,
+    ...outcome.data,
+  };
+  const checked = strictOutput(def).safeParse(structured);
+  if (!checked.success) {
+    throw new RetroError('internal', `Tool ${def.name} produced a result that does not match its schema: ${checked.error.message}`);
+  }
+  const text = (outcome.summary ? outcome.summary + '\n' : '') + JSON.stringify(checked.data);
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  if (outcome.image) content.push({ type: 'image', data: outcome.image.data, mimeType: outcome.image.mimeType });
+  return { content, structuredContent: checked.data as Record<string, unknown> };
+}
+
+async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
+  try {
+    return await successResult(def, await def.run(args, ctx));
+  } catch (err) {
+    return errorResult(err);
+  }
+}
+
+/** Call a tool without MCP (the CLI): validates the arguments with the same schema. */
+export async function invokeTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
+  const parsed = z.object(def.input).safeParse(args);
+  if (!parsed.success) return errorResult(new RetroError('bad_request', `Invalid arguments for ${def.name}: ${parsed.error.message}`));
+  return runTool(def, parsed.data, ctx);
+}
+
+export function registerToolDef(server: McpServer, def: ToolDef, ctx: ToolContext): RegisteredTool {
+  return server.registerTool(def.name, {
+    title: def.title,
+    description: def.description,
+    inputSchema: z.object(def.input),
+    outputSchema: advertisedOutput(def),
+    annotations: {
+      title: def.title,
+      readOnlyHint: def.annotations.readOnly,
+      destructiveHint: def.annotations.destructive,
+      idempotentHint: def.annotations.idempotent,
+      openWorldHint: def.annotations.openWorld,
+    },
+  }, (args: Record<string, unknown>) => runTool(def, args, ctx));
+}
+
+/** Shorthands for the common annotation sets. */
+export const READ_ONLY: Annotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
+export const MUTATES: Annotations = { readOnly: false, destructive: false, idempotent: false, openWorld: false };

@@ -1,0 +1,211 @@
+/** Tool group `c`: C-level debugging — breakpoints, run control, stack, variables. */
+import * as z from 'zod/v4';
+import type { SessionApi, StepGranularity } from '../../session/types.js';
+import type { MutationOptions } from '../../session/types.js';
+import { RetroError } from '../../session/errors.js';
+import { describeLocation, formatBreakpoint, formatFrame, formatStop, formatVariable, parseAddress } from '../format.js';
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS, runThenWait } from '../run-control.js';
+import {
+  addressInput, breakpointSchema, frameSchema, generationInput, locationSchema, sessionIdInput, stopSchema, variableSchema,
+} from '../schemas.js';
+import { MUTATES, READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
+
+const setBreakpoint = defineTool({
+  name: 'set_breakpoint',
+  title: 'Set a breakpoint',
+  description: 'Set a breakpoint at file+line, at a function, or at an address ({space, offset} or a CPU address). ' +
+    'You own it; other clients see it read-only. Reports whether it is verified and the line it moved to.',
+  input: {
+    session_id: sessionIdInput,
+    file: z.string().optional().describe('source file as in the debug info, or a path'),
+    line: z.number().int().min(1).optional(),
+    function: z.string().optional(),
+    address: addressInput.optional(),
+    condition: z.string().max(500).optional().describe('stop only when this expression is true'),
+  },
+  output: { breakpoint: breakpointSchema, requested_line: z.number().int().optional(), moved: z.boolean() },
+  annotations: MUTATES,
+  async run(args, ctx) {
+    const { session, client } = ctx.connection.use(args.session_id);
+    const kinds = [args.file !== undefined || args.line !== undefined, args.function !== undefined, args.address !== undefined];
+    if (kinds.filter(Boolean).length !== 1) {
+      throw new RetroError('bad_request', 'Give exactly one of: file and line, function, or address.');
+    }
+    let bp;
+    if (args.function !== undefined) bp = await session.setFunctionBreakpoint(client.id, args.function, args.condition);
+    else if (args.address !== undefined) bp = await session.setAddressBreakpoint(client.id, parseAddress(args.address), args.condition);
+    else {
+      if (args.file === undefined || args.line === undefined) throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
+      bp = await session.setLineBreakpoint(client.id, args.file, args.line, args.condition);
+    }
+    const moved = args.line !== undefined && bp.line !== undefined && bp.line !== args.line;
+    return {
+      session,
+      data: { breakpoint: formatBreakpoint(bp, client.id), requested_line: args.line, moved },
+      summary: `Breakpoint ${bp.id} ${bp.verified ? 'verified' : 'NOT verified'}` +
+        (bp.file && bp.line ? ` at ${bp.file}:${bp.line}` : '') + (moved ? ` (moved from line ${args.line})` : '') +
+        (bp.message ? `: ${bp.message}` : ''),
+    };
+  },
+});
+
+const clearBreakpoint = defineTool({
+  name: 'clear_breakpoint',
+  title: 'Clear a breakpoint',
+  description: 'Remove one of your own breakpoints by id (others\' are read-only: not_owner).',
+  input: { session_id: sessionIdInput, id: z.number().int() },
+  output: { cleared: z.number().int() },
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  async run(args, ctx) {
+    const { session, client } = ctx.connection.use(args.session_id);
+    await session.clearBreakpoint(client.id, args.id);
+    return { session, data: { cleared: args.id } };
+  },
+});
+
+const listBreakpoints = defineTool({
+  name: 'list_breakpoints',
+  title: 'List breakpoints',
+  description: 'Every breakpoint in the session with its owner; those of other clients are marked read_only.',
+  input: { session_id: sessionIdInput },
+  output: { breakpoints: z.array(breakpointSchema) },
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    const { session, client } = ctx.connection.use(args.session_id);
+    return { session, data: { breakpoints: session.listBreakpoints().map((bp) => formatBreakpoint(bp, client.id)) } };
+  },
+});
+
+const runOutput = {
+  timed_out: z.boolean().describe('true when wait was asked and no stop came in time'),
+  stop: stopSchema.optional(),
+  location: locationSchema.optional(),
+};
+
+const waitInput = (defaultWait: boolean) => ({
+  session_id: sessionIdInput,
+  generation: generationInput,
+  wait: z.boolean().default(defaultWait).describe('wait for the resulting stop (bounded by timeout_ms)'),
+  timeout_ms: z.number().int().min(0).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
+});
+
+type RunCommand = (session: SessionApi, clientId: string, opts: MutationOptions) => Promise<void>;
+
+/** One shape for every run-control tool: issue the command, maybe wait, report the new state. */
+async function runControl(ctx: ToolContext, args: { session_id?: string; generation?: number; wait: boolean; timeout_ms: number },
+  command: RunCommand) {
+  const { session, client } = ctx.connection.use(args.session_id);
+  const opts: MutationOptions = { generation: args.generation };
+  const { status, timed_out } = await runThenWait(session, () => command(session, client.id, opts), args.wait ? args.timeout_ms : 0);
+  return {
+    session, state: status.state,
+    data: { timed_out, stop: formatStop(status), location: status.state === 'stopped' ? status.location : undefined },
+    summary: status.state === 'stopped' ? `Stopped in ${describeLocation(status.location)}.` : `Now ${status.state}.`,
+  };
+}
+
+const resume = defineTool({
+  name: 'resume',
+  title: 'Resume',
+  description: 'Continue running (needs the lease). With wait:true, waits for the next stop (e.g. a breakpoint).',
+  input: waitInput(false),
+  output: runOutput,
+  annotations: MUTATES,
+  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.resume(id, o)),
+});
+
+const pause = defineTool({
+  name: 'pause',
+  title: 'Pause',
+  description: 'Stop the running CPU (needs the lease); waits for the stop by default.',
+  input: waitInput(true),
+  output: runOutput,
+  annotations: MUTATES,
+  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.pause(id, o)),
+});
+
+const granularity = z.enum(['line', 'instruction']).default('line');
+
+const stepInto = defineTool({
+  name: 'step_into',
+  title: 'Step into',
+  description: 'Step one source line (or instruction), entering calls. Needs the lease and a stopped CPU.',
+  input: { ...waitInput(true), granularity },
+  output: runOutput,
+  annotations: MUTATES,
+  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.stepInto(id, args.granularity as StepGranularity, o)),
+});
+
+const stepOver = defineTool({
+  name: 'step_over',
+  title: 'Step over',
+  description: 'Step one source line (or instruction), running over calls. Needs the lease and a stopped CPU.',
+  input: { ...waitInput(true), granularity },
+  output: runOutput,
+  annotations: MUTATES,
+  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.stepOver(id, args.granularity as StepGranularity, o)),
+});
+
+const stepOut = defineTool({
+  name: 'step_out',
+  title: 'Step out',
+  description: 'Run until the current function returns to its caller. Needs the lease and a stopped CPU.',
+  input: waitInput(true),
+  output: runOutput,
+  annotations: MUTATES,
+  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.stepOut(id, o)),
+});
+
+const backtrace = defineTool({
+  name: 'backtrace',
+  title: 'Backtrace',
+  description: 'The call stack, innermost first, with function and file:line per frame.',
+  input: { session_id: sessionIdInput },
+  output: { frames: z.array(frameSchema) },
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    const { session } = ctx.connection.use(args.session_id);
+    const frames = (await session.backtrace()).map(formatFrame);
+    return {
+      session, data: { frames },
+      summary: frames.map((f) => `#${f.index} ${describeLocation(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`).join('\n'),
+    };
+  },
+});
+
+const frameInput = z.number().int().min(0).default(0).describe('stack frame index, 0 = innermost');
+
+const listVariables = defineTool({
+  name: 'list_variables',
+  title: 'List variables',
+  description: 'Typed C values of the locals of a frame, the globals, or the CPU registers.',
+  input: { session_id: sessionIdInput, scope: z.enum(['locals', 'globals', 'registers']).default('locals'), frame: frameInput },
+  output: { scope: z.string(), frame: z.number().int(), variables: z.array(variableSchema) },
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    const { session } = ctx.connection.use(args.session_id);
+    const vars = (await session.variables(args.scope, args.frame)).map(formatVariable);
+    return {
+      session, data: { scope: args.scope, frame: args.frame, variables: vars },
+      summary: vars.map((v) => `${v.type} ${v.name} = ${v.value}`).join('\n'),
+    };
+  },
+});
+
+const readVariable = defineTool({
+  name: 'read_variable',
+  title: 'Read a variable',
+  description: 'Evaluate a C variable or simple expression (e.g. "counter", "origin.x", "message[1]") in a frame.',
+  input: { session_id: sessionIdInput, name: z.string().min(1).max(200), frame: frameInput },
+  output: { variable: variableSchema },
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    const { session } = ctx.connection.use(args.session_id);
+    const v = formatVariable(await session.readVariable(args.name, args.frame));
+    return { session, data: { variable: v }, summary: `${v.type} ${v.name} = ${v.value}` };
+  },
+});
+
+export const cTools: ToolDef[] = [
+  setBreakpoint, clearBreakpoint, listBreakpoints, resume, pause, stepInto, stepOver, stepOut, backtrace, listVariables, readVariable,
+];

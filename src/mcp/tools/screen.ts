@@ -1,0 +1,41 @@
+/** Tool group `screen`: the emulated display as a PNG. */
+import * as z from 'zod/v4';
+import { encodePng } from '../png.js';
+import { writeOutputFile } from '../output-file.js';
+import { sessionIdInput } from '../schemas.js';
+import { defineTool, type ToolDef } from '../tool-kit.js';
+
+const screenshot = defineTool({
+  name: 'screenshot',
+  title: 'Screenshot',
+  description: 'The emulated screen as a PNG image. maybe_stale is true while the CPU is stopped (the frame may predate it). ' +
+    'With output_path the PNG is also saved (relative to the output folder; refuses to overwrite unless overwrite is true).',
+  input: {
+    session_id: sessionIdInput,
+    output_path: z.string().min(1).max(500).optional().describe('where to save the PNG, relative to the output folder'),
+    overwrite: z.boolean().default(false),
+  },
+  output: {
+    width: z.number().int(),
+    height: z.number().int(),
+    frame: z.number().int().optional(),
+    maybe_stale: z.boolean(),
+    png_bytes: z.number().int(),
+    path: z.string().optional().describe('absolute path of the saved PNG'),
+  },
+  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  async run(args, ctx) {
+    const { session } = ctx.connection.use(args.session_id);
+    const image = await session.screenshot();
+    const png = encodePng(image);
+    const path = args.output_path ? await writeOutputFile(ctx.outputDir, args.output_path, png, args.overwrite) : undefined;
+    return {
+      session,
+      data: { width: image.width, height: image.height, frame: image.frame, maybe_stale: image.maybeStale, png_bytes: png.length, path },
+      image: { data: png.toString('base64'), mimeType: 'image/png' },
+      summary: `${image.width}x${image.height} screen${path ? `, saved to ${path}` : ''}${image.maybeStale ? ' (may be stale: CPU stopped)' : ''}`,
+    };
+  },
+});
+
+export const screenTools: ToolDef[] = [screenshot];

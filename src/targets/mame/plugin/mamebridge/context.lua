@@ -1,0 +1,63 @@
+-- Shared bridge state. The machine, debugger and CPU references are nil between
+-- register_stop and register_start: touching stale ones during a hard reset crashes MAME.
+local transport = require('mamebridge.transport')
+local json = require('mamebridge.json')
+
+local ctx = {
+  machine = nil, dbg = nil, cpu = nil, symtab = nil,
+  authed = false,
+  first_stop = true,      -- the next stop is the one MAME makes at start (-debug)
+  reported = false,       -- the current stop has been reported
+  log_mark = 0,           -- consolelog lines up to here have been read
+  pending = nil,          -- reason for the next stop we caused: 'step', 'step_over', 'step_out', 'pause'
+  range = nil,            -- active step_range: { ranges, mode, left, pause }
+  bps = {},               -- our stable id -> { address, condition, index (MAME's) }
+  next_bp_id = 1,
+  last_stop = nil,
+  config = {
+    address = os.getenv('MAMEBRIDGE_CONNECT'),
+    token = os.getenv('MAMEBRIDGE_TOKEN') or '',
+    hold_on_start = os.getenv('MAMEBRIDGE_HOLD_ON_START') == '1',
+    heartbeat_s = tonumber(os.getenv('MAMEBRIDGE_HEARTBEAT') or '') or 2,
+    spin_ms = tonumber(os.getenv('MAMEBRIDGE_SPIN_MS') or ''),
+    max_log = 64,
+  },
+}
+
+function ctx.now() return emu.osd_ticks() / emu.osd_ticks_per_second() end
+
+function ctx.fail(code, message) error({ code = code, message = message }, 0) end
+
+function ctx.event(name, fields)
+  local msg = fields or {}
+  msg.event = name
+  return transport.send(msg)
+end
+
+-- Stopped in the debugger and not in the middle of a step_range.
+function ctx.held()
+  return ctx.dbg ~= nil and ctx.dbg.execution_state == 'stop' and ctx.range == nil
+end
+
+function ctx.pc() return ctx.cpu.state.CURPC.value end
+
+-- New console lines since the last call (at most max_log of them).
+function ctx.take_log()
+  local lines = json.array()
+  local log = ctx.dbg.consolelog
+  local n = #log
+  for i = math.max(ctx.log_mark + 1, n - ctx.config.max_log + 1), n do
+    local line = log[i]
+    if line then lines[#lines + 1] = line end
+  end
+  ctx.log_mark = n
+  return lines
+end
+
+function ctx.integer(v, what)
+  local n = math.tointeger(v)
+  if n == nil then ctx.fail('bad_request', what .. ' must be an integer') end
+  return n
+end
+
+return ctx

@@ -1,0 +1,84 @@
+-- Memory access for the bridge. Debugger reads (symbol-table memory_value with
+-- side effects disabled) never fire watchpoints or I/O handlers; while the CPU
+-- is held, read_range is equally free of watchpoint effects and far faster, so
+-- non-I/O spaces use it then.
+local memory = {}
+
+local LETTERS = { program = 'pp', data = 'pd', io = 'pi', opcodes = 'p3' }
+local CHUNK = 4096
+
+local function fail(code, message) error({ code = code, message = message }, 0) end
+memory.fail = fail
+
+local function check_range(addr, len, size, what)
+  if math.type(addr) ~= 'integer' or math.type(len) ~= 'integer' or addr < 0 or len < 0 then
+    fail('bad_request', 'address and length must be non-negative integers')
+  end
+  if addr + len > size then
+    fail('bad_address', string.format('%s ends at 0x%X; 0x%X+%d is beyond it', what, size - 1, addr, len))
+  end
+end
+
+local function bytes_from(values)
+  local parts = {}
+  for i = 1, #values, CHUNK do
+    parts[#parts + 1] = string.char(table.unpack(values, i, math.min(i + CHUNK - 1, #values)))
+  end
+  return table.concat(parts)
+end
+
+local function cpu_space(cpu, name)
+  if not LETTERS[name] then fail('bad_address', 'unknown address space "' .. tostring(name) .. '"') end
+  local sp = cpu.spaces[name]
+  if not sp then fail('bad_address', 'the CPU has no ' .. name .. ' space') end
+  if sp.data_width ~= 8 then fail('unsupported', name .. ' space is ' .. sp.data_width .. ' bits wide; only 8-bit spaces are supported') end
+  return sp
+end
+
+-- Shares (e.g. :video_ram) and regions (e.g. :maincpu ROM) by tag; 'vram' picks the video share.
+local function block(machine, tag)
+  if tag == nil or tag == '' or tag == 'vram' then
+    for t, share in pairs(machine.memory.shares) do
+      if t:find('vram') or t:find('video') then return share, t end
+    end
+    fail('bad_address', 'this machine has no video RAM share')
+  end
+  local b = machine.memory.shares[tag] or machine.memory.regions[tag]
+  if not b then fail('bad_address', 'no memory share or region tagged "' .. tostring(tag) .. '"') end
+  return b, tag
+end
+
+function memory.read(machine, cpu, symtab, held, args)
+  local space, addr, len = args.space or 'program', args.address, args.length
+  if space == 'share' or space == 'vram' then
+    local b, tag = block(machine, args.tag)
+    check_range(addr, len, b.size, tag)
+    local values = {}
+    for i = 0, len - 1 do values[i + 1] = b:read_u8(addr + i) end
+    return bytes_from(values)
+  end
+  local sp = cpu_space(cpu, space)
+  check_range(addr, len, sp.address_mask + 1, space .. ' space')
+  if len == 0 then return '' end
+  if held and space ~= 'io' then return sp:read_range(addr, addr + len - 1, 8) end
+  local letters, values = LETTERS[space], {}
+  for i = 0, len - 1 do values[i + 1] = symtab:memory_value(nil, letters, addr + i, 1, true) & 0xFF end
+  return bytes_from(values)
+end
+
+function memory.write(machine, cpu, symtab, args, data)
+  local space, addr = args.space or 'program', args.address
+  data = data or ''
+  if space == 'share' or space == 'vram' then
+    local b, tag = block(machine, args.tag)
+    check_range(addr, #data, b.size, tag)
+    for i = 1, #data do b:write_u8(addr + i - 1, data:byte(i)) end
+    return
+  end
+  local sp = cpu_space(cpu, space)
+  check_range(addr, #data, sp.address_mask + 1, space .. ' space')
+  local letters = LETTERS[space]
+  for i = 1, #data do symtab:set_memory_value(nil, letters, addr + i - 1, 1, data:byte(i), true) end
+end
+
+return memory

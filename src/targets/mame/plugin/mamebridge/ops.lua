@@ -1,0 +1,171 @@
+-- Request handlers. Each takes (args, binary) and returns (result, binary?) or
+-- raises {code, message}. Run-control handlers reply once MAME accepted the
+-- command; the resulting stop arrives later as a 'stopped' event.
+local ctx = require('mamebridge.context')
+local rc = require('mamebridge.runcontrol')
+local memory = require('mamebridge.memory')
+local json = require('mamebridge.json')
+local idle = require('mamebridge.idle')
+
+local ops = {}
+local VERSION = '0.1.0'
+local MAX_RANGE_STEPS = 10000000
+
+local function need_held(what)
+  if not ctx.held() then ctx.fail('not_stopped', what .. ' needs the CPU to be stopped') end
+end
+
+local function symtab()
+  if not ctx.symtab then ctx.symtab = emu.symbol_table(ctx.cpu) end
+  return ctx.symtab
+end
+
+local function screen()
+  local scr = ctx.machine.screens[':screen']
+  if not scr then for _, s in pairs(ctx.machine.screens) do scr = s break end end
+  if not scr then ctx.fail('unsupported', 'this machine has no screen') end
+  return scr
+end
+
+local function state_name()
+  if ctx.held() then return 'stopped' end
+  return 'running'
+end
+
+function ops.hello(args)
+  if args.token ~= ctx.config.token then ctx.fail('unauthorized', 'wrong token') end
+  ctx.authed = true
+  return { version = VERSION, system = emu.romname(), driver = emu.gamename(), cpu = ctx.cpu.tag,
+           cpu_type = ctx.cpu.shortname, state = state_name(), lua = _VERSION }
+end
+
+function ops.echo() return {} end
+
+function ops.status()
+  local scr = ctx.machine.screens[':screen']
+  return { state = state_name(), pc = ctx.pc(), frame = scr and scr:frame_number() or nil,
+           time = ctx.machine.time:as_double(), last_stop = ctx.last_stop,
+           idle = idle.mode() }
+end
+
+function ops.read_registers()
+  local regs = {}
+  for name, entry in pairs(ctx.cpu.state) do regs[name] = entry.value end
+  return { registers = regs }
+end
+
+function ops.write_register(args)
+  local entry = ctx.cpu.state[tostring(args.name)]
+  if not entry then ctx.fail('bad_request', 'no register named "' .. tostring(args.name) .. '"') end
+  entry.value = ctx.integer(args.value, 'value')
+  return { value = entry.value }
+end
+
+function ops.read_memory(args)
+  local data = memory.read(ctx.machine, ctx.cpu, symtab(), ctx.held(), args)
+  return { length = #data }, data
+end
+
+function ops.write_memory(args, binary)
+  memory.write(ctx.machine, ctx.cpu, symtab(), args, binary)
+  return { length = binary and #binary or 0 }
+end
+
+function ops.set_breakpoint(args)
+  local address = ctx.integer(args.address, 'address')
+  local cond = args.condition
+  if cond == nil or cond == '' then cond = '1' end   -- an empty condition crashes MAME later
+  local ok, index = pcall(function() return ctx.cpu.debug:bpset(address, tostring(cond), '') end)
+  if not ok or not index then ctx.fail('bad_request', 'MAME refused the breakpoint: ' .. tostring(index)) end
+  local id = ctx.next_bp_id
+  ctx.next_bp_id = id + 1
+  ctx.bps[id] = { address = address, condition = tostring(cond), index = index }
+  return { id = id }
+end
+
+function ops.clear_breakpoint(args)
+  local id = ctx.integer(args.id, 'id')
+  local bp = ctx.bps[id]
+  if not bp then ctx.fail('not_found', 'no breakpoint with id ' .. id) end
+  ctx.cpu.debug:bpclear(bp.index)
+  ctx.bps[id] = nil
+  return {}
+end
+
+function ops.list_breakpoints()
+  local list = json.array()
+  for id, bp in pairs(ctx.bps) do
+    list[#list + 1] = { id = id, address = bp.address, condition = bp.condition }
+  end
+  table.sort(list, function(a, b) return a.id < b.id end)
+  return { breakpoints = list }
+end
+
+function ops.resume()
+  if ctx.held() then ctx.cpu.debug:go() end
+  return {}
+end
+
+function ops.pause()
+  if ctx.range then ctx.range.pause = true return {} end
+  if ctx.held() then return { already = true } end
+  ctx.pending = 'pause'
+  ctx.dbg.execution_state = 'stop'
+  return {}
+end
+
+function ops.step(args)
+  need_held('step')
+  local count = math.tointeger(args.count) or 1
+  if count < 1 then ctx.fail('bad_request', 'count must be at least 1') end
+  ctx.pending = 'step'
+  ctx.cpu.debug:step(count)
+  return {}
+end
+
+function ops.step_over(args)
+  need_held('step_over')
+  local count = math.tointeger(args.count) or 1
+  ctx.pending = 'step_over'
+  ctx.dbg.visible_cpu = ctx.cpu
+  ctx.dbg:command(count > 1 and ('over ' .. count) or 'over')
+  return {}
+end
+
+function ops.step_out()
+  need_held('step_out')
+  ctx.pending = 'step_out'
+  ctx.dbg.visible_cpu = ctx.cpu
+  ctx.dbg:command('out')
+  return {}
+end
+
+function ops.step_range(args)
+  need_held('step_range')
+  local mode = args.mode or 'into'
+  if mode ~= 'into' and mode ~= 'over' then ctx.fail('bad_request', 'mode must be "into" or "over"') end
+  local max = math.tointeger(args.max) or 1000000
+  if max < 1 or max > MAX_RANGE_STEPS then ctx.fail('bad_request', 'max must be 1..' .. MAX_RANGE_STEPS) end
+  if type(args.ranges) ~= 'table' then ctx.fail('bad_request', 'ranges must be a list of [first, last]') end
+  rc.start_range(args.ranges, mode, max)
+  return {}
+end
+
+function ops.screen_info()
+  local scr = screen()
+  return { width = scr.width, height = scr.height, refresh = scr.refresh, frame = scr:frame_number() }
+end
+
+-- Pixels as raw 0xAARRGGBB little-endian words (B, G, R, A bytes) after the reply line.
+function ops.screen_pixels()
+  local scr = screen()
+  local data, w, h = scr:pixels()
+  return { width = w, height = h, frame = scr:frame_number(), format = 'bgra' }, data
+end
+
+function ops.exit()
+  ctx.exit_requested = true
+  return {}
+end
+
+return ops

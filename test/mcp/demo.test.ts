@@ -1,0 +1,66 @@
+/**
+ * `retro-debug demo`: builds the bundled C demo with SDCC, debugs it in MAME
+ * headless through the MCP tool functions, and saves a screenshot.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { REPO_ROOT } from '../support/zx-fixture.js';
+
+const CLI = join(REPO_ROOT, 'dist', 'cli.js');
+let dir: string;
+const demo = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+  spawnSync(process.execPath, [CLI, 'demo', ...args], { cwd: dir, encoding: 'utf8', env, timeout: 180_000 });
+
+before(() => {
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  dir = mkdtempSync(join(tmpdir(), 'mcp-demo-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('the demo builds, stops in the loop, prints stack and variables, saves a screenshot, exits 0', () => {
+  const run = demo(['--out', 'out']);
+  assert.equal(run.status, 0, `demo failed: ${run.stdout}\n${run.stderr}`);
+  const paintLine = readFileSync(join(REPO_ROOT, 'examples', 'zx-demo', 'demo.c'), 'utf8').split('\n')
+    .findIndex((l) => l.includes('/* DEMO:paint */')) + 1;
+  assert.match(run.stdout, /Stopped at main at demo\.c:\d+/);
+  assert.match(run.stdout, new RegExp(`Hit the breakpoint: paint_row at demo\\.c:${paintLine}\\b`));
+  assert.match(run.stdout, new RegExp(`#0 paint_row at demo\\.c:${paintLine}\\n\\s+#1 main at demo\\.c:\\d+`));
+  assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned char row = 0/);
+  assert.match(run.stdout, /Globals:\n(\s+.+\n)*\s+unsigned int passes = 0/);
+  const passes = Number(/after (\d+) passes/.exec(run.stdout)?.[1]);
+  assert.ok(passes > 0, 'the program ran between the breakpoint and the pause');
+  const png = PNG.sync.read(readFileSync(join(dir, 'out', 'screen.png')));
+  assert.ok(png.width >= 256 && png.height >= 192);
+  const colours = new Set<number>();
+  for (let i = 0; i < png.data.length; i += 4) colours.add(png.data.readUInt32BE(i));
+  assert.ok(colours.size >= 8, `the colour bands show (${colours.size} colours)`);
+});
+
+test('a second run into the same folder refuses to overwrite unless asked', () => {
+  const again = demo(['--out', 'out']);
+  assert.notEqual(again.status, 0);
+  assert.match(again.stderr, /already exists; use --overwrite/);
+  const forced = demo(['--out', 'out', '--overwrite']);
+  assert.equal(forced.status, 0, forced.stderr);
+});
+
+test('without SDCC on PATH the demo says so and exits non-zero', () => {
+  const run = demo(['--out', 'nosdcc'], { ...process.env, PATH: '/nonexistent' });
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /"sdcc" was not found on PATH: install SDCC/);
+});
+
+test('bad arguments print usage and exit 2', () => {
+  const run = demo(['--machine', 'c64']);
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /"spectrum" machine only/);
+  const bad = spawnSync(process.execPath, [CLI, 'demo', '--bogus'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--help/);
+});

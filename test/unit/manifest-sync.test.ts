@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { attachAttributes, DEBUG_TYPE, launchAttributes } from '../../src/dap/launch-schema.js';
+import { COMMANDS, contributes, MCP_PROVIDER_ID, SETTINGS } from '../../src/host/manifest.js';
+
+const root = join(__dirname, '..', '..');
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+test('package.json contributes is exactly what src/host/manifest.ts generates (run scripts/sync-manifest.mjs)', () => {
+  assert.deepEqual(manifest.contributes, contributes(),
+    'package.json is out of sync: run `node --import tsx scripts/sync-manifest.mjs`');
+});
+
+test('the debugger contribution carries the adapter\'s launch/attach schema', () => {
+  const [debuggerEntry] = manifest.contributes.debuggers;
+  assert.equal(debuggerEntry.type, DEBUG_TYPE);
+  assert.deepEqual(debuggerEntry.languages, ['c']);
+  assert.deepEqual(debuggerEntry.configurationAttributes.launch, JSON.parse(JSON.stringify(launchAttributes)));
+  assert.deepEqual(debuggerEntry.configurationAttributes.attach, JSON.parse(JSON.stringify(attachAttributes)));
+  assert.deepEqual(manifest.contributes.breakpoints, [{ language: 'c' }]);
+});
+
+test('every command, setting and the MCP provider the code uses is declared', () => {
+  const commands = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
+  assert.deepEqual(commands, Object.values(COMMANDS).map((c) => c.command).sort());
+  assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), Object.values(SETTINGS).sort());
+  assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders, [{ id: MCP_PROVIDER_ID, label: 'Retro Debug' }]);
+  assert.match(manifest.engines.vscode, /^\^1\.1(0[6-9]|[1-9]\d)/);
+  const extension = readFileSync(join(root, 'src', 'extension.ts'), 'utf8');
+  for (const key of Object.keys(COMMANDS)) assert.match(extension, new RegExp(`COMMANDS\\.${key}\\.command`), `extension.ts registers ${key}`);
+});
+
+test('the disassembly grammar exists and colours MAME\'s Z80 lines', () => {
+  const grammarEntry = manifest.contributes.grammars[0];
+  const grammar = JSON.parse(readFileSync(join(root, grammarEntry.path), 'utf8'));
+  assert.equal(grammar.scopeName, grammarEntry.scopeName);
+  const begin = new RegExp(grammar.repository['instruction-line'].begin);
+  const plain = begin.exec('012D: ld   a,($8000)');
+  assert.equal(plain?.[2], '012D');
+  assert.equal(plain?.[5], 'ld');
+  const withBytes = begin.exec('0100: 31 00 80    ld   sp,$8000');
+  assert.equal(withBytes?.[4]?.trim(), '31 00 80');
+  assert.equal(withBytes?.[5], 'ld');
+  assert.equal(begin.exec('0105: dec  a')?.[5], 'dec');
+  assert.equal(new RegExp(grammar.repository['label-line'].match).exec('_main:')?.[1], '_main');
+});

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { listDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile } from '../../src/host/mcp-discovery.js';
+import { LazyMcpEndpoint, type RunningMcpServer } from '../../src/host/mcp-endpoint.js';
+import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from '../../src/host/mcp-snippets.js';
+import { RetroError } from '../../src/session/errors.js';
+
+const root = mkdtempSync(join(tmpdir(), 'retro-mcp-host-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+/** A real HTTP listener on 127.0.0.1, standing in for the MCP server's socket (port behaviour is what is tested). */
+function listen(port: number, token: string): Promise<RunningMcpServer> {
+  const server: Server = createServer((_, res) => res.end('ok'));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const actual = (server.address() as { port: number }).port;
+      resolve({ url: `http://127.0.0.1:${actual}/mcp`, port: actual, token, close: () => new Promise((r) => server.close(() => r())) });
+    });
+  });
+}
+
+test('discovery file: private, atomic, found while the process lives, removed on request', async () => {
+  const dir = join(root, 'discovery');
+  const info = { pid: process.pid, port: 4321, url: 'http://127.0.0.1:4321/mcp', token: 't'.repeat(43), workspace: ['/w'], startedAt: 1 };
+  const path = await writeDiscoveryFile(info, dir);
+  assert.equal(path, join(dir, `mcp-${process.pid}.json`));
+  assert.equal(statSync(dir).mode & 0o777, 0o700);
+  assert.equal(statSync(path).mode & 0o777, 0o600);
+  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), info);
+  await writeDiscoveryFile({ ...info, port: 4322 }, dir); // this process's own file is replaced, not duplicated
+  const dead = await writeDiscoveryFile({ ...info, pid: 2 ** 22 + 12345 }, dir); // above pid_max: never alive
+  const live = await listDiscoveryFiles(dir);
+  assert.deepEqual(live.map((i) => [i.pid, i.port]), [[process.pid, 4322]]);
+  await removeDiscoveryFile(path);
+  await removeDiscoveryFile(dead);
+  assert.deepEqual(await listDiscoveryFiles(dir), []);
+  assert.deepEqual(await listDiscoveryFiles(join(root, 'nope')), []);
+});
+
+test('client snippets: Claude Code .mcp.json carries the token; Codex reads it from the environment', () => {
+  const json = JSON.parse(claudeCodeMcpJson('http://127.0.0.1:5000/mcp', 'secret'));
+  assert.deepEqual(json, { mcpServers: { 'retro-debug': { type: 'http', url: 'http://127.0.0.1:5000/mcp', headers: { Authorization: 'Bearer secret' } } } });
+  const toml = codexConfigToml('http://127.0.0.1:5000/mcp');
+  assert.match(toml, /^\[mcp_servers\.retro_debug\]$/m);
+  assert.match(toml, /^url = "http:\/\/127\.0\.0\.1:5000\/mcp"$/m);
+  assert.match(toml, new RegExp(`^bearer_token_env_var = "${MCP_TOKEN_ENV}"$`, 'm'));
+  assert.doesNotMatch(toml, /secret/);
+});
+
+test('endpoint starts once on demand, reuses a free remembered port, and falls back when it is taken', async () => {
+  let starts = 0;
+  const start = (o: { port: number; token: string }) => { starts++; return listen(o.port, o.token); };
+  const first = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: 0, fixed: false }) });
+  assert.equal(first.running, undefined);
+  const [a, b] = await Promise.all([first.ensureStarted(), first.ensureStarted()]);
+  assert.equal(a, b);
+  assert.equal(starts, 1);
+  assert.equal((await fetch(a.url)).status, 200);
+  const remembered = a.port;
+  await first.close();
+  await assert.rejects(first.ensureStarted(), (e: RetroError) => e.code === 'target_lost');
+
+  const started: number[] = [];
+  const again = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: remembered, fixed: false }), onStarted: (s) => { started.push(s.port); } });
+  assert.equal((await again.ensureStarted()).port, remembered, 'a free remembered port is reused');
+  const squatter = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: remembered, fixed: false }) });
+  const moved = await squatter.ensureStarted();
+  assert.notEqual(moved.port, remembered, 'a taken remembered port is replaced by a random one');
+  const fixed = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: remembered, fixed: true }) });
+  await assert.rejects(fixed.ensureStarted(), (e: RetroError) => e instanceof RetroError && new RegExp(`127\\.0\\.0\\.1:${remembered}`).test(e.message));
+  assert.deepEqual(started, [remembered]);
+  await Promise.all([again.close(), squatter.close(), fixed.close()]);
+});
