@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
 import { resolveDebugConfigurationDefaults, starterConfigurations } from './host/debug-config.js';
-import { removeDiscoveryFile, writeDiscoveryFile } from './host/mcp-discovery.js';
+import { pruneStaleDiscoveryFiles, removeDiscoveryFile, removeDiscoveryFileOnExit, writeDiscoveryFile } from './host/mcp-discovery.js';
 import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
@@ -93,6 +93,7 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
   const version = String(context.extension.packageJSON.version ?? '0');
   const settings = () => vscode.workspace.getConfiguration();
   let discoveryFile: string | undefined;
+  let forgetExitHook: (() => void) | undefined;
 
   const endpoint = new LazyMcpEndpoint({
     token,
@@ -106,10 +107,12 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
       log.info(`MCP server listening at ${server.url}`);
       await context.globalState.update(PORT_STATE_KEY, server.port);
       try {
+        await pruneStaleDiscoveryFiles();
         discoveryFile = await writeDiscoveryFile({
           pid: process.pid, port: server.port, url: server.url, token: server.token, startedAt: Date.now(),
           workspace: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         });
+        forgetExitHook = removeDiscoveryFileOnExit(discoveryFile);
       } catch (err) {
         log.warn(`Could not write the MCP discovery file: ${asRetroError(err).message}`);
       }
@@ -126,6 +129,10 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
       if (e.affectsConfiguration(SETTINGS.mcpEnabled)) definitionsChanged.fire();
     }),
     vscode.commands.registerCommand(COMMANDS.showMcpConnection.command, async () => {
+      if (!settings().get<boolean>(SETTINGS.mcpEnabled, true)) {
+        void vscode.window.showWarningMessage(`The Retro Debug MCP server is turned off (setting ${SETTINGS.mcpEnabled}).`);
+        return;
+      }
       let server: RunningMcpServer;
       try {
         server = await endpoint.ensureStarted();
@@ -165,6 +172,7 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
   return {
     async close() {
       await endpoint.close();
+      forgetExitHook?.();
       if (discoveryFile) await removeDiscoveryFile(discoveryFile);
     },
   };

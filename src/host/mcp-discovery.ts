@@ -5,6 +5,7 @@
  * secret); files are written atomically and removed when the editor closes.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,35 @@ export async function writeDiscoveryFile(info: McpDiscoveryInfo, dir = defaultDi
 
 export async function removeDiscoveryFile(path: string): Promise<void> {
   await rm(path, { force: true });
+}
+
+/**
+ * Also removes the file when the process exits without deactivating the
+ * extension (an extension host that is shut down hard). Returns the undo.
+ */
+export function removeDiscoveryFileOnExit(path: string): () => void {
+  const remove = () => rmSync(path, { force: true });
+  process.once('exit', remove);
+  return () => process.off('exit', remove);
+}
+
+/** Deletes files left by editors that died without cleaning up; returns how many. */
+export async function pruneStaleDiscoveryFiles(dir = defaultDiscoveryDir()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const pid = /^mcp-(\d+)\.json$/.exec(name)?.[1];
+    if (pid && !isAlive(Number(pid))) {
+      await rm(join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
 
 /** Discovery files of editors that are still running; files of dead processes are skipped. */

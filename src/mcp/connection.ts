@@ -21,6 +21,13 @@ export interface ConnectionOptions {
   kind?: ClientKind;
   /** heartbeat period while the connection is open (default 5000 ms) */
   heartbeatMs?: number;
+  /**
+   * Whether the peer still shows life between requests (HTTP: an open event
+   * stream). Without it a silent client's lease and breakpoints lapse, so an
+   * agent that vanished does not hold the machine. Default: always (stdio,
+   * where the pipe's life is the client's).
+   */
+  isAlive?: () => boolean;
 }
 
 export class McpConnection {
@@ -29,7 +36,7 @@ export class McpConnection {
   private closed = false;
 
   constructor(readonly manager: SessionManagerApi, private readonly opts: ConnectionOptions) {
-    this.timer = setInterval(() => this.heartbeat(), opts.heartbeatMs ?? 5000);
+    this.timer = setInterval(() => { if (opts.isAlive?.() ?? true) this.heartbeat(); }, opts.heartbeatMs ?? 5000);
     this.timer.unref();
   }
 

@@ -88,7 +88,8 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
 
   async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     if (sessions.size >= maxSessions) evictLeastRecentlyUsed();
-    const cs = createMcpServer(opts.manager, { transport: 'http', outputDir, profile: opts.profile, heartbeatMs: opts.heartbeatMs });
+    // between requests, an open event stream is the only sign that the client still lives
+    const cs = createMcpServer(opts.manager, { transport: 'http', outputDir, profile: opts.profile, heartbeatMs: opts.heartbeatMs, isAlive: () => entry.streams > 0 });
     const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0 };
     entry.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -22,6 +22,8 @@ export interface McpServerOptions {
   /** which tool groups are visible from the start (default 'full') */
   profile?: Profile;
   heartbeatMs?: number;
+  /** see ConnectionOptions.isAlive */
+  isAlive?: () => boolean;
 }
 
 export interface ConnectionServer {
@@ -44,7 +46,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     const client = server.server.getClientVersion();
     return `MCP client ${client?.name ?? 'unknown'} (${opts.transport})`;
   };
-  const connection = new McpConnection(manager, { label, heartbeatMs: opts.heartbeatMs });
+  const connection = new McpConnection(manager, { label, heartbeatMs: opts.heartbeatMs, isAlive: opts.isAlive });
   const loaded = new Set(PROFILES[opts.profile ?? 'full']);
   const ctx: ToolContext = {
     manager,

@@ -56,12 +56,15 @@ test('attach joins the running session, reports where it stopped, and says who h
   assert.ok(output.includes(`MCP client test-agent: util.c:${fx.markers.plot_body.line}`), output);
 });
 
-test("the agent's lease is respected: run control is refused naming the holder, breakpoints stay unverified", async () => {
+test("the agent's lease is respected: run control and memory writes are refused naming the holder", async () => {
   await assert.rejects(dc.continueRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
-  const bps = await dc.setBreakpointsRequest({ source: { path: fx.sources[0] }, breakpoints: [{ line: fx.markers.loop_body.line }] });
-  assert.equal(bps.body.breakpoints[0].verified, false);
-  assert.equal(bps.body.breakpoints[0].message, TAKE_OVER);
+  await assert.rejects(dc.nextRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
+  await assert.rejects(dc.customRequest('writeMemory', { memoryReference: '0x9000', data: 'AQI=' }),
+    (err: Error) => err.message === TAKE_OVER);
   assert.equal((await session.status()).state, 'stopped', 'nothing moved');
+  // Reads stay free.
+  const r = await dc.customRequest('readMemory', { memoryReference: '0', count: 2 }) as DebugProtocol.ReadMemoryResponse;
+  assert.equal(Buffer.from(r.body!.data!, 'base64').length, 2);
 });
 
 test('taking control explicitly lets VS Code drive; the agent sees the new holder', async () => {

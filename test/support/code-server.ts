@@ -40,6 +40,15 @@ export function installExtensionCopy(extensionsDir: string): string {
   return target;
 }
 
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -107,12 +116,17 @@ export async function startCodeServer(opts: { root?: string; settings?: Record<s
     url, root, userDataDir, extensionsDir, logFile, pgid: child.pid!,
     async stop() {
       if (child.exitCode !== null || child.pid === undefined) return;
-      const signal = (s: NodeJS.Signals) => { try { process.kill(-child.pid!, s); } catch { /* already gone */ } };
-      signal('SIGTERM');
-      const killed = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
-      if (!killed) signal('SIGKILL');
+      const group = (s: NodeJS.Signals) => { try { process.kill(-child.pid!, s); } catch { /* already gone */ } };
+      // code-server alone first, so it can shut its extension host down (extensions' deactivate runs).
+      try { process.kill(child.pid, 'SIGTERM'); } catch { /* already gone */ }
+      const ended = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+      if (!ended) group('SIGKILL');
       await exited;
-      signal('SIGKILL'); // stragglers left in the group after code-server itself exited
+      // The extension host notices its parent is gone within about a second, deactivates the
+      // extensions and exits; give it that chance before killing what is left of the group.
+      const deadline = Date.now() + 10_000;
+      while (groupAlive(child.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      group('SIGKILL');
     },
   };
 }

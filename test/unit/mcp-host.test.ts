@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { listDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile } from '../../src/host/mcp-discovery.js';
+import { listDiscoveryFiles, pruneStaleDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile } from '../../src/host/mcp-discovery.js';
 import { LazyMcpEndpoint, type RunningMcpServer } from '../../src/host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from '../../src/host/mcp-snippets.js';
 import { RetroError } from '../../src/session/errors.js';
@@ -24,7 +24,7 @@ function listen(port: number, token: string): Promise<RunningMcpServer> {
   });
 }
 
-test('discovery file: private, atomic, found while the process lives, removed on request', async () => {
+test('discovery file: private, atomic, found while the process lives, pruned when it died, removed on request', async () => {
   const dir = join(root, 'discovery');
   const info = { pid: process.pid, port: 4321, url: 'http://127.0.0.1:4321/mcp', token: 't'.repeat(43), workspace: ['/w'], startedAt: 1 };
   const path = await writeDiscoveryFile(info, dir);
@@ -36,8 +36,10 @@ test('discovery file: private, atomic, found while the process lives, removed on
   const dead = await writeDiscoveryFile({ ...info, pid: 2 ** 22 + 12345 }, dir); // above pid_max: never alive
   const live = await listDiscoveryFiles(dir);
   assert.deepEqual(live.map((i) => [i.pid, i.port]), [[process.pid, 4322]]);
+  assert.equal(await pruneStaleDiscoveryFiles(dir), 1, 'the dead editor\'s file is pruned');
+  assert.throws(() => statSync(dead));
+  assert.ok(statSync(path).isFile(), 'the live one stays');
   await removeDiscoveryFile(path);
-  await removeDiscoveryFile(dead);
   assert.deepEqual(await listDiscoveryFiles(dir), []);
   assert.deepEqual(await listDiscoveryFiles(join(root, 'nope')), []);
 });
