@@ -72,7 +72,7 @@ export class RetroDebugSession extends DebugSession {
   constructor(private readonly manager: SessionManagerApi, options: RetroDebugSessionOptions = {}) {
     super();
     this.label = options.label ?? 'VS Code debug session';
-    this.heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.heartbeatMs = options.heartbeatMs ?? Math.min(5_000, manager.leaseMs / 4);
     this.bootTimeoutMs = options.bootTimeoutMs ?? 120_000;
     this.configurationTimeoutMs = options.configurationTimeoutMs ?? 30_000;
     this.setDebuggerLinesStartAt1(true);

@@ -36,7 +36,7 @@ export class McpConnection {
   private closed = false;
 
   constructor(readonly manager: SessionManagerApi, private readonly opts: ConnectionOptions) {
-    this.timer = setInterval(() => { if (opts.isAlive?.() ?? true) this.heartbeat(); }, opts.heartbeatMs ?? 5000);
+    this.timer = setInterval(() => { if (opts.isAlive?.() ?? true) this.heartbeat(); }, opts.heartbeatMs ?? Math.min(5000, manager.leaseMs / 4));
     this.timer.unref();
   }
 

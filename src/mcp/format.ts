@@ -57,7 +57,7 @@ export function formatStop(status: SessionStatus) {
     pc: stop.pc,
     pc_hex: hex(stop.pc),
     location: stop.location ?? status.location,
-    breakpoint_id: stop.breakpointId,
+    breakpoint_ids: stop.breakpoint_ids,
   };
 }
 

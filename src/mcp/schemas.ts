@@ -54,7 +54,7 @@ export const stopSchema = z.object({
   pc: z.number().int(),
   pc_hex: z.string(),
   location: locationSchema.optional(),
-  breakpoint_id: z.number().int().optional(),
+  breakpoint_ids: z.array(z.number().int()).describe('session breakpoints (see list_breakpoints) that caused this stop'),
 });
 
 export const leaseSchema = z.object({

@@ -30,7 +30,7 @@ export class SessionManager implements SessionManagerApi {
   private readonly sessions: Session[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly workDir: string;
-  private readonly leaseMs: number;
+  readonly leaseMs: number;
 
   constructor(opts: SessionManagerOptions = {}) {
     this.workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'retro-debug-'));

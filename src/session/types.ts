@@ -161,6 +161,8 @@ export interface SessionApi {
 
 /** Owns every live session of this process (extension host, CLI). */
 export interface SessionManagerApi {
+  /** how long a client may stay silent before its lease and breakpoints lapse; front ends beat well within it */
+  readonly leaseMs: number;
   /** Starts booting and returns at once; progress shows in status().phase/progress and 'phase' events. */
   start(config: import('./launch.js').LaunchConfig, starter: { kind: ClientKind; label: string }):
     { session: SessionApi; client: ClientRef };
