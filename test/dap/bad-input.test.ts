@@ -5,7 +5,7 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
 import { RecordingClient } from './dap-client.js';
@@ -25,6 +25,7 @@ before(async () => {
 
 after(async () => {
   await dc?.stop();
+  rmSync(WORK, { recursive: true, force: true });
 });
 
 function base(): Record<string, unknown> {
