@@ -1,5 +1,5 @@
 /** Turns a session screenshot into a PNG data URL the webview can show. */
-import { encodePng } from '../mcp/png.js';
+import { encodePng } from '../session/screen-png.js';
 import { RetroError } from '../session/errors.js';
 import type { ScreenImage } from '../targets/target.js';
 
