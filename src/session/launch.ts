@@ -1,9 +1,11 @@
+export type EmulatorKind = 'mame' | 'vice' | 'builtin' | 'dosbox';
+
 /** What starts (or attaches) a session. Shared by DAP launch.json, MCP start_session and the CLI. */
 export interface LaunchConfig {
   /** machine name, e.g. "spectrum" (the test fixture), "sprinter", "c64", "dos" */
   machine: string;
-  /** which emulator connector: "mame" for now */
-  emulator: 'mame';
+  /** which emulator connector (each has a launcher registered in session/manager.ts) */
+  emulator: EmulatorKind;
   /** the program image (e.g. a ROM built by SDCC: .rom/.bin or .ihx) */
   program?: string;
   /** debug info file (SDCC .cdb); defaults to program with .cdb extension when it exists */

@@ -15,7 +15,8 @@ import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './typ
 
 export type TargetLauncher = (config: LaunchConfig, opts: { workDir: string; onProgress?: (message: string) => void }) => Promise<Target>;
 
-const LAUNCHERS: Record<LaunchConfig['emulator'], TargetLauncher> = { mame: launchMameTarget };
+/** One launcher per emulator connector; a kind without one is refused as unsupported. */
+const LAUNCHERS: Partial<Record<LaunchConfig['emulator'], TargetLauncher>> = { mame: launchMameTarget };
 
 /** How long the program may take from power-on to main. */
 const RUN_TO_MAIN_MS = 60_000;
@@ -94,7 +95,7 @@ export class SessionManager implements SessionManagerApi {
       const debugInfoPath = this.debugInfoPath(config, cwd);
       const info = debugInfoPath ? await loadDebugInfo(debugInfoPath) : undefined;
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
-      const target = await LAUNCHERS[config.emulator]({ ...config, cwd }, {
+      const target = await LAUNCHERS[config.emulator]!({ ...config, cwd }, {
         workDir: join(this.workDir, session.id),
         onProgress: (message) => session.setPhase('starting_emulator', message),
       });

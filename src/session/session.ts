@@ -329,6 +329,21 @@ export class Session implements SessionApi {
     return this.requireTarget().screenshot();
   }
 
+  // ---- connector features ----
+
+  feature<T>(name: string): T {
+    const target = this.requireTarget();
+    const found = target.feature?.(name);
+    if (found === undefined) {
+      throw new RetroError('unsupported', `This session's ${target.kind} target has no "${name}" feature.`, { feature: name, target: target.kind });
+    }
+    return found as T;
+  }
+
+  requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void {
+    this.requireMutation(clientId, opts, needs);
+  }
+
   // ---- end ----
 
   async stop(reason = 'stopped by request'): Promise<void> {
@@ -450,7 +465,7 @@ export class Session implements SessionApi {
     }
   }
 
-  private requireMutation(clientId: string, opts: MutationOptions | undefined, needs?: 'stopped'): Target {
+  private requireMutation(clientId: string, opts: MutationOptions | undefined, needs?: 'stopped' | 'running'): Target {
     const client = this.clients.get(clientId);
     const target = this.requireTarget();
     if (opts?.generation !== undefined && opts.generation !== this.generation) {
@@ -459,6 +474,9 @@ export class Session implements SessionApi {
     this.lease.require(client);
     this.lease.beat(clientId);
     if (needs === 'stopped') this.requireStopped();
+    if (needs === 'running' && this.state !== 'running') {
+      throw new RetroError('not_running', `The machine is ${this.state}; input and similar requests need it running (resume first).`, { state: this.state });
+    }
     return target;
   }
 

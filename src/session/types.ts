@@ -155,6 +155,18 @@ export interface SessionApi {
   writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
   screenshot(): Promise<import('../targets/target.js').ScreenImage>;
 
+  /**
+   * A connector-specific feature of this session's target (see Target.feature);
+   * RetroError('unsupported') naming the target when it has none.
+   */
+  feature<T>(name: string): T;
+  /**
+   * Throws unless `clientId` may mutate now: holds the lease, names the current
+   * generation (when given), and — with needs 'stopped' / 'running' — the CPU is so.
+   * Front ends call it before mutating through a feature.
+   */
+  requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void;
+
   /** End the session: closes the emulator if this session started it. */
   stop(reason?: string): Promise<void>;
 }

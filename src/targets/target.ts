@@ -115,6 +115,13 @@ export interface Target {
 
   screenshot(): Promise<ScreenImage>;
 
+  /**
+   * Connector-specific abilities beyond this interface (e.g. 'mame-raw' for
+   * MAME's ports and console, 'dos' for DOS guest memory). Undefined when the
+   * target has no such feature; the session turns that into 'unsupported'.
+   */
+  feature?(name: string): unknown;
+
   /** End the emulator (if we started it) or drop the connection (if attached). */
   close(): Promise<void>;
 }
