@@ -8,6 +8,8 @@ const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/dap/stdio-main.ts'], outfile: 'dist/debugAdapter.js' },
+  // the embedded DOSBox runs in a worker thread of its own (loaded by src/targets/dosbox/wasm-launcher.ts)
+  { entryPoints: ['src/targets/dosbox/wasm-worker.ts'], outfile: 'dist/dos-wasm-worker.js' },
 ];
 mkdirSync('dist', { recursive: true });
 await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));

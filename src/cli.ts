@@ -2,7 +2,8 @@
  * retro-debug: the headless front door.
  *   mcp    MCP over stdio with its own SessionManager (agents start sessions themselves)
  *   serve  MCP over HTTP, plus the debug adapter over TCP, on one shared SessionManager
- *   demo   build and debug the bundled ZX Spectrum demo in MAME, no VS Code needed
+ *   demo   build and debug the bundled ZX Spectrum demo in MAME (or, --machine c64, the C64 demo
+ *          on the built-in C64), no VS Code needed
  */
 import { randomBytes } from 'node:crypto';
 import { unlink } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { asRetroError } from './session/errors.js';
 import { SessionManager } from './session/manager.js';
 import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';
-import { PROFILES, type Profile } from './mcp/groups.js';
+import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
 import { serveStdio } from './mcp/stdio.js';
 import { writeFileAtomic } from './mcp/output-file.js';
 import { runDemo } from './cli/demo.js';
@@ -24,7 +25,7 @@ Commands:
   mcp     Serve MCP over stdio (for Claude Code, Codex, …). Starts its own sessions;
           ends the emulators it started when stdin closes or on SIGINT/SIGTERM.
             --out DIR        folder for relative screenshot paths (default: current folder)
-            --profile P      tool groups visible at start: ${Object.keys(PROFILES).join(', ')} (default full)
+            --profile P      tool groups visible at start: ${Object.keys(PROFILES).join(', ')} (default ${DEFAULT_PROFILE})
   serve   Serve MCP over HTTP on 127.0.0.1 and the debug adapter (DAP) over TCP,
           sharing one set of sessions.
             --port N         MCP port (default: random)
@@ -32,8 +33,10 @@ Commands:
             --token-file F   write the bearer token to F (default: a private temp file)
             --overwrite      replace an existing token file
             --out DIR        folder for relative screenshot paths
+            --profile P      tool groups visible at start (default ${DEFAULT_PROFILE}); per connection: <url>?profile=P
   demo    Build the bundled C demo with SDCC and debug it headless in MAME.
-            --machine M      target machine (default spectrum)
+            --machine M      target machine (default spectrum); c64: built with cc65, run on the
+                             built-in C64 (no emulator needed), screen saved as c64-screen.png
             --out DIR        where the build and screen.png go (default ./retro-debug-demo)
             --overwrite      replace an earlier demo's files in DIR
 
@@ -63,8 +66,8 @@ function portOption(value: string | undefined, name: string): number {
 }
 
 function profileOption(value: string | undefined): Profile {
-  if (value === undefined) return 'full';
-  if (!(value in PROFILES)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}.`);
+  if (value === undefined) return DEFAULT_PROFILE;
+  if (!isProfile(value)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}.`);
   return value as Profile;
 }
 

@@ -14,6 +14,7 @@ import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
 import { startHttpMcpServer } from './mcp/http.js';
+import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
 import { asRetroError } from './session/errors.js';
 import { SessionManager } from './session/manager.js';
 import { ScreenPanel } from './ui/screen-panel.js';
@@ -97,7 +98,10 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
 
   const endpoint = new LazyMcpEndpoint({
     token,
-    start: ({ port, token }) => startHttpMcpServer({ manager, port, token }),
+    start: ({ port, token }) => {
+      const profile = settings().get<string>(SETTINGS.mcpProfile) ?? DEFAULT_PROFILE;
+      return startHttpMcpServer({ manager, port, token, profile: isProfile(profile) ? profile : DEFAULT_PROFILE });
+    },
     choosePort: () => {
       const configured = settings().get<number>(SETTINGS.mcpPort) ?? 0;
       if (configured > 0) return { port: configured, fixed: true };

@@ -12,6 +12,7 @@ import { McpConnection } from '../mcp/connection.js';
 import { findTool, TOOL_GROUPS } from '../mcp/groups.js';
 import { invokeTool, type ToolContext } from '../mcp/tool-kit.js';
 import { buildDemo, checkSdcc } from './build-demo.js';
+import { runC64Demo } from './demo-c64.js';
 
 export interface DemoOptions {
   machine: string;
@@ -25,7 +26,17 @@ const BOOT_TIMEOUT_MS = 120_000;
 
 type Result = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function toolCaller(ctx: ToolContext) {
+/** The demo's MCP connection and a caller of the tools on it (every group loaded). */
+export function demoCaller(manager: SessionManagerApi, outDir: string) {
+  const connection = new McpConnection(manager, { label: () => 'retro-debug demo (CLI)', kind: 'cli' });
+  const ctx: ToolContext = {
+    manager, connection, outputDir: outDir,
+    groups: () => TOOL_GROUPS.map((g) => ({ name: g.name, description: g.description, tools: g.tools.map((t) => t.name), loaded: true })),
+  };
+  return { connection, call: toolCaller(ctx) };
+}
+
+export function toolCaller(ctx: ToolContext) {
   return async (name: string, args: Record<string, unknown> = {}): Promise<Result> => {
     const tool = findTool(name);
     if (!tool) throw new RetroError('internal', `No tool named ${name}.`);
@@ -40,8 +51,9 @@ const where = (loc?: { file: string; line: number; function?: string }) =>
   loc ? `${loc.function ?? '?'} at ${loc.file}:${loc.line}` : 'no source location';
 
 export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Promise<void> {
+  if (opts.machine === 'c64') return runC64Demo(manager, opts);
   if (opts.machine !== 'spectrum') {
-    throw new RetroError('unsupported', `The demo exists for the "spectrum" machine only (asked: "${opts.machine}").`);
+    throw new RetroError('unsupported', `The demo exists for the "spectrum" and "c64" machines only (asked: "${opts.machine}").`);
   }
   const { log } = opts;
   resolveMamePath({}); // fails with a clear launch_failed message when MAME is missing
@@ -50,12 +62,7 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
   log(`Building the demo with SDCC into ${opts.outDir}/build …`);
   const build = await buildDemo(opts.outDir, opts.overwrite);
 
-  const connection = new McpConnection(manager, { label: () => 'retro-debug demo (CLI)', kind: 'cli' });
-  const ctx: ToolContext = {
-    manager, connection, outputDir: opts.outDir,
-    groups: () => TOOL_GROUPS.map((g) => ({ name: g.name, description: g.description, tools: g.tools.map((t) => t.name), loaded: true })),
-  };
-  const call = toolCaller(ctx);
+  const { connection, call } = demoCaller(manager, opts.outDir);
   try {
     const started = await call('start_session', { machine: 'spectrum', program: build.rom, debugInfo: build.cdb, cwd: build.dir, stopOnEntry: true });
     log(`Session ${started.session_id} starting MAME …`);
@@ -94,7 +101,7 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
   }
 }
 
-async function waitUntilReady(call: ReturnType<typeof toolCaller>, sessionId: string, log: (line: string) => void): Promise<Result> {
+export async function waitUntilReady(call: ReturnType<typeof toolCaller>, sessionId: string, log: (line: string) => void): Promise<Result> {
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
   const shown = new Set<string>(); // status carries the latest progress lines; print each once
   for (;;) {

@@ -5,6 +5,7 @@
  */
 import { RetroError } from '../session/errors.js';
 import type { LaunchConfig } from '../session/launch.js';
+import { parseDosOptions } from './dos-launch-args.js';
 
 export interface LaunchOptions {
   config: LaunchConfig;
@@ -23,17 +24,25 @@ export function parseLaunchArgs(raw: unknown): LaunchOptions {
   const args = asObject(raw);
   const machine = optionalString(args, 'machine');
   if (!machine) throw bad("launch.json needs \"machine\", e.g. \"spectrum\".");
-  const emulator = optionalString(args, 'emulator') ?? 'mame';
-  if (emulator !== 'mame') throw bad(`Emulator "${emulator}" is not supported; use "mame".`);
+  const emulator = optionalString(args, 'emulator') ?? (machine === 'dos' ? 'dosbox' : 'mame');
+  if (emulator === 'dosbox') return parseDosLaunch(args, machine);
+  if (emulator !== 'mame' && emulator !== 'vice' && emulator !== 'builtin') {
+    throw bad(`Emulator "${emulator}" is not supported; use "mame", "dosbox" with machine "dos", or "vice"/"builtin" with machine "c64".`);
+  }
+  if ((emulator === 'vice' || emulator === 'builtin') && machine !== 'c64') throw bad(`Emulator "${emulator}" is not supported for machine "${machine}"; it runs machine "c64".`);
   const program = optionalString(args, 'program');
-  if (!program) throw bad('launch.json needs "program": the image to run (e.g. a .rom built by SDCC).');
+  if (!program && !(emulator === 'vice' && optionalString(args, 'viceMonitor'))) {
+    throw bad('launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).');
+  }
   const stopOnEntry = optionalBoolean(args, 'stopOnEntry') ?? true;
   const config: LaunchConfig = {
     machine,
-    emulator: 'mame',
+    emulator,
     program,
     debugInfo: optionalString(args, 'debugInfo'),
     mamePath: optionalString(args, 'mamePath'),
+    vicePath: optionalString(args, 'vicePath'),
+    viceMonitor: optionalString(args, 'viceMonitor'),
     rompath: optionalString(args, 'rompath'),
     media: optionalStringMap(args, 'media'),
     headless: optionalBoolean(args, 'headless'),
@@ -46,6 +55,18 @@ export function parseLaunchArgs(raw: unknown): LaunchOptions {
     if (config[key] === undefined) delete config[key];
   }
   return { config, stopOnEntry };
+}
+
+/** A DOS guest always runs (no CPU debugger): no stop at main, nothing to stop on entry. */
+function parseDosLaunch(args: Args, machine: string): LaunchOptions {
+  const dos = parseDosOptions(args.dos);
+  const program = optionalString(args, 'program');
+  if (!program && !dos?.pid) throw bad('launch.json needs "program" (the DOS .COM/.EXE to run) or "dos": { "pid": N } to attach to a running DOSBox.');
+  const config: LaunchConfig = { machine, emulator: 'dosbox', program, cwd: optionalString(args, 'cwd'), dos };
+  for (const key of Object.keys(config) as (keyof LaunchConfig)[]) {
+    if (config[key] === undefined) delete config[key];
+  }
+  return { config, stopOnEntry: false };
 }
 
 export function parseAttachArgs(raw: unknown): AttachOptions {

@@ -37,8 +37,8 @@ export const launchAttributes: Schema = {
     },
     emulator: {
       type: 'string',
-      enum: ['mame'],
-      description: 'Emulator that runs the machine.',
+      enum: ['mame', 'dosbox', 'vice', 'builtin'],
+      description: 'Emulator that runs the machine: "mame", or "dosbox" for machine "dos" (a DOS guest in DOSBox-X / DOSBox; the default for machine "dos"), or for machine "c64" "vice" (x64sc with its binary monitor) or "builtin" (the built-in C64: no install needed).',
       default: 'mame',
     },
     program: {
@@ -48,11 +48,19 @@ export const launchAttributes: Schema = {
     },
     debugInfo: {
       type: 'string',
-      description: 'Debug information (SDCC .cdb). Defaults to the program path with a .cdb extension.',
+      description: 'Debug information (SDCC .cdb or cc65 .dbg). Defaults to the program path with a .cdb, then .dbg extension.',
     },
     mamePath: {
       type: 'string',
       description: 'MAME executable. Default: "mame" on PATH, then /usr/games/mame.',
+    },
+    vicePath: {
+      type: 'string',
+      description: 'VICE x64sc executable (emulator "vice"). Default: "x64sc" on PATH.',
+    },
+    viceMonitor: {
+      type: 'string',
+      description: 'Attach to a running VICE whose binary monitor listens at "host:port" (e.g. "127.0.0.1:6502") instead of starting x64sc.',
     },
     rompath: {
       type: 'string',
@@ -73,6 +81,11 @@ export const launchAttributes: Schema = {
       type: 'boolean',
       description: 'Stop at main once the program is loaded.',
       default: true,
+    },
+    dos: {
+      type: 'object',
+      description: 'Machine "dos" only: { "backend": "native" | "wasm-dosbox-x" | "wasm-dosbox", "pid": N (attach to a running DOSBox), "profile": "x.dosprofile.json", "args", "executable", "isolation": "dummy" | "xvfb", "conf", "memsizeMb" }. The guest always runs: programs show as threads, profile symbols as variables, memory in the memory view.',
+      default: {},
     },
     cwd: sharedCwd,
   },
@@ -113,6 +126,20 @@ export const configurationSnippets = [
       emulator: 'mame',
       program: '^"\\${workspaceFolder}/${3:build/program.rom}"',
       stopOnEntry: true,
+      cwd: '^"\\${workspaceFolder}"',
+    },
+  },
+  {
+    label: 'Retro Debug: Run a DOS program',
+    description: 'Run a .COM/.EXE in DOSBox without touching the desktop; programs, memory and profile symbols in VS Code.',
+    body: {
+      type: DEBUG_TYPE,
+      request: 'launch',
+      name: 'Retro: ${1:DOS program}',
+      machine: 'dos',
+      emulator: 'dosbox',
+      program: '^"\\${workspaceFolder}/${2:GAME.COM}"',
+      dos: { backend: 'native' },
       cwd: '^"\\${workspaceFolder}"',
     },
   },

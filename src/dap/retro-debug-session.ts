@@ -8,13 +8,13 @@
  */
 import { basename, resolve } from 'node:path';
 import {
-  BreakpointEvent, ContinuedEvent, DebugSession, InitializedEvent, InvalidatedEvent, MemoryEvent,
-  OutputEvent, StoppedEvent, TerminatedEvent,
+  BreakpointEvent, CapabilitiesEvent, ContinuedEvent, DebugSession, InitializedEvent, InvalidatedEvent, MemoryEvent,
+  OutputEvent, StoppedEvent, TerminatedEvent, ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError, RetroError, type ErrorCode } from '../session/errors.js';
 import type {
-  ClientRef, LeaseInfo, ScopeName, SessionApi, SessionEvent, SessionManagerApi, SessionPhase, SourceLocation,
+  ClientRef, LeaseInfo, ScopeName, SessionApi, SessionEvent, SessionManagerApi, SessionPhase, SourceLocation, VariableValue,
 } from '../session/types.js';
 import type { StopInfo } from '../targets/target.js';
 import { ClientBreakpoints, foreignBreakpointSummary } from './breakpoints.js';
@@ -22,6 +22,8 @@ import { holderFromError, TAKE_CONTROL_HINT, toDapMessage, userSentence } from '
 import { parseAttachArgs, parseLaunchArgs } from './launch-args.js';
 import { dapStopReason, describeStop } from './stop-text.js';
 import { formatHex, parseMemoryReference, toDapVariable, VariableHandles } from './variables.js';
+import { evaluateLabel, labelScope } from './labels-view.js';
+import { dosBios, dosFrames, dosOf, dosPrograms, dosSymbols, dosThreads, encodeSymbol, evaluateDos } from './dos-view.js';
 
 export interface RetroDebugSessionOptions {
   /** how this client is named to others (lease refusals, breakpoint owners) */
@@ -133,7 +135,9 @@ export class RetroDebugSession extends DebugSession {
       this.bind(session, client, 'launch');
       try {
         session.claimControl(client.id);
-        await this.waitForEntry(session);
+        // A DOS guest never stops: it is ready once it runs.
+        if (parsed.config.emulator === 'dosbox') await this.waitUntilReady(session);
+        else await this.waitForEntry(session);
       } catch (err) {
         await this.release('stop');
         throw err;
@@ -147,6 +151,7 @@ export class RetroDebugSession extends DebugSession {
     }
     this.configured = true;
     this.announceForeignBreakpoints();
+    if (await this.announceFreeRunning()) return;
     if (stopOnEntry) {
       await this.reportCurrentStop('entry');
     } else {
@@ -178,6 +183,7 @@ export class RetroDebugSession extends DebugSession {
     }
     this.configured = true;
     this.announceForeignBreakpoints();
+    if (await this.announceFreeRunning()) return;
     await this.reportCurrentStop();
   }
 
@@ -282,12 +288,19 @@ export class RetroDebugSession extends DebugSession {
   // ---- inspection --------------------------------------------------------------------------
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    const dos = this.session && dosOf(this.session);
+    if (dos) return this.handle(response, async () => ({ threads: await dosThreads(dos) }));
     response.body = { threads: [{ id: THREAD_ID, name: 'CPU' }] };
     this.sendResponse(response);
   }
 
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
     this.handle(response, async () => {
+      const dos = dosOf(this.bound().session);
+      if (dos) {
+        const stackFrames = await dosFrames(dos, args?.threadId ?? 0);
+        return { stackFrames, totalFrames: stackFrames.length };
+      }
       const frames = await this.bound().session.backtrace();
       const start = Math.max(0, args?.startFrame ?? 0);
       const end = args?.levels ? start + args.levels : frames.length;
@@ -309,13 +322,17 @@ export class RetroDebugSession extends DebugSession {
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     this.handle(response, async () => {
-      this.bound();
+      const dos = dosOf(this.bound().session);
+      if (dos) return { scopes: await this.dosScopes(dos) };
       const frameIndex = frameIndexOf(args?.frameId);
       const scope = (name: string, scope: ScopeName, hint?: string): DebugProtocol.Scope => ({
         name, presentationHint: hint, expensive: false,
         variablesReference: this.handles.create({ kind: 'scope', scope, frameIndex }),
       });
-      return { scopes: [scope('Locals', 'locals', 'locals'), scope('Globals', 'globals'), scope('Registers', 'registers', 'registers')] };
+      const scopes = [scope('Locals', 'locals', 'locals'), scope('Globals', 'globals'), scope('Registers', 'registers', 'registers')];
+      const labels = labelScope(this.bound().session);
+      if (labels) scopes.push({ name: 'Labels', expensive: false, variablesReference: this.handles.create({ kind: 'children', children: labels }) });
+      return { scopes };
     });
   }
 
@@ -342,7 +359,12 @@ export class RetroDebugSession extends DebugSession {
       if (expression.length > MAX_EXPRESSION_CHARS) {
         throw new RetroError('too_large', `Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
       }
-      const value = await session.readVariable(expression, frameIndexOf(args.frameId));
+      const dos = dosOf(session);
+      const fromDos = dos && await evaluateDos(dos, expression);
+      if (dos && !fromDos) throw new RetroError('not_found', `"${expression}" is neither "screen", a profile symbol nor a DOS address (e.g. 0192:0100, ds:10, 0x1D2C7).`);
+      // a name that is no C variable may be a session label (symbol profile, text definition)
+      const value: VariableValue = fromDos ? fromDos : await session.readVariable(expression, frameIndexOf(args.frameId))
+        .catch((err: unknown): VariableValue => { const label = evaluateLabel(session, expression); if (!label) throw err; return label; });
       const v = toDapVariable(value, this.handles);
       return { result: v.value, type: v.type, variablesReference: v.variablesReference, memoryReference: v.memoryReference };
     });
@@ -374,6 +396,20 @@ export class RetroDebugSession extends DebugSession {
       if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(formatHex(address.offset), 0, data.length));
       this.invalidate(['variables']);
       return { bytesWritten: data.length };
+    });
+  }
+
+  /** Only for DOS guests (announced with a capabilities event): profile symbols are set by value. */
+  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+    this.handle(response, async () => {
+      const dos = dosOf(this.bound().session);
+      if (!dos) throw new RetroError('unsupported', 'Setting variables is not supported here; write memory in the memory view.');
+      const { physical, bytes } = encodeSymbol(dos, String(args?.name ?? ''), String(args?.value ?? ''));
+      const { session, clientId } = this.control();
+      await session.writeMemory(clientId, { space: 'cpu', offset: physical }, bytes);
+      const now = await evaluateDos(dos, args.name);
+      if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(formatHex(physical, 5), 0, bytes.length));
+      return { value: now?.value ?? '', type: now?.type };
     });
   }
 
@@ -500,6 +536,49 @@ export class RetroDebugSession extends DebugSession {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
+
+  /** A DOS guest's scopes; its values are live, so older handles are dropped on each listing. */
+  private async dosScopes(dos: NonNullable<ReturnType<typeof dosOf>>): Promise<DebugProtocol.Scope[]> {
+    this.handles.reset();
+    const scope = (name: string, children: VariableValue[]): DebugProtocol.Scope =>
+      ({ name, expensive: false, variablesReference: this.handles.create({ kind: 'children', children }) });
+    const scopes = [scope('Programs', await dosPrograms(dos))];
+    const symbols = await dosSymbols(dos);
+    if (symbols.length) scopes.push(scope('Profile symbols', symbols));
+    scopes.push(scope('BIOS data area', await dosBios(dos)));
+    return scopes;
+  }
+
+  /**
+   * After launch/attach on a target that always runs (a DOS guest): no stop to
+   * report; say what runs, offer setVariable, and list the programs as threads.
+   */
+  private async announceFreeRunning(): Promise<boolean> {
+    const dos = this.session && dosOf(this.session);
+    if (!dos) return false;
+    this.sendEvent(new CapabilitiesEvent({ supportsSetVariable: true }));
+    try {
+      const threads = await dosThreads(dos);
+      this.output(`DOS guest running in ${dos.backend.description} (no CPU debugger: it is never paused). Programs: ${threads.map((t) => t.name).join('; ')}\n`);
+      for (const t of threads) this.sendEvent(new ThreadEvent('started', t.id));
+    } catch (err) {
+      this.output(`DOS guest running; its program list is not readable yet: ${asRetroError(err).message}\n`);
+    }
+    return true;
+  }
+
+  /** A target that runs on its own is ready once its phase says so. */
+  private async waitUntilReady(session: SessionApi): Promise<void> {
+    const deadline = Date.now() + this.bootTimeoutMs;
+    for (;;) {
+      const status = await session.status();
+      if (status.error) throw new RetroError(status.error.code as ErrorCode, status.error.message);
+      if (status.phase === 'ready') return;
+      if (status.phase === 'exited') throw new RetroError('target_lost', 'The emulator exited while starting.');
+      if (Date.now() > deadline) throw new RetroError('timeout', `The guest was not ready after ${this.bootTimeoutMs / 1000} s (${status.progress.at(-1) ?? status.phase}).`);
+      await delay(100);
+    }
+  }
 
   /** Waits for MAME to boot and stop at main; a failed boot rejects with the session's own error. */
   private async waitForEntry(session: SessionApi): Promise<void> {

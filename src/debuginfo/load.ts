@@ -4,18 +4,16 @@ import { extname } from 'node:path';
 import { RetroError } from '../session/errors.js';
 import type { DebugInfo } from './model.js';
 import { parseCdb } from './sdcc-cdb.js';
+import { parseCc65Dbg } from './cc65-dbg.js';
+import { readSourceNear } from './source-near.js';
 
 /** Debug-info files larger than this are refused rather than read into memory. */
 export const MAX_DEBUG_INFO_BYTES = 64 * 1024 * 1024;
 
 export async function loadDebugInfo(path: string): Promise<DebugInfo> {
   const ext = extname(path).toLowerCase();
-  if (ext !== '.cdb') {
-    throw new RetroError('unsupported',
-      ext === '.dbg'
-        ? `${path}: cc65 .dbg debug info is not supported yet; only SDCC .cdb files can be loaded.`
-        : `${path}: unknown debug-info format "${ext || '(no extension)'}"; expected an SDCC .cdb file.`,
-      { path });
+  if (ext !== '.cdb' && ext !== '.dbg') {
+    throw new RetroError('unsupported', `${path}: unknown debug-info format "${ext || '(no extension)'}"; expected an SDCC .cdb or a cc65 .dbg file.`, { path });
   }
   let size: number;
   try {
@@ -33,5 +31,6 @@ export async function loadDebugInfo(path: string): Promise<DebugInfo> {
   } catch (e) {
     throw new RetroError('bad_debug_info', `The debug-info file ${path} cannot be read (${(e as Error).message}).`, { path });
   }
+  if (ext === '.dbg') return parseCc65Dbg(text, { fileName: path, readSource: (name) => readSourceNear(path, name) });
   return parseCdb(text, { fileName: path });
 }

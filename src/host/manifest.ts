@@ -5,6 +5,7 @@
  * test/unit/manifest-sync.test.ts fails when package.json is out of date.
  */
 import { DEBUG_TYPE, debuggerContribution } from '../dap/launch-schema.js';
+import { DEFAULT_PROFILE, PROFILES } from '../mcp/groups.js';
 
 export const EXTENSION_ID = 'retro-debug.retro-debug';
 export const MCP_PROVIDER_ID = 'retro-debug.mcp';
@@ -21,7 +22,11 @@ export const SETTINGS = {
   mamePath: 'retro.mamePath',
   mcpPort: 'retro.mcp.port',
   mcpEnabled: 'retro.mcp.enabled',
+  mcpProfile: 'retro.mcp.profile',
 } as const;
+
+/** The MCP start-up profiles, as src/mcp/groups.ts defines them. */
+export const MCP_PROFILES: readonly string[] = Object.keys(PROFILES);
 
 const CATEGORY = 'Retro Debug';
 
@@ -36,6 +41,7 @@ export function contributes(): Record<string, unknown> {
       ],
     },
     mcpServerDefinitionProviders: [{ id: MCP_PROVIDER_ID, label: MCP_PROVIDER_LABEL }],
+    jsonValidation: [{ fileMatch: ['*.dosprofile.json', '**/dos-profiles/*.json'], url: './schemas/dos-profile.schema.json' }],
     configuration: {
       title: CATEGORY,
       properties: {
@@ -50,6 +56,12 @@ export function contributes(): Record<string, unknown> {
           minimum: 0,
           maximum: 65535,
           markdownDescription: 'Port of the MCP endpoint on 127.0.0.1. `0`: a random port, remembered and reused across reloads.',
+        },
+        [SETTINGS.mcpProfile]: {
+          type: 'string',
+          enum: MCP_PROFILES,
+          default: DEFAULT_PROFILE,
+          markdownDescription: 'Tool groups MCP clients see when they connect (see the README). Agents can load more with `load_tool_group`; a client that never refreshes its tool list can add `?profile=full` to the endpoint URL.',
         },
         [SETTINGS.mcpEnabled]: {
           type: 'boolean',

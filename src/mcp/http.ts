@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManagerApi } from '../session/types.js';
-import type { Profile } from './groups.js';
+import { PROFILES, isProfile, type Profile } from './groups.js';
 import { checkRequest } from './http-guard.js';
 import { createMcpServer, type ConnectionServer } from './server.js';
 
@@ -86,10 +86,10 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     if (oldest) { sessions.delete(oldest[0]); void oldest[1].cs.close(); }
   }
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, profile: Profile | undefined): Promise<void> {
     if (sessions.size >= maxSessions) evictLeastRecentlyUsed();
     // between requests, an open event stream is the only sign that the client still lives
-    const cs = createMcpServer(opts.manager, { transport: 'http', outputDir, profile: opts.profile, heartbeatMs: opts.heartbeatMs, isAlive: () => entry.streams > 0 });
+    const cs = createMcpServer(opts.manager, { transport: 'http', outputDir, profile: profile ?? opts.profile, heartbeatMs: opts.heartbeatMs, isAlive: () => entry.streams > 0 });
     const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0 };
     entry.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -107,7 +107,8 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       sendJsonRpcError(res, verdict.status, -32001, verdict.message, verdict.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
       return;
     }
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== MCP_PATH) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== MCP_PATH) {
       sendJsonRpcError(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_PATH}.`);
       return;
     }
@@ -133,7 +134,13 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       sendJsonRpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; the first request must be initialize.');
       return;
     }
-    await openSession(req, res, body);
+    // ?profile= chooses this connection's tool groups, for clients that never refresh their tool list
+    const profile = url.searchParams.get('profile') ?? undefined;
+    if (profile !== undefined && !isProfile(profile)) {
+      sendJsonRpcError(res, 400, -32602, `Unknown tool profile "${profile.slice(0, 40)}": use one of ${Object.keys(PROFILES).join(', ')}.`);
+      return;
+    }
+    await openSession(req, res, body, profile);
   }
 
   const server = createServer((req, res) => {
@@ -143,6 +150,10 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     });
   });
   server.requestTimeout = 0; // SSE streams stay open; idle sessions are swept below instead
+  // Outlive the client's idle keep-alive (undici: 4 s) so the client closes first;
+  // with Node's 5 s default a reused socket could be reset under load (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   const sweep = setInterval(() => {
     const now = Date.now();

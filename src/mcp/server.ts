@@ -7,7 +7,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { McpConnection } from './connection.js';
-import { PROFILES, TOOL_GROUPS, type Profile } from './groups.js';
+import type { Profile } from './groups.js';
+import { ConnectionCatalog } from './tool-catalog.js';
+import { compactToolList } from './schema-compact.js';
 import { registerToolDef, type ToolContext } from './tool-kit.js';
 import { catalogTools } from './tools/catalog.js';
 
@@ -19,7 +21,7 @@ export interface McpServerOptions {
   transport: string;
   /** relative output paths (screenshots) resolve under this folder */
   outputDir: string;
-  /** which tool groups are visible from the start (default 'full') */
+  /** which tool groups are visible from the start (default 'full'; the CLI and extension default to DEFAULT_PROFILE) */
   profile?: Profile;
   heartbeatMs?: number;
   /** see ConnectionOptions.isAlive */
@@ -39,6 +41,8 @@ export interface ConnectionServer {
 export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptions): ConnectionServer {
   const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, {
     capabilities: { tools: { listChanged: true } },
+    // loading a group registers several tools at once: one notification for them all
+    debouncedNotificationMethods: ['notifications/tools/list_changed'],
     instructions: 'Debug C programs on emulated retro machines. start_session (or use the running one), poll session_status ' +
       'until ready, claim_control before run control, breakpoints or writes; reads are free.',
   });
@@ -47,15 +51,15 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     return `MCP client ${client?.name ?? 'unknown'} (${opts.transport})`;
   };
   const connection = new McpConnection(manager, { label, heartbeatMs: opts.heartbeatMs, isAlive: opts.isAlive });
-  const loaded = new Set(PROFILES[opts.profile ?? 'full']);
   const ctx: ToolContext = {
     manager,
     connection,
     outputDir: opts.outputDir,
-    groups: () => TOOL_GROUPS.map((g) => ({ name: g.name, description: g.description, tools: g.tools.map((t) => t.name), loaded: loaded.has(g.name) })),
+    groups: () => catalog.groups(),
   };
   for (const tool of catalogTools) registerToolDef(server, tool, ctx);
-  for (const group of TOOL_GROUPS) if (loaded.has(group.name)) for (const tool of group.tools) registerToolDef(server, tool, ctx);
+  const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full');
+  ctx.catalog = catalog;
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => { markClosed = resolve; });
   server.server.onclose = () => { connection.close(); markClosed(); };
@@ -65,6 +69,8 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     connection,
     async connect(transport) {
       await server.connect(transport);
+      const send = transport.send.bind(transport);
+      transport.send = (message, options) => send(compactToolList(message), options);
       const deliver = transport.onmessage;
       transport.onmessage = (message, extra) => { connection.heartbeat(); deliver?.(message, extra); };
     },

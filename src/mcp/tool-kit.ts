@@ -14,7 +14,7 @@ import { RetroError, asRetroError } from '../session/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape, errorSchema } from './schemas.js';
 
-export interface GroupSummary { name: string; description: string; tools: string[]; loaded: boolean }
+export interface GroupSummary { name: string; description: string; tools: string[]; loaded: boolean; baseline?: boolean }
 
 /** What a tool's run function gets besides its arguments. */
 export interface ToolContext {
@@ -24,6 +24,8 @@ export interface ToolContext {
   outputDir: string;
   /** the tool groups this connection knows, for the catalog tools */
   groups: () => GroupSummary[];
+  /** load/unload/search tool groups on this connection (absent outside an MCP server, e.g. the CLI demo) */
+  catalog?: import('./tool-catalog.js').CatalogApi;
 }
 
 export interface ToolOutcome<O> {

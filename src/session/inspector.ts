@@ -6,9 +6,10 @@ import type { ScopeName, SourceLocation, StackFrameInfo, VariableValue } from '.
 import type { RawFrame, Unwinder } from './unwind/frames.js';
 import { registerValue } from './unwind/frames.js';
 import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
+import { unwind6502Cc65 } from './unwind/6502-cc65.js';
 import { VariableReader } from './variables.js';
 
-const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc };
+const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc, '6502/cc65-dbg': unwind6502Cc65 };
 
 /**
  * Read-only views of a stopped machine in C terms: locations, the call

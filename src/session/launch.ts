@@ -26,6 +26,30 @@ export interface LaunchConfig {
   cwd?: string;
   /** extra MAME command-line arguments */
   extraArgs?: string[];
+  /** VICE (emulator "vice"): x64sc executable; default "x64sc" on PATH */
+  vicePath?: string;
+  /** VICE: attach to a running VICE's binary monitor ("host:port", e.g. "127.0.0.1:6502") instead of starting one */
+  viceMonitor?: string;
+  /** DOS guests (emulator "dosbox"): which backend, attach by PID, profile */
+  dos?: DosLaunchOptions;
+}
+
+export interface DosLaunchOptions {
+  /** default: the embedded wasm DOSBox-X when the optional "emulators" package is installed, else native */
+  backend?: 'native' | 'wasm-dosbox' | 'wasm-dosbox-x';
+  /** attach to a running native DOSBox by process id instead of launching one */
+  pid?: number;
+  /** native DOSBox executable; default dosbox-x, dosbox or dosbox-staging on PATH */
+  executable?: string;
+  /** native: 'dummy' (SDL dummy video, no window; default) or 'xvfb' (a private X display) */
+  isolation?: 'dummy' | 'xvfb';
+  /** a whole DOSBox .conf to use instead of ours (native) */
+  conf?: string;
+  /** command-line tail for the program */
+  args?: string;
+  memsizeMb?: number;
+  /** a program profile (JSON) to load once the guest is up */
+  profile?: string;
 }
 
 export interface StartOptions {

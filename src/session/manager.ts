@@ -9,6 +9,9 @@ import type { DebugInfo } from '../debuginfo/model.js';
 import { resolveFramePointers } from '../debuginfo/z80-frame.js';
 import type { Target } from '../targets/target.js';
 import { launchMameTarget } from '../targets/mame/mame-target.js';
+import { launchDosboxTarget } from '../targets/dosbox/launcher.js';
+import { launchViceTarget } from '../targets/vice/launcher.js';
+import { launchBuiltinTarget } from '../targets/builtin-c64/launcher.js';
 import type { LaunchConfig } from './launch.js';
 import { Session } from './session.js';
 import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './types.js';
@@ -16,7 +19,9 @@ import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './typ
 export type TargetLauncher = (config: LaunchConfig, opts: { workDir: string; onProgress?: (message: string) => void }) => Promise<Target>;
 
 /** One launcher per emulator connector; a kind without one is refused as unsupported. */
-const LAUNCHERS: Partial<Record<LaunchConfig['emulator'], TargetLauncher>> = { mame: launchMameTarget };
+const LAUNCHERS: Partial<Record<LaunchConfig['emulator'], TargetLauncher>> = {
+  mame: launchMameTarget, dosbox: launchDosboxTarget, vice: launchViceTarget, builtin: launchBuiltinTarget,
+};
 
 /** How long the program may take from power-on to main. */
 const RUN_TO_MAIN_MS = 60_000;
@@ -102,6 +107,11 @@ export class SessionManager implements SessionManagerApi {
       const index = info && new DebugIndex(await this.settleFrames(info, target));
       const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
       session.attachTarget({ target, index, buildId });
+      // A target without a CPU debugger (a DOS guest) is running from the start: announce it so.
+      if ((await target.status()).state === 'running') {
+        session.announceRunning(`Ready: ${config.machine} is running (no CPU debugger; run control is unsupported)`);
+        return;
+      }
       const main = index?.functionByName('main');
       if (!main) {
         session.announceReady({ reason: 'entry', pc: (await target.status()).pc ?? 0 }, 'Ready at power-on (no main in debug info)');
@@ -125,7 +135,8 @@ export class SessionManager implements SessionManagerApi {
   private debugInfoPath(config: LaunchConfig, cwd: string): string | undefined {
     if (config.debugInfo) return resolve(cwd, config.debugInfo);
     if (!config.program) return undefined;
-    const guess = resolve(cwd, config.program).replace(/\.[^./]+$/, '.cdb');
-    return existsSync(guess) ? guess : undefined;
+    // SDCC writes .cdb beside the program, cc65 (ld65 --dbgfile) conventionally .dbg
+    const guesses = ['.cdb', '.dbg'].map((ext) => resolve(cwd, config.program!).replace(/\.[^./]+$/, ext));
+    return guesses.find((g) => existsSync(g));
   }
 }

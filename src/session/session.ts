@@ -2,18 +2,23 @@ import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { RetroError, asRetroError } from './errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
-import type { Address, Register, RunState, ScreenImage, StopInfo, Target, TargetEvent } from '../targets/target.js';
+import type { Address, Register, RunState, ScreenImage, StopInfo, Target, TargetEvent, WatchSpec } from '../targets/target.js';
 import { BreakpointTable } from './breakpoints.js';
+import { WatchpointTable } from './watchpoints.js';
+import { InputQueue } from './input-queue.js';
+import { RawLease } from './raw-lease.js';
 import { ClientRegistry } from './clients.js';
 import { EventQueue } from './event-queue.js';
 import { Inspector } from './inspector.js';
 import { ControlLease } from './lease.js';
 import type { LaunchConfig } from './launch.js';
 import { LineStepper, type StepKind } from './line-stepper.js';
+import { LabelTable } from './labels.js';
 import { SourcePaths } from './source-paths.js';
 import type {
   BreakpointInfo, ClientKind, ClientRef, Identity, LeaseInfo, MutationOptions, QueuedEvent, ScopeName,
   SessionApi, SessionEvent, SessionPhase, SessionStatus, StackFrameInfo, StepGranularity, VariableValue,
+  HeldInputInfo, WatchpointInfo,
 } from './types.js';
 
 /** Largest single memory transfer a client may ask for. */
@@ -48,6 +53,9 @@ export class Session implements SessionApi {
   private readonly clients: ClientRegistry;
   private readonly lease: ControlLease;
   private readonly breakpoints = new BreakpointTable(() => this.requireTarget());
+  private readonly watchpoints = new WatchpointTable(() => this.requireTarget());
+  private readonly inputs = new InputQueue();
+  private readonly rawLease = new RawLease();
   private readonly paths: SourcePaths;
   /** waiters for the next emulator stop during internal multi-leg operations */
   private stopWaiters: { resolve: (s: StopInfo) => void; reject: (e: unknown) => void }[] = [];
@@ -102,6 +110,12 @@ export class Session implements SessionApi {
     this.publishStop(stop);
   }
 
+  /** Boot finished on a target that runs on its own (no stop to report). */
+  announceRunning(message: string): void {
+    this.setPhase('ready', message);
+    this.startRunning();
+  }
+
   fail(err: unknown): void {
     this.failure = asRetroError(err);
     this.state = 'exited';
@@ -135,12 +149,18 @@ export class Session implements SessionApi {
     const client = this.clients.get(clientId);
     const before = this.lease.info()?.holder.id;
     const info = this.lease.claim(client, opts.takeOver);
-    if (before !== client.id) this.emit({ type: 'lease_changed', lease: info });
+    if (before !== client.id) {
+      this.emit({ type: 'lease_changed', lease: info });
+      void this.releaseInputsWithoutControl();
+    }
     return info;
   }
 
   releaseControl(clientId: string): void {
-    if (this.lease.release(clientId)) this.emit({ type: 'lease_changed', lease: undefined });
+    if (this.lease.release(clientId)) {
+      this.emit({ type: 'lease_changed', lease: undefined });
+      void this.releaseInputsWithoutControl();
+    }
   }
 
   // ---- state and events ----
@@ -314,10 +334,12 @@ export class Session implements SessionApi {
   }
 
   async writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
-    const target = this.requireMutation(clientId, opts, 'stopped');
+    // A target that can never stop (capabilities.runControl === false) takes writes while running.
+    const target = this.requireMutation(clientId, opts, this.target?.capabilities.runControl === false ? undefined : 'stopped');
     this.checkRange(address, data.length);
     await target.writeMemory(address, data);
     this.inspector?.invalidate();
+    this.noteStateChangingWrite(address, data.length);
     const back = await target.readMemory(address, data.length);
     const bad = data.findIndex((b, i) => back[i] !== b);
     if (bad >= 0) {
@@ -325,8 +347,107 @@ export class Session implements SessionApi {
     }
   }
 
+  /** A write into code or into I/O (banking registers) changes what the C map describes: a new generation. */
+  private noteStateChangingWrite(address: Address, length: number): void {
+    const intoCode = address.space === 'cpu' && this.index !== undefined &&
+      Array.from({ length: Math.min(length, 4096) }, (_, i) => address.offset + i).some((a) => this.index!.functionAt(a) !== undefined);
+    if (intoCode || address.space === 'io') {
+      this.bumpGeneration(intoCode ? 'memory write into program code' : 'I/O write (may switch banks)');
+    }
+  }
+
   async screenshot(): Promise<ScreenImage> {
     return this.requireTarget().screenshot();
+  }
+
+  // ---- watchpoints ----
+
+  async setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo> {
+    const owner = this.clients.get(clientId);
+    this.checkRange(spec.address, spec.length);
+    const wp = await this.watchpoints.add(owner, spec);
+    this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
+    return wp;
+  }
+
+  async clearWatchpoint(clientId: string, id: number): Promise<void> {
+    this.clients.get(clientId);
+    await this.watchpoints.remove(clientId, id);
+    this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
+  }
+
+  listWatchpoints(): WatchpointInfo[] {
+    return this.watchpoints.list();
+  }
+
+  // ---- held input ----
+
+  trackInput(clientId: string, what: string, release: () => Promise<void>): number {
+    return this.inputs.track(this.clients.get(clientId), what, release);
+  }
+
+  untrackInput(id: number): void {
+    this.inputs.untrack(id);
+  }
+
+  heldInputs(): HeldInputInfo[] {
+    return this.inputs.list();
+  }
+
+  locationAt(pc: number) {
+    return this.inspector?.location(pc);
+  }
+
+  /** Input needs the lease: whoever lost it (take-over, release, lapse) lets go of what it held. */
+  private async releaseInputsWithoutControl(): Promise<void> {
+    const holder = this.lease.info()?.holder.id;
+    this.rawLease.syncWithControl(holder);
+    const owners = new Set(this.inputs.list().map((h) => h.owner.id).filter((id) => id !== holder));
+    for (const owner of owners) {
+      const ids = await this.inputs.releaseOwnedBy(owner);
+      if (ids.length) this.emit({ type: 'inputs_released', reason: 'the owner no longer holds the control lease', ids });
+    }
+  }
+
+  // ---- the exclusive raw lease ----
+
+  claimRawLease(clientId: string): void {
+    this.requireMutation(clientId, undefined);
+    this.rawLease.grant(this.clients.get(clientId));
+    this.emit({ type: 'output', text: `${this.clients.get(clientId).label} took the exclusive raw lease: unvetted emulator console commands may change the machine.\n` });
+  }
+
+  releaseRawLease(clientId: string): void {
+    this.rawLease.release(clientId);
+  }
+
+  requireRawLease(clientId: string, opts?: MutationOptions): void {
+    this.requireMutation(clientId, opts);
+    this.rawLease.syncWithControl(this.lease.info()?.holder.id);
+    this.rawLease.require(this.clients.get(clientId));
+  }
+
+  async afterRawCommand(description: string): Promise<void> {
+    this.inspector?.invalidate();
+    const status = await this.target?.status().catch(() => undefined);
+    if (status?.state === 'stopped' && !this.busy) {
+      if (this.state !== 'stopped' || status.pc !== this.lastStop?.pc) this.publishStop({ reason: 'unknown', pc: status.pc ?? 0 });
+    } else if (status?.state === 'running' && this.state === 'stopped' && !this.busy) {
+      this.startRunning();
+    }
+    this.bumpGeneration(`raw console command: ${description}`);
+  }
+
+  // ---- labels ----
+
+  /** Names for CPU addresses from symbol profiles and text definitions (not debug info); survive resets. */
+  readonly labels = new LabelTable();
+
+  /** The label covering a CPU address (read_memory, hovers ask for it by shape). */
+  async symbolAt(address: Address): Promise<{ name: string; offset: number } | undefined> {
+    if (address.space !== 'cpu') return undefined;
+    const hit = this.labels.at(address.offset);
+    return hit ? { name: hit.label.name, offset: hit.offset } : undefined;
   }
 
   // ---- connector features ----
@@ -364,6 +485,7 @@ export class Session implements SessionApi {
       case 'stopped': {
         this.state = 'stopped';
         this.inspector?.invalidate();
+        this.inputs.forgetAll();
         const waiters = this.stopWaiters;
         this.stopWaiters = [];
         if (waiters.length) waiters.forEach((w) => w.resolve(e.stop));
@@ -412,9 +534,10 @@ export class Session implements SessionApi {
     this.state = 'stopped';
     this.inspector?.invalidate();
     const breakpointIds = stop.reason === 'breakpoint' ? this.breakpoints.hit(stop.breakpointId, stop.pc) : [];
+    const watchpointIds = stop.reason === 'watchpoint' ? this.watchpoints.hit(stop) : undefined;
     const location = this.inspector?.location(stop.pc);
-    this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds };
-    this.emit({ type: 'stopped', stop, location, generation: this.generation, breakpoint_ids: breakpointIds });
+    this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds };
+    this.emit({ type: 'stopped', stop, location, generation: this.generation, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds });
   }
 
   /** After a failed step: report wherever the machine actually is. */
@@ -484,7 +607,8 @@ export class Session implements SessionApi {
     if (!Number.isInteger(length) || length < 1) throw new RetroError('bad_request', `Length must be a positive whole number, not ${length}.`);
     if (length > MAX_TRANSFER) throw new RetroError('too_large', `At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`, { max: MAX_TRANSFER });
     if (address.space === 'cpu' || address.space === 'program') {
-      const size = 2 ** this.requireTarget().capabilities.addressBits;
+      const caps = this.requireTarget().capabilities;
+      const size = 2 ** (caps.spaceBits?.[address.space] ?? caps.addressBits);
       if (!Number.isInteger(address.offset) || address.offset < 0 || address.offset + length > size) {
         throw new RetroError('bad_address', `${hex(address.offset)}+${length} is outside the ${address.space} space (0x0000–${hex(size - 1)}).`, { offset: address.offset, length });
       }
@@ -494,6 +618,7 @@ export class Session implements SessionApi {
   private async sweepExpired(): Promise<void> {
     const lapsed = this.lease.expireIfStale();
     if (lapsed) this.emit({ type: 'lease_changed', lease: undefined });
+    if (this.inputs.list().length) await this.releaseInputsWithoutControl();
     for (const client of this.clients.expired()) await this.dropClient(client.id, true);
   }
 
@@ -501,11 +626,16 @@ export class Session implements SessionApi {
     const client = this.clients.detach(clientId);
     if (!client) return;
     this.releaseControl(clientId);
-    const removed = this.target && this.state !== 'exited'
-      ? await this.breakpoints.removeOwnedBy(clientId).catch(() => [] as number[])
-      : [];
-    if (expired || removed.length) this.emit({ type: 'owner_expired', client, removed_breakpoints: removed });
+    this.rawLease.release(clientId);
+    const live = this.target && this.state !== 'exited';
+    const removed = live ? await this.breakpoints.removeOwnedBy(clientId).catch(() => [] as number[]) : [];
+    const removedWatch = live ? await this.watchpoints.removeOwnedBy(clientId).catch(() => [] as number[]) : [];
+    const released = live ? await this.inputs.releaseOwnedBy(clientId) : [];
+    if (expired || removed.length || removedWatch.length || released.length) {
+      this.emit({ type: 'owner_expired', client, removed_breakpoints: removed, removed_watchpoints: removedWatch, released_inputs: released });
+    }
     if (removed.length) this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
+    if (removedWatch.length) this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
   }
 }
 

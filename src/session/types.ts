@@ -48,7 +48,7 @@ export interface SessionStatus extends Identity {
   program?: string;
   pc?: number;
   location?: SourceLocation;
-  last_stop?: StopInfo & { location?: SourceLocation; breakpoint_ids: number[] };
+  last_stop?: StopInfo & { location?: SourceLocation; breakpoint_ids: number[]; watchpoint_ids?: number[] };
   lease?: LeaseInfo;
   error?: { code: string; message: string };
 }
@@ -67,6 +67,28 @@ export interface BreakpointInfo {
   /** why unverified, or where it moved */
   message?: string;
   hit_count: number;
+}
+
+export interface WatchpointInfo {
+  /** session-level id, stable for the watchpoint's life */
+  id: number;
+  owner: ClientRef;
+  address: Address;
+  length: number;
+  kind: import('../targets/target.js').WatchKind;
+  condition?: string;
+  hit_count: number;
+  /** the latest hit: pc = where the CPU stopped (the next instruction), access_pc = the instruction that accessed */
+  last_hit?: { pc: number; access_pc?: number; access?: string; address?: number; value?: number };
+}
+
+/** An input someone holds right now: a held key/field or a sequence being typed. */
+export interface HeldInputInfo {
+  id: number;
+  owner: ClientRef;
+  /** e.g. 'key "a" for 5 frames', 'field :LINE1/a held' */
+  what: string;
+  since: number;
 }
 
 export interface StackFrameInfo {
@@ -95,12 +117,14 @@ export interface VariableValue {
 
 export type SessionEvent =
   | { type: 'phase'; phase: SessionPhase; message: string }
-  | { type: 'stopped'; stop: StopInfo; location?: SourceLocation; generation: number; breakpoint_ids: number[] }
+  | { type: 'stopped'; stop: StopInfo; location?: SourceLocation; generation: number; breakpoint_ids: number[]; watchpoint_ids?: number[] }
   | { type: 'running' }
   | { type: 'exited'; reason: string }
   | { type: 'breakpoints_changed'; breakpoints: BreakpointInfo[] }
   | { type: 'lease_changed'; lease?: LeaseInfo }
-  | { type: 'owner_expired'; client: ClientRef; removed_breakpoints: number[] }
+  | { type: 'owner_expired'; client: ClientRef; removed_breakpoints: number[]; removed_watchpoints?: number[]; released_inputs?: number[] }
+  | { type: 'watchpoints_changed'; watchpoints: WatchpointInfo[] }
+  | { type: 'inputs_released'; reason: string; ids: number[] }
   | { type: 'generation'; generation: number; reason: string }
   | { type: 'output'; text: string };
 
@@ -166,6 +190,31 @@ export interface SessionApi {
    * Front ends call it before mutating through a feature.
    */
   requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void;
+
+  // watchpoints: owned like breakpoints (no lease needed); others see them read-only
+  setWatchpoint(clientId: string, spec: import('../targets/target.js').WatchSpec): Promise<WatchpointInfo>;
+  clearWatchpoint(clientId: string, id: number): Promise<void>;
+  listWatchpoints(): WatchpointInfo[];
+
+  // held input: front ends record what a client holds so it is released when the client goes
+  /** Records an input `clientId` now holds; `release` undoes it. Returns its id. */
+  trackInput(clientId: string, what: string, release: () => Promise<void>): number;
+  untrackInput(id: number): void;
+  heldInputs(): HeldInputInfo[];
+
+  /** file:line and function of a CPU address from the debug info (undefined without it) */
+  locationAt(pc: number): SourceLocation | undefined;
+
+  // the exclusive raw lease (unvetted emulator console commands); needs the control lease
+  claimRawLease(clientId: string): void;
+  releaseRawLease(clientId: string): void;
+  /** Throws unless `clientId` holds both the control lease and the raw lease. */
+  requireRawLease(clientId: string, opts?: MutationOptions): void;
+  /** After an unvetted command: re-read the emulator's state and bump the generation. */
+  afterRawCommand(description: string): Promise<void>;
+
+  /** Names for CPU addresses (symbol profiles, text definitions), shown by every front end; optional for fakes. */
+  readonly labels?: import('./labels.js').LabelTable;
 
   /** End the session: closes the emulator if this session started it. */
   stop(reason?: string): Promise<void>;

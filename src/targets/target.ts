@@ -28,6 +28,20 @@ export interface StopInfo {
   watchpointId?: number;
   /** emulator console lines that came with the stop */
   log?: string[];
+  /** for a watchpoint stop: the access that fired it (pc = the accessing instruction; `pc` above is the next one) */
+  access?: WatchAccess;
+}
+
+export type WatchKind = 'read' | 'write' | 'readwrite';
+
+export interface WatchAccess { kind: string; address: number; value: number; pc: number }
+
+/** A data watchpoint: stop when `length` bytes at `address` are read and/or written. */
+export interface WatchSpec {
+  address: Address;
+  length: number;
+  kind: WatchKind;
+  condition?: string;
 }
 
 export interface Register {
@@ -65,6 +79,14 @@ export interface TargetCapabilities {
   stepOverOut: boolean;
   /** stepRange runs on the emulator side (one round trip a line) */
   nativeStepRange: boolean;
+  /** address bits of spaces that differ from addressBits (e.g. an 18-bit raw program space) */
+  spaceBits?: Partial<Record<Space, number>>;
+  /**
+   * false: the target has no run control (a DOS guest in DOSBox: it always
+   * runs and cannot be stopped), so memory writes are accepted while it runs,
+   * under the control lease. Absent/true: writes need a stopped CPU.
+   */
+  runControl?: boolean;
 }
 
 export type TargetEvent =
@@ -97,6 +119,10 @@ export interface Target {
   /** Returns the target's own id for the breakpoint. */
   setBreakpoint(address: Address, condition?: string): Promise<number>;
   clearBreakpoint(id: number): Promise<void>;
+
+  /** Data watchpoints (optional: targets without them leave these out, and the session says 'unsupported'). */
+  setWatchpoint?(spec: WatchSpec): Promise<number>;
+  clearWatchpoint?(id: number): Promise<void>;
 
   /**
    * Run control. Each call returns once the emulator accepted the command;

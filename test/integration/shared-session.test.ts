@@ -6,18 +6,15 @@ import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SessionManager } from '../../src/session/manager.js';
-import { serveDap, type DapServer } from '../../src/dap/serve.js';
-import type { HttpMcpServer } from '../../src/mcp/http.js';
-import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
-import { RecordingClient } from '../dap/dap-client.js';
-import { call, callExpectingError, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
+import type { ZxFixture } from '../support/zx-fixture.js';
+import type { RecordingClient } from '../dap/dap-client.js';
+import { startThreeClients, type ThreeClients } from '../support/three-clients.js';
+import { call, callExpectingError } from '../mcp/mcp-helpers.js';
 
-const LEASE_MS = 2000;
+const LEASE_MS = 5000;
+let rig: ThreeClients;
 let fx: ZxFixture;
-let manager: SessionManager;
-let dap: DapServer;
-let mcp: HttpMcpServer;
+let manager: ThreeClients['manager'];
 let vscode: RecordingClient;
 let alice: Client;
 let bob: Client;
@@ -25,26 +22,11 @@ let sessionId: string;
 let aliceBp: number;
 
 before(async () => {
-  fx = await buildZxFixture();
-  manager = new SessionManager({ leaseMs: LEASE_MS });
-  dap = await serveDap(manager);
-  mcp = await startHttpServerOn(manager, { heartbeatMs: 300 });
-  vscode = new RecordingClient();
-  await vscode.start(dap.port);
-  await vscode.initialize();
-  await vscode.launchAndConfigure({ machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true });
-  await vscode.next('stopped', 60_000);
-  alice = await connectHttpClient(mcp, 'alice');
-  bob = await connectHttpClient(mcp, 'bob');
+  rig = await startThreeClients(LEASE_MS);
+  ({ fx, manager, vscode, alice, bob } = rig);
 });
 
-after(async () => {
-  await vscode?.stop().catch(() => undefined);
-  await bob?.close().catch(() => undefined);
-  await mcp?.close();
-  await dap?.close();
-  await manager?.closeAll();
-});
+after(async () => { await rig?.close(); });
 
 test('all three clients see the same session, stopped at main', async () => {
   const a = await call(alice, 'session_status');

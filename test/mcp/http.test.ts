@@ -84,7 +84,7 @@ test('tools are listed with input and output schemas and explicit annotations', 
   assert.equal(tools.find((t) => t.name === 'read_memory')!.annotations!.readOnlyHint, true);
   assert.equal(tools.find((t) => t.name === 'write_memory')!.annotations!.readOnlyHint, false);
   const groups = await call(a, 'list_tool_groups');
-  assert.deepEqual(groups.groups.map((g: Structured) => g.name), ['session', 'c', 'raw', 'screen']);
+  assert.deepEqual(groups.groups.map((g: Structured) => g.name).slice(0, 4), ['session', 'c', 'raw', 'screen']); // later issues append groups
   assert.equal(groups.session_id, null, 'no session yet');
 });
 

@@ -17,7 +17,7 @@ const run = promisify(execFile);
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 const SOURCE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'zx');
 const OUT_ROOT = join(REPO_ROOT, '.test-work', 'zx-fixture');
-const C_FILES = ['main.c', 'util.c'];
+const C_FILES = ['main.c', 'util.c', 'keys.c'];
 const ROM_SIZE = 16384;
 
 export interface ZxFixture {

@@ -87,7 +87,8 @@ test('loadDebugInfo reads the .cdb from disk', async () => {
 test('loadDebugInfo refuses missing files and other formats with typed errors', async () => {
   await assert.rejects(loadDebugInfo(join(fx.dir, 'missing.cdb')),
     (e: any) => e.code === 'bad_debug_info' && e.message.includes('missing.cdb') && e.message.includes('does not exist'));
-  await assert.rejects(loadDebugInfo(join(fx.dir, 'prog.dbg')), (e: any) => e.code === 'unsupported');
+  // cc65 .dbg is a supported format (issue 4): a missing one is reported like a missing .cdb
+  await assert.rejects(loadDebugInfo(join(fx.dir, 'prog.dbg')), (e: any) => e.code === 'bad_debug_info' && e.message.includes('does not exist'));
   await assert.rejects(loadDebugInfo(join(fx.dir, 'main.c')), (e: any) => e.code === 'unsupported');
   await assert.rejects(loadDebugInfo(join(fx.dir, 'crt0.cdb.nope')), (e: any) => e.code === 'unsupported');
 });

@@ -19,9 +19,9 @@ function formatLease(lease: LeaseInfo | undefined, myClientId: string | undefine
 
 const launchInput = {
   machine: z.string().min(1).default('spectrum').describe('machine name, e.g. "spectrum"'),
-  emulator: z.enum(['mame']).default('mame'),
+  emulator: z.enum(['mame', 'vice', 'builtin', 'dosbox']).default('mame').describe('"dosbox" runs a DOS guest (machine "dos"; options in dos; the dos tool group drives it)'),
   program: z.string().optional().describe('program image (ROM .rom/.bin or .ihx), relative to cwd'),
-  debugInfo: z.string().optional().describe('debug info (SDCC .cdb); default: program with .cdb'),
+  debugInfo: z.string().optional().describe('debug info (SDCC .cdb or cc65 .dbg); default: program with .cdb, then .dbg'),
   mamePath: z.string().optional().describe('MAME executable; default mame on PATH, then /usr/games/mame'),
   rompath: z.string().optional(),
   media: z.record(z.string(), z.string()).optional().describe('MAME media options, e.g. {"cart": "game.bin"}'),
@@ -30,6 +30,18 @@ const launchInput = {
   stopOnEntry: z.boolean().optional().describe('stop at main once loaded (default true)'),
   cwd: z.string().optional().describe('folder relative paths resolve against'),
   extraArgs: z.array(z.string()).max(32).optional().describe('extra MAME arguments'),
+  vicePath: z.string().optional().describe('VICE x64sc executable (emulator "vice"); default x64sc on PATH'),
+  viceMonitor: z.string().regex(/^[\w.-]+:\d+$/).optional().describe('attach to a running VICE binary monitor at "host:port" instead of starting x64sc'),
+  dos: z.object({
+    backend: z.enum(['native', 'wasm-dosbox', 'wasm-dosbox-x']).optional().describe('default: embedded wasm DOSBox-X when the optional "emulators" package is installed, else native'),
+    pid: z.number().int().positive().optional().describe('attach to a running native DOSBox by process id'),
+    executable: z.string().optional(),
+    isolation: z.enum(['dummy', 'xvfb']).optional(),
+    conf: z.string().optional(),
+    args: z.string().max(120).optional(),
+    memsizeMb: z.number().int().min(1).max(64).optional(),
+    profile: z.string().optional().describe('program profile JSON to load once the guest is up'),
+  }).optional().describe('emulator "dosbox" only'),
 };
 
 const startSession = defineTool({

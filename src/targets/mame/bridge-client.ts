@@ -32,6 +32,7 @@ export interface RequestOptions {
 const MUTATING_OPS = new Set([
   'write_register', 'write_memory', 'set_breakpoint', 'clear_breakpoint', 'resume', 'pause',
   'step', 'step_over', 'step_out', 'step_range', 'exit',
+  'set_watchpoint', 'clear_watchpoint', 'console', 'input_enqueue', 'input_set', 'input_natural', 'input_release_all',
 ]);
 
 const MAX_LINE = 1024 * 1024;
@@ -40,7 +41,7 @@ const MAX_PENDING = 256;
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Error codes the bridge sends that map 1:1 onto ours. */
 const PASSTHROUGH: ReadonlySet<string> = new Set<ErrorCode>([
-  'bad_request', 'bad_address', 'too_large', 'not_stopped', 'not_found', 'unsupported',
+  'bad_request', 'bad_address', 'too_large', 'not_stopped', 'not_found', 'unsupported', 'not_running',
 ]);
 
 interface Pending {

@@ -11,6 +11,8 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { RetroError } from '../../session/errors.js';
 import type { LaunchConfig } from '../../session/launch.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
+import { requireDriver } from './driver-check.js';
+import { checkDiskProgram } from './disk-program.js';
 
 const FALLBACK_MAME = '/usr/games/mame';
 const STOCK_PLUGIN_DIRS = ['/usr/share/games/mame/plugins', '/usr/share/mame/plugins', '/usr/local/share/games/mame/plugins',
@@ -70,6 +72,7 @@ export async function prepareMameLaunch(
 ): Promise<MameLaunch> {
   const cwd = resolve(config.cwd ?? process.cwd());
   const mamePath = resolveMamePath(config);
+  await requireDriver(mamePath, config.machine);
   const stock = findStockPluginDir(mamePath);
   if (!stock) throw new RetroError('launch_failed', `MAME's stock plugins folder (with boot.lua) was not found near ${mamePath} or in ${STOCK_PLUGIN_DIRS.join(', ')}.`);
   const runDir = join(resolve(workDir), `mame-run-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -87,7 +90,10 @@ async function buildLaunch(config: LaunchConfig, cwd: string, mamePath: string, 
   for (const d of dirs) await mkdir(join(runDir, d), { recursive: true });
 
   const rompaths = [join(runDir, 'roms')];
-  if (config.program) await stageProgram(config.machine, resolve(cwd, config.program), join(runDir, 'roms'));
+  // A program that runs from a disk (a DSS .EXE) is not staged as a ROM: only checked.
+  if (config.program && !(await checkDiskProgram(config.machine, resolve(cwd, config.program)))) {
+    await stageProgram(config.machine, resolve(cwd, config.program), join(runDir, 'roms'));
+  }
   if (config.rompath) rompaths.push(...config.rompath.split(';').filter(Boolean).map((p) => resolve(cwd, p)));
 
   const media: string[] = [];

@@ -6,11 +6,12 @@ import { RetroError } from '../../session/errors.js';
 import type { LaunchConfig } from '../../session/launch.js';
 import type {
   Address, AddressRange, Register, ScreenImage, StopInfo, StopReason, Target, TargetCapabilities,
-  TargetEvent, TargetListener, TargetStatus, RunState,
+  TargetEvent, TargetListener, TargetStatus, RunState, WatchSpec,
 } from '../target.js';
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
+import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
 
 /** Largest single memory transfer. */
 export const MAX_TRANSFER = 1024 * 1024;
@@ -37,10 +38,13 @@ export class MameTarget implements Target {
   private lastStop?: StopInfo;
   private readonly listeners = new Set<TargetListener>();
   private closing?: Promise<void>;
+  private readonly raw: MameRawFeature;
 
   constructor(private readonly bridge: BridgeClient, private readonly proc: MameProcess, hello: Record<string, unknown>,
-    initialStop: StopInfo) {
+    initialStop: StopInfo, machine = 'unknown') {
     this.lastStop = initialStop;
+    this.raw = new MameRawFeature(bridge, machine);
+    const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
     this.capabilities = {
       cpu: typeof hello.cpu_type === 'string' ? hello.cpu_type : 'unknown',
       addressBits: 16,
@@ -48,6 +52,7 @@ export class MameTarget implements Target {
       screen: true,
       stepOverOut: true,
       nativeStepRange: true,
+      spaceBits: { program: programBits },
     };
     bridge.onEvent((e) => this.onBridgeEvent(e));
     void proc.exited.then((info) => {
@@ -125,6 +130,24 @@ export class MameTarget implements Target {
     const { result } = await this.bridge.request('list_breakpoints');
     return (result.breakpoints as Array<{ id: number; address: number; condition: string }>)
       .map((b) => ({ id: b.id, address: { space: 'cpu', offset: b.address }, condition: b.condition }));
+  }
+
+  async setWatchpoint(spec: WatchSpec): Promise<number> {
+    const type = ({ read: 'r', write: 'w', readwrite: 'rw' } as const)[spec.kind];
+    if (!type) throw new RetroError('bad_request', `A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
+    checkInteger(spec.length, 'The watchpoint length');
+    const where = watchSpace(spec.address);
+    const { result } = await this.bridge.request('set_watchpoint', { ...where, type, length: spec.length, condition: spec.condition ?? '1' });
+    return result.id as number;
+  }
+
+  async clearWatchpoint(id: number): Promise<void> {
+    checkInteger(id, 'The watchpoint id');
+    await this.bridge.request('clear_watchpoint', { id });
+  }
+
+  feature(name: string): unknown {
+    return name === MAME_RAW_FEATURE ? this.raw : undefined;
   }
 
   resume(): Promise<void> {
@@ -257,7 +280,7 @@ export async function launchMameTarget(
     await Promise.race([waitFor(() => stops.length > 0, START_TIMEOUT_MS), died]);
     const entry = stops[stops.length - 1];
     progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
-    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry);
+    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine);
   } catch (err) {
     bridge.close();
     if (proc) await proc.stop(async () => {});
@@ -288,6 +311,10 @@ function toStopInfo(e: BridgeEvent): StopInfo {
   if (typeof e.breakpoint === 'number') stop.breakpointId = e.breakpoint;
   if (typeof e.watchpoint === 'number') stop.watchpointId = e.watchpoint;
   if (Array.isArray(e.log) && e.log.length) stop.log = e.log.map(String);
+  const a = e.access as Record<string, unknown> | undefined;
+  if (a && typeof a.pc === 'number' && typeof a.address === 'number') {
+    stop.access = { kind: String(a.kind), address: a.address, value: num(a.value) ?? 0, pc: a.pc };
+  }
   return stop;
 }
 
@@ -307,6 +334,7 @@ function bridgeSpace(address: Address): Record<string, unknown> {
   checkInteger(address.offset, 'The address offset');
   switch (address.space) {
     case 'cpu':
+      return { space: 'program', address: address.offset, logical: true };
     case 'program':
       return { space: 'program', address: address.offset };
     case 'io':
@@ -320,6 +348,16 @@ function bridgeSpace(address: Address): Record<string, unknown> {
     default:
       throw new RetroError('bad_address', `Unknown address space "${String((address as Address).space)}".`);
   }
+}
+
+/** Watchpoints live on a space's own addresses; the CPU view of a 16-bit space is the same. */
+function watchSpace(address: Address): { space: string; address: number } {
+  if (address.space === 'cpu' || address.space === 'program') return { space: 'program', address: cpuOffset(address, 'Watchpoints') };
+  if (address.space === 'io' || address.space === 'data') {
+    checkInteger(address.offset, 'The address offset');
+    return { space: address.space, address: address.offset };
+  }
+  throw new RetroError('unsupported', `Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`);
 }
 
 function cpuOffset(address: Address, what: string): number {

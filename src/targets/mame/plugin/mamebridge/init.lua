@@ -16,6 +16,8 @@ local transport = require('mamebridge.transport')
 local idle = require('mamebridge.idle')
 local ops = require('mamebridge.ops')
 local rc = require('mamebridge.runcontrol')
+local input = require('mamebridge.input')
+local rawops = require('mamebridge.rawops')
 
 local last_beat = 0
 local gave_up = false
@@ -97,13 +99,18 @@ local function periodic()
   service()
   if not ctx.machine or not ctx.dbg then return end
   if ctx.dbg.execution_state == 'stop' then
+    -- Nothing stays pressed while the CPU is stopped: release before reporting.
+    if not ctx.reported and input.busy() then ctx.event('input_released', { reason = 'stop', cut = input.release_all() }) end
     if not ctx.reported then
       if not rc.handle_stop() then return end
       ctx.reported = true
     end
     hold()
   end
-  if ctx.dbg and ctx.dbg.execution_state ~= 'stop' then ctx.reported = false end
+  if ctx.dbg and ctx.dbg.execution_state ~= 'stop' then
+    ctx.reported = false
+    input.tick()
+  end
 end
 
 local function find_cpu(machine)
@@ -128,6 +135,7 @@ local function on_start()
   if transport.connected() then
     -- Hard reset: MAME dropped every breakpoint; put ours back under the same ids.
     for _, bp in pairs(ctx.bps) do bp.index = ctx.cpu.debug:bpset(bp.address, bp.condition, '') end
+    rawops.rearm_watchpoints()
     ctx.event('machine_start', { hard_reset = true })
     return
   end
@@ -151,6 +159,7 @@ local function on_stop()
   if ctx.machine then
     ctx.event('machine_stop', { exit = ctx.machine.exit_pending, hard_reset = ctx.machine.hard_reset_pending })
   end
+  input.forget()
   ctx.machine, ctx.dbg, ctx.cpu, ctx.symtab = nil, nil, nil, nil
 end
 

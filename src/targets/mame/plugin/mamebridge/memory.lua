@@ -5,6 +5,13 @@
 local memory = {}
 
 local LETTERS = { program = 'pp', data = 'pd', io = 'pi', opcodes = 'p3' }
+-- Logical (CPU-translated) letters, for the CPU view of wider spaces (e.g. the Z84C15's 18-bit program space).
+local LOGICAL = { program = 'p', data = 'd', io = 'i', opcodes = '3' }
+
+-- The CPU's logical view differs from the raw space only when the space is wider than 16 bits.
+local function logical_view(sp, args)
+  return args.logical == true and sp.address_mask > 0xFFFF
+end
 local CHUNK = 4096
 
 local function fail(code, message) error({ code = code, message = message }, 0) end
@@ -58,10 +65,11 @@ function memory.read(machine, cpu, symtab, held, args)
     return bytes_from(values)
   end
   local sp = cpu_space(cpu, space)
-  check_range(addr, len, sp.address_mask + 1, space .. ' space')
+  local logical = logical_view(sp, args)
+  check_range(addr, len, logical and 0x10000 or sp.address_mask + 1, space .. ' space')
   if len == 0 then return '' end
-  if held and space ~= 'io' then return sp:read_range(addr, addr + len - 1, 8) end
-  local letters, values = LETTERS[space], {}
+  if held and space ~= 'io' and not logical then return sp:read_range(addr, addr + len - 1, 8) end
+  local letters, values = logical and LOGICAL[space] or LETTERS[space], {}
   for i = 0, len - 1 do values[i + 1] = symtab:memory_value(nil, letters, addr + i, 1, true) & 0xFF end
   return bytes_from(values)
 end
@@ -76,8 +84,9 @@ function memory.write(machine, cpu, symtab, args, data)
     return
   end
   local sp = cpu_space(cpu, space)
-  check_range(addr, #data, sp.address_mask + 1, space .. ' space')
-  local letters = LETTERS[space]
+  local logical = logical_view(sp, args)
+  check_range(addr, #data, logical and 0x10000 or sp.address_mask + 1, space .. ' space')
+  local letters = logical and LOGICAL[space] or LETTERS[space]
   for i = 1, #data do symtab:set_memory_value(nil, letters, addr + i - 1, 1, data:byte(i), true) end
 end
 

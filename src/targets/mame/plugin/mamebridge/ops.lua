@@ -6,6 +6,8 @@ local rc = require('mamebridge.runcontrol')
 local memory = require('mamebridge.memory')
 local json = require('mamebridge.json')
 local idle = require('mamebridge.idle')
+local rawops = require('mamebridge.rawops')
+local input = require('mamebridge.input')
 
 local ops = {}
 local VERSION = '0.1.0'
@@ -36,7 +38,8 @@ function ops.hello(args)
   if args.token ~= ctx.config.token then ctx.fail('unauthorized', 'wrong token') end
   ctx.authed = true
   return { version = VERSION, system = emu.romname(), driver = emu.gamename(), cpu = ctx.cpu.tag,
-           cpu_type = ctx.cpu.shortname, state = state_name(), lua = _VERSION }
+           cpu_type = ctx.cpu.shortname, state = state_name(), lua = _VERSION,
+           program_mask = ctx.cpu.spaces['program'] and ctx.cpu.spaces['program'].address_mask or nil }
 end
 
 function ops.echo() return {} end
@@ -162,6 +165,28 @@ function ops.screen_pixels()
   local data, w, h = scr:pixels()
   return { width = w, height = h, frame = scr:frame_number(), format = 'bgra' }, data
 end
+
+ops.list_shares = rawops.list_shares
+ops.list_ports = rawops.list_ports
+ops.read_port = rawops.read_port
+ops.console = rawops.console
+ops.eval = rawops.eval
+ops.disassemble = rawops.disassemble
+ops.set_watchpoint = rawops.set_watchpoint
+ops.clear_watchpoint = rawops.clear_watchpoint
+ops.list_watchpoints = rawops.list_watchpoints
+
+local function need_running(what)
+  if ctx.held() then ctx.fail('not_running', what .. ' needs the machine running') end
+end
+function ops.input_enqueue(args) need_running('input') return input.enqueue(args) end
+function ops.input_set(args)
+  if (math.tointeger(args.value) or 0) ~= 0 then need_running('input') end
+  return input.set(args)
+end
+function ops.input_natural(args) need_running('typing') return input.natural(args) end
+function ops.input_keymap(args) return input.keymap(args) end
+function ops.input_release_all() return { cut = input.release_all() } end
 
 function ops.exit()
   ctx.exit_requested = true

@@ -11,12 +11,13 @@ local function breakpoint_id(index)
   return nil
 end
 
+-- Returns reason, our breakpoint id, our watchpoint id, the watchpoint's console line.
 local function classify(lines)
   for _, line in ipairs(lines) do
     local n = line:match('Stopped at breakpoint (%d+)')
     if n then return 'breakpoint', breakpoint_id(tonumber(n)), nil end
     n = line:match('Stopped at watchpoint (%d+)')
-    if n then return 'watchpoint', nil, tonumber(n) end
+    if n then return 'watchpoint', nil, require('mamebridge.rawops').watchpoint_id(tonumber(n)), line end
     if line:find('Stopped at temporary breakpoint', 1, true) then return 'goto' end
   end
   return nil
@@ -62,7 +63,7 @@ end
 -- CPU), false when the bridge let the CPU go on (start without hold, range step).
 function rc.handle_stop()
   local lines = ctx.take_log()
-  local reason, bp, wp = classify(lines)
+  local reason, bp, wp, wpline = classify(lines)
   local pc = ctx.pc()
   local extra = {}
   if ctx.first_stop then
@@ -96,7 +97,12 @@ function rc.handle_stop()
   end
   ctx.pending = nil
   ctx.last_stop = { reason = reason, pc = pc, breakpoint = bp, watchpoint = wp }
-  local ev = { reason = reason, pc = pc, breakpoint = bp, watchpoint = wp, log = lines,
+  -- MAME names the accessing instruction: "... writing D9 to 8001 (PC=0139)"
+  if wpline then
+    local access, value, at, wpc = wpline:match('(%a+) (%x+) %a+ (%x+) %(PC=(%x+)%)')
+    if wpc then extra.access = { kind = access, value = tonumber(value, 16), address = tonumber(at, 16), pc = tonumber(wpc, 16) } end
+  end
+  local ev = { reason = reason, pc = pc, breakpoint = bp, watchpoint = wp, log = lines, access = extra.access,
                limit = extra.limit, steps = extra.steps }
   ctx.event('stopped', ev)
   return true

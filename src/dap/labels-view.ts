@@ -1,0 +1,33 @@
+/**
+ * Session labels (symbol profiles, text definitions) as DAP values: a
+ * "Labels" scope in the Variables view, and evaluate/hover on a label name.
+ */
+import type { Label } from '../session/labels.js';
+import type { SessionApi, VariableValue } from '../session/types.js';
+
+/** Labels listed in the scope at most (the rest are reachable by evaluate). */
+export const MAX_SCOPE_LABELS = 2000;
+
+const hex4 = (n: number) => '$' + n.toString(16).toUpperCase().padStart(4, '0');
+
+export function labelValue(l: Label): VariableValue {
+  const range = l.size > 1 ? `-${hex4(l.address + l.size - 1)}` : '';
+  return {
+    name: l.name,
+    type: 'label',
+    value: `${hex4(l.address)}${range}${l.comment ? ` ${l.comment}` : ''}`,
+    numeric: l.address,
+    address: { space: 'cpu', offset: l.address },
+  };
+}
+
+/** The Labels scope's contents, or undefined when the session has none. */
+export function labelScope(session: SessionApi): VariableValue[] | undefined {
+  const labels = session.labels?.list() ?? [];
+  return labels.length ? labels.slice(0, MAX_SCOPE_LABELS).map(labelValue) : undefined;
+}
+
+export function evaluateLabel(session: SessionApi, expression: string): VariableValue | undefined {
+  const label = session.labels?.get(expression);
+  return label ? labelValue(label) : undefined;
+}

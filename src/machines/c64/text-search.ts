@@ -1,0 +1,34 @@
+/**
+ * Finds C64 text in bytes: exact raw byte sequences, or exact decoded code
+ * point sequences (a control byte matches nothing).
+ */
+import type { TextOptions } from './text-decode.js';
+import { codePointsOf } from './text-decode.js';
+
+export interface SearchHit { offset: number }
+
+export function searchBytes(haystack: Uint8Array, needle: Uint8Array, maxResults: number): { hits: number[]; more: boolean } {
+  const hits: number[] = [];
+  const buf = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength);
+  let from = 0;
+  while (needle.length > 0) {
+    const at = buf.indexOf(needle, from);
+    if (at < 0) break;
+    if (hits.length === maxResults) return { hits, more: true };
+    hits.push(at);
+    from = at + 1;
+  }
+  return { hits, more: false };
+}
+
+export function searchCodePoints(haystack: Uint8Array, text: string, opts: Pick<TextOptions, 'encoding' | 'charset' | 'highBit'>, maxResults: number): { hits: number[]; more: boolean } {
+  const wanted = Array.from(text, (ch) => ch.codePointAt(0)!);
+  const points = codePointsOf(haystack, opts);
+  const hits: number[] = [];
+  outer: for (let i = 0; wanted.length > 0 && i + wanted.length <= points.length; i++) {
+    for (let j = 0; j < wanted.length; j++) if (points[i + j] !== wanted[j]) continue outer;
+    if (hits.length === maxResults) return { hits, more: true };
+    hits.push(i);
+  }
+  return { hits, more: false };
+}

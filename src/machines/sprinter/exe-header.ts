@@ -1,0 +1,56 @@
+/**
+ * Estex DSS .EXE header (512 bytes; DSS reads the first 128): signature "EXE",
+ * version, code offset, loader size, load/start/stack addresses. Pure.
+ */
+import { RetroError } from '../../session/errors.js';
+import { WINDOW_SIZE } from './windows.js';
+
+export const EXE_HEADER_SIZE = 512;
+
+export interface ExeHeader {
+  version: number;
+  /** file offset of the code */
+  codeOffset: number;
+  /** 0 = normal load; otherwise PRELOAD: only this many bytes are loaded */
+  loaderSize: number;
+  load: number;
+  start: number;
+  stack: number;
+}
+
+export function parseExeHeader(bytes: Uint8Array): ExeHeader {
+  if (bytes.length < 0x16) throw new RetroError('bad_request', `A DSS EXE header needs at least 22 bytes; got ${bytes.length}.`);
+  if (bytes[0] !== 0x45 || bytes[1] !== 0x58 || bytes[2] !== 0x45) {
+    throw new RetroError('bad_request', 'Not a DSS EXE: it does not start with "EXE".');
+  }
+  const u16 = (o: number) => bytes[o] | (bytes[o + 1] << 8);
+  const header: ExeHeader = {
+    version: bytes[3],
+    codeOffset: (u16(4) | (u16(6) << 16)) >>> 0,
+    loaderSize: u16(8),
+    load: u16(0x10),
+    start: u16(0x12),
+    stack: u16(0x14),
+  };
+  if (header.codeOffset < 0x16) throw new RetroError('bad_request', `The EXE code offset ${header.codeOffset} lies inside its header.`);
+  if (header.load < 0x100) throw new RetroError('bad_request', `The EXE load address 0x${header.load.toString(16)} leaves no room for the 256-byte PSP.`);
+  return header;
+}
+
+/** Pages DSS allocates for the image: ceil(((load & 0x3FFF) + size) / 16 KiB). */
+export function pagesNeeded(header: ExeHeader, fileSize: number): number {
+  const image = Math.max(0, fileSize - header.codeOffset);
+  return Math.ceil(((header.load & (WINDOW_SIZE - 1)) + image) / WINDOW_SIZE);
+}
+
+/** Which windows get the block's pages 0, 1, …: from the window holding the load address upward. */
+export function windowsForLoad(load: number): number[] {
+  const first = load >> 14;
+  return [1, 2, 3].filter((w) => w >= first);
+}
+
+/** PSP fields below the load address: command line at load−0x80 (IX), task id at IX−1, block id at IX−2. */
+export function pspLayout(load: number): { commandLine: number; taskId: number; blockId: number; fileHandle: number } {
+  const ix = load - 0x80;
+  return { commandLine: ix, taskId: ix - 1, blockId: ix - 2, fileHandle: ix - 3 };
+}

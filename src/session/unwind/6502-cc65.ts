@@ -1,0 +1,94 @@
+import type { DebugIndex } from '../../debuginfo/index.js';
+import type { FunctionInfo } from '../../debuginfo/model.js';
+import { CC65_FRAME_REGISTER } from '../../debuginfo/cc65-dbg.js';
+import type { Register } from '../../targets/target.js';
+import { instructionLength } from '../../cpu/6502/cpu6502.js';
+import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
+
+const MAX_DEPTH = 32;
+const OP_JSR = 0x20;
+/** the symbol the cc65 parser records for the zero-page C stack pointer */
+const SP_SYMBOL = '__cc65_sp__';
+
+/**
+ * Call stack of cc65-compiled 6502 code. Return addresses are on the
+ * hardware stack (page 1): a word w is one when the byte at w-2 is a JSR and
+ * w+1 lies in a C function. Locals live on cc65's software stack, addressed
+ * by the zero-page `sp`; each frame gets CSP = the C stack pointer at its
+ * function's entry (locals are at negative offsets, parameters at positive
+ * ones). At a statement boundary the function's locals are allocated, so
+ * entry = sp + their size; a callee pops its own parameters, so the caller's
+ * sp is the callee's entry + the callee's parameter bytes.
+ */
+export async function unwind6502Cc65(regs: Register[], index: DebugIndex, read: ReadMemory): Promise<RawFrame[]> {
+  const pc = registerValue(regs, 'PC') ?? 0;
+  const s = registerValue(regs, 'SP') ?? 0xff;
+  const spAddress = index.info.symbols.find((x) => x.name === SP_SYMBOL)?.address;
+  const cspBytes = spAddress !== undefined ? await read(spAddress, 2) : undefined;
+  let csp = cspBytes ? cspBytes[0] | (cspBytes[1] << 8) : undefined;
+
+  const frames: RawFrame[] = [];
+  let fn = index.functionAt(pc);
+  let entry = fn && csp !== undefined ? csp + (await allocatedAt(fn, pc, index, read)) : undefined;
+  frames.push({ pc, sp: s, frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {}, registersValid: true });
+
+  const stack = await read(0x100, 0x100);
+  for (let at = s + 1; at < 0xff && frames.length < MAX_DEPTH; at++) {
+    const word = stack[at] | (stack[at + 1] << 8);
+    const ret = (word + 1) & 0xffff;
+    const caller = index.functionAt(ret);
+    if (!caller || word < 2 || (await read(word - 2, 1))[0] !== OP_JSR) continue;
+    // the caller's C sp once the callee returned: the callee's entry plus the parameters it pops
+    csp = entry !== undefined && fn ? entry + paramBytes(fn) : undefined;
+    entry = csp !== undefined ? csp + localBytes(caller) : undefined;
+    frames.push({ pc: ret, sp: (at + 1) & 0xff, frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {}, registersValid: false });
+    fn = caller;
+    at++;
+  }
+  return frames;
+}
+
+/**
+ * Bytes of locals already allocated at `pc`. cc65 allocates them at the
+ * start of the function, one JSR a declaration (push0/pushax for
+ * initialised ones, decspN for the others), after the JSR that pushes the
+ * fastcall parameter (the one at offset 0); that code belongs to the `{`
+ * line and the first body line, so a stop there may come before some of it.
+ */
+async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read: ReadMemory): Promise<number> {
+  const all = localBytes(fn);
+  const body = index.bodyStart(fn);
+  const prologueEnd = Math.max(body, ...index.lineRanges(body).map((r) => r[1]));
+  if (all === 0 || pc > prologueEnd) return all;
+  const code = await read(fn.start, prologueEnd - fn.start + 1);
+  const jsrs: number[] = [];
+  for (let at = 0; at < code.length;) {
+    if (code[at] === OP_JSR) jsrs.push(fn.start + at);
+    at += instructionLength(code[at]);
+  }
+  if (fn.params.some((p) => p.storage.kind === 'frame' && p.storage.offset === 0)) jsrs.shift();   // the fastcall push
+  const locals = fn.locals.filter((v) => v.storage.kind === 'frame' && v.storage.offset < 0)
+    .map((v) => -(v.storage as { offset: number }).offset).sort((a, b) => a - b);
+  let allocated = 0;
+  locals.forEach((depth, i) => {
+    const jsr = jsrs[i];
+    if (jsr !== undefined && jsr < pc) allocated = depth;
+  });
+  return allocated;
+}
+
+function localBytes(fn: FunctionInfo): number {
+  let most = 0;
+  for (const v of fn.locals) if (v.storage.kind === 'frame' && v.storage.offset < 0) most = Math.max(most, -v.storage.offset);
+  return most;
+}
+
+function paramBytes(fn: FunctionInfo): number {
+  let most = 0;
+  for (const v of fn.params) {
+    if (v.storage.kind !== 'frame') continue;
+    const size = v.type.kind === 'char' ? 1 : v.type.kind === 'int' || v.type.kind === 'bytes' ? v.type.size : 2;
+    most = Math.max(most, v.storage.offset + size);
+  }
+  return most;
+}

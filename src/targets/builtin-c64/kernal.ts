@@ -1,0 +1,259 @@
+/**
+ * High-level stand-ins for the KERNAL routines that cc65's c64 runtime calls
+ * (found by running cc65 conio and stdio programs on this machine: an
+ * unknown routine JAMs, see kernal-image.ts). Each runs in JS at the
+ * routine's address and returns like an RTS. Devices: keyboard (0) and
+ * screen (3); disk, tape and printer answer "device not present".
+ */
+import { FLAG_C, FLAG_Z, type Cpu6502 } from '../../cpu/6502/cpu6502.js';
+import type { C64Bus } from './c64-bus.js';
+import { K, TRAP_ADDRESSES } from './kernal-image.js';
+import { CHARCOLOR, HIBASE, type ScreenEditor, Z } from './screen-editor.js';
+
+export interface KernalHost {
+  cpu: Cpu6502;
+  bus: C64Bus;
+  editor: ScreenEditor;
+  /** say something on the emulator's log (shown to the user as output) */
+  log(text: string): void;
+}
+
+const KEY_BUFFER = 0x0277;
+const KEY_COUNT = 0xc6;
+const KEY_MAX = 0x0289;
+const STATUS = 0x90;
+const JIFFY = 0xa0;
+const INPUT_DEVICE = 0x99;
+const OUTPUT_DEVICE = 0x9a;
+/** 24 hours of jiffies: the clock wraps to 0 there */
+const JIFFIES_PER_DAY = 0x4f1a01;
+/** what one stand-in call costs in cycles (about a JSR, some work, an RTS) */
+const CALL_CYCLES = 24;
+
+const DEVICE_NOT_PRESENT = 5;
+const FILE_NOT_OPEN = 3;
+
+/** Logical files opened with OPEN: lfn → device. */
+type Files = Map<number, number>;
+
+export class Kernal {
+  private readonly files: Files = new Map();
+  /** the line CHRIN hands out, after RETURN was typed */
+  private inputLine: number[] = [];
+  private readonly handlers = new Map<number, () => void>();
+
+  constructor(private readonly host: KernalHost) {
+    const h = this.handlers;
+    const { cpu, bus, editor } = host;
+    const ram = bus.ram;
+    h.set(0xff81, () => { this.screenInit(); this.rts(); });                 // CINT
+    h.set(0xff84, () => this.rts());                                          // IOINIT
+    h.set(0xff87, () => this.rts());                                          // RAMTAS
+    h.set(0xff8a, () => { this.setVectors(); this.rts(); });                  // RESTOR
+    h.set(0xff8d, () => this.unsupported('VECTOR'));
+    h.set(0xff90, () => this.rts());                                          // SETMSG
+    h.set(0xff9f, () => this.rts());                                          // SCNKEY: keys arrive through the buffer
+    h.set(0xffb7, () => { cpu.a = this.nz(ram[STATUS]); this.rts(); });       // READST
+    h.set(0xffba, () => { ram[0xb8] = cpu.a; ram[0xba] = cpu.x; ram[0xb9] = cpu.y; this.rts(); });   // SETLFS
+    h.set(0xffbd, () => { ram[0xb7] = cpu.a; ram[0xbb] = cpu.x; ram[0xbc] = cpu.y; this.rts(); });   // SETNAM
+    h.set(0xffc0, () => this.open());                                         // OPEN
+    h.set(0xffc3, () => { this.files.delete(cpu.a); this.ok(); });            // CLOSE
+    h.set(0xffc6, () => this.channel(INPUT_DEVICE));                          // CHKIN
+    h.set(0xffc9, () => this.channel(OUTPUT_DEVICE));                         // CHKOUT
+    h.set(0xffcc, () => { ram[INPUT_DEVICE] = 0; ram[OUTPUT_DEVICE] = 3; this.rts(); });   // CLRCHN
+    h.set(0xffcf, () => this.chrin());                                        // CHRIN
+    h.set(0xffd2, () => { if (ram[OUTPUT_DEVICE] === 3) editor.print(cpu.a); this.ok(); }); // CHROUT
+    h.set(0xffd5, () => this.fail(DEVICE_NOT_PRESENT, 'LOAD'));
+    h.set(0xffd8, () => this.fail(DEVICE_NOT_PRESENT, 'SAVE'));
+    h.set(0xffdb, () => { ram[JIFFY] = cpu.y; ram[JIFFY + 1] = cpu.x; ram[JIFFY + 2] = cpu.a; this.rts(); });   // SETTIM
+    h.set(0xffde, () => { cpu.y = ram[JIFFY]; cpu.x = ram[JIFFY + 1]; cpu.a = ram[JIFFY + 2]; this.rts(); });   // RDTIM
+    h.set(0xffe1, () => { cpu.p &= ~FLAG_Z; cpu.a = 0xff; this.rts(); });   // STOP: never pressed
+    h.set(0xffe4, () => { cpu.a = this.getKey(); this.ok(); });              // GETIN
+    h.set(0xffe7, () => { this.files.clear(); ram[INPUT_DEVICE] = 0; ram[OUTPUT_DEVICE] = 3; this.rts(); });  // CLALL
+    h.set(0xffea, () => { this.tick(); this.rts(); });                        // UDTIM
+    h.set(0xffed, () => { cpu.x = 40; cpu.y = 25; this.rts(); });             // SCREEN
+    h.set(0xfff0, () => this.plot());                                         // PLOT
+    h.set(K.CLRSCR, () => { editor.clear(); this.rts(); });
+    h.set(K.KBDREAD, () => { cpu.a = this.getKey(); this.ok(); });
+    h.set(K.UPDCRAMPTR, () => { editor.updatePointers(); this.rts(); });
+    h.set(K.IRQ_DEFAULT, () => {
+      this.tick();
+      bus.cia1.read(0x0d, true);   // acknowledge timer A, as $EA7E does
+      cpu.pc = K.IRQ_EXIT;
+      cpu.cycles += CALL_CYCLES;
+    });
+    h.set(K.BRK_DEFAULT, () => { host.log(`BRK at $${((ram[0x0100 + ((cpu.s + 2) & 0xff)] | (ram[0x0100 + ((cpu.s + 3) & 0xff)] << 8)) - 2 & 0xffff).toString(16)}`); this.toReady(); });
+    h.set(K.PROGRAM_END, () => this.toReady());
+    h.set(K.RUN_SYS, () => { cpu.pc = this.sysAddress; cpu.cycles += CALL_CYCLES; });
+    h.set(K.COLD_START, () => this.coldStart());
+    for (const address of TRAP_ADDRESSES) if (!h.has(address)) throw new Error(`no stand-in for $${address.toString(16)}`);
+  }
+
+  /** Runs the stand-in at `pc`; false when there is none (the JAM byte then stops the CPU). */
+  call(pc: number): boolean {
+    const handler = this.handlers.get(pc);
+    if (!handler) return false;
+    handler();
+    return true;
+  }
+
+  addresses(): number[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** Power-on: what the real KERNAL leaves behind, as far as C programs can tell. */
+  coldStart(): void {
+    const { cpu, bus } = this.host;
+    const ram = bus.ram;
+    ram.fill(0, 0x0002, 0x0400);
+    bus.portDir = 0x2f;
+    bus.portData = 0x37;
+    bus.vic.fill(0);
+    bus.vic.set([0x1b, 0, 0, 0, 0, 0xc8, 0, 0x14], 0x11);   // $D011..$D018: text on, 25 rows, 40 columns, screen $0400, glyphs $1000
+    bus.vic[0x20] = 14;   // light blue border
+    bus.vic[0x21] = 6;    // blue background
+    bus.cia2.write(0x02, 0x3f, false);
+    bus.cia2.write(0x00, 0x97, false);   // VIC bank 0
+    bus.cia1.startJiffyTimer(0x4025, cpu.cycles);   // the KERNAL's PAL value: 60 interrupts a second
+    ram[0x2b] = 0x01; ram[0x2c] = 0x08;   // TXTTAB: BASIC program at $0801
+    ram[0x37] = 0x00; ram[0x38] = 0xa0;   // MEMSIZ
+    ram[0x0281] = 0x00; ram[0x0282] = 0x08; ram[0x0283] = 0x00; ram[0x0284] = 0xa0;
+    ram[KEY_MAX] = 10;
+    ram[OUTPUT_DEVICE] = 3;
+    this.setVectors();
+    this.screenInit();
+    this.files.clear();
+    this.inputLine = [];
+    for (const ch of '\r    **** RETRO DEBUG BUILT-IN C64 ****\r\r 64K RAM, NO BASIC. LOAD A PROGRAM.\r') this.host.editor.print(ch.charCodeAt(0));
+    this.toReady();
+    cpu.s = 0xfb;
+  }
+
+  /** Drops a key into the KERNAL's buffer; false when it is full. */
+  pushKey(petscii: number): boolean {
+    const ram = this.host.bus.ram;
+    if (ram[KEY_COUNT] >= Math.min(ram[KEY_MAX] || 10, 10)) return false;
+    ram[KEY_BUFFER + ram[KEY_COUNT]] = petscii;
+    ram[KEY_COUNT]++;
+    return true;
+  }
+
+  private screenInit(): void {
+    const ram = this.host.bus.ram;
+    ram[HIBASE] = 0x04;
+    ram[CHARCOLOR] = 14;
+    ram[Z.RVS] = 0;
+    this.host.editor.clear();
+  }
+
+  private setVectors(): void {
+    const ram = this.host.bus.ram;
+    const set = (at: number, value: number) => { ram[at] = value & 0xff; ram[at + 1] = value >> 8; };
+    set(0x0314, K.IRQ_DEFAULT);
+    set(0x0316, K.BRK_DEFAULT);
+    set(0x0318, K.NMI_EXIT);
+  }
+
+  private toReady(): void {
+    const { cpu, editor } = this.host;
+    if (this.host.editor && this.host.bus.ram[Z.CURS_X] !== 0) editor.print(0x0d);
+    for (const ch of 'READY.\r') editor.print(ch.charCodeAt(0));
+    this.host.bus.portData = 0x37;
+    cpu.pc = K.IDLE;
+    cpu.cycles += CALL_CYCLES;
+  }
+
+  private getKey(): number {
+    const ram = this.host.bus.ram;
+    const count = ram[KEY_COUNT];
+    if (count === 0) return 0;
+    const key = ram[KEY_BUFFER];
+    ram.copyWithin(KEY_BUFFER, KEY_BUFFER + 1, KEY_BUFFER + count);
+    ram[KEY_COUNT] = count - 1;
+    return key;
+  }
+
+  /** The screen editor's input: echo keys until RETURN, then hand the line out a byte a call. */
+  private chrin(): void {
+    const { cpu, bus, editor } = this.host;
+    if (bus.ram[INPUT_DEVICE] !== 0) { this.fail(DEVICE_NOT_PRESENT, 'CHRIN from a device other than the keyboard'); return; }
+    while (this.inputLine.length === 0) {
+      const key = this.getKey();
+      if (key === 0) { cpu.cycles += CALL_CYCLES; return; }   // wait: run on at this address
+      editor.print(key);
+      if (key === 0x0d) this.inputLine = [...this.typed, 0x0d];
+      else if (key === 0x14) this.typed.pop();
+      else this.typed.push(key);
+      if (key === 0x0d) this.typed = [];
+    }
+    cpu.a = this.inputLine.shift()!;
+    this.ok();
+  }
+
+  private typed: number[] = [];
+  /** where RUN_SYS jumps: the program's SYS address */
+  sysAddress: number = K.IDLE;
+
+  private open(): void {
+    const ram = this.host.bus.ram;
+    const lfn = ram[0xb8];
+    const device = ram[0xba];
+    if (device !== 0 && device !== 3) { this.fail(DEVICE_NOT_PRESENT, `OPEN of device ${device}`); return; }
+    this.files.set(lfn, device);
+    this.ok();
+  }
+
+  private channel(which: number): void {
+    const { cpu, bus } = this.host;
+    const device = this.files.get(cpu.x);
+    if (device === undefined) { cpu.a = FILE_NOT_OPEN; cpu.p |= FLAG_C; this.rts(); return; }
+    bus.ram[which] = device;
+    this.ok();
+  }
+
+  private plot(): void {
+    const { cpu, bus, editor } = this.host;
+    if (cpu.p & FLAG_C) { cpu.x = bus.ram[Z.CURS_Y]; cpu.y = bus.ram[Z.CURS_X]; }
+    else editor.plot(cpu.x, cpu.y);
+    this.rts();
+  }
+
+  private tick(): void {
+    const ram = this.host.bus.ram;
+    let t = (ram[JIFFY] << 16) | (ram[JIFFY + 1] << 8) | ram[JIFFY + 2];
+    t = (t + 1) % JIFFIES_PER_DAY;
+    ram[JIFFY] = t >> 16; ram[JIFFY + 1] = (t >> 8) & 0xff; ram[JIFFY + 2] = t & 0xff;
+  }
+
+  private unsupported(name: string): void {
+    this.host.log(`The built-in C64 does not provide the KERNAL routine ${name}; it returned with carry set.`);
+    this.host.cpu.p |= FLAG_C;
+    this.rts();
+  }
+
+  private fail(code: number, what: string): void {
+    this.host.log(`${what}: device not present on the built-in C64 (only keyboard and screen exist).`);
+    this.host.bus.ram[STATUS] |= 0x80;
+    this.host.cpu.a = code;
+    this.host.cpu.p |= FLAG_C;
+    this.rts();
+  }
+
+  private ok(): void {
+    this.host.cpu.p &= ~FLAG_C;
+    this.rts();
+  }
+
+  private nz(v: number): number {
+    const cpu = this.host.cpu;
+    cpu.p = (cpu.p & ~(FLAG_Z | 0x80)) | (v & 0x80) | (v ? 0 : FLAG_Z);
+    return v;
+  }
+
+  private rts(): void {
+    const cpu = this.host.cpu;
+    const lo = cpu.pull();
+    cpu.pc = ((lo | (cpu.pull() << 8)) + 1) & 0xffff;
+    cpu.cycles += CALL_CYCLES;
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The one interface both ways of reaching a DOS guest implement: a native
+ * emulator process (/proc/PID/mem) and the wasm emulator's heap in our own
+ * process. Addresses are the host's (process virtual address or heap index).
+ */
+
+export interface HostRegion { start: number; end: number; label: string }
+
+export interface HostMemory {
+  /** e.g. "DOSBox process 1234 via /proc/1234/mem" */
+  readonly description: string;
+  /** 'native' or 'wasm' */
+  readonly backend: 'native' | 'wasm';
+  /** readable+writable regions worth scanning for the guest */
+  regions(): Promise<HostRegion[]>;
+  read(address: number, length: number): Promise<Uint8Array>;
+  write(address: number, data: Uint8Array): Promise<void>;
+  /** false once the process/emulator is gone */
+  alive(): boolean;
+  /** why it is gone (with the emulator's last output), when known */
+  lostReason?(): string | undefined;
+  close(): Promise<void>;
+}
