@@ -15,6 +15,8 @@ import type { LaunchConfig } from './launch.js';
 import { LineStepper, type StepKind } from './line-stepper.js';
 import { LabelTable } from './labels.js';
 import { SourcePaths } from './source-paths.js';
+import { StopWaiters } from './stop-waiters.js';
+import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
 import type {
   BreakpointInfo, ClientKind, ClientRef, Identity, LeaseInfo, MutationOptions, QueuedEvent, ScopeName,
   SessionApi, SessionEvent, SessionPhase, SessionStatus, StackFrameInfo, StepGranularity, VariableValue,
@@ -57,8 +59,7 @@ export class Session implements SessionApi {
   private readonly inputs = new InputQueue();
   private readonly rawLease = new RawLease();
   private readonly paths: SourcePaths;
-  /** waiters for the next emulator stop during internal multi-leg operations */
-  private stopWaiters: { resolve: (s: StopInfo) => void; reject: (e: unknown) => void }[] = [];
+  private readonly stopWaiters = new StopWaiters();
   private busy = false;
   private readonly sweeper: NodeJS.Timeout;
   private unsubscribeTarget?: () => void;
@@ -87,7 +88,7 @@ export class Session implements SessionApi {
     this.index = deps.index;
     this.buildId = deps.buildId;
     this.inspector = new Inspector(deps.target, deps.index, this.paths);
-    this.stepper = new LineStepper(deps.target, deps.index, (ms) => this.armStop(ms), () => this.callerAddress());
+    this.stepper = new LineStepper(deps.target, deps.index, (ms) => this.stopWaiters.arm(ms), () => this.callerAddress());
     this.unsubscribeTarget = deps.target.onEvent((e) => this.onTargetEvent(e));
     this.state = 'stopped';
   }
@@ -261,36 +262,17 @@ export class Session implements SessionApi {
   // ---- breakpoints ----
 
   async setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo> {
-    const owner = this.clients.get(clientId);
-    const resolved = this.index?.resolveLine(file, line);
-    if (!resolved || resolved.addresses.length === 0) {
-      return this.addBreakpoint(owner, { kind: 'line', file, line, condition, verified: false,
-        message: this.index ? `No code at or after ${file}:${line} in the same function.` : 'No debug info is loaded.' });
-    }
-    const moved = resolved.line !== line ? `Moved from line ${line} to ${resolved.line}, the next line with code.` : undefined;
-    return this.addBreakpoint(owner, {
-      kind: 'line', file: resolved.file, line: resolved.line, condition, verified: true, message: moved,
-      address: { space: 'cpu', offset: Math.min(...resolved.addresses) },
-    });
+    return this.addBreakpoint(this.clients.get(clientId), placeLine(this.index, file, line, condition));
   }
 
   async setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo> {
-    const owner = this.clients.get(clientId);
-    const fn = this.index?.functionByName(name);
-    if (!fn) return this.addBreakpoint(owner, { kind: 'function', function: name, condition, verified: false, message: `No function named ${name} in the debug info.` });
-    const body = this.index!.bodyStart(fn);
-    const entry = this.index!.lineAt(body);
-    return this.addBreakpoint(owner, {
-      kind: 'function', function: fn.name, condition, verified: true,
-      file: entry?.file, line: entry?.line, address: { space: 'cpu', offset: body },
-    });
+    return this.addBreakpoint(this.clients.get(clientId), placeFunction(this.index, name, condition));
   }
 
   async setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo> {
     const owner = this.clients.get(clientId);
     this.checkRange(address, 1);
-    const line = this.index?.lineAt(address.offset);
-    return this.addBreakpoint(owner, { kind: 'address', address, condition, verified: true, file: line?.file, line: line?.line });
+    return this.addBreakpoint(owner, placeAddress(this.index, address, condition));
   }
 
   async clearBreakpoint(clientId: string, id: number): Promise<void> {
@@ -303,7 +285,7 @@ export class Session implements SessionApi {
     return this.breakpoints.list();
   }
 
-  private async addBreakpoint(owner: ClientRef, fields: Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>): Promise<BreakpointInfo> {
+  private async addBreakpoint(owner: ClientRef, fields: BreakpointFields): Promise<BreakpointInfo> {
     this.requireTarget();
     const bp = await this.breakpoints.add(owner, fields);
     this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
@@ -473,7 +455,7 @@ export class Session implements SessionApi {
     const target = this.target;
     this.target = undefined;
     this.unsubscribeTarget?.();
-    this.rejectWaiters(new RetroError('target_lost', `The session ended: ${reason}.`));
+    this.stopWaiters.rejectAll(new RetroError('target_lost', `The session ended: ${reason}.`));
     await target?.close().catch(() => undefined);
     this.markExited(reason);
   }
@@ -486,18 +468,15 @@ export class Session implements SessionApi {
         this.state = 'stopped';
         this.inspector?.invalidate();
         this.inputs.forgetAll();
-        const waiters = this.stopWaiters;
-        this.stopWaiters = [];
-        if (waiters.length) waiters.forEach((w) => w.resolve(e.stop));
-        else if (!this.busy) this.publishStop(e.stop);
+        if (!this.stopWaiters.resolve(e.stop) && !this.busy) this.publishStop(e.stop);
         break;
       }
       case 'running':
-        if (this.state !== 'running' && !this.busy && this.stopWaiters.length === 0) this.startRunning();
+        if (this.state !== 'running' && !this.busy && !this.stopWaiters.pending) this.startRunning();
         this.state = 'running';
         break;
       case 'exited':
-        this.rejectWaiters(new RetroError('target_lost', `The emulator went away: ${e.reason}.`));
+        this.stopWaiters.rejectAll(new RetroError('target_lost', `The emulator went away: ${e.reason}.`));
         this.markExited(e.reason);
         break;
       case 'reset':
@@ -508,26 +487,6 @@ export class Session implements SessionApi {
         this.emit({ type: 'output', text: e.text });
         break;
     }
-  }
-
-  private armStop(timeoutMs?: number): Promise<StopInfo> {
-    return new Promise<StopInfo>((resolvePromise, reject) => {
-      const waiter = { resolve: resolvePromise, reject };
-      this.stopWaiters.push(waiter);
-      if (timeoutMs) {
-        setTimeout(() => {
-          if (!this.stopWaiters.includes(waiter)) return;
-          this.stopWaiters = this.stopWaiters.filter((w) => w !== waiter);
-          reject(new RetroError('timeout_may_have_mutated', `No stop within ${timeoutMs} ms; the machine is still running.`, { timeout_ms: timeoutMs }));
-        }, timeoutMs).unref();
-      }
-    });
-  }
-
-  private rejectWaiters(err: RetroError): void {
-    const waiters = this.stopWaiters;
-    this.stopWaiters = [];
-    waiters.forEach((w) => w.reject(err));
   }
 
   private publishStop(stop: StopInfo): void {

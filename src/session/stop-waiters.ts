@@ -1,0 +1,47 @@
+import { RetroError } from './errors.js';
+import type { StopInfo } from '../targets/target.js';
+
+interface Waiter { resolve: (s: StopInfo) => void; reject: (e: unknown) => void }
+
+/**
+ * Internal multi-leg operations (C-line steps, running to main) wait for the
+ * emulator's next stop here, so the session can keep those legs from clients.
+ */
+export class StopWaiters {
+  private waiters: Waiter[] = [];
+
+  get pending(): boolean {
+    return this.waiters.length > 0;
+  }
+
+  /** The next stop; arm it before issuing the command so a fast stop cannot slip past. */
+  arm(timeoutMs?: number): Promise<StopInfo> {
+    return new Promise<StopInfo>((resolve, reject) => {
+      const waiter = { resolve, reject };
+      this.waiters.push(waiter);
+      if (!timeoutMs) return;
+      setTimeout(() => {
+        if (!this.waiters.includes(waiter)) return;
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new RetroError('timeout_may_have_mutated', `No stop within ${timeoutMs} ms; the machine is still running.`, { timeout_ms: timeoutMs }));
+      }, timeoutMs).unref();
+    });
+  }
+
+  /** Hands a stop to everyone waiting; false when nobody was. */
+  resolve(stop: StopInfo): boolean {
+    const waiters = this.take();
+    waiters.forEach((w) => w.resolve(stop));
+    return waiters.length > 0;
+  }
+
+  rejectAll(err: RetroError): void {
+    this.take().forEach((w) => w.reject(err));
+  }
+
+  private take(): Waiter[] {
+    const waiters = this.waiters;
+    this.waiters = [];
+    return waiters;
+  }
+}
