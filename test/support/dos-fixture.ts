@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -31,8 +31,9 @@ export function bccAvailable(): boolean {
 
 export async function buildDosFixtures(): Promise<DosFixtures> {
   const names = (await readdir(SOURCE_DIR)).filter((n) => n.endsWith('.asm') || (n.endsWith('.c') && bccAvailable())).sort();
+  const includes = (await readdir(SOURCE_DIR)).filter((n) => n.endsWith('.inc')).sort();
   const hash = createHash('sha256');
-  for (const n of names) hash.update(n).update(await readFile(join(SOURCE_DIR, n)));
+  for (const n of [...names, ...includes]) hash.update(n).update(await readFile(join(SOURCE_DIR, n)));
   const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
   if (!existsSync(join(dir, 'done'))) {
     const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -40,14 +41,14 @@ export async function buildDosFixtures(): Promise<DosFixtures> {
     for (const n of names) {
       const stem = n.replace(/\.(asm|c)$/, '');
       const out = join(tmp, `${stem.toUpperCase()}.COM`);
-      if (n.endsWith('.asm')) await run('nasm', ['-f', 'bin', '-o', out, join(SOURCE_DIR, n)], { cwd: tmp, timeout: 30_000 });
+      if (n.endsWith('.asm')) await run('nasm', ['-f', 'bin', '-i', `${SOURCE_DIR}/`, '-o', out, join(SOURCE_DIR, n)], { cwd: tmp, timeout: 30_000 });
       else {
         // -X-M: ld86's symbol map on stdout; the C globals' offsets are relative to the program's data segment
         const { stdout } = await run('bcc', ['-Md', '-X-M', '-o', out, join(SOURCE_DIR, n)], { cwd: tmp, timeout: 30_000 });
-        await (await import('node:fs/promises')).writeFile(join(tmp, `${stem}.map`), stdout);
+        await writeFile(join(tmp, `${stem}.map`), stdout);
       }
     }
-    await (await import('node:fs/promises')).writeFile(join(tmp, 'done'), '');
+    await writeFile(join(tmp, 'done'), '');
     try { await rename(tmp, dir); } catch { await rm(tmp, { recursive: true, force: true }); }
   }
   const programs: Record<string, DosProgramFixture> = {};
