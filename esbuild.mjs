@@ -8,8 +8,8 @@ const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/dap/stdio-main.ts'], outfile: 'dist/debugAdapter.js' },
-  // the embedded DOSBox runs in a worker thread of its own (loaded by src/targets/dosbox/wasm-launcher.ts)
-  { entryPoints: ['src/targets/dosbox/wasm-worker.ts'], outfile: 'dist/dos-wasm-worker.js' },
+  // the embedded DOSBox runs in a worker thread of its own (loaded by src/connectors/dosbox/wasm-launcher.ts)
+  { entryPoints: ['src/connectors/dosbox/wasm-worker.ts'], outfile: 'dist/dos-wasm-worker.js' },
 ];
 mkdirSync('dist', { recursive: true });
 await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));
@@ -17,4 +17,4 @@ if (existsSync('media/screen-panel.ts')) {
   await build({ entryPoints: ['media/screen-panel.ts'], outfile: 'dist/media/screen-panel.js', bundle: true,
     platform: 'browser', format: 'iife', target: 'es2020', logLevel: 'warning' });
 }
-if (existsSync('src/targets/mame/plugin')) cpSync('src/targets/mame/plugin', 'dist/mame-plugin', { recursive: true });
+if (existsSync('src/connectors/mame/plugin')) cpSync('src/connectors/mame/plugin', 'dist/mame-plugin', { recursive: true });

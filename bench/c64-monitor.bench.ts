@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cpu6502 } from '../src/cpu/6502/cpu6502.js';
 import { SessionManager } from '../src/session/manager.js';
-import { Cmd } from '../src/targets/vice/protocol.js';
-import type { MonitorClient } from '../src/targets/vice/monitor-client.js';
+import { Cmd } from '../src/connectors/vice/protocol.js';
+import type { MonitorClient } from '../src/connectors/vice/monitor-client.js';
 import { buildC64Fixture, REPO_ROOT } from '../test/support/c64-fixture.js';
 import { measure } from './measure.js';
 

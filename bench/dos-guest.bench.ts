@@ -8,12 +8,12 @@
  * Run: node --import tsx bench/dos-guest.bench.ts [iterations]
  */
 import { join } from 'node:path';
-import { launchDosboxTarget, type DosBackend } from '../src/targets/dosbox/launcher.js';
-import type { DosboxTarget } from '../src/targets/dosbox/dosbox-target.js';
-import { findGuestBase } from '../src/targets/dosbox/discovery.js';
-import { typeKeys } from '../src/targets/dosbox/input.js';
-import { wasmAvailable } from '../src/targets/dosbox/wasm-launcher.js';
-import type { HostMemory } from '../src/targets/dosbox/host-memory.js';
+import { launchDosboxTarget, type DosBackend } from '../src/connectors/dosbox/launcher.js';
+import type { DosboxTarget } from '../src/connectors/dosbox/dosbox-target.js';
+import { findGuestBase } from '../src/connectors/dosbox/discovery.js';
+import { typeKeys } from '../src/connectors/dosbox/input.js';
+import { wasmAvailable } from '../src/connectors/dosbox/wasm-launcher.js';
+import type { HostMemory } from '../src/connectors/dosbox/host-memory.js';
 import { MODE13_SPAN } from '../src/machines/dos/video.js';
 import { charKey } from '../src/machines/dos/keys.js';
 import { buildDosFixtures } from '../test/support/dos-fixture.js';

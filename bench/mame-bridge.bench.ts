@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchMameTarget, type MameTarget } from '../src/targets/mame/mame-target.js';
+import { launchMameTarget, type MameTarget } from '../src/connectors/mame/mame-target.js';
 import { buildZxFixture, REPO_ROOT } from '../test/support/zx-fixture.js';
 
 const N = Number(process.argv[2] ?? 300);

@@ -7,8 +7,8 @@
  * Run: node --import tsx bench/mame-raw.bench.ts [iterations]
  */
 import { join } from 'node:path';
-import { launchMameTarget } from '../src/targets/mame/mame-target.js';
-import { MAME_RAW_FEATURE, type MameRaw } from '../src/targets/mame/mame-raw.js';
+import { launchMameTarget } from '../src/connectors/mame/mame-target.js';
+import { MAME_RAW_FEATURE, type MameRaw } from '../src/connectors/mame/mame-raw.js';
 import { buildZxFixture, REPO_ROOT } from '../test/support/zx-fixture.js';
 import { measure as timeCalls, type Figures } from './measure.js';
 

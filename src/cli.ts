@@ -10,7 +10,7 @@ import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { asRetroError } from './session/errors.js';
+import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
 import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';

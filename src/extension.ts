@@ -15,7 +15,7 @@ import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-sn
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
-import { asRetroError } from './session/errors.js';
+import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
 import { ScreenPanel } from './ui/screen-panel.js';
 

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { demoCaller, waitUntilReady, type DemoOptions } from './demo.js';
 

@@ -6,8 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionManagerApi } from '../session/types.js';
-import { RetroError, type ErrorCode } from '../session/errors.js';
-import { resolveMamePath } from '../targets/mame/launcher.js';
+import { RetroError, type ErrorCode } from '../core/errors.js';
+import { resolveMamePath } from '../connectors/mame/launcher.js';
 import { McpConnection } from '../mcp/connection.js';
 import { findTool, TOOL_GROUPS } from '../mcp/groups.js';
 import { invokeTool, type ToolContext } from '../mcp/tool-kit.js';

@@ -5,7 +5,7 @@
  */
 import { basename, resolve } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError } from '../session/errors.js';
+import { asRetroError } from '../core/errors.js';
 import type { BreakpointInfo, SessionApi } from '../session/types.js';
 
 export interface RequestedBreakpoint { line?: number; name?: string; condition?: string }

@@ -3,7 +3,7 @@
  * stable numeric id per error code (DAP messages carry numbers, not strings).
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError, type ErrorCode, type RetroError } from '../session/errors.js';
+import { asRetroError, type ErrorCode, type RetroError } from '../core/errors.js';
 import type { ClientRef } from '../session/types.js';
 
 const CODE_IDS: Record<ErrorCode, number> = {

@@ -3,9 +3,9 @@
  * Only shapes are checked here; whether files exist is the session's job
  * (it reports them with the right codes while booting).
  */
-import { RetroError } from '../session/errors.js';
-import type { LaunchConfig } from '../session/launch.js';
-import { parseDosOptions } from './dos-launch-args.js';
+import { RetroError } from '../core/errors.js';
+import type { LaunchConfig } from '../core/launch.js';
+import { parseDosOptions } from '../connectors/dosbox/front/dap-launch-args.js';
 
 export interface LaunchOptions {
   config: LaunchConfig;

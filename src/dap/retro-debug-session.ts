@@ -12,18 +12,18 @@ import {
   OutputEvent, StoppedEvent, TerminatedEvent, ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError, RetroError, type ErrorCode } from '../session/errors.js';
+import { asRetroError, RetroError, type ErrorCode } from '../core/errors.js';
 import type {
   ClientRef, LeaseInfo, ScopeName, SessionApi, SessionEvent, SessionManagerApi, SessionPhase, SourceLocation, VariableValue,
 } from '../session/types.js';
-import type { StopInfo } from '../targets/target.js';
+import type { StopInfo } from '../core/target.js';
 import { ClientBreakpoints, foreignBreakpointSummary } from './breakpoints.js';
 import { holderFromError, TAKE_CONTROL_HINT, toDapMessage, userSentence } from './error-text.js';
 import { parseAttachArgs, parseLaunchArgs } from './launch-args.js';
 import { dapStopReason, describeStop } from './stop-text.js';
 import { formatHex, parseMemoryReference, toDapVariable, VariableHandles } from './variables.js';
 import { evaluateLabel, labelScope } from './labels-view.js';
-import { dosBios, dosFrames, dosOf, dosPrograms, dosSymbols, dosThreads, encodeSymbol, evaluateDos } from './dos-view.js';
+import { dosBios, dosFrames, dosOf, dosPrograms, dosSymbols, dosThreads, encodeSymbol, evaluateDos } from '../connectors/dosbox/front/dap-view.js';
 
 export interface RetroDebugSessionOptions {
   /** how this client is named to others (lease refusals, breakpoint owners) */

@@ -1,7 +1,7 @@
 /** How a session stop reads in VS Code: the DAP `reason` and a short description. */
 import { basename } from 'node:path';
 import type { SourceLocation } from '../session/types.js';
-import type { StopInfo, StopReason } from '../targets/target.js';
+import type { StopInfo, StopReason } from '../core/target.js';
 
 const REASONS: Record<StopReason, string> = {
   entry: 'entry',

@@ -3,8 +3,8 @@
  * (a CPU address as text) ↔ typed addresses.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError } from '../session/errors.js';
-import type { Address } from '../targets/target.js';
+import { RetroError } from '../core/errors.js';
+import type { Address } from '../core/target.js';
 import type { ScopeName, VariableValue } from '../session/types.js';
 
 /** What a variablesReference stands for; handles are dropped whenever the CPU moves. */

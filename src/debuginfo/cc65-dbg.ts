@@ -12,7 +12,7 @@
  * function entry (after the caller pushed the arguments), which the 6502
  * unwinder computes from the zero-page `sp`.
  */
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 import { codeOnly, declaredType } from './cc65-c-decls.js';
 import type { CType, DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
 

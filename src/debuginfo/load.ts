@@ -1,7 +1,7 @@
 /** Loads a debug-info file, choosing the parser by its extension. */
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 import type { DebugInfo } from './model.js';
 import { parseCdb } from './sdcc-cdb.js';
 import { parseCc65Dbg } from './cc65-dbg.js';

@@ -12,7 +12,7 @@
  *   does not say: see z80-frame.ts.
  * - `L:XG$f` marks the start of the last instruction, not the last byte.
  */
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 import type { CField, CType, DebugInfo, FunctionInfo, LineEntry, Storage, Variable } from './model.js';
 import { parseRecord, RecordError, type CdbRecord, type SymbolName } from './sdcc-cdb-records.js';
 import { ChainError, parseTypeChain } from './sdcc-type-chain.js';

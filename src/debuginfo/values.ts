@@ -3,8 +3,8 @@
  * little-endian memory into VariableValue (bounded), and encoding of scalar
  * literals for writes.
  */
-import { RetroError } from '../session/errors.js';
-import type { Address } from '../targets/target.js';
+import { RetroError } from '../core/errors.js';
+import type { Address } from '../core/target.js';
 import type { VariableValue } from '../session/types.js';
 import type { CField, CType } from './model.js';
 

@@ -4,7 +4,7 @@
  * working across reloads) and replaced by a random one when taken; a port the
  * person set explicitly is never replaced silently.
  */
-import { RetroError, asRetroError } from '../session/errors.js';
+import { RetroError, asRetroError } from '../core/errors.js';
 
 export interface RunningMcpServer {
   url: string;

@@ -5,7 +5,7 @@
  * detach on close that releases its lease and breakpoints.
  */
 import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from '../session/types.js';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 
 /** Which client started each session, across every connection of this process. */
 const starters = new WeakMap<SessionApi, string>();

@@ -2,9 +2,9 @@
  * Turns session values into the plain shapes the MCP schemas describe, and
  * parses the loose inputs agents send (addresses as numbers or strings, hex).
  */
-import type { Address, Register } from '../targets/target.js';
+import type { Address, Register } from '../core/target.js';
 import type { BreakpointInfo, SessionStatus, StackFrameInfo, VariableValue } from '../session/types.js';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 import type { VariableOut } from './schemas.js';
 
 export function hex(value: number, digits = 4): string {

@@ -10,13 +10,13 @@ import { sessionTools } from './tools/session.js';
 import { c64GraphicsTools } from './tools/c64-graphics.js';
 import { c64SymbolLiveTools, c64SymbolStaticTools } from './tools/c64-symbols.js';
 import { c64TextLiveTools, c64TextStaticTools } from './tools/c64-text.js';
-import { mameConsoleTools } from './tools/mame-console.js';
-import { mameInputTools } from './tools/mame-input.js';
-import { mameMemoryTools } from './tools/mame-memory.js';
-import { mameScreenTools } from './tools/mame-screen.js';
-import { mameWatchTools } from './tools/mame-watch.js';
-import { dosTools } from './tools/dos.js';
-import { viceTools } from './tools/vice.js';
+import { mameConsoleTools } from '../connectors/mame/front/mcp-console.js';
+import { mameInputTools } from '../connectors/mame/front/mcp-input.js';
+import { mameMemoryTools } from '../connectors/mame/front/mcp-memory.js';
+import { mameScreenTools } from '../connectors/mame/front/mcp-screen.js';
+import { mameWatchTools } from '../connectors/mame/front/mcp-watch.js';
+import { dosTools } from '../connectors/dosbox/front/mcp-tools.js';
+import { viceTools } from '../connectors/vice/front/mcp-tools.js';
 
 export interface ToolGroup { name: string; description: string; tools: readonly ToolDef[] }
 

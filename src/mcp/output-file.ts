@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 
 export function resolveOutputPath(outputDir: string, path: string): string {
   const root = resolve(outputDir);

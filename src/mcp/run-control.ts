@@ -4,7 +4,7 @@
  * arrives while the command is still being acknowledged is not missed.
  */
 import type { SessionApi, SessionStatus } from '../session/types.js';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 
 export const MAX_WAIT_MS = 60_000;
 export const DEFAULT_WAIT_MS = 10_000;

@@ -5,7 +5,7 @@
  * everything and allows no partial unloading.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RetroError } from '../session/errors.js';
+import { RetroError } from '../core/errors.js';
 import { PROFILES, TOOL_GROUPS, type Profile } from './groups.js';
 import { registerToolDef, type GroupSummary, type ToolContext } from './tool-kit.js';
 

@@ -8,9 +8,9 @@
 import * as z from 'zod/v4';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RunState } from '../targets/target.js';
+import type { RunState } from '../core/target.js';
 import type { SessionApi, SessionManagerApi } from '../session/types.js';
-import { RetroError, asRetroError } from '../session/errors.js';
+import { RetroError, asRetroError } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape, errorSchema } from './schemas.js';
 

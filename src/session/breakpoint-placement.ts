@@ -1,5 +1,5 @@
 import type { DebugIndex } from '../debuginfo/index.js';
-import type { Address } from '../targets/target.js';
+import type { Address } from '../core/target.js';
 import type { BreakpointInfo } from './types.js';
 
 /** What a new breakpoint is, before it has an id and an owner. */

@@ -1,5 +1,5 @@
-import { RetroError } from './errors.js';
-import type { Address, Target } from '../targets/target.js';
+import { RetroError } from '../core/errors.js';
+import type { Address, Target } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
 
 interface Armed { targetId: number; users: Set<number> }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RetroError } from './errors.js';
+import { RetroError } from '../core/errors.js';
 import type { ClientKind, ClientRef } from './types.js';
 
 interface ClientEntry { ref: ClientRef; lastBeat: number }

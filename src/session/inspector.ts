@@ -1,6 +1,6 @@
-import { RetroError } from './errors.js';
+import { RetroError } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
-import type { Register, Target } from '../targets/target.js';
+import type { Register, Target } from '../core/target.js';
 import type { SourcePaths } from './source-paths.js';
 import type { ScopeName, SourceLocation, StackFrameInfo, VariableValue } from './types.js';
 import type { RawFrame, Unwinder } from './unwind/frames.js';

@@ -6,7 +6,7 @@
  * first and conflicts under policy "error" change nothing. Re-applying the
  * same labels is a no-op.
  */
-import { RetroError } from './errors.js';
+import { RetroError } from '../core/errors.js';
 
 export interface Label {
   name: string;

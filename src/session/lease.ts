@@ -1,4 +1,4 @@
-import { RetroError } from './errors.js';
+import { RetroError } from '../core/errors.js';
 import type { ClientRef, LeaseInfo } from './types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { StopInfo, Target } from '../targets/target.js';
+import type { StopInfo, Target } from '../core/target.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 
 export type StepKind = 'into' | 'over' | 'out';

@@ -1,18 +1,18 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { RetroError, asRetroError } from './errors.js';
+import { RetroError, asRetroError } from '../core/errors.js';
 import { computeBuildId } from './build-id.js';
 import { DebugIndex } from '../debuginfo/index.js';
 import { loadDebugInfo } from '../debuginfo/load.js';
 import type { DebugInfo } from '../debuginfo/model.js';
 import { resolveFramePointers } from '../debuginfo/z80-frame.js';
-import type { Target } from '../targets/target.js';
-import { launchMameTarget } from '../targets/mame/mame-target.js';
-import { launchDosboxTarget } from '../targets/dosbox/launcher.js';
-import { launchViceTarget } from '../targets/vice/launcher.js';
-import { launchBuiltinTarget } from '../targets/builtin-c64/launcher.js';
-import type { LaunchConfig } from './launch.js';
+import type { Target } from '../core/target.js';
+import { launchMameTarget } from '../connectors/mame/mame-target.js';
+import { launchDosboxTarget } from '../connectors/dosbox/launcher.js';
+import { launchViceTarget } from '../connectors/vice/launcher.js';
+import { launchBuiltinTarget } from '../connectors/builtin-c64/launcher.js';
+import type { LaunchConfig } from '../core/launch.js';
 import { Session } from './session.js';
 import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './types.js';
 

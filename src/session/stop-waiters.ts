@@ -1,5 +1,5 @@
-import { RetroError } from './errors.js';
-import type { StopInfo } from '../targets/target.js';
+import { RetroError } from '../core/errors.js';
+import type { StopInfo } from '../core/target.js';
 
 interface Waiter { resolve: (s: StopInfo) => void; reject: (e: unknown) => void }
 

@@ -2,7 +2,7 @@
  * The Session contract that every front end (DAP, MCP, screen panel, CLI)
  * uses. Only src/session/ implements it; front ends never touch a Target.
  */
-import type { Address, Register, RunState, StopInfo } from '../targets/target.js';
+import type { Address, Register, RunState, StopInfo } from '../core/target.js';
 
 export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
 
@@ -75,7 +75,7 @@ export interface WatchpointInfo {
   owner: ClientRef;
   address: Address;
   length: number;
-  kind: import('../targets/target.js').WatchKind;
+  kind: import('../core/target.js').WatchKind;
   condition?: string;
   hit_count: number;
   /** the latest hit: pc = where the CPU stopped (the next instruction), access_pc = the instruction that accessed */
@@ -177,7 +177,7 @@ export interface SessionApi {
   readRegisters(): Promise<Register[]>;
   readMemory(address: Address, length: number): Promise<Uint8Array>;
   writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
-  screenshot(): Promise<import('../targets/target.js').ScreenImage>;
+  screenshot(): Promise<import('../core/target.js').ScreenImage>;
 
   /**
    * A connector-specific feature of this session's target (see Target.feature);
@@ -192,7 +192,7 @@ export interface SessionApi {
   requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void;
 
   // watchpoints: owned like breakpoints (no lease needed); others see them read-only
-  setWatchpoint(clientId: string, spec: import('../targets/target.js').WatchSpec): Promise<WatchpointInfo>;
+  setWatchpoint(clientId: string, spec: import('../core/target.js').WatchSpec): Promise<WatchpointInfo>;
   clearWatchpoint(clientId: string, id: number): Promise<void>;
   listWatchpoints(): WatchpointInfo[];
 
@@ -225,7 +225,7 @@ export interface SessionManagerApi {
   /** how long a client may stay silent before its lease and breakpoints lapse; front ends beat well within it */
   readonly leaseMs: number;
   /** Starts booting and returns at once; progress shows in status().phase/progress and 'phase' events. */
-  start(config: import('./launch.js').LaunchConfig, starter: { kind: ClientKind; label: string }):
+  start(config: import('../core/launch.js').LaunchConfig, starter: { kind: ClientKind; label: string }):
     { session: SessionApi; client: ClientRef };
   /** No id: the only (or most recently started) live session; none → RetroError('no_session'). */
   get(sessionId?: string): SessionApi;

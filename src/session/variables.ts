@@ -1,8 +1,8 @@
-import { RetroError } from './errors.js';
+import { RetroError } from '../core/errors.js';
 import type { Variable } from '../debuginfo/model.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { decodeValue, sizeOf, typeName } from '../debuginfo/values.js';
-import type { Register } from '../targets/target.js';
+import type { Register } from '../core/target.js';
 import type { RawFrame } from './unwind/frames.js';
 import { registerValue } from './unwind/frames.js';
 import type { VariableValue } from './types.js';

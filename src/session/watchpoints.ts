@@ -1,5 +1,5 @@
-import { RetroError } from './errors.js';
-import type { StopInfo, Target, WatchSpec } from '../targets/target.js';
+import { RetroError } from '../core/errors.js';
+import type { StopInfo, Target, WatchSpec } from '../core/target.js';
 import type { ClientRef, WatchpointInfo } from './types.js';
 
 /**

@@ -1,7 +1,7 @@
 /** Turns a session screenshot into a PNG data URL the webview can show. */
 import { encodePng } from '../session/screen-png.js';
-import { RetroError } from '../session/errors.js';
-import type { ScreenImage } from '../targets/target.js';
+import { RetroError } from '../core/errors.js';
+import type { ScreenImage } from '../core/target.js';
 
 /** Larger than any emulated screen we support; keeps one webview message bounded. */
 export const MAX_SCREEN_SIDE = 4096;

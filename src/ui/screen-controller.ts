@@ -5,7 +5,7 @@
  * Screenshots are single-flight: requests arriving during one coalesce into
  * one more, so a burst of stops never queues work.
  */
-import { asRetroError, RetroError } from '../session/errors.js';
+import { asRetroError, RetroError } from '../core/errors.js';
 import type { SessionApi, SessionManagerApi } from '../session/types.js';
 import { pngDataUrl } from './png-data-url.js';
 import { parseWebviewMessage, type HostMessage } from './screen-messages.js';

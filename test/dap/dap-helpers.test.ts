@@ -1,7 +1,7 @@
 /** Pure parts of the debug adapter: argument parsing, error sentences, memory references, stop text. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 import type { BreakpointInfo, ClientRef } from '../../src/session/types.js';
 import { parseAttachArgs, parseLaunchArgs } from '../../src/dap/launch-args.js';
 import { launchAttributes, attachAttributes, debuggerContribution } from '../../src/dap/launch-schema.js';

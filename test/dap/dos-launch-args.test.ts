@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLaunchArgs } from '../../src/dap/launch-args.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 function codeOf(fn: () => unknown): string {
   try { fn(); } catch (e) { return `${(e as RetroError).code}: ${(e as Error).message}`; }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { REPO_ROOT } from '../support/zx-fixture.js';
-import { wasmAvailable } from '../../src/targets/dosbox/wasm-launcher.js';
+import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 import { buildDosFixtures, type DosProgramFixture } from '../support/dos-fixture.js';
 import { childProcesses, isAlive, RecordingClient, waitUntil } from './dap-client.js';
 

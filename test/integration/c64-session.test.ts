@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
 import type { SessionApi, ClientRef, SessionStatus } from '../../src/session/types.js';
-import type { ViceFeature } from '../../src/targets/vice/vice-feature.js';
+import type { ViceFeature } from '../../src/connectors/vice/vice-feature.js';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 import { screenText } from '../support/c64-screen.js';
 

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bccAvailable, buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
-import { wasmAvailable } from '../../src/targets/dosbox/wasm-launcher.js';
+import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 
 const BACKENDS = ['native', 'wasm-dosbox-x'] as const;
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
-import { wasmAvailable } from '../../src/targets/dosbox/wasm-launcher.js';
+import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 
 const BACKENDS = ['native', 'wasm-dosbox-x'] as const;
 

@@ -7,10 +7,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
-import { launchWasm, wasmAvailable, type WasmEmulator } from '../../src/targets/dosbox/wasm-launcher.js';
-import { findGuestBase } from '../../src/targets/dosbox/discovery.js';
-import type { HostMemory, HostRegion } from '../../src/targets/dosbox/host-memory.js';
-import { asRetroError } from '../../src/session/errors.js';
+import { launchWasm, wasmAvailable, type WasmEmulator } from '../../src/connectors/dosbox/wasm-launcher.js';
+import { findGuestBase } from '../../src/connectors/dosbox/discovery.js';
+import type { HostMemory, HostRegion } from '../../src/connectors/dosbox/host-memory.js';
+import { asRetroError } from '../../src/core/errors.js';
 
 
 /** Two memories as one address space: the second starts at `gap`. */

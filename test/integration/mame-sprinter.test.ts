@@ -10,10 +10,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
-import { resolveMamePath } from '../../src/targets/mame/launcher.js';
-import { mameHasDriver } from '../../src/targets/mame/driver-check.js';
-import { MAME_RAW_FEATURE, type MameRaw } from '../../src/targets/mame/mame-raw.js';
-import { bankPages } from '../../src/targets/mame/bank-pages.js';
+import { resolveMamePath } from '../../src/connectors/mame/launcher.js';
+import { mameHasDriver } from '../../src/connectors/mame/driver-check.js';
+import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
+import { bankPages } from '../../src/connectors/mame/bank-pages.js';
 
 function exeFile(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sprinter-live-'));

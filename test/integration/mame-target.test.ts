@@ -7,9 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { RetroError } from '../../src/session/errors.js';
-import type { StopInfo, TargetEvent } from '../../src/targets/target.js';
-import { launchMameTarget, MameTarget } from '../../src/targets/mame/mame-target.js';
+import { RetroError } from '../../src/core/errors.js';
+import type { StopInfo, TargetEvent } from '../../src/core/target.js';
+import { launchMameTarget, MameTarget } from '../../src/connectors/mame/mame-target.js';
 import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
 
 const WORK_DIR = join(REPO_ROOT, '.test-work', 'mame-target');

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
-import type { RetroError } from '../../src/session/errors.js';
+import type { RetroError } from '../../src/core/errors.js';
 import type { SessionApi, ClientRef, SessionStatus } from '../../src/session/types.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 

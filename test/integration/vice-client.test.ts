@@ -6,12 +6,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, createServer, type Socket } from 'node:net';
-import { BuiltinMonitorServer } from '../../src/targets/builtin-c64/monitor-server.js';
-import { MonitorClient, MonitorErrorReply } from '../../src/targets/vice/monitor-client.js';
+import { BuiltinMonitorServer } from '../../src/connectors/builtin-c64/monitor-server.js';
+import { MonitorClient, MonitorErrorReply } from '../../src/connectors/vice/monitor-client.js';
 import {
   Cmd, decodeBanks, decodeCheckpoint, decodeRegisters, encodeMemHeader, encodeRequest, EVENT_ID, RESPONSE_HEADER,
-} from '../../src/targets/vice/protocol.js';
-import type { RetroError } from '../../src/session/errors.js';
+} from '../../src/connectors/vice/protocol.js';
+import type { RetroError } from '../../src/core/errors.js';
 
 let server: BuiltinMonitorServer;
 let port: number;

@@ -7,11 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Socket } from 'node:net';
-import { MonitorClient, MonitorErrorReply } from '../../src/targets/vice/monitor-client.js';
-import { ViceTarget } from '../../src/targets/vice/vice-target.js';
-import { Cmd, REQUEST_HEADER, encodeBanks, encodeRegisterNames, encodeRegisters, encodeResponse, Reg } from '../../src/targets/vice/protocol.js';
-import type { RetroError } from '../../src/session/errors.js';
-import type { StopInfo } from '../../src/targets/target.js';
+import { MonitorClient, MonitorErrorReply } from '../../src/connectors/vice/monitor-client.js';
+import { ViceTarget } from '../../src/connectors/vice/vice-target.js';
+import { Cmd, REQUEST_HEADER, encodeBanks, encodeRegisterNames, encodeRegisters, encodeResponse, Reg } from '../../src/connectors/vice/protocol.js';
+import type { RetroError } from '../../src/core/errors.js';
+import type { StopInfo } from '../../src/core/target.js';
 
 const hexFrame = (h: string) => Buffer.from(h.replace(/\s+/g, ''), 'hex');
 

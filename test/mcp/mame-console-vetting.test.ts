@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { vetConsoleCommand } from '../../src/targets/mame/console-vetting.js';
-import { RetroError } from '../../src/session/errors.js';
+import { vetConsoleCommand } from '../../src/connectors/mame/console-vetting.js';
+import { RetroError } from '../../src/core/errors.js';
 
 test('reading commands without assignments are read-only', () => {
   for (const c of ['print pc', 'printf "a=%02x,hl=%04x",a,hl', 'bplist', 'wplist', 'history', 'help over', 'print a == 5', 'print b@8000 != 0', 'print a <= 3 && a >= 1', 'symlist', 'time']) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 import { checkRequest, isAllowedOrigin, isLoopbackHost } from '../../src/mcp/http-guard.js';
 import { asciiPreview, parseAddress, parseHex } from '../../src/mcp/format.js';
 import { resolveOutputPath, writeOutputFile } from '../../src/mcp/output-file.js';

@@ -9,7 +9,7 @@ import { declaredType, codeOnly } from '../../src/debuginfo/cc65-c-decls.js';
 import { loadDebugInfo } from '../../src/debuginfo/load.js';
 import { DebugIndex } from '../../src/debuginfo/index.js';
 import type { DebugInfo } from '../../src/debuginfo/model.js';
-import type { RetroError } from '../../src/session/errors.js';
+import type { RetroError } from '../../src/core/errors.js';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 
 let fx: C64Fixture;

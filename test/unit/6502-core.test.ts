@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Cpu6502, FLAG_C, FLAG_D, FLAG_N, FLAG_V, FLAG_Z } from '../../src/cpu/6502/cpu6502.js';
-import { parseCondition } from '../../src/targets/builtin-c64/condition.js';
+import { parseCondition } from '../../src/connectors/builtin-c64/condition.js';
 
 function cpuWith(program: number[], at = 0x200) {
   const mem = new Uint8Array(0x10000);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
-import type { RetroError } from '../../src/session/errors.js';
+import type { RetroError } from '../../src/core/errors.js';
 import {
   decodeCharScreen, decodeCharset, decodeHiresBitmap, decodeMulticolorBitmap, decodeSprites, type IndexedImage,
 } from '../../src/machines/c64/vic-graphics.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { C64_SYMBOL_PROFILE, profileSymbols } from '../../src/machines/c64/symbol-profile.js';
 import { LabelTable, viceLabelFile, type Label } from '../../src/session/labels.js';
-import type { RetroError } from '../../src/session/errors.js';
+import type { RetroError } from '../../src/core/errors.js';
 
 const ROOT = join(__dirname, '..', '..');
 

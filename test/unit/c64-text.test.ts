@@ -1,7 +1,7 @@
 /** C64 text decoding: every framing, every option combination, lossless fragments, token maps, search. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 import { decodeText, type Controls, type Framing, type HighBit, type TextOptions } from '../../src/machines/c64/text-decode.js';
 import { parseTokenMap } from '../../src/machines/c64/text-tokens.js';
 import { searchBytes, searchCodePoints } from '../../src/machines/c64/text-search.js';

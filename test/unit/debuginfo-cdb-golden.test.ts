@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { parseCdb, parseCdbWithWarnings } from '../../src/debuginfo/sdcc-cdb.js';
 import { DebugIndex } from '../../src/debuginfo/index.js';
 import { typeName } from '../../src/debuginfo/values.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 const cdb = (...lines: string[]) => lines.join('\n');
 

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeValue, encodeValue, MAX_CHILDREN, sizeOf, typeName } from '../../src/debuginfo/values.js';
 import type { CType } from '../../src/debuginfo/model.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 const int = (size: 1 | 2 | 4 | 8, signed: boolean): CType =>
   ({ kind: 'int', size, signed, name: `${signed ? '' : 'unsigned '}${{ 1: 'char', 2: 'int', 4: 'long', 8: 'long long' }[size]}` });

@@ -1,14 +1,14 @@
 /** DOS machine facts on bytes: discovery refusals, keyboard ring planning, chain-4, keys, profiles, the trace cave. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HeapMemory } from '../../src/targets/dosbox/heap-memory.js';
-import { findGuestBase } from '../../src/targets/dosbox/discovery.js';
+import { HeapMemory } from '../../src/connectors/dosbox/heap-memory.js';
+import { findGuestBase } from '../../src/connectors/dosbox/discovery.js';
 import { planRingWrite } from '../../src/machines/dos/keyboard-ring.js';
 import { chain4Index, decodeMode13 } from '../../src/machines/dos/video.js';
 import { parseKeys } from '../../src/machines/dos/keys.js';
 import { validateProfile } from '../../src/machines/dos/profile.js';
-import { assembleCave } from '../../src/targets/dosbox/trace-cave.js';
-import { RetroError } from '../../src/session/errors.js';
+import { assembleCave } from '../../src/connectors/dosbox/trace-cave.js';
+import { RetroError } from '../../src/core/errors.js';
 
 /** A guest image: BDA with ring 1E/3E, 640 KB, INT 21h → F000:14A0 holding code. */
 function guestAt(heap: Uint8Array, base: number, ticks: number): void {

@@ -6,8 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { BridgeClient, type BridgeEvent } from '../../src/targets/mame/bridge-client.js';
-import { RetroError } from '../../src/session/errors.js';
+import { BridgeClient, type BridgeEvent } from '../../src/connectors/mame/bridge-client.js';
+import { RetroError } from '../../src/core/errors.js';
 
 /** A fake plugin: connects, collects request lines, lets the test script replies. */
 async function peer(client: BridgeClient, token = client.token): Promise<{ sock: Socket; requests: Array<Record<string, unknown>> }> {

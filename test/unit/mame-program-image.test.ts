@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { ihxToImage, loadProgramImage, romSlotFor } from '../../src/targets/mame/program-image.js';
-import { RetroError } from '../../src/session/errors.js';
+import { ihxToImage, loadProgramImage, romSlotFor } from '../../src/connectors/mame/program-image.js';
+import { RetroError } from '../../src/core/errors.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
 
 test('an .ihx program becomes the same 16 KiB image makebin produced', async () => {

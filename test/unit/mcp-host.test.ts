@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { listDiscoveryFiles, pruneStaleDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile } from '../../src/host/mcp-discovery.js';
 import { LazyMcpEndpoint, type RunningMcpServer } from '../../src/host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from '../../src/host/mcp-snippets.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 const root = mkdtempSync(join(tmpdir(), 'retro-mcp-host-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BreakpointTable } from '../../src/session/breakpoints.js';
-import type { Address, Target } from '../../src/targets/target.js';
-import type { RetroError } from '../../src/session/errors.js';
+import type { Address, Target } from '../../src/core/target.js';
+import type { RetroError } from '../../src/core/errors.js';
 
 /** Records what the table asks of the emulator; only the two breakpoint calls are used. */
 function recordingTarget() {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ControlLease } from '../../src/session/lease.js';
 import { ClientRegistry } from '../../src/session/clients.js';
 import { EventQueue } from '../../src/session/event-queue.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 const agent = { id: 'mcp-1', kind: 'mcp' as const, label: 'MCP client claude' };
 const human = { id: 'dap-1', kind: 'dap' as const, label: 'VS Code debug session' };

@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pagesNeeded, parseExeHeader, pspLayout, windowsForLoad } from '../../src/machines/sprinter/exe-header.js';
-import { checkDiskProgram } from '../../src/targets/mame/disk-program.js';
-import { RetroError } from '../../src/session/errors.js';
+import { checkDiskProgram } from '../../src/connectors/mame/disk-program.js';
+import { RetroError } from '../../src/core/errors.js';
 
 /** A header as z88dk's pps_crt0 writes it: version 0, code at 512, load = start = 0x8100, stack 0xBFFF. */
 function header(fields: { version?: number; offset?: number; loader?: number; load?: number; start?: number; stack?: number } = {}): Buffer {

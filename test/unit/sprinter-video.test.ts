@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VRAM_ROW, VRAM_SIZE, decodeMode, modeBytes, paletteColor, pixel320, pixel640, textCharAt, textScreen } from '../../src/machines/sprinter/video.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 function vram(): Uint8Array {
   return new Uint8Array(VRAM_SIZE);

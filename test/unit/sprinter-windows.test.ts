@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   isGraphicsPage, logicalFor, pageCondition, pagedAddress, readWindowPages, translateZ84, windowOf,
 } from '../../src/machines/sprinter/windows.js';
-import { RetroError } from '../../src/session/errors.js';
+import { RetroError } from '../../src/core/errors.js';
 
 const pages = { W0: 0x41, W1: 0x12, W2: 0x45, W3: 0xff };
 

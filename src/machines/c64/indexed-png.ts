@@ -4,7 +4,7 @@
  * used; indices the caller's palette did not cover are reported.
  */
 import { deflateSync } from 'node:zlib';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import type { Rgb } from './pepto-palette.js';
 import type { IndexedImage } from './vic-graphics.js';
 

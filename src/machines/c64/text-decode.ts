@@ -6,7 +6,7 @@
  * or code points; optional caller tokens) and a lossless fragment string that
  * keeps every text byte, e.g. "{A:$41}{CLR:$93}{REV A:$81}".
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { TABLES, type CharSet, type CodeEntry, type Encoding } from './petscii.js';
 import { TokenExpander, type TokenMode } from './text-tokens.js';
 

@@ -5,7 +5,7 @@
  * hex references such as "{81}" inside them, to a depth limit, refusing
  * cycles. The aggregate rendering cap fails rather than truncates.
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 
 export type TokenMode = 'single' | 'recursive';
 export const MAX_TOKEN_DEPTH = 32;

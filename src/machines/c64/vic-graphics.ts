@@ -4,7 +4,7 @@
  * as on screen, so every mode keeps the screen's geometry (a 40x25 bitmap is
  * 320x200). Geometry is capped; byte counts are checked before decoding.
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 
 export interface IndexedImage { width: number; height: number; pixels: Uint8Array }
 

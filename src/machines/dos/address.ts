@@ -5,7 +5,7 @@
  *   "ds:0x1D2" / "ds:1D2"    relative to the matched profile's data segment
  *   "tag" / "lastkey+1"      a profile symbol (DS-relative), optionally plus bytes
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import type { DosProfile } from './profile.js';
 
 export type DosAddressInput = number | string | { segment: number | string; offset: number | string };

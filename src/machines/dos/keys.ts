@@ -3,7 +3,7 @@
  * byte, ASCII in the low byte. Text is typed character by character; named
  * keys are written in braces, e.g. "dir{Enter}", "{F1}", "{Up}", "{Ctrl+C}".
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 
 /** US layout: scan code of each unshifted / shifted printable character. */
 const ROWS: [string, string, number][] = [

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 
 export type SymbolType = 'u8' | 'u16' | 'i16' | 'u32' | 'bytes' | 'cstring';
 

@@ -2,7 +2,7 @@
  * Estex DSS .EXE header (512 bytes; DSS reads the first 128): signature "EXE",
  * version, code offset, loader size, load/start/stack addresses. Pure.
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { WINDOW_SIZE } from './windows.js';
 
 export const EXE_HEADER_SIZE = 512;

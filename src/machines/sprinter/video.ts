@@ -3,7 +3,7 @@
  * table at columns #300-#39F, palettes at #3E0-#3FF, text squares and
  * 320/640-wide graphics. Pure functions on a Uint8Array of the :vram share.
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 
 export const VRAM_ROW = 1024;
 export const VRAM_SIZE = 256 * VRAM_ROW;

@@ -3,7 +3,7 @@
  * page registers behind ports #82/#A2/#C2/#E2, and the Z84C15's 18-bit
  * program space (logical A normally at 0x10000 + A). Pure functions.
  */
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 
 export const WINDOW_SIZE = 0x4000;
 /** Page register ports of windows 0..3. */

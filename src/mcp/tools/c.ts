@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import type { SessionApi, StepGranularity } from '../../session/types.js';
 import type { MutationOptions } from '../../session/types.js';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { describeLocation, formatBreakpoint, formatFrame, formatStop, formatVariable, parseAddress } from '../format.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, runThenWait } from '../run-control.js';
 import {

@@ -5,7 +5,7 @@
  */
 import { access } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { encodeIndexedPng, parsePalette } from '../../machines/c64/indexed-png.js';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
 import {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import type { ApplyPlan, ConflictPolicy, Label } from '../../session/labels.js';
 import { hex } from '../format.js';
 

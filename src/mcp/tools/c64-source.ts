@@ -9,7 +9,7 @@ import { open, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { hex, parseAddress, parseHex } from '../format.js';
 import type { ToolContext } from '../tool-kit.js';
 

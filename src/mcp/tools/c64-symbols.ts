@@ -4,7 +4,7 @@
  * session's labels or exports a VICE label file; list_c64_labels shows them.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { viceLabelFile, type Label } from '../../session/labels.js';
 import { C64_PROFILE_SHA256, C64_SYMBOL_PROFILE, profileSymbols } from '../../machines/c64/symbol-profile.js';
 import { hex } from '../format.js';

@@ -4,7 +4,7 @@
  * tokens and the rendering cap, plus reading the framed bytes from a source.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { TABLE_SOURCE } from '../../machines/c64/petscii.js';
 import { checkTextOptions, decodeText, type DecodedText, type Framing, type TextOptions } from '../../machines/c64/text-decode.js';
 import { MAX_TOKEN_DEPTH, parseTokenMap } from '../../machines/c64/text-tokens.js';

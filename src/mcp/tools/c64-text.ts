@@ -4,7 +4,7 @@
  * session with its decoded text; dry run by default).
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { searchBytes, searchCodePoints } from '../../machines/c64/text-search.js';
 import { hex, parseAddress, parseHex } from '../format.js';
 import { sessionIdInput } from '../schemas.js';

@@ -4,7 +4,7 @@
  * follows). The start-up profile's groups stay loaded.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
 import type { CatalogApi } from '../tool-catalog.js';
 

@@ -1,8 +1,8 @@
 /** Tool group `raw`: registers and memory as bytes. */
 import * as z from 'zod/v4';
-import type { Address } from '../../targets/target.js';
+import type { Address } from '../../core/target.js';
 import type { SessionApi } from '../../session/types.js';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { asciiPreview, bytesToHex, formatRegister, hex, parseAddress, parseHex } from '../format.js';
 import { addressInput, addressSchema, generationInput, registerSchema, sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';

@@ -1,8 +1,8 @@
 /** Tool group `session`: start, inspect and stop sessions; the control lease; waiting for a stop. */
 import * as z from 'zod/v4';
-import type { LaunchConfig } from '../../session/launch.js';
+import type { LaunchConfig } from '../../core/launch.js';
 import type { LeaseInfo, SessionStatus } from '../../session/types.js';
-import { RetroError } from '../../session/errors.js';
+import { RetroError } from '../../core/errors.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop, hex } from '../format.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, waitForStopOrTimeout } from '../run-control.js';

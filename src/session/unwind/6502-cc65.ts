@@ -1,7 +1,7 @@
 import type { DebugIndex } from '../../debuginfo/index.js';
 import type { FunctionInfo } from '../../debuginfo/model.js';
 import { CC65_FRAME_REGISTER } from '../../debuginfo/cc65-dbg.js';
-import type { Register } from '../../targets/target.js';
+import type { Register } from '../../core/target.js';
 import { instructionLength } from '../../cpu/6502/cpu6502.js';
 import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
 

@@ -1,4 +1,4 @@
-import type { Register } from '../../targets/target.js';
+import type { Register } from '../../core/target.js';
 import type { DebugIndex } from '../../debuginfo/index.js';
 
 /** One machine-level frame: where it executes and the registers that locate its variables. */

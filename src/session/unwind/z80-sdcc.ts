@@ -1,5 +1,5 @@
 import type { DebugIndex } from '../../debuginfo/index.js';
-import type { Register } from '../../targets/target.js';
+import type { Register } from '../../core/target.js';
 import { SDCC_IX_PROLOGUE, isIxPrologue } from '../../debuginfo/z80-frame.js';
 import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
 

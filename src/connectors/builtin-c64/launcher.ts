@@ -1,0 +1,38 @@
+/**
+ * emulator "builtin": starts the built-in C64 in this process, serving the
+ * VICE binary monitor on a free loopback port, and connects the same VICE
+ * client to it that drives a real x64sc.
+ */
+import { RetroError } from '../../core/errors.js';
+import type { LaunchConfig } from '../../core/launch.js';
+import type { Target } from '../../core/target.js';
+import { MonitorClient } from '../vice/monitor-client.js';
+import { startConfiguredProgram } from '../vice/start-program.js';
+import { ViceTarget } from '../vice/vice-target.js';
+import { BuiltinMonitorServer } from './monitor-server.js';
+
+const START_TIMEOUT_MS = 30_000;
+
+export async function launchBuiltinTarget(config: LaunchConfig, opts: { onProgress?: (message: string) => void } = {}): Promise<Target> {
+  if (config.machine !== 'c64') throw new RetroError('unsupported', `The built-in emulator is a C64; machine "${config.machine}" needs another emulator.`, { machine: config.machine });
+  const logs = new Set<(text: string) => void>();
+  const server = new BuiltinMonitorServer({
+    realtime: config.throttle === true,
+    onLog: (text) => { for (const l of logs) l(text); },
+  });
+  const port = await server.listen();
+  opts.onProgress?.(`Built-in C64 serving the VICE binary monitor on 127.0.0.1:${port}`);
+  let target: ViceTarget | undefined;
+  try {
+    const client = await MonitorClient.connect('127.0.0.1', port, { timeoutMs: 5_000 });
+    target = await ViceTarget.open(client, { kind: 'builtin', shutdown: () => server.close(), logSource: (l) => logs.add(l) });
+    await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
+    return target;
+  } catch (err) {
+    await (target ? target.close() : server.close()).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The monitor server behind a built-in target, for tests and tools that attach a second client. */
+export { BuiltinMonitorServer };

@@ -1,0 +1,141 @@
+/**
+ * Finds the emulator's VGA buffer (`vga.mem.linear`; it never moves during a
+ * run) and reads the screen from it: text pages (CP437) and chain-4 mode 13h
+ * frames. A mode-13h page is only "confirmed" byte for byte against a
+ * reference frame; the confirmed page is cached, a blind read is marked.
+ */
+import { RetroError } from '../../core/errors.js';
+import { decodeMode13, decodeText, chain4Matches, MODE13_SPAN, textIndex, textSpan, type TextScreen, type TextStride } from '../../machines/dos/video.js';
+import { CALIBRATION_TEXT } from './dosbox-conf.js';
+import type { DosGuest } from './guest.js';
+import type { HostMemory } from './host-memory.js';
+
+export interface VgaLocation { address: number; stride: TextStride; how: string }
+
+/** DOSBox 0.74 (Debian amd64 build) allocates vga.mem.linear 0x201000 below guest memory. */
+const DOSBOX074_VGA_DELTA = 0x201000;
+/** How much of the buffer a page search looks through (svga_s3 has 2 MiB+; pages sit low). */
+const PAGE_SEARCH_BYTES = 1 << 20;
+
+/** Host address of `text` written as screen cells with the given stride (char bytes at i, i+s, …). */
+export async function searchStridedText(mem: HostMemory, text: string, stride: TextStride): Promise<number[]> {
+  const bytes = Buffer.from(text, 'latin1');
+  const hits: number[] = [];
+  for (const region of await mem.regions()) {
+    const CH = 16 << 20;
+    for (let at = region.start; at < region.end; at += CH) {
+      const len = Math.min(CH + bytes.length * stride, region.end - at);
+      let buf: Buffer;
+      try { buf = Buffer.from(await mem.read(at, len)); } catch { if (!mem.alive()) throw new RetroError('target_lost', `${mem.description} has gone away.`); continue; }
+      for (let i = buf.indexOf(bytes[0]); i >= 0 && i < CH; i = buf.indexOf(bytes[0], i + 1)) {
+        let ok = i + (bytes.length - 1) * stride < buf.length;
+        for (let k = 1; ok && k < bytes.length; k++) ok = buf[i + k * stride] === bytes[k];
+        if (ok) hits.push(at + i);
+      }
+      if (hits.length > 16) return hits;
+    }
+  }
+  return hits;
+}
+
+/**
+ * Calibrates on text known to be at (row, col) of text page 0 — by default the
+ * line our autoexec prints at row 0 before the program starts.
+ */
+export async function calibrateVga(mem: HostMemory, text = CALIBRATION_TEXT, row = 0, col = 0, columns = 80): Promise<VgaLocation | undefined> {
+  for (const stride of [2, 8] as const) {
+    const hits = await searchStridedText(mem, text, stride);
+    if (hits.length === 1) return { address: hits[0] - textIndex(stride, (row * columns + col) * 2), stride, how: `calibrated on "${text}" at row ${row}, column ${col}` };
+    if (hits.length > 1) {
+      throw new RetroError('incompatible_target', `The calibration text "${text}" appears ${hits.length} times as screen cells; give text that is on screen only once.`);
+    }
+  }
+  return undefined;
+}
+
+/** Native DOSBox 0.74's fixed layout, accepted when the page there decodes to the text the BDA cursor implies. */
+export async function knownLayout(mem: HostMemory, guest: DosGuest): Promise<VgaLocation | undefined> {
+  if (mem.backend !== 'native') return undefined;
+  const address = guest.base - DOSBOX074_VGA_DELTA;
+  try {
+    const page = await mem.read(address, 4000);
+    const screen = decodeText(page, 2, 80, 25);
+    const printable = screen.chars.filter((c) => c >= 0x20 && c < 0x7f).length;
+    if (printable < 1000 && (await guest.bda()).videoMode <= 3) return undefined;
+    return { address, stride: 2, how: 'DOSBox 0.74 layout (VGA buffer 0x201000 below guest memory)' };
+  } catch { return undefined; }
+}
+
+export interface FrameResult {
+  indices: Uint8Array;
+  page_offset: number;
+  confirmed: boolean;
+  cached: boolean;
+  pages: number[];
+}
+
+export class VgaScreen {
+  private confirmedPage?: number;
+
+  constructor(private readonly guest: DosGuest, private location: VgaLocation) {}
+
+  get where(): VgaLocation { return this.location; }
+  relocate(location: VgaLocation): void { this.location = location; this.confirmedPage = undefined; }
+
+  /** Raw VGA buffer bytes (space 'vram'). */
+  async readBuffer(offset: number, length: number): Promise<Uint8Array> {
+    return this.guest.host.read(this.location.address + offset, length);
+  }
+
+  async writeBuffer(offset: number, data: Uint8Array): Promise<void> {
+    await this.guest.host.write(this.location.address + offset, data);
+  }
+
+  async text(): Promise<TextScreen & { mode: number; cursor: { row: number; col: number } }> {
+    const bda = await this.guest.bda();
+    if (bda.videoMode > 3 && bda.videoMode !== 7) {
+      throw new RetroError('unsupported', `The guest is in video mode 0x${bda.videoMode.toString(16)}, not a text mode; read it with dosbox_read_framebuffer.`, { mode: bda.videoMode });
+    }
+    const { stride } = this.location;
+    const cells = bda.columns * bda.rows;
+    const start = textIndex(stride, bda.pageOffset);
+    const bytes = await this.readBuffer(start, textSpan(stride, cells));
+    return { ...decodeText(bytes, stride, bda.columns, bda.rows), mode: bda.videoMode, cursor: { row: bda.cursorRow, col: bda.cursorCol } };
+  }
+
+  /**
+   * A mode-13h frame. With a reference, every page offset whose chain-4 decode
+   * equals it byte for byte is found and the first is cached; without one the
+   * cached page is used, or (allowUnconfirmed) the display-start-0 page, marked.
+   */
+  async frame(opts: { reference?: Uint8Array; allowUnconfirmed?: boolean } = {}): Promise<FrameResult> {
+    const bda = await this.guest.bda();
+    if (bda.videoMode !== 0x13) {
+      throw new RetroError('unsupported', `The guest is in video mode 0x${bda.videoMode.toString(16)}; only chain-4 mode 13h (320x200x256) is read from video memory${bda.videoMode <= 3 ? ' (text: use dosbox_read_screen)' : ''}.`, { mode: bda.videoMode });
+    }
+    if (opts.reference) {
+      if (opts.reference.length !== 64000) throw new RetroError('bad_request', `A reference frame has 64000 bytes (320x200 palette indices); this one has ${opts.reference.length}.`);
+      const buf = await this.readBuffer(0, PAGE_SEARCH_BYTES + MODE13_SPAN);
+      const pages: number[] = [];
+      for (let p = 0; p * 4 + MODE13_SPAN <= buf.length && pages.length < 8; p += 4) {
+        if (chain4Matches(buf, p * 4, opts.reference)) pages.push(p);
+      }
+      if (!pages.length) {
+        const blind = decodeMode13(buf.subarray(0, MODE13_SPAN));
+        let diff = 0;
+        for (let i = 0; i < blind.length; i++) if (blind[i] !== opts.reference[i]) diff++;
+        throw new RetroError('not_found', `No page of video memory equals the reference frame byte for byte (at display start 0, ${diff} of 64000 pixels differ); the screen is not showing it now.`, { differing_at_page_0: diff });
+      }
+      this.confirmedPage = pages[0];
+      return { indices: decodeMode13(buf.subarray(pages[0] * 4, pages[0] * 4 + MODE13_SPAN)), page_offset: pages[0], confirmed: true, cached: false, pages };
+    }
+    if (this.confirmedPage !== undefined) {
+      const page = this.confirmedPage;
+      return { indices: decodeMode13(await this.readBuffer(page * 4, MODE13_SPAN)), page_offset: page, confirmed: true, cached: true, pages: [page] };
+    }
+    if (!opts.allowUnconfirmed) {
+      throw new RetroError('bad_request', 'No confirmed frame page yet: pass reference (a 64000-byte file of what is on screen now) once, or allow_unconfirmed: true for a blind read that is marked unconfirmed.');
+    }
+    return { indices: decodeMode13(await this.readBuffer(0, MODE13_SPAN)), page_offset: 0, confirmed: false, cached: false, pages: [] };
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Programs that a machine's own OS loads from disk rather than from a ROM slot:
+ * the Sprinter's DSS .EXE files. We check the header (so a wrong file fails at
+ * launch, with a reason) and leave the file where the disk image holds it.
+ */
+import { readFile } from 'node:fs/promises';
+import { RetroError } from '../../core/errors.js';
+import { EXE_HEADER_SIZE, parseExeHeader, type ExeHeader } from '../../machines/sprinter/exe-header.js';
+
+const DISK_PROGRAM_MACHINES = new Set(['sprinter']);
+
+/** Undefined when `machine` loads programs from a ROM slot instead; else the parsed header. */
+export async function checkDiskProgram(machine: string, path: string): Promise<ExeHeader | undefined> {
+  if (!DISK_PROGRAM_MACHINES.has(machine)) return undefined;
+  let head: Buffer;
+  try {
+    head = (await readFile(path)).subarray(0, EXE_HEADER_SIZE);
+  } catch (err) {
+    throw new RetroError('launch_failed', `Cannot read the program ${path}: ${(err as Error).message}`, { path });
+  }
+  try {
+    return parseExeHeader(head);
+  } catch (err) {
+    throw new RetroError('launch_failed', `${path} is not a DSS program: ${(err as Error).message}`, { path });
+  }
+}

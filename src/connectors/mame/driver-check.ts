@@ -1,0 +1,36 @@
+/**
+ * Whether a MAME binary has a driver (e.g. Debian's 0.251 has no `sprinter`):
+ * asked once per binary and machine with `mame -listfull <machine>`.
+ */
+import { execFile } from 'node:child_process';
+import { RetroError } from '../../core/errors.js';
+
+const cache = new Map<string, Promise<boolean>>();
+const LIST_TIMEOUT_MS = 20_000;
+
+export function mameHasDriver(mamePath: string, machine: string): Promise<boolean> {
+  const key = `${mamePath}\0${machine}`;
+  let found = cache.get(key);
+  if (!found) {
+    found = new Promise((resolve) => {
+      execFile(mamePath, ['-listfull', machine], { timeout: LIST_TIMEOUT_MS }, (err, stdout) => {
+        resolve(!err && new RegExp(`^${machine}\\s`, 'm').test(stdout));
+      });
+    });
+    cache.set(key, found);
+  }
+  return found;
+}
+
+/** Machines that only newer MAME builds carry: refuse early, with what to do. */
+const NEWER_DRIVERS: Record<string, string> = {
+  sprinter: 'The Sprinter driver arrived after MAME 0.251 (it is not in Debian\'s package). Set mamePath to a MAME build that lists ' +
+    '"sprinter" (mame -listfull sprinter), with the BIOS in rompath and the DSS disk image in media (e.g. {"hard1": "sp_hdd_sys.chd"}).',
+};
+
+export async function requireDriver(mamePath: string, machine: string): Promise<void> {
+  if (!(machine in NEWER_DRIVERS)) return;
+  if (!(await mameHasDriver(mamePath, machine))) {
+    throw new RetroError('incompatible_target', `${mamePath} has no "${machine}" driver. ${NEWER_DRIVERS[machine]}`, { machine, mamePath });
+  }
+}

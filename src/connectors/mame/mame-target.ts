@@ -1,0 +1,382 @@
+/**
+ * Target implementation for MAME through the mamebridge Lua plugin. MAME
+ * specifics only: run control, registers, typed memory, breakpoints, screen.
+ */
+import { RetroError } from '../../core/errors.js';
+import type { LaunchConfig } from '../../core/launch.js';
+import type {
+  Address, AddressRange, Register, ScreenImage, StopInfo, StopReason, Target, TargetCapabilities,
+  TargetEvent, TargetListener, TargetStatus, RunState, WatchSpec,
+} from '../../core/target.js';
+import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
+import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
+import { orderRegisters } from './registers.js';
+import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
+
+/** Largest single memory transfer. */
+export const MAX_TRANSFER = 1024 * 1024;
+const START_TIMEOUT_MS = 60_000;
+const EXIT_OP_TIMEOUT_MS = 2_000;
+/** Stepping over a long call or a long range takes emulated time: allow for it. */
+const RUN_CONTROL_TIMEOUT_MS = 15_000;
+
+const STOP_REASONS: Record<string, StopReason> = {
+  entry: 'entry', breakpoint: 'breakpoint', watchpoint: 'watchpoint', goto: 'goto', pause: 'pause',
+  step: 'step', step_over: 'step', step_out: 'step', unknown: 'unknown',
+};
+
+export interface BreakpointInfo {
+  id: number;
+  address: Address;
+  condition: string;
+}
+
+export class MameTarget implements Target {
+  readonly kind = 'mame';
+  readonly capabilities: TargetCapabilities;
+  private state: RunState = 'stopped';
+  private lastStop?: StopInfo;
+  private readonly listeners = new Set<TargetListener>();
+  private closing?: Promise<void>;
+  private readonly raw: MameRawFeature;
+
+  constructor(private readonly bridge: BridgeClient, private readonly proc: MameProcess, hello: Record<string, unknown>,
+    initialStop: StopInfo, machine = 'unknown') {
+    this.lastStop = initialStop;
+    this.raw = new MameRawFeature(bridge, machine);
+    const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
+    this.capabilities = {
+      cpu: typeof hello.cpu_type === 'string' ? hello.cpu_type : 'unknown',
+      addressBits: 16,
+      spaces: ['cpu', 'program', 'io', 'vram', 'share'],
+      screen: true,
+      stepOverOut: true,
+      nativeStepRange: true,
+      spaceBits: { program: programBits },
+    };
+    bridge.onEvent((e) => this.onBridgeEvent(e));
+    void proc.exited.then((info) => {
+      const reason = `MAME exited (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''}).`;
+      this.bridge.markLost(reason);
+      this.state = 'exited';
+      this.emit({ type: 'exited', code: info.code ?? undefined, reason });
+    });
+  }
+
+  /** MAME's process id (for measurements). */
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  onEvent(listener: TargetListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async status(): Promise<TargetStatus> {
+    if (this.state === 'exited') return { state: 'exited', lastStop: this.lastStop };
+    const { result } = await this.bridge.request('status');
+    return {
+      state: result.state === 'stopped' ? 'stopped' : 'running',
+      pc: num(result.pc),
+      frame: num(result.frame),
+      time: num(result.time),
+      lastStop: this.lastStop,
+    };
+  }
+
+  async readRegisters(): Promise<Register[]> {
+    const { result } = await this.bridge.request('read_registers');
+    return orderRegisters(this.capabilities.cpu, result.registers as Record<string, number>);
+  }
+
+  async writeRegister(name: string, value: number): Promise<void> {
+    if (typeof name !== 'string' || !name) throw new RetroError('bad_request', 'A register name is needed.');
+    checkInteger(value, 'The register value');
+    await this.bridge.request('write_register', { name, value });
+  }
+
+  async readMemory(address: Address, length: number): Promise<Uint8Array> {
+    checkInteger(length, 'The length');
+    if (length > MAX_TRANSFER) {
+      throw new RetroError('too_large', `Reading ${length} bytes at once is more than the ${MAX_TRANSFER}-byte limit; read in pieces.`);
+    }
+    const { binary } = await this.bridge.request('read_memory', { ...bridgeSpace(address), length });
+    const data = binary ?? Buffer.alloc(0);
+    if (data.length !== length) throw new RetroError('internal', `MAME returned ${data.length} bytes for a ${length}-byte read.`);
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  async writeMemory(address: Address, data: Uint8Array): Promise<void> {
+    if (!(data instanceof Uint8Array)) throw new RetroError('bad_request', 'Memory data must be bytes.');
+    if (data.length > MAX_TRANSFER) {
+      throw new RetroError('too_large', `Writing ${data.length} bytes at once is more than the ${MAX_TRANSFER}-byte limit.`);
+    }
+    await this.bridge.request('write_memory', bridgeSpace(address), { binary: data });
+  }
+
+  async setBreakpoint(address: Address, condition?: string): Promise<number> {
+    const offset = cpuOffset(address, 'Breakpoints');
+    const { result } = await this.bridge.request('set_breakpoint', { address: offset, condition: condition ?? '1' });
+    return result.id as number;
+  }
+
+  async clearBreakpoint(id: number): Promise<void> {
+    checkInteger(id, 'The breakpoint id');
+    await this.bridge.request('clear_breakpoint', { id });
+  }
+
+  async listBreakpoints(): Promise<BreakpointInfo[]> {
+    const { result } = await this.bridge.request('list_breakpoints');
+    return (result.breakpoints as Array<{ id: number; address: number; condition: string }>)
+      .map((b) => ({ id: b.id, address: { space: 'cpu', offset: b.address }, condition: b.condition }));
+  }
+
+  async setWatchpoint(spec: WatchSpec): Promise<number> {
+    const type = ({ read: 'r', write: 'w', readwrite: 'rw' } as const)[spec.kind];
+    if (!type) throw new RetroError('bad_request', `A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
+    checkInteger(spec.length, 'The watchpoint length');
+    const where = watchSpace(spec.address);
+    const { result } = await this.bridge.request('set_watchpoint', { ...where, type, length: spec.length, condition: spec.condition ?? '1' });
+    return result.id as number;
+  }
+
+  async clearWatchpoint(id: number): Promise<void> {
+    checkInteger(id, 'The watchpoint id');
+    await this.bridge.request('clear_watchpoint', { id });
+  }
+
+  feature(name: string): unknown {
+    return name === MAME_RAW_FEATURE ? this.raw : undefined;
+  }
+
+  resume(): Promise<void> {
+    return this.runControl('resume', {});
+  }
+
+  async pause(): Promise<void> {
+    await this.bridge.request('pause');
+  }
+
+  async stepInstruction(count = 1): Promise<void> {
+    checkInteger(count, 'The step count');
+    if (count < 1) throw new RetroError('bad_request', 'The step count must be at least 1.');
+    return this.runControl('step', { count });
+  }
+
+  stepOver(): Promise<void> {
+    return this.runControl('step_over', {});
+  }
+
+  stepOut(): Promise<void> {
+    return this.runControl('step_out', {});
+  }
+
+  /** `maxSteps` bounds the instructions stepped; at the bound it stops with reason 'step' anyway. */
+  async stepRange(ranges: AddressRange[], mode: 'into' | 'over', maxSteps = 1_000_000): Promise<void> {
+    if (!Array.isArray(ranges) || ranges.length === 0) throw new RetroError('bad_request', 'stepRange needs at least one range.');
+    for (const r of ranges) {
+      if (!Array.isArray(r) || r.length !== 2 || !Number.isInteger(r[0]) || !Number.isInteger(r[1]) || r[0] > r[1] || r[0] < 0 || r[1] > 0xffff) {
+        throw new RetroError('bad_request', `The range ${JSON.stringify(r)} is not [first, last] inside 0..0xFFFF.`);
+      }
+    }
+    if (mode !== 'into' && mode !== 'over') throw new RetroError('bad_request', 'The step mode must be "into" or "over".');
+    return this.runControl('step_range', { ranges, mode, max: maxSteps });
+  }
+
+  async screenshot(): Promise<ScreenImage> {
+    const { result, binary } = await this.bridge.request('screen_pixels');
+    const width = result.width as number;
+    const height = result.height as number;
+    if (!binary || binary.length !== width * height * 4) {
+      throw new RetroError('internal', `MAME sent ${binary?.length ?? 0} pixel bytes for a ${width}x${height} screen.`);
+    }
+    return { width, height, rgba: bgraToRgba(binary), frame: num(result.frame), maybeStale: this.state === 'stopped' };
+  }
+
+  /** Echo round trip (the benchmark floor). */
+  async echo(): Promise<void> {
+    await this.bridge.request('echo');
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.proc.stop(() => this.bridge.request('exit', {}, { timeoutMs: EXIT_OP_TIMEOUT_MS }));
+      this.bridge.close();
+    })();
+    return this.closing;
+  }
+
+  private async runControl(op: string, args: Record<string, unknown>): Promise<void> {
+    await this.bridge.request(op, args, {
+      timeoutMs: RUN_CONTROL_TIMEOUT_MS,
+      // Synchronously, so 'running' cannot overtake a 'stopped' that follows in the same chunk.
+      onReply: () => {
+        this.state = 'running';
+        this.emit({ type: 'running' });
+      },
+    });
+  }
+
+  private onBridgeEvent(e: BridgeEvent): void {
+    if (e.event === 'stopped') {
+      const stop = toStopInfo(e);
+      this.state = 'stopped';
+      this.lastStop = stop;
+      this.emit({ type: 'stopped', stop });
+    } else if (e.event === 'machine_start') {
+      this.emit({ type: 'reset', hard: e.hard_reset === true });
+    } else if (e.event === 'bridge_error') {
+      this.emit({ type: 'output', text: `MAME bridge: ${String(e.message)}\n` });
+    }
+  }
+
+  private emit(event: TargetEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch {
+        // one listener's bug must not stop the others
+      }
+    }
+  }
+}
+
+/**
+ * Starts MAME with the bridge and resolves once the CPU is held at entry
+ * (state 'stopped', reason 'entry', PC 0).
+ */
+export async function launchMameTarget(
+  config: LaunchConfig, opts: { workDir: string; onProgress?: (message: string) => void },
+): Promise<MameTarget> {
+  const progress = opts.onProgress ?? (() => {});
+  if (config.emulator !== undefined && config.emulator !== 'mame') {
+    throw new RetroError('launch_failed', `launchMameTarget cannot start the emulator "${String(config.emulator)}".`);
+  }
+  if (typeof config.machine !== 'string' || !/^[a-z0-9_]+$/.test(config.machine)) {
+    throw new RetroError('launch_failed', `"${String(config.machine)}" is not a MAME machine name.`);
+  }
+  const bridge = await BridgeClient.listen();
+  let proc: MameProcess | undefined;
+  const stops: StopInfo[] = [];
+  bridge.onEvent((e) => { if (e.event === 'stopped') stops.push(toStopInfo(e)); });
+  let hello: Record<string, unknown> | undefined;
+  bridge.onEvent((e) => { if (e.event === 'hello') hello = e; });
+  try {
+    const launch = await prepareMameLaunch(config, opts.workDir, bridge);
+    progress(`starting MAME (${launch.mamePath} ${config.machine})`);
+    proc = spawnMame(launch);
+    bridge.setDoorbell(() => proc!.ringDoorbell());
+    const started = proc;
+    const died = started.exited.then((info) => {
+      const tail = started.outputTail();
+      const why = `MAME exited during start-up (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''})`;
+      throw new RetroError('launch_failed', tail ? `${why}. Its last output:\n${tail}` : `${why}.`, { output: tail });
+    });
+    died.catch(() => {});
+    await Promise.race([bridge.waitForConnection(START_TIMEOUT_MS), died]);
+    progress('bridge connected');
+    const reply: BridgeReply = await Promise.race([bridge.request('hello', { token: bridge.token }), died]);
+    await Promise.race([waitFor(() => stops.length > 0, START_TIMEOUT_MS), died]);
+    const entry = stops[stops.length - 1];
+    progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
+    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine);
+  } catch (err) {
+    bridge.close();
+    if (proc) await proc.stop(async () => {});
+    if (err instanceof RetroError && err.code === 'timeout') {
+      const tail = proc?.outputTail();
+      throw new RetroError('launch_failed', `${err.message}${tail ? ` MAME's last output:\n${tail}` : ''}`);
+    }
+    throw err;
+  }
+}
+
+function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const tick = () => {
+      if (cond()) return resolve();
+      if (Date.now() - started > timeoutMs) {
+        return reject(new RetroError('timeout', `MAME did not stop at entry within ${timeoutMs / 1000} s.`));
+      }
+      setTimeout(tick, 5);
+    };
+    tick();
+  });
+}
+
+function toStopInfo(e: BridgeEvent): StopInfo {
+  const stop: StopInfo = { reason: STOP_REASONS[String(e.reason)] ?? 'unknown', pc: num(e.pc) ?? 0 };
+  if (typeof e.breakpoint === 'number') stop.breakpointId = e.breakpoint;
+  if (typeof e.watchpoint === 'number') stop.watchpointId = e.watchpoint;
+  if (Array.isArray(e.log) && e.log.length) stop.log = e.log.map(String);
+  const a = e.access as Record<string, unknown> | undefined;
+  if (a && typeof a.pc === 'number' && typeof a.address === 'number') {
+    stop.access = { kind: String(a.kind), address: a.address, value: num(a.value) ?? 0, pc: a.pc };
+  }
+  return stop;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}
+
+function checkInteger(v: unknown, what: string): void {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    throw new RetroError('bad_request', `${what} must be a non-negative integer, not ${String(v)}.`);
+  }
+}
+
+/** The bridge's space arguments for a typed address. */
+function bridgeSpace(address: Address): Record<string, unknown> {
+  if (!address || typeof address !== 'object') throw new RetroError('bad_request', 'An address {space, offset} is needed.');
+  checkInteger(address.offset, 'The address offset');
+  switch (address.space) {
+    case 'cpu':
+      return { space: 'program', address: address.offset, logical: true };
+    case 'program':
+      return { space: 'program', address: address.offset };
+    case 'io':
+    case 'data':
+      return { space: address.space, address: address.offset };
+    case 'vram':
+      return { space: 'vram', address: address.offset };
+    case 'share':
+      if (typeof address.bank !== 'string') throw new RetroError('bad_address', 'A share address needs its tag in bank, e.g. ":video_ram".');
+      return { space: 'share', tag: address.bank, address: address.offset };
+    default:
+      throw new RetroError('bad_address', `Unknown address space "${String((address as Address).space)}".`);
+  }
+}
+
+/** Watchpoints live on a space's own addresses; the CPU view of a 16-bit space is the same. */
+function watchSpace(address: Address): { space: string; address: number } {
+  if (address.space === 'cpu' || address.space === 'program') return { space: 'program', address: cpuOffset(address, 'Watchpoints') };
+  if (address.space === 'io' || address.space === 'data') {
+    checkInteger(address.offset, 'The address offset');
+    return { space: address.space, address: address.offset };
+  }
+  throw new RetroError('unsupported', `Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`);
+}
+
+function cpuOffset(address: Address, what: string): number {
+  if (address.space !== 'cpu' && address.space !== 'program') {
+    throw new RetroError('unsupported', `${what} are set on CPU addresses; "${address.space}" is not one.`);
+  }
+  checkInteger(address.offset, 'The address offset');
+  if (address.offset > 0xffff) throw new RetroError('bad_address', `0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
+  return address.offset;
+}
+
+/** MAME pixels are 0xAARRGGBB little-endian words, i.e. B,G,R,A bytes. */
+function bgraToRgba(src: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(src.length);
+  for (let i = 0; i < src.length; i += 4) {
+    out[i] = src[i + 2];
+    out[i + 1] = src[i + 1];
+    out[i + 2] = src[i];
+    out[i + 3] = src[i + 3];
+  }
+  return out;
+}

@@ -1,0 +1,36 @@
+/** Which session's VICE connector an MCP connection is bound to (vice_connect / vice_disconnect). */
+import { RetroError } from '../../../core/errors.js';
+import type { ClientRef, SessionApi } from '../../../session/types.js';
+import type { ViceFeature } from '../vice-feature.js';
+import type { McpConnection } from '../../../mcp/connection.js';
+import type { ToolContext } from '../../../mcp/tool-kit.js';
+
+/** This MCP connection's binding to a session's VICE connector. */
+const bindings = new WeakMap<McpConnection, string>();
+
+export interface BoundVice { session: SessionApi; client: ClientRef; vice: ViceFeature }
+
+/** The bound session (or the one named), with its VICE connector. */
+export function boundVice(ctx: ToolContext, sessionId?: string): BoundVice {
+  const id = sessionId ?? bindings.get(ctx.connection);
+  if (!id) throw new RetroError('no_session', 'No VICE is bound to this connection; call vice_connect first.');
+  const { session, client } = ctx.connection.use(id);
+  let vice: ViceFeature;
+  try {
+    vice = session.feature<ViceFeature>('vice');
+  } catch {
+    throw new RetroError('incompatible_target', `Session ${session.id} is not a VICE (or built-in C64) session.`, { session_id: session.id });
+  }
+  return { session, client, vice };
+}
+
+export function bindVice(connection: McpConnection, sessionId: string): void {
+  bindings.set(connection, sessionId);
+}
+
+/** Drops the binding only; returns the session id it named. */
+export function unbindVice(connection: McpConnection): string | null {
+  const was = bindings.get(connection) ?? null;
+  bindings.delete(connection);
+  return was;
+}

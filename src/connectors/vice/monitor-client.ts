@@ -1,0 +1,249 @@
+/**
+ * Client of VICE's binary monitor: framing by the header's body length,
+ * unique request ids, replies (and type-0x00 errors) matched by id,
+ * unsolicited events by id 0xFFFFFFFF. Requests go one at a time: a
+ * resuming command would otherwise leave later ones for the next stop.
+ *
+ * Three kinds of timeout stay distinguishable (details.kind): 'connector'
+ * (could not connect), 'protocol' (no reply to a request in time) and
+ * 'transport' (the socket failed or closed, possibly mid-reply). A request
+ * that may change the machine is never retried; its timeout says what may
+ * have changed.
+ */
+import { connect as netConnect, type Socket } from 'node:net';
+import { RetroError } from '../../core/errors.js';
+import { Cmd, ERROR_TEXT, EVENT_ID, RESPONSE_HEADER, STX, encodeRequest, type Response } from './protocol.js';
+
+/** Replies larger than this are refused as garbage (a full PAL display is 157 KB). */
+export const MAX_RESPONSE_BODY = 8 * 1024 * 1024;
+/** Events kept for a listener that is slow to subscribe. */
+const MAX_PENDING_EVENTS = 1024;
+
+export type MonitorEvent = Response;
+
+/** What a mutating command may have changed, named in its timeout error. */
+const MUTATION: Partial<Record<number, string>> = {
+  [Cmd.MEM_SET]: 'memory may have been written',
+  [Cmd.CHECKPOINT_SET]: 'a checkpoint may have been created (and, if temporary, the machine resumed)',
+  [Cmd.CHECKPOINT_DELETE]: 'the checkpoint may have been deleted',
+  [Cmd.CHECKPOINT_TOGGLE]: 'the checkpoint may have been switched',
+  [Cmd.CONDITION_SET]: 'the condition may have been set',
+  [Cmd.REGISTERS_SET]: 'registers may have been changed',
+  [Cmd.RESOURCE_SET]: 'the resource may have been changed',
+  [Cmd.ADVANCE_INSTRUCTIONS]: 'the machine may be running or have stepped',
+  [Cmd.KEYBOARD_FEED]: 'the keys may have been queued',
+  [Cmd.EXECUTE_UNTIL_RETURN]: 'the machine may be running',
+  [Cmd.EXIT]: 'the machine may be running',
+  [Cmd.RESET]: 'the machine may have been reset',
+  [Cmd.AUTOSTART]: 'the machine may have been reset and the program loaded and started',
+  [Cmd.JOYPORT_SET]: 'the joystick port may have been set',
+  [Cmd.USERPORT_SET]: 'the user port may have been set',
+  [Cmd.QUIT]: 'VICE may have quit',
+  [Cmd.UNDUMP]: 'a snapshot may have been loaded',
+  [Cmd.DUMP]: 'a snapshot may have been written',
+};
+
+/** A monitor error reply (type 0x00) as a RetroError naming the command and code. */
+export class MonitorErrorReply extends RetroError {
+  constructor(readonly command: number, readonly errorCode: number) {
+    super(errorCode === 0x83 ? 'unsupported' : errorCode === 0x80 || errorCode === 0x81 ? 'bad_request' : errorCode === 0x01 ? 'not_found' : errorCode === 0x02 ? 'bad_address' : 'internal',
+      `VICE answered command 0x${command.toString(16).padStart(2, '0')} with error 0x${errorCode.toString(16).padStart(2, '0')}: ${ERROR_TEXT[errorCode] ?? 'unknown error'}.`,
+      { command, vice_error: errorCode });
+  }
+}
+
+interface Pending {
+  id: number;
+  command: number;
+  replies: Response[];
+  /** CHECKPOINT_LIST: collect 0x11 replies until the 0x14 one */
+  until?: number;
+  resolve: (r: Response[]) => void;
+  reject: (e: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+export class MonitorClient {
+  private inbox: Buffer = Buffer.alloc(0);
+  private nextId = 1;
+  private pending?: Pending;
+  private readonly queue: (() => void)[] = [];
+  private readonly listeners = new Set<(e: MonitorEvent) => void>();
+  private readonly closeListeners = new Set<(reason: string) => void>();
+  private closedReason?: string;
+  private backlog: MonitorEvent[] = [];
+
+  private constructor(private readonly socket: Socket, readonly defaultTimeoutMs: number) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk) => this.onData(chunk));
+    socket.on('error', (err) => this.fail(`connection error: ${err.message}`));
+    socket.on('close', () => this.fail('VICE closed the connection'));
+  }
+
+  /** Connects, retrying until `timeoutMs` (VICE opens its port a moment after starting). */
+  static async connect(host: string, port: number, opts: { timeoutMs?: number; requestTimeoutMs?: number; isAlive?: () => string | undefined } = {}): Promise<MonitorClient> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+    let last = '';
+    while (Date.now() < deadline) {
+      const dead = opts.isAlive?.();
+      if (dead) throw new RetroError('launch_failed', `VICE exited before its monitor port opened: ${dead}`, { kind: 'connector' });
+      try {
+        const socket = await new Promise<Socket>((resolve, reject) => {
+          const s = netConnect({ host, port }, () => { s.off('error', reject); resolve(s); });
+          s.once('error', reject);
+        });
+        return new MonitorClient(socket, opts.requestTimeoutMs ?? 10_000);
+      } catch (err) {
+        last = (err as Error).message;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new RetroError('timeout', `Could not connect to the VICE binary monitor at ${host}:${port} within ${opts.timeoutMs ?? 10_000} ms (${last}); is VICE running with -binarymonitor on that address?`, { kind: 'connector', host, port });
+  }
+
+  get closed(): string | undefined {
+    return this.closedReason;
+  }
+
+  onEvent(listener: (e: MonitorEvent) => void): () => void {
+    this.listeners.add(listener);
+    const backlog = this.backlog;
+    this.backlog = [];
+    for (const e of backlog) listener(e);
+    return () => this.listeners.delete(listener);
+  }
+
+  onClose(listener: (reason: string) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  /** One request and its reply body. Errors come back as MonitorErrorReply. */
+  async request(command: number, body: Uint8Array = new Uint8Array(0), opts: RequestOptions = {}): Promise<Buffer> {
+    const [reply] = await this.exchange(command, body, undefined, opts);
+    return reply.body;
+  }
+
+  /** CHECKPOINT_LIST: the 0x11 bodies that precede the final 0x14 reply. */
+  async requestList(command: number, finalType: number, opts: RequestOptions = {}): Promise<Buffer[]> {
+    const replies = await this.exchange(command, new Uint8Array(0), finalType, opts);
+    return replies.slice(0, -1).map((r) => r.body);
+  }
+
+  close(): void {
+    this.socket.destroy();
+    this.fail('the connection was closed by us');
+  }
+
+  private exchange(command: number, body: Uint8Array, until: number | undefined, opts: RequestOptions): Promise<Response[]> {
+    return new Promise<Response[]>((resolve, reject) => {
+      const start = () => {
+        if (this.closedReason) { reject(this.lost(command)); this.next(); return; }
+        const id = this.allocateId();
+        const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
+        const timer = setTimeout(() => {
+          if (this.pending?.id !== id) return;
+          this.pending = undefined;
+          reject(this.timeout(command, timeoutMs));
+          // the late reply (if any) is dropped by id; the stream stays in sync
+          this.next();
+        }, timeoutMs);
+        this.pending = {
+          id, command, replies: [], until, timer,
+          resolve: (r) => { clearTimeout(timer); resolve(r); this.next(); },
+          reject: (e) => { clearTimeout(timer); reject(e); this.next(); },
+        };
+        this.socket.write(encodeRequest(id, command, body));
+      };
+      if (this.pending || this.queue.length) this.queue.push(start);
+      else start();
+    });
+  }
+
+  private next(): void {
+    if (this.pending) return;
+    const start = this.queue.shift();
+    start?.();
+  }
+
+  private allocateId(): number {
+    const id = this.nextId;
+    this.nextId = this.nextId >= 0xfffffffe ? 1 : this.nextId + 1;
+    return id;
+  }
+
+  private timeout(command: number, timeoutMs: number): RetroError {
+    const effect = MUTATION[command];
+    const name = `0x${command.toString(16).padStart(2, '0')}`;
+    return effect
+      ? new RetroError('timeout_may_have_mutated', `VICE did not answer command ${name} within ${timeoutMs} ms; ${effect}. It was not retried.`, { kind: 'protocol', command, timeout_ms: timeoutMs })
+      : new RetroError('timeout', `VICE did not answer command ${name} within ${timeoutMs} ms; nothing was changed by it.`, { kind: 'protocol', command, timeout_ms: timeoutMs });
+  }
+
+  private lost(command?: number): RetroError {
+    const effect = command !== undefined ? MUTATION[command] : undefined;
+    return new RetroError('target_lost', `The VICE monitor connection is gone (${this.closedReason ?? 'closed'})${effect ? `; ${effect}` : ''}.`, { kind: 'transport', command });
+  }
+
+  private onData(chunk: Buffer): void {
+    this.inbox = this.inbox.length ? Buffer.concat([this.inbox, chunk]) : chunk;
+    while (this.inbox.length >= RESPONSE_HEADER) {
+      if (this.inbox[0] !== STX) {
+        this.protocolError(`a reply did not start with STX (0x${this.inbox[0].toString(16).padStart(2, '0')}); this is not a VICE binary monitor, or the stream is corrupt`);
+        return;
+      }
+      const length = this.inbox.readUInt32LE(2);
+      if (length > MAX_RESPONSE_BODY) {
+        this.protocolError(`a reply announced ${length} body bytes, more than the ${MAX_RESPONSE_BODY} accepted`);
+        return;
+      }
+      if (this.inbox.length < RESPONSE_HEADER + length) return;
+      const response: Response = {
+        type: this.inbox[6],
+        error: this.inbox[7],
+        requestId: this.inbox.readUInt32LE(8),
+        body: Buffer.from(this.inbox.subarray(RESPONSE_HEADER, RESPONSE_HEADER + length)),
+      };
+      this.inbox = this.inbox.subarray(RESPONSE_HEADER + length);
+      this.dispatch(response);
+    }
+  }
+
+  private dispatch(r: Response): void {
+    if (r.requestId === EVENT_ID) {
+      if (this.listeners.size === 0) {
+        if (this.backlog.length < MAX_PENDING_EVENTS) this.backlog.push(r);
+        return;
+      }
+      for (const l of [...this.listeners]) l(r);
+      return;
+    }
+    const p = this.pending;
+    if (!p || p.id !== r.requestId) return;   // a late reply to a timed-out request, or RESOURCE_GET's second error
+    this.pending = undefined;
+    if (r.type === 0x00 && r.error !== 0) { p.reject(new MonitorErrorReply(p.command, r.error)); return; }
+    p.replies.push(r);
+    if (p.until !== undefined && r.type !== p.until) { this.pending = p; return; }
+    p.resolve(p.replies);
+  }
+
+  private protocolError(why: string): void {
+    this.closedReason = `protocol error: ${why}`;
+    this.socket.destroy();
+    this.fail(this.closedReason);
+  }
+
+  private fail(reason: string): void {
+    if (!this.closedReason) this.closedReason = reason;
+    const p = this.pending;
+    this.pending = undefined;
+    if (p) { clearTimeout(p.timer); p.reject(this.lost(p.command)); }
+    const queued = this.queue.splice(0);
+    for (const start of queued) start();
+    for (const l of [...this.closeListeners]) { this.closeListeners.delete(l); l(this.closedReason); }
+  }
+}

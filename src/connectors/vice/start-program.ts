@@ -1,0 +1,70 @@
+/**
+ * Brings a freshly connected VICE (or the built-in C64) to the first
+ * instruction of a PRG: stale checkpoints deleted (they survive reconnects),
+ * an exec checkpoint at the program's entry armed BEFORE autostart, then
+ * autostart and wait for that stop. The session then arms its breakpoints
+ * and runs to main with the machine never having run the program unwatched.
+ */
+import { statSync, readFileSync } from 'node:fs';
+import { RetroError } from '../../core/errors.js';
+import { resolve } from 'node:path';
+import type { LaunchConfig } from '../../core/launch.js';
+import type { ViceTarget } from './vice-target.js';
+
+/** A PRG holds at most 64 KiB of data plus its 2-byte load address. */
+export const MAX_PRG_BYTES = 0x10000 + 2;
+
+export interface PrgInfo { load: number; end: number; entry: number }
+
+/** Load address, end, and the entry point: the BASIC stub's SYS address, else the load address. */
+export function inspectPrg(path: string): PrgInfo {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    throw new RetroError('not_found', `The program ${path} does not exist.`, { path });
+  }
+  if (size > MAX_PRG_BYTES) throw new RetroError('too_large', `${path} is ${size} bytes; a C64 PRG holds at most 65,536 bytes after its load address.`, { path, size });
+  const prg = readFileSync(path);
+  if (prg.length < 3) throw new RetroError('bad_request', `${path} is ${prg.length} bytes: not a PRG (2-byte load address, then data).`, { path });
+  const load = prg[0] | (prg[1] << 8);
+  const end = load + prg.length - 2;
+  if (end > 0x10000) {
+    throw new RetroError('too_large', `${path} loads at $${load.toString(16)} and is ${prg.length - 2} bytes long, so it would run past $FFFF.`, { path, load });
+  }
+  return { load, end, entry: sysAddress(prg) ?? load };
+}
+
+function sysAddress(prg: Buffer): number | undefined {
+  if ((prg[0] | (prg[1] << 8)) !== 0x0801) return undefined;
+  const line = prg.subarray(6, Math.min(prg.length, 82));
+  const at = line.indexOf(0x9e);
+  if (at < 0) return undefined;
+  const m = /^[\s(]*(\d+)/.exec(line.subarray(at + 1).toString('latin1'));
+  return m && Number(m[1]) <= 0xffff ? Number(m[1]) : undefined;
+}
+
+export async function startProgram(target: ViceTarget, path: string, timeoutMs: number): Promise<PrgInfo> {
+  const prg = inspectPrg(path);
+  await target.deleteStaleCheckpoints();
+  const entry = await target.setBreakpoint({ space: 'cpu', offset: prg.entry });
+  try {
+    const stopped = target.waitForNextStop(timeoutMs);
+    await target.autostart(path, true);
+    const stop = await stopped;
+    if (stop.pc !== prg.entry) {
+      throw new RetroError('launch_failed', `The program did not start at $${prg.entry.toString(16)} (the machine stopped at $${stop.pc.toString(16)}: ${stop.reason}).`);
+    }
+  } finally {
+    await target.clearBreakpoint(entry).catch(() => undefined);
+  }
+  return prg;
+}
+
+/** The launchers' last step: autostart config.program (when given) and stop at its entry. */
+export async function startConfiguredProgram(target: ViceTarget, config: LaunchConfig, timeoutMs: number, onProgress?: (message: string) => void): Promise<void> {
+  if (!config.program) return;
+  const program = resolve(config.cwd ?? process.cwd(), config.program);
+  onProgress?.(`Autostarting ${program}`);
+  await startProgram(target, program, timeoutMs);
+}

@@ -1,0 +1,47 @@
+/**
+ * The 'vice' connector feature: what the vice_* MCP tools use beyond the
+ * Target interface. Provided by ViceTarget for real VICE and the built-in C64.
+ */
+import type { Address, StopInfo } from '../../core/target.js';
+import type { ViceInfo } from './handshake.js';
+import type { CheckpointInfo, DisplayInfo } from './protocol.js';
+
+export interface ViceStatus {
+  state: 'running' | 'stopped' | 'disconnected';
+  pc?: number;
+  last_stop?: StopInfo;
+  connector: string;
+  version: string;
+  svn_revision: number;
+}
+
+export interface CaptureResult extends DisplayInfo {
+  palette: [number, number, number][];
+}
+
+export interface ViceFeature {
+  readonly info: ViceInfo;
+  /** no I/O: what the last events said */
+  cachedStatus(): ViceStatus;
+  readRegisters(): Promise<{ name: string; value: number; bits: number }[]>;
+  setRegisters(items: { id: number; value: number }[]): Promise<void>;
+  bankId(bank: Address['bank']): number;
+  readBank(bank: number, start: number, length: number): Promise<Uint8Array>;
+  writeBank(bank: number, start: number, data: Uint8Array): Promise<void>;
+  addCheckpoint(spec: { start: number; end: number; op: number; stop: boolean; enabled: boolean; temporary: boolean; condition?: string; memspace?: number }): Promise<CheckpointInfo>;
+  deleteCheckpoint(number: number): Promise<void>;
+  toggleCheckpoint(number: number, enabled: boolean): Promise<void>;
+  setCondition(number: number, expression: string): Promise<void>;
+  listCheckpoints(): Promise<CheckpointInfo[]>;
+  resume(): Promise<void>;
+  pause(): Promise<void>;
+  advance(count: number, over: boolean): Promise<void>;
+  stepOut(): Promise<void>;
+  reset(kind: 'soft' | 'hard'): Promise<void>;
+  keyboardFeed(petscii: Uint8Array): Promise<void>;
+  setJoyport(port: number, value: number): Promise<void>;
+  waitForStop(timeoutMs: number): Promise<StopInfo>;
+  capture(): Promise<CaptureResult>;
+  /** drops only our connection; VICE keeps running */
+  disconnect(): void;
+}

@@ -1,0 +1,58 @@
+export type EmulatorKind = 'mame' | 'vice' | 'builtin' | 'dosbox';
+
+/** What starts (or attaches) a session. Shared by DAP launch.json, MCP start_session and the CLI. */
+export interface LaunchConfig {
+  /** machine name, e.g. "spectrum" (the test fixture), "sprinter", "c64", "dos" */
+  machine: string;
+  /** which emulator connector (each has a launcher registered in session/manager.ts) */
+  emulator: EmulatorKind;
+  /** the program image (e.g. a ROM built by SDCC: .rom/.bin or .ihx) */
+  program?: string;
+  /** debug info file (SDCC .cdb); defaults to program with .cdb extension when it exists */
+  debugInfo?: string;
+  /** MAME executable; default: "mame" on PATH, then /usr/games/mame */
+  mamePath?: string;
+  /** extra ROM search paths for MAME (';'-separated as MAME takes them) */
+  rompath?: string;
+  /** MAME media options, e.g. { cart: "game.bin" } → -cart game.bin */
+  media?: Record<string, string>;
+  /** true (default): no window, no sound (SDL dummy drivers, -video none) */
+  headless?: boolean;
+  /** run at real speed (default false: -nothrottle) */
+  throttle?: boolean;
+  /** stop at main once the program is loaded (default true) */
+  stopOnEntry?: boolean;
+  /** folder relative paths resolve against; also where sources are looked up */
+  cwd?: string;
+  /** extra MAME command-line arguments */
+  extraArgs?: string[];
+  /** VICE (emulator "vice"): x64sc executable; default "x64sc" on PATH */
+  vicePath?: string;
+  /** VICE: attach to a running VICE's binary monitor ("host:port", e.g. "127.0.0.1:6502") instead of starting one */
+  viceMonitor?: string;
+  /** DOS guests (emulator "dosbox"): which backend, attach by PID, profile */
+  dos?: DosLaunchOptions;
+}
+
+export interface DosLaunchOptions {
+  /** default: the embedded wasm DOSBox-X when the optional "emulators" package is installed, else native */
+  backend?: 'native' | 'wasm-dosbox' | 'wasm-dosbox-x';
+  /** attach to a running native DOSBox by process id instead of launching one */
+  pid?: number;
+  /** native DOSBox executable; default dosbox-x, dosbox or dosbox-staging on PATH */
+  executable?: string;
+  /** native: 'dummy' (SDL dummy video, no window; default) or 'xvfb' (a private X display) */
+  isolation?: 'dummy' | 'xvfb';
+  /** a whole DOSBox .conf to use instead of ours (native) */
+  conf?: string;
+  /** command-line tail for the program */
+  args?: string;
+  memsizeMb?: number;
+  /** a program profile (JSON) to load once the guest is up */
+  profile?: string;
+}
+
+export interface StartOptions {
+  /** who started it: the session ends the emulator when its starter says stop */
+  startedBy: import('../session/types.js').ClientRef;
+}
