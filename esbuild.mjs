@@ -3,7 +3,14 @@
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, existsSync } from 'node:fs';
 
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', sourcemap: true, logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+};
 const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
@@ -14,7 +21,15 @@ const entries = [
 mkdirSync('dist', { recursive: true });
 await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));
 if (existsSync('media/screen-panel.ts')) {
-  await build({ entryPoints: ['media/screen-panel.ts'], outfile: 'dist/media/screen-panel.js', bundle: true,
-    platform: 'browser', format: 'iife', target: 'es2020', logLevel: 'warning' });
+  await build({
+    entryPoints: ['media/screen-panel.ts'],
+    outfile: 'dist/media/screen-panel.js',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2020',
+    logLevel: 'warning',
+  });
 }
-if (existsSync('src/connectors/mame/plugin')) cpSync('src/connectors/mame/plugin', 'dist/mame-plugin', { recursive: true });
+if (existsSync('src/connectors/mame/plugin'))
+  cpSync('src/connectors/mame/plugin', 'dist/mame-plugin', { recursive: true });

@@ -17,8 +17,15 @@ import { measure } from './measure.js';
 const N = Number(process.argv[2] ?? 200);
 
 function coreSpeed(): number {
-  const mem = new Uint8Array(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'c64', '6502', '6502_functional_test.bin')));
-  const cpu = new Cpu6502({ read: (a) => mem[a], write: (a, v) => { mem[a] = v; } });
+  const mem = new Uint8Array(
+    readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'c64', '6502', '6502_functional_test.bin')),
+  );
+  const cpu = new Cpu6502({
+    read: (a) => mem[a],
+    write: (a, v) => {
+      mem[a] = v;
+    },
+  });
   cpu.pc = 0x400;
   const t0 = performance.now();
   cpu.run(30_000_000);
@@ -28,7 +35,10 @@ function coreSpeed(): number {
 async function main(): Promise<void> {
   const fx = await buildC64Fixture();
   const manager = new SessionManager();
-  const { session, client } = manager.start({ machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir }, { kind: 'cli', label: 'bench' });
+  const { session, client } = manager.start(
+    { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
+    { kind: 'cli', label: 'bench' },
+  );
   try {
     await session.waitForStop(60_000);
     const target = session.feature<{ readBank(b: number, s: number, l: number): Promise<Uint8Array> }>('vice');
@@ -49,14 +59,17 @@ async function main(): Promise<void> {
       await session.stepOver(client.id);
       const st = await session.waitForStop(10_000);
       times.push(performance.now() - t0);
-      if (st.location?.line !== fx.markers.add_return.line) throw new Error(`the step ended at ${JSON.stringify(st.location)}`);
+      if (st.location?.line !== fx.markers.add_return.line)
+        throw new Error(`the step ended at ${JSON.stringify(st.location)}`);
     }
     times.sort((a, b) => a - b);
     const step = { median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)] };
     const mcs = coreSpeed();
     const ms = (f: { median: number; p95: number }) => `median ${f.median.toFixed(3)} ms, p95 ${f.p95.toFixed(3)} ms`;
     console.log(`floor: PING round trip          ${ms(floor)}`);
-    console.log(`64 KiB read (MEM_GET, bank ram) ${ms(read64k)}  = ${(read64k.median / floor.median).toFixed(1)}x floor`);
+    console.log(
+      `64 KiB read (MEM_GET, bank ram) ${ms(read64k)}  = ${(read64k.median / floor.median).toFixed(1)}x floor`,
+    );
     console.log(`C line step (step over)         ${ms(step)}  = ${(step.median / floor.median).toFixed(1)}x floor`);
     console.log(`6502 core: ${mcs.toFixed(0)}M cycles/s on the functional test`);
   } finally {

@@ -28,19 +28,28 @@ const measure = (fn: () => Promise<unknown>, n = N) => measureN(fn, n);
 async function sweep(mem: HostMemory): Promise<void> {
   for (const r of await mem.regions()) {
     if (r.end - r.start < 0x110000) continue;
-    for (let at = r.start; at < r.end; at += CHUNK) await mem.read(at, Math.min(CHUNK + 4096, r.end - at)).catch(() => undefined);
+    for (let at = r.start; at < r.end; at += CHUNK)
+      await mem.read(at, Math.min(CHUNK + 4096, r.end - at)).catch(() => undefined);
   }
 }
 
 function row(name: string, f: Figures, floor: Figures): void {
-  console.log(`  ${name.padEnd(48)} median ${f.median.toFixed(3).padStart(9)} ms  p95 ${f.p95.toFixed(3).padStart(9)} ms  x${(f.median / floor.median).toFixed(1).padStart(7)} floor`);
+  console.log(
+    `  ${name.padEnd(48)} median ${f.median.toFixed(3).padStart(9)} ms  p95 ${f.p95.toFixed(3).padStart(9)} ms  x${(f.median / floor.median).toFixed(1).padStart(7)} floor`,
+  );
 }
 
 async function launch(backend: DosBackend, program: string): Promise<DosboxTarget> {
-  return launchDosboxTarget({ machine: 'dos', emulator: 'dosbox', program, dos: { backend } }, { workDir: join(REPO_ROOT, '.test-work', 'bench-dos') });
+  return launchDosboxTarget(
+    { machine: 'dos', emulator: 'dosbox', program, dos: { backend } },
+    { workDir: join(REPO_ROOT, '.test-work', 'bench-dos') },
+  );
 }
 
-async function benchBackend(backend: DosBackend, programs: Record<string, { com: string; labels: Record<string, number> }>): Promise<void> {
+async function benchBackend(
+  backend: DosBackend,
+  programs: Record<string, { com: string; labels: Record<string, number> }>,
+): Promise<void> {
   console.log(`\n${backend}`);
   const ke = await launch(backend, programs.keyecho.com);
   try {
@@ -55,18 +64,24 @@ async function benchBackend(backend: DosBackend, programs: Record<string, { com:
     const countAt = psp * 16 + programs.keyecho.labels.count;
     const counter = async () => Buffer.from(await m.guest.read(countAt, 2)).readUInt16LE(0);
     const slot = 0x41e; // a ring slot: the floor writes the same two words typeKeys writes, without advancing the tail
-    const ringFloor = await measure(async () => { await m.guest.write(slot, Uint8Array.of(0, 0)); await m.guest.write(0x41c, await m.guest.read(0x41c, 2)); });
+    const ringFloor = await measure(async () => {
+      await m.guest.write(slot, Uint8Array.of(0, 0));
+      await m.guest.write(0x41c, await m.guest.read(0x41c, 2));
+    });
     row('bare ring write (floor)', ringFloor, ringFloor);
     const key = charKey('k');
-    const effect = await measure(async () => {
-      const before = await counter();
-      await typeKeys(m.guest, [key], { timeoutMs: 2000, drainMs: 0 });
-      const deadline = Date.now() + 5000;
-      while ((await counter()) === before) {
-        if (Date.now() > deadline) throw new Error('KEYECHO did not count the key');
-        await new Promise((r) => setImmediate(r));
-      }
-    }, Math.min(N, 20));
+    const effect = await measure(
+      async () => {
+        const before = await counter();
+        await typeKeys(m.guest, [key], { timeoutMs: 2000, drainMs: 0 });
+        const deadline = Date.now() + 5000;
+        while ((await counter()) === before) {
+          if (Date.now() > deadline) throw new Error('KEYECHO did not count the key');
+          await new Promise((r) => setImmediate(r));
+        }
+      },
+      Math.min(N, 20),
+    );
     row('key to effect (KEYECHO counts it)', effect, ringFloor);
   } finally {
     await ke.close();
@@ -85,7 +100,11 @@ async function benchBackend(backend: DosBackend, programs: Record<string, { com:
     const pixelFloor = await measure(() => m.guest.host.read(screen.where.address, 64000));
     row(`raw read of the chain-4 span, ${MODE13_SPAN} B (floor)`, spanFloor, spanFloor);
     row('raw read of 64,000 B', pixelFloor, spanFloor);
-    row('frame read + decode (64,000 pixels)', await measure(() => screen.frame({ allowUnconfirmed: true })), spanFloor);
+    row(
+      'frame read + decode (64,000 pixels)',
+      await measure(() => screen.frame({ allowUnconfirmed: true })),
+      spanFloor,
+    );
   } finally {
     await mo.close();
   }
@@ -93,10 +112,15 @@ async function benchBackend(backend: DosBackend, programs: Record<string, { com:
 
 async function main(): Promise<void> {
   const { programs } = await buildDosFixtures();
-  console.log(`DOS guest benchmark, ${N} iterations (fewer for scans and keys); ratios are median / the floor named in that block`);
+  console.log(
+    `DOS guest benchmark, ${N} iterations (fewer for scans and keys); ratios are median / the floor named in that block`,
+  );
   await benchBackend('native', programs);
   if (wasmAvailable()) await benchBackend('wasm-dosbox-x', programs);
   else console.log('\nwasm-dosbox-x: skipped (optional npm package "emulators" not installed)');
 }
 
-main().catch((err) => { console.error(err); process.exitCode = 1; });
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -10,11 +10,14 @@ import { buildZxFixture, REPO_ROOT } from '../test/support/zx-fixture.js';
 
 const N = Number(process.argv[2] ?? 300);
 
-interface Figures { median: number; p95: number }
+interface Figures {
+  median: number;
+  p95: number;
+}
 
 /** `fn` may return its own duration in ms (to leave set-up out); otherwise the call is timed. */
 async function measure(fn: () => Promise<unknown>, n = N): Promise<Figures> {
-  for (let i = 0; i < Math.min(20, n); i++) await fn();   // warm up
+  for (let i = 0; i < Math.min(20, n); i++) await fn(); // warm up
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
@@ -41,15 +44,17 @@ async function idleCpuPercent(t: MameTarget, seconds: number): Promise<number> {
 
 async function main(): Promise<void> {
   const fx = await buildZxFixture();
-  const t = await launchMameTarget({ machine: 'spectrum', emulator: 'mame', program: fx.rom },
-    { workDir: join(REPO_ROOT, '.test-work', 'bench') });
+  const t = await launchMameTarget(
+    { machine: 'spectrum', emulator: 'mame', program: fx.rom },
+    { workDir: join(REPO_ROOT, '.test-work', 'bench') },
+  );
   try {
     const floor = await measure(() => t.echo());
     const stopped = await measure(() => t.status());
     const read64k = await measure(() => t.readMemory({ space: 'cpu', offset: 0 }, 65536), Math.min(N, 200));
     const idle = await idleCpuPercent(t, 2);
     const coldStopped = await measure(async () => {
-      await new Promise((r) => setTimeout(r, 50));  // let the bridge go back to sleep on its doorbell
+      await new Promise((r) => setTimeout(r, 50)); // let the bridge go back to sleep on its doorbell
       const t0 = performance.now();
       await t.status();
       return performance.now() - t0;
@@ -59,8 +64,10 @@ async function main(): Promise<void> {
     await t.pause();
 
     const row = (name: string, f: Figures, target?: string) =>
-      console.log(`${name.padEnd(34)} median ${f.median.toFixed(3).padStart(7)} ms  p95 ${f.p95.toFixed(3).padStart(7)} ms  ` +
-        `x${(f.median / floor.median).toFixed(1).padStart(5)} floor${target ? `  (target ${target})` : ''}`);
+      console.log(
+        `${name.padEnd(34)} median ${f.median.toFixed(3).padStart(7)} ms  p95 ${f.p95.toFixed(3).padStart(7)} ms  ` +
+          `x${(f.median / floor.median).toFixed(1).padStart(5)} floor${target ? `  (target ${target})` : ''}`,
+      );
     console.log(`MAME bridge benchmark, ${N} iterations, spectrum -nothrottle, doorbell idle`);
     row('echo (floor)', floor);
     row('status, stopped (hot)', stopped, '<= 2 ms');

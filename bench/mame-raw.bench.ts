@@ -19,7 +19,10 @@ const measure = (fn: () => Promise<unknown>, n = N): Promise<Figures> => timeCal
 
 async function main(): Promise<void> {
   const fx = await buildZxFixture();
-  const t = await launchMameTarget({ machine: 'spectrum', emulator: 'mame', program: fx.rom }, { workDir: join(REPO_ROOT, '.test-work', 'bench') });
+  const t = await launchMameTarget(
+    { machine: 'spectrum', emulator: 'mame', program: fx.rom },
+    { workDir: join(REPO_ROOT, '.test-work', 'bench') },
+  );
   const raw = t.feature(MAME_RAW_FEATURE) as MameRaw;
   try {
     const floor = await measure(() => t.echo());
@@ -33,10 +36,16 @@ async function main(): Promise<void> {
     ];
     const field = (await raw.listPorts()).find((p) => p.tag === ':LINE1')!.fields[0].name;
     await t.resume();
-    const press = await measure(async () => { const { done } = await raw.enqueueInput([{ fields: [{ port: ':LINE1', field }], frames: 3 }]); await done; }, 20);
+    const press = await measure(async () => {
+      const { done } = await raw.enqueueInput([{ fields: [{ port: ':LINE1', field }], frames: 3 }]);
+      await done;
+    }, 20);
     await t.pause();
     console.log(`MAME raw-ops benchmark, ${N} iterations, spectrum -nothrottle, CPU held`);
-    const row = (name: string, f: Figures) => console.log(`${name.padEnd(34)} median ${f.median.toFixed(3).padStart(8)} ms  p95 ${f.p95.toFixed(3).padStart(8)} ms  x${(f.median / floor.median).toFixed(1).padStart(6)} floor`);
+    const row = (name: string, f: Figures) =>
+      console.log(
+        `${name.padEnd(34)} median ${f.median.toFixed(3).padStart(8)} ms  p95 ${f.p95.toFixed(3).padStart(8)} ms  x${(f.median / floor.median).toFixed(1).padStart(6)} floor`,
+      );
     row('echo (floor)', floor);
     for (const [name, f] of rows) row(name, f);
     row('press_key 3 frames, running', press);

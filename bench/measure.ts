@@ -1,5 +1,8 @@
 /** Timing for benchmarks: a few warm-up calls, then median and p95 of n timed calls. */
-export interface Figures { median: number; p95: number }
+export interface Figures {
+  median: number;
+  p95: number;
+}
 
 export async function measure(fn: () => Promise<unknown>, n: number): Promise<Figures> {
   for (let i = 0; i < Math.min(3, n); i++) await fn();

@@ -61,7 +61,8 @@ class UsageError extends Error {}
 function portOption(value: string | undefined, name: string): number {
   if (value === undefined) return 0;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--${name} must be a port number (0-65535), not "${value}".`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new UsageError(`--${name} must be a port number (0-65535), not "${value}".`);
   return n;
 }
 
@@ -81,7 +82,9 @@ function exitAfter(cleanup: () => Promise<void>, until?: Promise<unknown>): void
     done = true;
     const force = setTimeout(() => process.exit(code), 15_000); // MAME refusing to die must not hang us
     force.unref();
-    cleanup().catch((err) => logErr(`retro-debug: ${asRetroError(err).message}`)).finally(() => process.exit(code));
+    cleanup()
+      .catch((err) => logErr(`retro-debug: ${asRetroError(err).message}`))
+      .finally(() => process.exit(code));
   };
   process.once('SIGINT', () => finish(130));
   process.once('SIGTERM', () => finish(143));
@@ -92,21 +95,38 @@ async function commandMcp(values: Values): Promise<void> {
   // stdout is the protocol: anything else that prints goes to stderr.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const manager = new SessionManager();
-  const server = await serveStdio({ manager, outputDir: resolve(values.out ?? '.'), profile: profileOption(values.profile) });
+  const server = await serveStdio({
+    manager,
+    outputDir: resolve(values.out ?? '.'),
+    profile: profileOption(values.profile),
+  });
   logErr('retro-debug: MCP server on stdio ready');
-  exitAfter(async () => { await server.close(); await manager.closeAll(); }, server.closed);
+  exitAfter(async () => {
+    await server.close();
+    await manager.closeAll();
+  }, server.closed);
 }
 
 async function commandServe(values: Values): Promise<void> {
   const manager = new SessionManager();
   const port = portOption(values.port, 'port');
   const dapPort = portOption(values['dap-port'], 'dap-port');
-  const tokenFile = resolve(values['token-file'] ?? join(tmpdir(), `retro-debug-mcp-${process.pid}-${randomBytes(4).toString('hex')}.token`));
+  const tokenFile = resolve(
+    values['token-file'] ?? join(tmpdir(), `retro-debug-mcp-${process.pid}-${randomBytes(4).toString('hex')}.token`),
+  );
   const token = randomBytes(32).toString('base64url');
   await writeFileAtomic(tokenFile, token + '\n', { overwrite: values.overwrite ?? false, mode: 0o600 });
-  const mcp = await startHttpMcpServer({ manager, port, token, outputDir: resolve(values.out ?? '.'), profile: profileOption(values.profile) });
+  const mcp = await startHttpMcpServer({
+    manager,
+    port,
+    token,
+    outputDir: resolve(values.out ?? '.'),
+    profile: profileOption(values.profile),
+  });
   const dap = await serveDap(manager, dapPort);
-  process.stdout.write(`MCP (Streamable HTTP): ${mcp.url}\nBearer token in: ${tokenFile}\nDAP (TCP): 127.0.0.1:${dap.port}\n`);
+  process.stdout.write(
+    `MCP (Streamable HTTP): ${mcp.url}\nBearer token in: ${tokenFile}\nDAP (TCP): 127.0.0.1:${dap.port}\n`,
+  );
   exitAfter(async () => {
     await Promise.allSettled([mcp.close(), dap.close()]);
     await manager.closeAll();
@@ -133,13 +153,20 @@ async function commandDemo(values: Values): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
-  if (values.help || !command) { process.stdout.write(HELP); return; }
+  if (values.help || !command) {
+    process.stdout.write(HELP);
+    return;
+  }
   if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
   switch (command) {
-    case 'mcp': return commandMcp(values);
-    case 'serve': return commandServe(values);
-    case 'demo': return commandDemo(values);
-    default: throw new UsageError(`Unknown command "${command}".`);
+    case 'mcp':
+      return commandMcp(values);
+    case 'serve':
+      return commandServe(values);
+    case 'demo':
+      return commandDemo(values);
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
   }
 }
 

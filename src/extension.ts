@@ -9,7 +9,12 @@ import * as vscode from 'vscode';
 import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
 import { resolveDebugConfigurationDefaults, starterConfigurations } from './host/debug-config.js';
-import { pruneStaleDiscoveryFiles, removeDiscoveryFile, removeDiscoveryFileOnExit, writeDiscoveryFile } from './host/mcp-discovery.js';
+import {
+  pruneStaleDiscoveryFiles,
+  removeDiscoveryFile,
+  removeDiscoveryFileOnExit,
+  writeDiscoveryFile,
+} from './host/mcp-discovery.js';
 import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
@@ -89,7 +94,11 @@ export async function deactivate(): Promise<void> {
 }
 
 /** Registers the MCP server definition; the HTTP server itself starts on first use. */
-function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log: vscode.LogOutputChannel): { close(): Promise<void> } {
+function setUpMcp(
+  context: vscode.ExtensionContext,
+  manager: SessionManager,
+  log: vscode.LogOutputChannel,
+): { close(): Promise<void> } {
   const token = randomBytes(32).toString('base64url'); // 256 bits, new per activation
   const version = String(context.extension.packageJSON.version ?? '0');
   const settings = () => vscode.workspace.getConfiguration();
@@ -113,7 +122,11 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
       try {
         await pruneStaleDiscoveryFiles();
         discoveryFile = await writeDiscoveryFile({
-          pid: process.pid, port: server.port, url: server.url, token: server.token, startedAt: Date.now(),
+          pid: process.pid,
+          port: server.port,
+          url: server.url,
+          token: server.token,
+          startedAt: Date.now(),
           workspace: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         });
         forgetExitHook = removeDiscoveryFileOnExit(discoveryFile);
@@ -125,7 +138,10 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
 
   const definitionsChanged = new vscode.EventEmitter<void>();
   const headers = (server: RunningMcpServer | undefined) => ({ Authorization: `Bearer ${server?.token ?? token}` });
-  const guessedUri = () => vscode.Uri.parse(endpoint.running?.url ?? `http://127.0.0.1:${context.globalState.get<number>(PORT_STATE_KEY) ?? 0}/mcp`);
+  const guessedUri = () =>
+    vscode.Uri.parse(
+      endpoint.running?.url ?? `http://127.0.0.1:${context.globalState.get<number>(PORT_STATE_KEY) ?? 0}/mcp`,
+    );
 
   context.subscriptions.push(
     definitionsChanged,
@@ -134,7 +150,9 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
     }),
     vscode.commands.registerCommand(COMMANDS.showMcpConnection.command, async () => {
       if (!settings().get<boolean>(SETTINGS.mcpEnabled, true)) {
-        void vscode.window.showWarningMessage(`The Retro Debug MCP server is turned off (setting ${SETTINGS.mcpEnabled}).`);
+        void vscode.window.showWarningMessage(
+          `The Retro Debug MCP server is turned off (setting ${SETTINGS.mcpEnabled}).`,
+        );
         return;
       }
       let server: RunningMcpServer;
@@ -149,8 +167,10 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
       const copyToken = 'Copy token';
       const choice = await vscode.window.showInformationMessage(
         `Retro Debug MCP server: ${server.url}. A .mcp.json for Claude Code (with the token) is on the clipboard. ` +
-        `For Codex, copy the config.toml section and set ${MCP_TOKEN_ENV} to the token. The token changes when VS Code restarts.`,
-        codex, copyToken);
+          `For Codex, copy the config.toml section and set ${MCP_TOKEN_ENV} to the token. The token changes when VS Code restarts.`,
+        codex,
+        copyToken,
+      );
       if (choice === codex) await vscode.env.clipboard.writeText(codexConfigToml(server.url));
       if (choice === copyToken) await vscode.env.clipboard.writeText(server.token);
     }),
@@ -158,19 +178,22 @@ function setUpMcp(context: vscode.ExtensionContext, manager: SessionManager, log
 
   // vscode.lm MCP support arrived in 1.101; an older or policy-restricted host simply gets no definition.
   if (typeof vscode.lm?.registerMcpServerDefinitionProvider === 'function') {
-    context.subscriptions.push(vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-      onDidChangeMcpServerDefinitions: definitionsChanged.event,
-      provideMcpServerDefinitions: () => settings().get<boolean>(SETTINGS.mcpEnabled, true)
-        ? [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, guessedUri(), headers(endpoint.running), version)]
-        : [],
-      async resolveMcpServerDefinition(definition) {
-        if (!(definition instanceof vscode.McpHttpServerDefinition)) return definition;
-        const server = await endpoint.ensureStarted();
-        definition.uri = vscode.Uri.parse(server.url);
-        definition.headers = headers(server);
-        return definition;
-      },
-    }));
+    context.subscriptions.push(
+      vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+        onDidChangeMcpServerDefinitions: definitionsChanged.event,
+        provideMcpServerDefinitions: () =>
+          settings().get<boolean>(SETTINGS.mcpEnabled, true)
+            ? [new vscode.McpHttpServerDefinition(MCP_PROVIDER_LABEL, guessedUri(), headers(endpoint.running), version)]
+            : [],
+        async resolveMcpServerDefinition(definition) {
+          if (!(definition instanceof vscode.McpHttpServerDefinition)) return definition;
+          const server = await endpoint.ensureStarted();
+          definition.uri = vscode.Uri.parse(server.url);
+          definition.headers = headers(server);
+          return definition;
+        },
+      }),
+    );
   }
 
   return {

@@ -16,7 +16,9 @@ function collect(path, out) {
 
 const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['test'];
 const files = roots.flatMap((r) => collect(r, []));
-const result = spawnSync(process.execPath,
+const result = spawnSync(
+  process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...files],
-  { stdio: 'inherit' });
+  { stdio: 'inherit' },
+);
 process.exit(result.status ?? 1);

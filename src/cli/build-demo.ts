@@ -42,7 +42,10 @@ export async function checkSdcc(): Promise<void> {
       await run(tool, tool === 'sdcc' ? ['--version'] : ['-h'], { timeout: 10_000 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new RetroError('launch_failed', `"${tool}" was not found on PATH: install SDCC (e.g. apt-get install sdcc) to build the demo.`);
+        throw new RetroError(
+          'launch_failed',
+          `"${tool}" was not found on PATH: install SDCC (e.g. apt-get install sdcc) to build the demo.`,
+        );
       }
       // makebin/sdasz80 exit non-zero for -h; being runnable is what matters
     }
@@ -53,7 +56,9 @@ export async function buildDemo(outDir: string, overwrite: boolean): Promise<Dem
   const src = findDemoSources();
   const dir = join(outDir, 'build');
   if (existsSync(dir) && !overwrite) {
-    throw new RetroError('file_exists', `${dir} already exists; use --overwrite or another --out folder.`, { path: dir });
+    throw new RetroError('file_exists', `${dir} already exists; use --overwrite or another --out folder.`, {
+      path: dir,
+    });
   }
   await mkdir(outDir, { recursive: true });
   const tmp = join(outDir, `.build-${randomBytes(4).toString('hex')}`);
@@ -63,8 +68,23 @@ export async function buildDemo(outDir: string, overwrite: boolean): Promise<Dem
     const opts = { cwd: tmp, timeout: 60_000 };
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     await run('sdcc', ['-mz80', '--debug', '-c', 'demo.c'], opts);
-    await run('sdcc', ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0',
-      '-o', 'demo.ihx', 'crt0.rel', 'demo.rel'], opts);
+    await run(
+      'sdcc',
+      [
+        '-mz80',
+        '--debug',
+        '--code-loc',
+        '0x100',
+        '--data-loc',
+        '0x8000',
+        '--no-std-crt0',
+        '-o',
+        'demo.ihx',
+        'crt0.rel',
+        'demo.rel',
+      ],
+      opts,
+    );
     await run('makebin', ['-s', String(ROM_SIZE), 'demo.ihx', 'demo.rom'], opts);
     if (overwrite) await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);

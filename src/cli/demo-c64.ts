@@ -16,7 +16,12 @@ import { demoCaller, waitUntilReady, type DemoOptions } from './demo.js';
 
 const run = promisify(execFile);
 
-interface C64Build { dir: string; prg: string; dbg: string; lines: Record<string, number> }
+interface C64Build {
+  dir: string;
+  prg: string;
+  dbg: string;
+  lines: Record<string, number>;
+}
 
 function findSources(from = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
@@ -29,20 +34,33 @@ function findSources(from = __dirname): string {
 
 async function buildC64Demo(outDir: string, overwrite: boolean): Promise<C64Build> {
   const dir = join(outDir, 'build-c64');
-  if (existsSync(dir) && !overwrite) throw new RetroError('file_exists', `${dir} already exists; use --overwrite or another --out folder.`, { path: dir });
+  if (existsSync(dir) && !overwrite)
+    throw new RetroError('file_exists', `${dir} already exists; use --overwrite or another --out folder.`, {
+      path: dir,
+    });
   await mkdir(outDir, { recursive: true });
   const tmp = join(outDir, `.build-c64-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
   try {
     await copyFile(join(findSources(), 'demo.c'), join(tmp, 'demo.c'));
-    await run('cl65', ['-t', 'c64', '-g', '-O', '-Wl', '--dbgfile,demo.dbg', '-o', 'demo.prg', 'demo.c'], { cwd: tmp, timeout: 60_000 });
+    await run('cl65', ['-t', 'c64', '-g', '-O', '-Wl', '--dbgfile,demo.dbg', '-o', 'demo.prg', 'demo.c'], {
+      cwd: tmp,
+      timeout: 60_000,
+    });
     if (overwrite) await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new RetroError('launch_failed', '"cl65" was not found on PATH: install cc65 (e.g. apt-get install cc65) to build the C64 demo.');
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new RetroError(
+        'launch_failed',
+        '"cl65" was not found on PATH: install cc65 (e.g. apt-get install cc65) to build the C64 demo.',
+      );
     if (err instanceof RetroError) throw err;
     const e = err as { stderr?: string; message: string };
-    throw new RetroError('launch_failed', `Building the C64 demo failed: ${(e.stderr || e.message).trim().slice(0, 2000)}`);
+    throw new RetroError(
+      'launch_failed',
+      `Building the C64 demo failed: ${(e.stderr || e.message).trim().slice(0, 2000)}`,
+    );
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
@@ -54,7 +72,8 @@ async function buildC64Demo(outDir: string, overwrite: boolean): Promise<C64Buil
   return { dir, prg: join(dir, 'demo.prg'), dbg: join(dir, 'demo.dbg'), lines };
 }
 
-const where = (loc?: { file: string; line: number; function?: string }) => loc ? `${loc.function ?? '?'} at ${loc.file}:${loc.line}` : 'no source location';
+const where = (loc?: { file: string; line: number; function?: string }) =>
+  loc ? `${loc.function ?? '?'} at ${loc.file}:${loc.line}` : 'no source location';
 
 export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions): Promise<void> {
   const { log } = opts;
@@ -62,7 +81,13 @@ export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions):
   const build = await buildC64Demo(opts.outDir, opts.overwrite);
   const { connection, call } = demoCaller(manager, opts.outDir);
   try {
-    const started = await call('start_session', { machine: 'c64', emulator: 'builtin', program: build.prg, debugInfo: build.dbg, cwd: build.dir });
+    const started = await call('start_session', {
+      machine: 'c64',
+      emulator: 'builtin',
+      program: build.prg,
+      debugInfo: build.dbg,
+      cwd: build.dir,
+    });
     log(`Session ${started.session_id} starting the built-in C64 …`);
     const ready = await waitUntilReady(call, started.session_id, log);
     log(`Stopped at ${where(ready.location)}.`);
@@ -74,7 +99,8 @@ export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions):
     log(`Hit it for the 4th time: ${where(hit.location)}.`);
     const bt = await call('backtrace');
     log('Backtrace:');
-    for (const f of bt.frames) log(`  #${f.index} ${where(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`);
+    for (const f of bt.frames)
+      log(`  #${f.index} ${where(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`);
     const n = await call('read_variable', { name: 'n' });
     log(`n = ${n.variable.value} (${n.variable.type})`);
     await call('step_over', { wait: true, timeout_ms: 10_000 });

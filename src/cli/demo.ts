@@ -30,8 +30,16 @@ type Result = Record<string, any>; // eslint-disable-line @typescript-eslint/no-
 export function demoCaller(manager: SessionManagerApi, outDir: string) {
   const connection = new McpConnection(manager, { label: () => 'retro-debug demo (CLI)', kind: 'cli' });
   const ctx: ToolContext = {
-    manager, connection, outputDir: outDir,
-    groups: () => TOOL_GROUPS.map((g) => ({ name: g.name, description: g.description, tools: g.tools.map((t) => t.name), loaded: true })),
+    manager,
+    connection,
+    outputDir: outDir,
+    groups: () =>
+      TOOL_GROUPS.map((g) => ({
+        name: g.name,
+        description: g.description,
+        tools: g.tools.map((t) => t.name),
+        loaded: true,
+      })),
   };
   return { connection, call: toolCaller(ctx) };
 }
@@ -42,7 +50,12 @@ export function toolCaller(ctx: ToolContext) {
     if (!tool) throw new RetroError('internal', `No tool named ${name}.`);
     const result = await invokeTool(tool, args, ctx);
     const structured = result.structuredContent as Result;
-    if (result.isError) throw new RetroError(structured.error.code as ErrorCode, `${name}: ${structured.error.message}`, structured.error.details);
+    if (result.isError)
+      throw new RetroError(
+        structured.error.code as ErrorCode,
+        `${name}: ${structured.error.message}`,
+        structured.error.details,
+      );
     return structured;
   };
 }
@@ -53,7 +66,10 @@ const where = (loc?: { file: string; line: number; function?: string }) =>
 export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Promise<void> {
   if (opts.machine === 'c64') return runC64Demo(manager, opts);
   if (opts.machine !== 'spectrum') {
-    throw new RetroError('unsupported', `The demo exists for the "spectrum" and "c64" machines only (asked: "${opts.machine}").`);
+    throw new RetroError(
+      'unsupported',
+      `The demo exists for the "spectrum" and "c64" machines only (asked: "${opts.machine}").`,
+    );
   }
   const { log } = opts;
   resolveMamePath({}); // fails with a clear launch_failed message when MAME is missing
@@ -64,20 +80,29 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
 
   const { connection, call } = demoCaller(manager, opts.outDir);
   try {
-    const started = await call('start_session', { machine: 'spectrum', program: build.rom, debugInfo: build.cdb, cwd: build.dir, stopOnEntry: true });
+    const started = await call('start_session', {
+      machine: 'spectrum',
+      program: build.rom,
+      debugInfo: build.cdb,
+      cwd: build.dir,
+      stopOnEntry: true,
+    });
     log(`Session ${started.session_id} starting MAME …`);
     const status = await waitUntilReady(call, started.session_id, log);
     log(`Stopped at ${where(status.location)}.`);
 
     const bp = await call('set_breakpoint', { file: 'demo.c', line: build.paintLine });
-    log(`Breakpoint ${bp.breakpoint.id} at demo.c:${bp.breakpoint.line} (${bp.breakpoint.verified ? 'verified' : 'not verified'}).`);
+    log(
+      `Breakpoint ${bp.breakpoint.id} at demo.c:${bp.breakpoint.line} (${bp.breakpoint.verified ? 'verified' : 'not verified'}).`,
+    );
     const hit = await call('resume', { wait: true, timeout_ms: 30_000 });
     if (hit.state !== 'stopped') throw new RetroError('timeout', 'The demo did not reach its breakpoint within 30 s.');
     log(`Hit the breakpoint: ${where(hit.location)}.`);
 
     const bt = await call('backtrace');
     log('Backtrace:');
-    for (const f of bt.frames) log(`  #${f.index} ${where(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`);
+    for (const f of bt.frames)
+      log(`  #${f.index} ${where(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`);
     for (const scope of ['locals', 'globals'] as const) {
       const vars = await call('list_variables', { scope, frame: 0 });
       log(`${scope[0].toUpperCase()}${scope.slice(1)}:`);
@@ -101,15 +126,28 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
   }
 }
 
-export async function waitUntilReady(call: ReturnType<typeof toolCaller>, sessionId: string, log: (line: string) => void): Promise<Result> {
+export async function waitUntilReady(
+  call: ReturnType<typeof toolCaller>,
+  sessionId: string,
+  log: (line: string) => void,
+): Promise<Result> {
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
   const shown = new Set<string>(); // status carries the latest progress lines; print each once
   for (;;) {
     const st = await call('session_status', { session_id: sessionId });
-    for (const line of st.progress as string[]) if (!shown.has(line)) { shown.add(line); log(`  … ${line}`); }
-    if (st.phase === 'failed') throw new RetroError((st.failure?.code ?? 'launch_failed') as ErrorCode, st.failure?.message ?? 'The session failed to start.');
+    for (const line of st.progress as string[])
+      if (!shown.has(line)) {
+        shown.add(line);
+        log(`  … ${line}`);
+      }
+    if (st.phase === 'failed')
+      throw new RetroError(
+        (st.failure?.code ?? 'launch_failed') as ErrorCode,
+        st.failure?.message ?? 'The session failed to start.',
+      );
     if (st.phase === 'ready' && st.state === 'stopped') return st;
-    if (Date.now() > deadline) throw new RetroError('timeout', `MAME did not reach main within ${BOOT_TIMEOUT_MS / 1000} s.`);
+    if (Date.now() > deadline)
+      throw new RetroError('timeout', `MAME did not reach main within ${BOOT_TIMEOUT_MS / 1000} s.`);
     await sleep(300);
   }
 }

@@ -17,8 +17,7 @@ export interface Address {
 
 export type RunState = 'starting' | 'running' | 'stopped' | 'exited';
 
-export type StopReason =
-  | 'entry' | 'breakpoint' | 'watchpoint' | 'step' | 'pause' | 'goto' | 'exception' | 'unknown';
+export type StopReason = 'entry' | 'breakpoint' | 'watchpoint' | 'step' | 'pause' | 'goto' | 'exception' | 'unknown';
 
 export interface StopInfo {
   reason: StopReason;
@@ -34,7 +33,12 @@ export interface StopInfo {
 
 export type WatchKind = 'read' | 'write' | 'readwrite';
 
-export interface WatchAccess { kind: string; address: number; value: number; pc: number }
+export interface WatchAccess {
+  kind: string;
+  address: number;
+  value: number;
+  pc: number;
+}
 
 /** A data watchpoint: stop when `length` bytes at `address` are read and/or written. */
 export interface WatchSpec {

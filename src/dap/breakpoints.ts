@@ -8,7 +8,11 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError } from '../core/errors.js';
 import type { BreakpointInfo, SessionApi } from '../session/types.js';
 
-export interface RequestedBreakpoint { line?: number; name?: string; condition?: string }
+export interface RequestedBreakpoint {
+  line?: number;
+  name?: string;
+  condition?: string;
+}
 
 /** Builds the sentence for a breakpoint the session refused (lease held, no code, …). */
 export type RefusalText = (err: unknown) => Promise<string>;
@@ -20,10 +24,16 @@ export class ClientBreakpoints {
   /** last state told to the client, so changes can be announced */
   private readonly told = new Map<number, DebugProtocol.Breakpoint>();
 
-  constructor(private readonly clientId: string, private readonly refusal: RefusalText) {}
+  constructor(
+    private readonly clientId: string,
+    private readonly refusal: RefusalText,
+  ) {}
 
-  async replaceLineBreakpoints(session: SessionApi, sourcePath: string, wanted: RequestedBreakpoint[]):
-    Promise<DebugProtocol.Breakpoint[]> {
+  async replaceLineBreakpoints(
+    session: SessionApi,
+    sourcePath: string,
+    wanted: RequestedBreakpoint[],
+  ): Promise<DebugProtocol.Breakpoint[]> {
     const key = resolve(sourcePath);
     await this.clear(session, this.bySource.get(key) ?? []);
     const ids: number[] = [];
@@ -41,7 +51,10 @@ export class ClientBreakpoints {
     return out;
   }
 
-  async replaceFunctionBreakpoints(session: SessionApi, wanted: RequestedBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+  async replaceFunctionBreakpoints(
+    session: SessionApi,
+    wanted: RequestedBreakpoint[],
+  ): Promise<DebugProtocol.Breakpoint[]> {
     await this.clear(session, this.functionIds);
     this.functionIds = [];
     const out: DebugProtocol.Breakpoint[] = [];
@@ -110,9 +123,14 @@ export function foreignBreakpointSummary(all: BreakpointInfo[], myClientId: stri
   if (!foreign.length) return undefined;
   const byOwner = new Map<string, string[]>();
   for (const b of foreign) {
-    const where = b.kind === 'function' ? `${b.function}()`
-      : b.file !== undefined && b.line !== undefined ? `${basename(b.file)}:${b.line}`
-        : b.address ? `0x${b.address.offset.toString(16).toUpperCase()}` : `#${b.id}`;
+    const where =
+      b.kind === 'function'
+        ? `${b.function}()`
+        : b.file !== undefined && b.line !== undefined
+          ? `${basename(b.file)}:${b.line}`
+          : b.address
+            ? `0x${b.address.offset.toString(16).toUpperCase()}`
+            : `#${b.id}`;
     const list = byOwner.get(b.owner.label) ?? [];
     list.push(where + (b.condition ? ` if ${b.condition}` : ''));
     byOwner.set(b.owner.label, list);

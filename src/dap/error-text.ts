@@ -7,11 +7,27 @@ import { asRetroError, type ErrorCode, type RetroError } from '../core/errors.js
 import type { ClientRef } from '../session/types.js';
 
 const CODE_IDS: Record<ErrorCode, number> = {
-  bad_request: 3001, bad_address: 3002, too_large: 3003, not_stopped: 3004, not_running: 3005,
-  lease_held: 3006, no_lease: 3007, not_owner: 3008, not_found: 3009, stale_generation: 3010,
-  timeout: 3011, timeout_may_have_mutated: 3012, unsupported: 3013, target_lost: 3014,
-  incompatible_target: 3015, launch_failed: 3016, bad_debug_info: 3017, file_exists: 3018,
-  session_exists: 3019, no_session: 3020, internal: 3099,
+  bad_request: 3001,
+  bad_address: 3002,
+  too_large: 3003,
+  not_stopped: 3004,
+  not_running: 3005,
+  lease_held: 3006,
+  no_lease: 3007,
+  not_owner: 3008,
+  not_found: 3009,
+  stale_generation: 3010,
+  timeout: 3011,
+  timeout_may_have_mutated: 3012,
+  unsupported: 3013,
+  target_lost: 3014,
+  incompatible_target: 3015,
+  launch_failed: 3016,
+  bad_debug_info: 3017,
+  file_exists: 3018,
+  session_exists: 3019,
+  no_session: 3020,
+  internal: 3099,
 };
 
 export const TAKE_CONTROL_HINT = "run 'Retro Debug: Take Control' to take it over";
@@ -28,7 +44,9 @@ export function userSentence(err: RetroError, holderLabel?: string): string {
   const holder = holderLabel ?? holderFromError(err);
   switch (err.code) {
     case 'lease_held':
-      return holder ? `Control is held by ${holder}; ${TAKE_CONTROL_HINT}.` : `${trimDot(err.message)}; ${TAKE_CONTROL_HINT}.`;
+      return holder
+        ? `Control is held by ${holder}; ${TAKE_CONTROL_HINT}.`
+        : `${trimDot(err.message)}; ${TAKE_CONTROL_HINT}.`;
     case 'no_lease':
       return `This debug session does not have control of the emulator (${trimDot(err.message)}); ${TAKE_CONTROL_HINT}.`;
     default:

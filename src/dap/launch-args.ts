@@ -23,13 +23,16 @@ type Args = Record<string, unknown>;
 export function parseLaunchArgs(raw: unknown): LaunchOptions {
   const args = asObject(raw);
   const machine = optionalString(args, 'machine');
-  if (!machine) throw bad("launch.json needs \"machine\", e.g. \"spectrum\".");
+  if (!machine) throw bad('launch.json needs "machine", e.g. "spectrum".');
   const emulator = optionalString(args, 'emulator') ?? (machine === 'dos' ? 'dosbox' : 'mame');
   if (emulator === 'dosbox') return parseDosLaunch(args, machine);
   if (emulator !== 'mame' && emulator !== 'vice' && emulator !== 'builtin') {
-    throw bad(`Emulator "${emulator}" is not supported; use "mame", "dosbox" with machine "dos", or "vice"/"builtin" with machine "c64".`);
+    throw bad(
+      `Emulator "${emulator}" is not supported; use "mame", "dosbox" with machine "dos", or "vice"/"builtin" with machine "c64".`,
+    );
   }
-  if ((emulator === 'vice' || emulator === 'builtin') && machine !== 'c64') throw bad(`Emulator "${emulator}" is not supported for machine "${machine}"; it runs machine "c64".`);
+  if ((emulator === 'vice' || emulator === 'builtin') && machine !== 'c64')
+    throw bad(`Emulator "${emulator}" is not supported for machine "${machine}"; it runs machine "c64".`);
   const program = optionalString(args, 'program');
   if (!program && !(emulator === 'vice' && optionalString(args, 'viceMonitor'))) {
     throw bad('launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).');
@@ -61,7 +64,10 @@ export function parseLaunchArgs(raw: unknown): LaunchOptions {
 function parseDosLaunch(args: Args, machine: string): LaunchOptions {
   const dos = parseDosOptions(args.dos);
   const program = optionalString(args, 'program');
-  if (!program && !dos?.pid) throw bad('launch.json needs "program" (the DOS .COM/.EXE to run) or "dos": { "pid": N } to attach to a running DOSBox.');
+  if (!program && !dos?.pid)
+    throw bad(
+      'launch.json needs "program" (the DOS .COM/.EXE to run) or "dos": { "pid": N } to attach to a running DOSBox.',
+    );
   const config: LaunchConfig = { machine, emulator: 'dosbox', program, cwd: optionalString(args, 'cwd'), dos };
   for (const key of Object.keys(config) as (keyof LaunchConfig)[]) {
     if (config[key] === undefined) delete config[key];

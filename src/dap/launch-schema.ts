@@ -38,7 +38,8 @@ export const launchAttributes: Schema = {
     emulator: {
       type: 'string',
       enum: ['mame', 'dosbox', 'vice', 'builtin'],
-      description: 'Emulator that runs the machine: "mame", or "dosbox" for machine "dos" (a DOS guest in DOSBox-X / DOSBox; the default for machine "dos"), or for machine "c64" "vice" (x64sc with its binary monitor) or "builtin" (the built-in C64: no install needed).',
+      description:
+        'Emulator that runs the machine: "mame", or "dosbox" for machine "dos" (a DOS guest in DOSBox-X / DOSBox; the default for machine "dos"), or for machine "c64" "vice" (x64sc with its binary monitor) or "builtin" (the built-in C64: no install needed).',
       default: 'mame',
     },
     program: {
@@ -48,7 +49,8 @@ export const launchAttributes: Schema = {
     },
     debugInfo: {
       type: 'string',
-      description: 'Debug information (SDCC .cdb or cc65 .dbg). Defaults to the program path with a .cdb, then .dbg extension.',
+      description:
+        'Debug information (SDCC .cdb or cc65 .dbg). Defaults to the program path with a .cdb, then .dbg extension.',
     },
     mamePath: {
       type: 'string',
@@ -60,7 +62,8 @@ export const launchAttributes: Schema = {
     },
     viceMonitor: {
       type: 'string',
-      description: 'Attach to a running VICE whose binary monitor listens at "host:port" (e.g. "127.0.0.1:6502") instead of starting x64sc.',
+      description:
+        'Attach to a running VICE whose binary monitor listens at "host:port" (e.g. "127.0.0.1:6502") instead of starting x64sc.',
     },
     rompath: {
       type: 'string',
@@ -84,7 +87,8 @@ export const launchAttributes: Schema = {
     },
     dos: {
       type: 'object',
-      description: 'Machine "dos" only: { "backend": "native" | "wasm-dosbox-x" | "wasm-dosbox", "pid": N (attach to a running DOSBox), "profile": "x.dosprofile.json", "args", "executable", "isolation": "dummy" | "xvfb", "conf", "memsizeMb" }. The guest always runs: programs show as threads, profile symbols as variables, memory in the memory view.',
+      description:
+        'Machine "dos" only: { "backend": "native" | "wasm-dosbox-x" | "wasm-dosbox", "pid": N (attach to a running DOSBox), "profile": "x.dosprofile.json", "args", "executable", "isolation": "dummy" | "xvfb", "conf", "memsizeMb" }. The guest always runs: programs show as threads, profile symbols as variables, memory in the memory view.',
       default: {},
     },
     cwd: sharedCwd,
@@ -131,7 +135,8 @@ export const configurationSnippets = [
   },
   {
     label: 'Retro Debug: Run a DOS program',
-    description: 'Run a .COM/.EXE in DOSBox without touching the desktop; programs, memory and profile symbols in VS Code.',
+    description:
+      'Run a .COM/.EXE in DOSBox without touching the desktop; programs, memory and profile symbols in VS Code.',
     body: {
       type: DEBUG_TYPE,
       request: 'launch',

@@ -8,13 +8,30 @@
  */
 import { basename, resolve } from 'node:path';
 import {
-  BreakpointEvent, CapabilitiesEvent, ContinuedEvent, DebugSession, InitializedEvent, InvalidatedEvent, MemoryEvent,
-  OutputEvent, StoppedEvent, TerminatedEvent, ThreadEvent,
+  BreakpointEvent,
+  CapabilitiesEvent,
+  ContinuedEvent,
+  DebugSession,
+  InitializedEvent,
+  InvalidatedEvent,
+  MemoryEvent,
+  OutputEvent,
+  StoppedEvent,
+  TerminatedEvent,
+  ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError, RetroError, type ErrorCode } from '../core/errors.js';
 import type {
-  ClientRef, LeaseInfo, ScopeName, SessionApi, SessionEvent, SessionManagerApi, SessionPhase, SourceLocation, VariableValue,
+  ClientRef,
+  LeaseInfo,
+  ScopeName,
+  SessionApi,
+  SessionEvent,
+  SessionManagerApi,
+  SessionPhase,
+  SourceLocation,
+  VariableValue,
 } from '../session/types.js';
 import type { StopInfo } from '../core/target.js';
 import { ClientBreakpoints, foreignBreakpointSummary } from './breakpoints.js';
@@ -23,7 +40,16 @@ import { parseAttachArgs, parseLaunchArgs } from './launch-args.js';
 import { dapStopReason, describeStop } from './stop-text.js';
 import { formatHex, parseMemoryReference, toDapVariable, VariableHandles } from './variables.js';
 import { evaluateLabel, labelScope } from './labels-view.js';
-import { dosBios, dosFrames, dosOf, dosPrograms, dosSymbols, dosThreads, encodeSymbol, evaluateDos } from '../connectors/dosbox/front/dap-view.js';
+import {
+  dosBios,
+  dosFrames,
+  dosOf,
+  dosPrograms,
+  dosSymbols,
+  dosThreads,
+  encodeSymbol,
+  evaluateDos,
+} from '../connectors/dosbox/front/dap-view.js';
 
 export interface RetroDebugSessionOptions {
   /** how this client is named to others (lease refusals, breakpoint owners) */
@@ -71,7 +97,10 @@ export class RetroDebugSession extends DebugSession {
   /** Resolves once the client disconnected (or the connection dropped) and the session was released. */
   readonly closed: Promise<void> = this.closedSignal.promise;
 
-  constructor(private readonly manager: SessionManagerApi, options: RetroDebugSessionOptions = {}) {
+  constructor(
+    private readonly manager: SessionManagerApi,
+    options: RetroDebugSessionOptions = {},
+  ) {
     super();
     this.label = options.label ?? 'VS Code debug session';
     this.heartbeatMs = options.heartbeatMs ?? Math.min(5_000, manager.leaseMs / 4);
@@ -101,8 +130,10 @@ export class RetroDebugSession extends DebugSession {
 
   // ---- lifecycle ---------------------------------------------------------------------------
 
-  protected override initializeRequest(response: DebugProtocol.InitializeResponse,
-    args: DebugProtocol.InitializeRequestArguments): void {
+  protected override initializeRequest(
+    response: DebugProtocol.InitializeResponse,
+    args: DebugProtocol.InitializeRequestArguments,
+  ): void {
     this.clientCaps = args ?? {};
     response.body = {
       supportsConfigurationDoneRequest: true,
@@ -120,7 +151,10 @@ export class RetroDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
-  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments): void {
+  protected override launchRequest(
+    response: DebugProtocol.LaunchResponse,
+    args: DebugProtocol.LaunchRequestArguments,
+  ): void {
     void this.runLaunch(response, args);
   }
 
@@ -159,7 +193,10 @@ export class RetroDebugSession extends DebugSession {
     }
   }
 
-  protected override attachRequest(response: DebugProtocol.AttachResponse, args: DebugProtocol.AttachRequestArguments): void {
+  protected override attachRequest(
+    response: DebugProtocol.AttachResponse,
+    args: DebugProtocol.AttachRequestArguments,
+  ): void {
     void this.runAttach(response, args);
   }
 
@@ -192,7 +229,10 @@ export class RetroDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
-  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse, args: DebugProtocol.DisconnectArguments): void {
+  protected override disconnectRequest(
+    response: DebugProtocol.DisconnectResponse,
+    args: DebugProtocol.DisconnectArguments,
+  ): void {
     // After attach the emulator always keeps running; after launch it stops unless told otherwise.
     const stop = this.mode === 'launch' && args?.terminateDebuggee !== false;
     this.closing ??= this.release(stop ? 'stop' : 'detach');
@@ -215,22 +255,29 @@ export class RetroDebugSession extends DebugSession {
 
   // ---- breakpoints -------------------------------------------------------------------------
 
-  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse,
-    args: DebugProtocol.SetBreakpointsArguments): void {
+  protected override setBreakPointsRequest(
+    response: DebugProtocol.SetBreakpointsResponse,
+    args: DebugProtocol.SetBreakpointsArguments,
+  ): void {
     this.handle(response, async () => {
       const { session, breakpoints } = this.bound();
       const path = args?.source?.path;
       if (!path) throw new RetroError('bad_request', 'Breakpoints need a source file on disk.');
       const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
       this.tryClaim(session);
-      const list = await breakpoints.replaceLineBreakpoints(session, resolve(this.cwd, path),
-        wanted.map((b) => ({ line: b.line, condition: b.condition })));
+      const list = await breakpoints.replaceLineBreakpoints(
+        session,
+        resolve(this.cwd, path),
+        wanted.map((b) => ({ line: b.line, condition: b.condition })),
+      );
       return { breakpoints: list };
     });
   }
 
-  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse,
-    args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+  protected override setFunctionBreakPointsRequest(
+    response: DebugProtocol.SetFunctionBreakpointsResponse,
+    args: DebugProtocol.SetFunctionBreakpointsArguments,
+  ): void {
     this.handle(response, async () => {
       const { session, breakpoints } = this.bound();
       const wanted = (args?.breakpoints ?? []).map((b) => ({ name: b.name, condition: b.condition }));
@@ -294,7 +341,10 @@ export class RetroDebugSession extends DebugSession {
     this.sendResponse(response);
   }
 
-  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+  protected override stackTraceRequest(
+    response: DebugProtocol.StackTraceResponse,
+    args: DebugProtocol.StackTraceArguments,
+  ): void {
     this.handle(response, async () => {
       const dos = dosOf(this.bound().session);
       if (dos) {
@@ -326,32 +376,50 @@ export class RetroDebugSession extends DebugSession {
       if (dos) return { scopes: await this.dosScopes(dos) };
       const frameIndex = frameIndexOf(args?.frameId);
       const scope = (name: string, scope: ScopeName, hint?: string): DebugProtocol.Scope => ({
-        name, presentationHint: hint, expensive: false,
+        name,
+        presentationHint: hint,
+        expensive: false,
         variablesReference: this.handles.create({ kind: 'scope', scope, frameIndex }),
       });
-      const scopes = [scope('Locals', 'locals', 'locals'), scope('Globals', 'globals'), scope('Registers', 'registers', 'registers')];
+      const scopes = [
+        scope('Locals', 'locals', 'locals'),
+        scope('Globals', 'globals'),
+        scope('Registers', 'registers', 'registers'),
+      ];
       const labels = labelScope(this.bound().session);
-      if (labels) scopes.push({ name: 'Labels', expensive: false, variablesReference: this.handles.create({ kind: 'children', children: labels }) });
+      if (labels)
+        scopes.push({
+          name: 'Labels',
+          expensive: false,
+          variablesReference: this.handles.create({ kind: 'children', children: labels }),
+        });
       return { scopes };
     });
   }
 
-  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+  protected override variablesRequest(
+    response: DebugProtocol.VariablesResponse,
+    args: DebugProtocol.VariablesArguments,
+  ): void {
     this.handle(response, async () => {
       const { session } = this.bound();
       const container = this.handles.get(args?.variablesReference);
       // A reference from before the CPU last moved: nothing to show rather than an error popup.
       if (!container) return { variables: [] };
-      const values = container.kind === 'scope'
-        ? await session.variables(container.scope, container.frameIndex)
-        : container.children;
+      const values =
+        container.kind === 'scope'
+          ? await session.variables(container.scope, container.frameIndex)
+          : container.children;
       const start = Math.max(0, args.start ?? 0);
       const page = args.count ? values.slice(start, start + args.count) : values.slice(start);
       return { variables: page.map((v) => toDapVariable(v, this.handles)) };
     });
   }
 
-  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+  protected override evaluateRequest(
+    response: DebugProtocol.EvaluateResponse,
+    args: DebugProtocol.EvaluateArguments,
+  ): void {
     this.handle(response, async () => {
       const { session } = this.bound();
       const expression = String(args?.expression ?? '').trim();
@@ -360,23 +428,44 @@ export class RetroDebugSession extends DebugSession {
         throw new RetroError('too_large', `Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
       }
       const dos = dosOf(session);
-      const fromDos = dos && await evaluateDos(dos, expression);
-      if (dos && !fromDos) throw new RetroError('not_found', `"${expression}" is neither "screen", a profile symbol nor a DOS address (e.g. 0192:0100, ds:10, 0x1D2C7).`);
+      const fromDos = dos && (await evaluateDos(dos, expression));
+      if (dos && !fromDos)
+        throw new RetroError(
+          'not_found',
+          `"${expression}" is neither "screen", a profile symbol nor a DOS address (e.g. 0192:0100, ds:10, 0x1D2C7).`,
+        );
       // a name that is no C variable may be a session label (symbol profile, text definition)
-      const value: VariableValue = fromDos ? fromDos : await session.readVariable(expression, frameIndexOf(args.frameId))
-        .catch((err: unknown): VariableValue => { const label = evaluateLabel(session, expression); if (!label) throw err; return label; });
+      const value: VariableValue = fromDos
+        ? fromDos
+        : await session.readVariable(expression, frameIndexOf(args.frameId)).catch((err: unknown): VariableValue => {
+            const label = evaluateLabel(session, expression);
+            if (!label) throw err;
+            return label;
+          });
       const v = toDapVariable(value, this.handles);
-      return { result: v.value, type: v.type, variablesReference: v.variablesReference, memoryReference: v.memoryReference };
+      return {
+        result: v.value,
+        type: v.type,
+        variablesReference: v.variablesReference,
+        memoryReference: v.memoryReference,
+      };
     });
   }
 
-  protected override readMemoryRequest(response: DebugProtocol.ReadMemoryResponse, args: DebugProtocol.ReadMemoryArguments): void {
+  protected override readMemoryRequest(
+    response: DebugProtocol.ReadMemoryResponse,
+    args: DebugProtocol.ReadMemoryArguments,
+  ): void {
     this.handle(response, async () => {
       const { session } = this.bound();
       const count = args?.count ?? 0;
-      if (!Number.isInteger(count) || count < 0) throw new RetroError('bad_request', 'The byte count must be a whole number.');
+      if (!Number.isInteger(count) || count < 0)
+        throw new RetroError('bad_request', 'The byte count must be a whole number.');
       if (count > MAX_MEMORY_BYTES) {
-        throw new RetroError('too_large', `At most ${MAX_MEMORY_BYTES} bytes can be read at once (asked for ${count}).`);
+        throw new RetroError(
+          'too_large',
+          `At most ${MAX_MEMORY_BYTES} bytes can be read at once (asked for ${count}).`,
+        );
       }
       const address = parseMemoryReference(args.memoryReference, args.offset ?? 0);
       const data = count ? await session.readMemory(address, count) : new Uint8Array(0);
@@ -384,7 +473,10 @@ export class RetroDebugSession extends DebugSession {
     });
   }
 
-  protected override writeMemoryRequest(response: DebugProtocol.WriteMemoryResponse, args: DebugProtocol.WriteMemoryArguments): void {
+  protected override writeMemoryRequest(
+    response: DebugProtocol.WriteMemoryResponse,
+    args: DebugProtocol.WriteMemoryArguments,
+  ): void {
     this.handle(response, async () => {
       const address = parseMemoryReference(args?.memoryReference, args?.offset ?? 0);
       const data = Buffer.from(String(args.data ?? ''), 'base64');
@@ -393,17 +485,25 @@ export class RetroDebugSession extends DebugSession {
       }
       const { session, clientId } = this.control();
       await session.writeMemory(clientId, address, data);
-      if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(formatHex(address.offset), 0, data.length));
+      if (this.clientCaps.supportsMemoryEvent)
+        this.sendEvent(new MemoryEvent(formatHex(address.offset), 0, data.length));
       this.invalidate(['variables']);
       return { bytesWritten: data.length };
     });
   }
 
   /** Only for DOS guests (announced with a capabilities event): profile symbols are set by value. */
-  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+  protected override setVariableRequest(
+    response: DebugProtocol.SetVariableResponse,
+    args: DebugProtocol.SetVariableArguments,
+  ): void {
     this.handle(response, async () => {
       const dos = dosOf(this.bound().session);
-      if (!dos) throw new RetroError('unsupported', 'Setting variables is not supported here; write memory in the memory view.');
+      if (!dos)
+        throw new RetroError(
+          'unsupported',
+          'Setting variables is not supported here; write memory in the memory view.',
+        );
       const { physical, bytes } = encodeSymbol(dos, String(args?.name ?? ''), String(args?.value ?? ''));
       const { session, clientId } = this.control();
       await session.writeMemory(clientId, { space: 'cpu', offset: physical }, bytes);
@@ -520,9 +620,11 @@ export class RetroDebugSession extends DebugSession {
       case 'owner_expired': {
         const n = event.removed_breakpoints.length;
         const lost = n ? ` and its ${n} breakpoint${n === 1 ? ' was' : 's were'} removed` : '';
-        this.output(event.client.id === this.client?.id
-          ? `This debug session lost its control of the emulator${lost}.\n`
-          : `${event.client.label} went away${lost}.\n`);
+        this.output(
+          event.client.id === this.client?.id
+            ? `This debug session lost its control of the emulator${lost}.\n`
+            : `${event.client.label} went away${lost}.\n`,
+        );
         return;
       }
       case 'generation':
@@ -540,8 +642,11 @@ export class RetroDebugSession extends DebugSession {
   /** A DOS guest's scopes; its values are live, so older handles are dropped on each listing. */
   private async dosScopes(dos: NonNullable<ReturnType<typeof dosOf>>): Promise<DebugProtocol.Scope[]> {
     this.handles.reset();
-    const scope = (name: string, children: VariableValue[]): DebugProtocol.Scope =>
-      ({ name, expensive: false, variablesReference: this.handles.create({ kind: 'children', children }) });
+    const scope = (name: string, children: VariableValue[]): DebugProtocol.Scope => ({
+      name,
+      expensive: false,
+      variablesReference: this.handles.create({ kind: 'children', children }),
+    });
     const scopes = [scope('Programs', await dosPrograms(dos))];
     const symbols = await dosSymbols(dos);
     if (symbols.length) scopes.push(scope('Profile symbols', symbols));
@@ -559,7 +664,9 @@ export class RetroDebugSession extends DebugSession {
     this.sendEvent(new CapabilitiesEvent({ supportsSetVariable: true }));
     try {
       const threads = await dosThreads(dos);
-      this.output(`DOS guest running in ${dos.backend.description} (no CPU debugger: it is never paused). Programs: ${threads.map((t) => t.name).join('; ')}\n`);
+      this.output(
+        `DOS guest running in ${dos.backend.description} (no CPU debugger: it is never paused). Programs: ${threads.map((t) => t.name).join('; ')}\n`,
+      );
       for (const t of threads) this.sendEvent(new ThreadEvent('started', t.id));
     } catch (err) {
       this.output(`DOS guest running; its program list is not readable yet: ${asRetroError(err).message}\n`);
@@ -575,7 +682,11 @@ export class RetroDebugSession extends DebugSession {
       if (status.error) throw new RetroError(status.error.code as ErrorCode, status.error.message);
       if (status.phase === 'ready') return;
       if (status.phase === 'exited') throw new RetroError('target_lost', 'The emulator exited while starting.');
-      if (Date.now() > deadline) throw new RetroError('timeout', `The guest was not ready after ${this.bootTimeoutMs / 1000} s (${status.progress.at(-1) ?? status.phase}).`);
+      if (Date.now() > deadline)
+        throw new RetroError(
+          'timeout',
+          `The guest was not ready after ${this.bootTimeoutMs / 1000} s (${status.progress.at(-1) ?? status.phase}).`,
+        );
       await delay(100);
     }
   }
@@ -585,7 +696,10 @@ export class RetroDebugSession extends DebugSession {
     const status = await session.waitForStop(this.bootTimeoutMs);
     if (status.error) throw new RetroError(status.error.code as ErrorCode, status.error.message);
     if (status.state !== 'stopped' || status.phase !== 'ready') {
-      throw new RetroError('launch_failed', `The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`);
+      throw new RetroError(
+        'launch_failed',
+        `The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`,
+      );
     }
   }
 
@@ -595,11 +709,17 @@ export class RetroDebugSession extends DebugSession {
     for (;;) {
       const status = await session.status();
       if (status.phase === 'failed' || status.phase === 'exited') {
-        throw new RetroError('target_lost', `Session ${session.id} has ended${status.error ? `: ${status.error.message}` : ''}.`);
+        throw new RetroError(
+          'target_lost',
+          `Session ${session.id} has ended${status.error ? `: ${status.error.message}` : ''}.`,
+        );
       }
       if (!BOOTING_PHASES.includes(status.phase)) return;
       if (Date.now() > deadline) {
-        throw new RetroError('timeout', `Session ${session.id} was still starting after ${this.bootTimeoutMs / 1000} s.`);
+        throw new RetroError(
+          'timeout',
+          `Session ${session.id} was still starting after ${this.bootTimeoutMs / 1000} s.`,
+        );
       }
       await delay(200);
     }
@@ -607,7 +727,9 @@ export class RetroDebugSession extends DebugSession {
 
   private async waitForConfiguration(): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((done) => { timer = setTimeout(done, this.configurationTimeoutMs); });
+    const timeout = new Promise<void>((done) => {
+      timer = setTimeout(done, this.configurationTimeoutMs);
+    });
     await Promise.race([this.configurationDone.promise, timeout]);
     clearTimeout(timer);
   }
@@ -690,7 +812,10 @@ export class RetroDebugSession extends DebugSession {
 
   private bound(): { session: SessionApi; clientId: string; breakpoints: ClientBreakpoints } {
     if (!this.session || !this.client || !this.breakpoints) {
-      throw new RetroError('no_session', 'No emulator session: start one with a launch configuration or attach to a running one.');
+      throw new RetroError(
+        'no_session',
+        'No emulator session: start one with a launch configuration or attach to a running one.',
+      );
     }
     return { session: this.session, clientId: this.client.id, breakpoints: this.breakpoints };
   }
@@ -714,10 +839,13 @@ export class RetroDebugSession extends DebugSession {
 
   /** Runs an async handler and answers: its result as the body, or an error response. */
   private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R['body'] | void>): void {
-    work().then((body) => {
-      if (body !== undefined) response.body = body;
-      this.sendResponse(response);
-    }, (err) => this.sendError(response, err));
+    work().then(
+      (body) => {
+        if (body !== undefined) response.body = body;
+        this.sendResponse(response);
+      },
+      (err) => this.sendError(response, err),
+    );
   }
 
   private async sendError(response: DebugProtocol.Response, err: unknown): Promise<void> {
@@ -757,7 +885,9 @@ function frameIndexOf(frameId?: number): number {
 
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
   let resolveFn!: (v: T) => void;
-  const promise = new Promise<T>((r) => { resolveFn = r; });
+  const promise = new Promise<T>((r) => {
+    resolveFn = r;
+  });
   return { promise, resolve: resolveFn };
 }
 

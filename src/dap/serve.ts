@@ -14,8 +14,11 @@ export interface DapServer {
   close(): Promise<void>;
 }
 
-export async function serveDap(manager: SessionManagerApi, port = 0, options: RetroDebugSessionOptions = {}):
-  Promise<DapServer> {
+export async function serveDap(
+  manager: SessionManagerApi,
+  port = 0,
+  options: RetroDebugSessionOptions = {},
+): Promise<DapServer> {
   const connections = new Map<Socket, RetroDebugSession>();
   const server = createServer((socket) => {
     const adapter = new RetroDebugSession(manager, options);

@@ -9,8 +9,7 @@ import type { ScopeName, VariableValue } from '../session/types.js';
 
 /** What a variablesReference stands for; handles are dropped whenever the CPU moves. */
 export type VariableContainer =
-  | { kind: 'scope'; scope: ScopeName; frameIndex: number }
-  | { kind: 'children'; children: VariableValue[] };
+  { kind: 'scope'; scope: ScopeName; frameIndex: number } | { kind: 'children'; children: VariableValue[] };
 
 /** Hands out variablesReference numbers; `reset()` on every run/stop. */
 export class VariableHandles {
@@ -59,14 +58,20 @@ export function formatHex(n: number, digits = 4): string {
 /** Parses a memoryReference (+ optional offset) into a CPU address; rejects anything that is not a plain number. */
 export function parseMemoryReference(reference: string, offset = 0): Address {
   const text = String(reference ?? '').trim();
-  const base = /^0x[0-9a-f]+$/i.test(text) ? parseInt(text.slice(2), 16)
-    : /^[0-9]+$/.test(text) ? parseInt(text, 10) : NaN;
+  const base = /^0x[0-9a-f]+$/i.test(text)
+    ? parseInt(text.slice(2), 16)
+    : /^[0-9]+$/.test(text)
+      ? parseInt(text, 10)
+      : NaN;
   if (!Number.isSafeInteger(base)) {
     throw new RetroError('bad_address', `"${reference}" is not a memory address; use a CPU address such as 0x8000.`);
   }
   const address = base + (Number.isInteger(offset) ? offset : NaN);
   if (!Number.isSafeInteger(address) || address < 0) {
-    throw new RetroError('bad_address', `Address ${reference}${offset ? ` + ${offset}` : ''} is outside the CPU's address space.`);
+    throw new RetroError(
+      'bad_address',
+      `Address ${reference}${offset ? ` + ${offset}` : ''} is outside the CPU's address space.`,
+    );
   }
   return { space: 'cpu', offset: address };
 }

@@ -38,17 +38,27 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
     if (!raw.trim()) return;
     if (++count > MAX_RECORDS) throw new RetroError('too_large', `${where} has more than ${MAX_RECORDS} records.`);
     const tab = raw.indexOf('\t');
-    if (tab <= 0) throw new RetroError('bad_debug_info', `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(raw.slice(0, 60))}`);
+    if (tab <= 0)
+      throw new RetroError(
+        'bad_debug_info',
+        `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(raw.slice(0, 60))}`,
+      );
     const kind = raw.slice(0, tab);
     const rec = parseFields(raw.slice(tab + 1), () => `${where} line ${i + 1}`);
-    if (kind === 'version') { version = rec; return; }
-    if (rec.id === undefined) return;   // 'info' and unknown kinds without ids
+    if (kind === 'version') {
+      version = rec;
+      return;
+    }
+    if (rec.id === undefined) return; // 'info' and unknown kinds without ids
     let table = recs.get(kind);
-    if (!table) recs.set(kind, table = new Map());
+    if (!table) recs.set(kind, (table = new Map()));
     table.set(num(rec.id, `${where} line ${i + 1}`), rec);
   });
   if (!version || version.major !== '2') {
-    throw new RetroError('bad_debug_info', `${where} is not a cc65 debug file of format version 2 (${version ? `found major=${version.major}` : 'no version record'}).`);
+    throw new RetroError(
+      'bad_debug_info',
+      `${where} is not a cc65 debug file of format version 2 (${version ? `found major=${version.major}` : 'no version record'}).`,
+    );
   }
   return new Builder(recs, where, opts.readSource).build();
 }
@@ -62,7 +72,8 @@ function parseFields(body: string, where: () => string): Rec {
     rec[m[1]] = m[2].startsWith('"') ? m[2].slice(1, -1).replace(/\\(.)/g, '$1') : m[2];
     if (!m[3]) break;
   }
-  if (re.lastIndex < body.length && re.lastIndex !== 0 && !rec.id && Object.keys(rec).length === 0) throw new RetroError('bad_debug_info', `${where()}: cannot read its fields.`);
+  if (re.lastIndex < body.length && re.lastIndex !== 0 && !rec.id && Object.keys(rec).length === 0)
+    throw new RetroError('bad_debug_info', `${where()}: cannot read its fields.`);
   return rec;
 }
 
@@ -87,14 +98,21 @@ class Builder {
 
   private ref(kind: string, id: string | undefined, from: string): Rec {
     const rec = this.table(kind).get(num(id, `${this.where} (${from})`));
-    if (!rec) throw new RetroError('bad_debug_info', `${this.where}: ${from} refers to ${kind} ${id}, which is not in the file.`);
+    if (!rec)
+      throw new RetroError(
+        'bad_debug_info',
+        `${this.where}: ${from} refers to ${kind} ${id}, which is not in the file.`,
+      );
     return rec;
   }
 
   private spanAddress(spanId: string, from: string): { address: number; size: number } {
     const span = this.ref('span', spanId, from);
     const seg = this.ref('seg', span.seg, `span ${spanId}`);
-    return { address: num(seg.start, `seg ${span.seg}`) + num(span.start, `span ${spanId}`), size: num(span.size, `span ${spanId}`) };
+    return {
+      address: num(seg.start, `seg ${span.seg}`) + num(span.start, `span ${spanId}`),
+      size: num(span.size, `span ${spanId}`),
+    };
   }
 
   build(): DebugInfo {
@@ -102,7 +120,7 @@ class Builder {
     const lines: LineEntry[] = [];
     const cFiles = new Set<string>();
     for (const [id, line] of this.table('line')) {
-      if (line.type !== '1' || !line.span) continue;   // type 1: C source lines
+      if (line.type !== '1' || !line.span) continue; // type 1: C source lines
       const file = this.ref('file', line.file, `line ${id}`).name;
       cFiles.add(file);
       for (const spanId of line.span.split('+')) {
@@ -118,7 +136,9 @@ class Builder {
       .map((s) => ({ name: s.name, address: num(s.val, `sym ${s.id}`) }));
     // the C stack pointer: exported as `sp` (c_sp in newer cc65); else the first ZEROPAGE word, where the runtime puts it
     const zp = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
-    const spSym = [...this.table('sym').values()].find((s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined);
+    const spSym = [...this.table('sym').values()].find(
+      (s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined,
+    );
     const cStackPointer = spSym ? num(spSym.val, 'sym sp') : zp ? num(zp.start, 'seg ZEROPAGE') : undefined;
     if (cStackPointer !== undefined) symbols.push({ name: '__cc65_sp__', address: cStackPointer });
     return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols };
@@ -138,25 +158,45 @@ class Builder {
       const file = this.fileOfFunction(start, files);
       const source = file ? this.source(file) : undefined;
       const declLine = file ? this.firstLine(file, start) : undefined;
-      const vars = own.map((c) => this.local(c, source, declLine)).filter((v): v is Variable & { isParam: boolean } => v !== undefined);
+      const vars = own
+        .map((c) => this.local(c, source, declLine))
+        .filter((v): v is Variable & { isParam: boolean } => v !== undefined);
       out.push({
-        name: fnCsym.name, file, start, end: start + Math.max(1, size) - 1,
-        params: vars.filter((v) => v.isParam).map(strip), locals: vars.filter((v) => !v.isParam).map(strip),
+        name: fnCsym.name,
+        file,
+        start,
+        end: start + Math.max(1, size) - 1,
+        params: vars.filter((v) => v.isParam).map(strip),
+        locals: vars.filter((v) => !v.isParam).map(strip),
       });
     }
     return out.sort((a, b) => a.start - b.start);
   }
 
-  private local(c: Rec, source: string | undefined, fromLine: number | undefined): (Variable & { isParam: boolean }) | undefined {
+  private local(
+    c: Rec,
+    source: string | undefined,
+    fromLine: number | undefined,
+  ): (Variable & { isParam: boolean }) | undefined {
     const declared = source ? declaredType(source, c.name, fromLine) : undefined;
     if (c.sc === 'auto') {
-      const offset = num(c.offs ?? '0', `csym ${c.id}`);   // cc65 leaves out offs=0
-      return { name: c.name, type: declared ?? bytes(2), storage: { kind: 'frame', register: CC65_FRAME_REGISTER, offset }, isParam: offset >= 0 };
+      const offset = num(c.offs ?? '0', `csym ${c.id}`); // cc65 leaves out offs=0
+      return {
+        name: c.name,
+        type: declared ?? bytes(2),
+        storage: { kind: 'frame', register: CC65_FRAME_REGISTER, offset },
+        isParam: offset >= 0,
+      };
     }
     if ((c.sc === 'static' || c.sc === 'ext') && c.sym) {
       const sym = this.ref('sym', c.sym, `csym ${c.id}`);
       if (sym.val === undefined) return undefined;
-      return { name: c.name, type: declared ?? bytes(num(sym.size ?? '2', `sym ${sym.id}`)), storage: { kind: 'static', address: num(sym.val, `sym ${sym.id}`) }, isParam: false };
+      return {
+        name: c.name,
+        type: declared ?? bytes(num(sym.size ?? '2', `sym ${sym.id}`)),
+        storage: { kind: 'static', address: num(sym.val, `sym ${sym.id}`) },
+        isParam: false,
+      };
     }
     if (c.sc === 'reg') {
       // register variables live in the zero-page register bank at offs; shown as bytes there
@@ -169,8 +209,13 @@ class Builder {
   private globals(cFiles: Set<string>, functions: FunctionInfo[]): Variable[] {
     const segs = this.table('seg');
     const fnNames = new Set(functions.map((f) => `_${f.name}`));
-    const labels = [...this.table('sym').values()].filter((s) => s.type === 'lab' && s.name.startsWith('_') && s.val !== undefined && s.seg !== undefined);
-    const inData = labels.filter((s) => DATA_SEGMENTS.has(segs.get(Number(s.seg))?.name ?? '') && !fnNames.has(s.name) && this.definedInC(s, cFiles));
+    const labels = [...this.table('sym').values()].filter(
+      (s) => s.type === 'lab' && s.name.startsWith('_') && s.val !== undefined && s.seg !== undefined,
+    );
+    const inData = labels.filter(
+      (s) =>
+        DATA_SEGMENTS.has(segs.get(Number(s.seg))?.name ?? '') && !fnNames.has(s.name) && this.definedInC(s, cFiles),
+    );
     const sorted = inData.map((s) => ({ s, address: num(s.val, `sym ${s.id}`) })).sort((a, b) => a.address - b.address);
     return sorted.map(({ s, address }, i) => {
       const name = s.name.slice(1);
@@ -201,7 +246,9 @@ class Builder {
   private cSibling(file: string): string | undefined {
     if (/\.c$/i.test(file)) return file;
     const base = file.replace(/\.[^./]+$/, '');
-    return [...this.table('file').values()].map((f) => f.name).find((n) => n.replace(/\.[^./]+$/, '') === base && /\.c$/i.test(n));
+    return [...this.table('file').values()]
+      .map((f) => f.name)
+      .find((n) => n.replace(/\.[^./]+$/, '') === base && /\.c$/i.test(n));
   }
 
   private fileOfFunction(start: number, files: Map<number, Rec>): string | undefined {
@@ -221,7 +268,8 @@ class Builder {
       if (line.type !== '1' || !line.span) continue;
       if (this.table('file').get(Number(line.file))?.name !== file) continue;
       for (const spanId of line.span.split('+')) {
-        if (this.spanAddress(spanId, `line ${line.id}`).address === start) best = Math.min(best ?? Infinity, Number(line.line));
+        if (this.spanAddress(spanId, `line ${line.id}`).address === start)
+          best = Math.min(best ?? Infinity, Number(line.line));
       }
     }
     return best;

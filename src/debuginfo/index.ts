@@ -5,9 +5,18 @@
 import type { DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
 
 /** Code from `first` to `last` (inclusive) belongs to `entry`'s line. */
-interface Segment { first: number; last: number; entry: LineEntry; fn: FunctionInfo }
+interface Segment {
+  first: number;
+  last: number;
+  entry: LineEntry;
+  fn: FunctionInfo;
+}
 
-export interface ResolvedLine { file: string; line: number; addresses: number[] }
+export interface ResolvedLine {
+  file: string;
+  line: number;
+  addresses: number[];
+}
 
 export class DebugIndex {
   private readonly fnStarts: number[];
@@ -172,9 +181,11 @@ export class DebugIndex {
     const want = file.replace(/\\/g, '/');
     const files = this.info.files;
     const norm = (f: string) => f.replace(/\\/g, '/');
-    return files.find((f) => norm(f) === want)
-      ?? files.find((f) => want.endsWith(`/${norm(f)}`) || norm(f).endsWith(`/${want}`))
-      ?? files.find((f) => basename(norm(f)) === basename(want));
+    return (
+      files.find((f) => norm(f) === want) ??
+      files.find((f) => want.endsWith(`/${norm(f)}`) || norm(f).endsWith(`/${want}`)) ??
+      files.find((f) => basename(norm(f)) === basename(want))
+    );
   }
 }
 
@@ -202,7 +213,8 @@ function upperBound(sorted: readonly number[], x: number): number {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= x) lo = mid + 1; else hi = mid;
+    if (sorted[mid] <= x) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

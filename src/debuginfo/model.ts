@@ -46,7 +46,7 @@ export interface Variable {
 }
 
 export interface LineEntry {
-  file: string;   // as written in the debug info (usually relative)
+  file: string; // as written in the debug info (usually relative)
   line: number;
   address: number;
   bank?: number;
@@ -75,8 +75,8 @@ export interface DebugInfo {
   /** CPU family the code is for */
   cpu: string;
   files: string[];
-  lines: LineEntry[];          // sorted by address
-  functions: FunctionInfo[];   // sorted by start
+  lines: LineEntry[]; // sorted by address
+  functions: FunctionInfo[]; // sorted by start
   globals: Variable[];
   /** other named addresses (labels) */
   symbols: { name: string; address: number; bank?: number }[];

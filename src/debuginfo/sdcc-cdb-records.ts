@@ -15,7 +15,15 @@ export interface SymbolName {
 export type CdbRecord =
   | { kind: 'module'; name: string }
   | { kind: 'function'; sym: SymbolName; typeText: string; space: string; numbers: number[] }
-  | { kind: 'symbol'; sym: SymbolName; typeText: string; space: string; onStack: boolean; stackOffset: number; registers?: string[] }
+  | {
+      kind: 'symbol';
+      sym: SymbolName;
+      typeText: string;
+      space: string;
+      onStack: boolean;
+      stackOffset: number;
+      registers?: string[];
+    }
   | { kind: 'type'; scope: string; tag: string; fields: { offset: number; name: string; typeText: string }[] }
   | { kind: 'line'; file: string; line: number; level: number; block: number; address: number }
   | { kind: 'asm'; address: number }
@@ -32,11 +40,16 @@ export function parseRecord(line: string): CdbRecord {
       if (!/^[\w.-]+$/.test(body)) throw new RecordError('module name missing or malformed');
       return { kind: 'module', name: body };
     }
-    case 'F:': return parseFunction(body);
-    case 'S:': return parseSymbol(body);
-    case 'T:': return parseType(body);
-    case 'L:': return parseLink(body);
-    default: throw new RecordError(`unknown record type "${line.slice(0, 1)}"`);
+    case 'F:':
+      return parseFunction(body);
+    case 'S:':
+      return parseSymbol(body);
+    case 'T:':
+      return parseType(body);
+    case 'L:':
+      return parseLink(body);
+    default:
+      throw new RecordError(`unknown record type "${line.slice(0, 1)}"`);
   }
 }
 
@@ -78,8 +91,12 @@ function parseSymbol(body: string): CdbRecord {
   const m = /^([A-Z]),(\d+),(-?\d+)(?:,\[([\w,]*)\])?(?:,.*)?$/.exec(tail);
   if (!m) throw new RecordError(`symbol fields "${tail}" are not space,onStack,offset[,[registers]]`);
   const rec: CdbRecord = {
-    kind: 'symbol', sym: parseSymbolName(name), typeText, space: m[1],
-    onStack: m[2] === '1', stackOffset: Number(m[3]),
+    kind: 'symbol',
+    sym: parseSymbolName(name),
+    typeText,
+    space: m[1],
+    onStack: m[2] === '1',
+    stackOffset: Number(m[3]),
   };
   if (m[4] !== undefined) rec.registers = m[4] ? m[4].split(',') : [];
   return rec;
@@ -107,7 +124,8 @@ function parseType(body: string): CdbRecord {
 
 function parseLink(body: string): CdbRecord {
   const colon = body.lastIndexOf(':');
-  if (colon < 0 || !/^[0-9A-Fa-f]+$/.test(body.slice(colon + 1))) throw new RecordError('linker record has no hex address');
+  if (colon < 0 || !/^[0-9A-Fa-f]+$/.test(body.slice(colon + 1)))
+    throw new RecordError('linker record has no hex address');
   const address = parseInt(body.slice(colon + 1), 16);
   const name = body.slice(0, colon);
   if (name.startsWith('C$')) {

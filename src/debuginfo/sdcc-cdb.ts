@@ -37,7 +37,9 @@ type Rec<K extends CdbRecord['kind']> = Extract<CdbRecord, { kind: K }> & { modu
 export function parseCdbWithWarnings(text: string, opts: { fileName?: string } = {}): CdbParseResult {
   const fileName = opts.fileName ?? 'the .cdb text';
   const found: { lineNo: number; msg: string }[] = [];
-  const warn: Warn = (lineNo, msg) => { found.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` }); };
+  const warn: Warn = (lineNo, msg) => {
+    found.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` });
+  };
 
   const recs: (CdbRecord & { module: string; lineNo: number })[] = [];
   let module = '';
@@ -55,9 +57,13 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
   });
   if (!recs.some((r) => r.kind !== 'module')) {
     const first = found[0]?.msg.slice(fileName.length + 1);
-    throw new RetroError('bad_debug_info', first
-      ? `${fileName} has no usable SDCC debug records; the first bad line is ${first}.`
-      : `${fileName} has no SDCC debug records (it is empty).`, { file: fileName });
+    throw new RetroError(
+      'bad_debug_info',
+      first
+        ? `${fileName} has no usable SDCC debug records; the first bad line is ${first}.`
+        : `${fileName} has no SDCC debug records (it is empty).`,
+      { file: fileName },
+    );
   }
 
   const info = new CdbBuilder(recs, warn).build();
@@ -91,8 +97,7 @@ class CdbBuilder {
         const list = this.localsByFunction.get(key) ?? [];
         list.push(r as Rec<'symbol'>);
         this.localsByFunction.set(key, list);
-      }
-      else if (r.kind === 'type') {
+      } else if (r.kind === 'type') {
         const list = this.structs.get(r.tag) ?? [];
         list.push(r);
         this.structs.set(r.tag, list);
@@ -135,9 +140,14 @@ class CdbBuilder {
     }
     found.sort((a, b) => a.start - b.start);
 
-    const boundaries = [...new Set([
-      ...found.map((f) => f.start), ...this.addresses.values(), ...this.asm, ...lines.map((l) => l.address),
-    ])].sort((a, b) => a - b);
+    const boundaries = [
+      ...new Set([
+        ...found.map((f) => f.start),
+        ...this.addresses.values(),
+        ...this.asm,
+        ...lines.map((l) => l.address),
+      ]),
+    ].sort((a, b) => a - b);
     const asmSorted = [...this.asm].sort((a, b) => a - b);
     const lineAddrs = lines.map((l) => l.address);
 
@@ -150,8 +160,12 @@ class CdbBuilder {
       // With asm records or an XG mark we know where the last instruction starts;
       // otherwise the function runs on to the next known address.
       const exactLast = fnAsm.length > 0 || (endMark !== undefined && inFn(endMark));
-      const lastStart = Math.max(start, fnAsm.at(-1) ?? start, fnLines.at(-1)?.address ?? start,
-        endMark !== undefined && inFn(endMark) ? endMark : start);
+      const lastStart = Math.max(
+        start,
+        fnAsm.at(-1) ?? start,
+        fnLines.at(-1)?.address ?? start,
+        endMark !== undefined && inFn(endMark) ? endMark : start,
+      );
       const next = boundaries[lowerBound(boundaries, lastStart + 1)] as number | undefined;
       let end = next !== undefined ? next - 1 : lastStart + MAX_Z80_INSTRUCTION - 1;
       if (exactLast) end = Math.min(end, lastStart + MAX_Z80_INSTRUCTION - 1);
@@ -159,7 +173,11 @@ class CdbBuilder {
       const { params, locals, stackLocals, stackParams } = this.variablesOf(rec, bodyBlock);
       const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
       const fn: FunctionInfo = {
-        name: rec.sym.name, start: split(start).address, end: split(end).address, params, locals,
+        name: rec.sym.name,
+        start: split(start).address,
+        end: split(end).address,
+        params,
+        locals,
       };
       const bank = split(start).bank;
       if (bank !== undefined) fn.bank = bank;
@@ -184,8 +202,9 @@ class CdbBuilder {
       if (/^sloc\d+$/.test(r.sym.name)) return;
       const v = this.variable(r);
       if (!v) return;
-      const isParam = r.sym.level <= 1 && ((onStack && r.stackOffset > 0)
-        || (bodyBlock !== undefined ? r.sym.block < bodyBlock : r.sym.block === 0));
+      const isParam =
+        r.sym.level <= 1 &&
+        ((onStack && r.stackOffset > 0) || (bodyBlock !== undefined ? r.sym.block < bodyBlock : r.sym.block === 0));
       if (isParam) {
         if (onStack) stackParams = true;
         // SDCC lists register parameters last-first, stack parameters by offset.
@@ -205,7 +224,10 @@ class CdbBuilder {
       if (seen.has(key) || /^\{\d+\}DF,/.test(r.typeText)) continue; // functions are not variables
       if (!this.addresses.has(key)) continue; // declared here, defined elsewhere (or not linked)
       const v = this.variable(r as Rec<'symbol'>);
-      if (v) { seen.add(key); out.push(v); }
+      if (v) {
+        seen.add(key);
+        out.push(v);
+      }
     }
     return out;
   }
@@ -213,7 +235,13 @@ class CdbBuilder {
   private variable(r: Rec<'symbol'>): Variable | undefined {
     const chain = this.chain(r.typeText, r.module, r.sym.name, r.lineNo);
     if (!chain) return undefined;
-    const v: Variable = { name: r.sym.name, type: chain.type, storage: this.storage(r), level: r.sym.level, block: r.sym.block };
+    const v: Variable = {
+      name: r.sym.name,
+      type: chain.type,
+      storage: this.storage(r),
+      level: r.sym.level,
+      block: r.sym.block,
+    };
     return v;
   }
 
@@ -242,18 +270,30 @@ class CdbBuilder {
     const rec = list.find((t) => t.scope === `F${module}`) ?? list[0];
     const cached = this.structCache.get(rec);
     if (cached) return cached;
-    const t: Extract<CType, { kind: 'struct' | 'union' }> = { kind: 'struct', size: 0, name: `struct ${tag}`, fields: [] };
+    const t: Extract<CType, { kind: 'struct' | 'union' }> = {
+      kind: 'struct',
+      size: 0,
+      name: `struct ${tag}`,
+      fields: [],
+    };
     this.structCache.set(rec, t);
     for (const f of rec.fields) {
       const c = this.chain(f.typeText, rec.module, `field ${tag}.${f.name}`, rec.lineNo);
       if (!c) continue;
       const field: CField = { name: f.name, offset: f.offset, type: c.type };
-      if (c.bits) { field.bitOffset = c.bits.offset; field.bitWidth = c.bits.width; }
+      if (c.bits) {
+        field.bitOffset = c.bits.offset;
+        field.bitWidth = c.bits.width;
+      }
       t.fields.push(field);
     }
     t.size = Math.max(0, ...t.fields.map((f) => f.offset + sizeOf(f.type)));
     // .cdb does not say union; overlapping plain members at offset 0 do.
-    if (t.fields.length > 1 && t.fields.every((f) => f.offset === 0) && t.fields.some((f) => f.bitWidth === undefined)) {
+    if (
+      t.fields.length > 1 &&
+      t.fields.every((f) => f.offset === 0) &&
+      t.fields.some((f) => f.bitWidth === undefined)
+    ) {
       t.kind = 'union';
       t.name = `union ${tag}`;
     }
@@ -278,7 +318,8 @@ export function lowerBound(sorted: readonly number[], x: number): number {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1; else hi = mid;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

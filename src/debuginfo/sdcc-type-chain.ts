@@ -54,15 +54,21 @@ export function parseTypeChain(text: string, resolveStruct: StructResolver): Par
 
 function wrap(decl: string, inner: CType): CType {
   const arr = /^DA(\d+)d$/.exec(decl);
-  const t: CType = arr ? { kind: 'array', length: Number(arr[1]), of: inner, name: '' }
-    : decl === 'DF' ? { kind: 'function', returns: inner, name: '' }
-    : { kind: 'pointer', size: Z80_POINTER_SIZE, to: inner, name: '' };
+  const t: CType = arr
+    ? { kind: 'array', length: Number(arr[1]), of: inner, name: '' }
+    : decl === 'DF'
+      ? { kind: 'function', returns: inner, name: '' }
+      : { kind: 'pointer', size: Z80_POINTER_SIZE, to: inner, name: '' };
   t.name = typeName(t);
   return t;
 }
 
 function specifierType(
-  spec: string, unsigned: boolean, size: number | undefined, resolveStruct: StructResolver, text: string,
+  spec: string,
+  unsigned: boolean,
+  size: number | undefined,
+  resolveStruct: StructResolver,
+  text: string,
 ): ParsedChain {
   const signed = !unsigned;
   if (spec === '') return { type: { kind: 'bool', name: '_Bool' } };
@@ -83,7 +89,10 @@ function specifierType(
     const width = Number(bit[2]);
     const n = size === 1 || size === 2 || size === 4 ? size : 1;
     return {
-      type: width === 1 && size === undefined ? { kind: 'bool', name: '__bit' } : { kind: 'int', size: n, signed, name: signed ? 'int' : 'unsigned int' },
+      type:
+        width === 1 && size === undefined
+          ? { kind: 'bool', name: '__bit' }
+          : { kind: 'int', size: n, signed, name: signed ? 'int' : 'unsigned int' },
       bits: { offset: Number(bit[1]), width },
     };
   }

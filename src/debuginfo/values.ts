@@ -21,10 +21,21 @@ const MAX_SUMMARY = 200;
 
 export function sizeOf(t: CType): number {
   switch (t.kind) {
-    case 'int': case 'float': case 'pointer': case 'struct': case 'union': case 'bytes': return t.size;
-    case 'char': case 'bool': return 1;
-    case 'array': return t.length * sizeOf(t.of);
-    case 'function': case 'void': return 0;
+    case 'int':
+    case 'float':
+    case 'pointer':
+    case 'struct':
+    case 'union':
+    case 'bytes':
+      return t.size;
+    case 'char':
+    case 'bool':
+      return 1;
+    case 'array':
+      return t.length * sizeOf(t.of);
+    case 'function':
+    case 'void':
+      return 0;
   }
 }
 
@@ -39,8 +50,10 @@ function spell(t: CType, declarator: string): string {
       const wrapped = t.to.kind === 'array' || t.to.kind === 'function';
       return spell(t.to, wrapped ? `(*${declarator})` : `*${declarator}`);
     }
-    case 'array': return spell(t.of, `${declarator}[${t.length}]`);
-    case 'function': return spell(t.returns, `${declarator}()`);
+    case 'array':
+      return spell(t.of, `${declarator}[${t.length}]`);
+    case 'function':
+      return spell(t.returns, `${declarator}()`);
     default:
       if (!declarator) return t.name;
       return declarator.startsWith('[') ? `${t.name}${declarator}` : `${t.name} ${declarator}`;
@@ -51,33 +64,55 @@ function spell(t: CType, declarator: string): string {
 export function decodeValue(name: string, type: CType, bytes: Uint8Array, address?: Address): VariableValue {
   const size = sizeOf(type);
   if (bytes.length < size) {
-    throw new RetroError('bad_request',
-      `${name} is a ${typeName(type)} of ${size} bytes, but only ${bytes.length} bytes were given to decode.`);
+    throw new RetroError(
+      'bad_request',
+      `${name} is a ${typeName(type)} of ${size} bytes, but only ${bytes.length} bytes were given to decode.`,
+    );
   }
   return decodeNode(name, type, bytes.subarray(0, size), address, { left: MAX_DECODED_NODES });
 }
 
-interface Budget { left: number }
+interface Budget {
+  left: number;
+}
 
-function decodeNode(name: string, type: CType, bytes: Uint8Array, address: Address | undefined, budget: Budget): VariableValue {
+function decodeNode(
+  name: string,
+  type: CType,
+  bytes: Uint8Array,
+  address: Address | undefined,
+  budget: Budget,
+): VariableValue {
   budget.left--;
   const base: VariableValue = { name, type: typeName(type), value: '', bytes: hex(bytes) };
   if (address) base.address = address;
   switch (type.kind) {
-    case 'int': case 'char': case 'bool': case 'pointer': case 'float': {
+    case 'int':
+    case 'char':
+    case 'bool':
+    case 'pointer':
+    case 'float': {
       const { value, numeric } = formatScalar(type, bytes);
       return { ...base, value, numeric };
     }
-    case 'array': return decodeArray(base, type, bytes, address, budget);
-    case 'struct': case 'union': return decodeStruct(base, type.fields, bytes, address, budget);
-    case 'void': case 'function': case 'bytes':
+    case 'array':
+      return decodeArray(base, type, bytes, address, budget);
+    case 'struct':
+    case 'union':
+      return decodeStruct(base, type.fields, bytes, address, budget);
+    case 'void':
+    case 'function':
+    case 'bytes':
       return { ...base, value: bytes.length ? `<${bytes.length} bytes>` : '<no value>' };
   }
 }
 
 function decodeArray(
-  base: VariableValue, type: Extract<CType, { kind: 'array' }>, bytes: Uint8Array,
-  address: Address | undefined, budget: Budget,
+  base: VariableValue,
+  type: Extract<CType, { kind: 'array' }>,
+  bytes: Uint8Array,
+  address: Address | undefined,
+  budget: Budget,
 ): VariableValue {
   const elemSize = sizeOf(type.of);
   const children: VariableValue[] = [];
@@ -94,7 +129,11 @@ function decodeArray(
 }
 
 function decodeStruct(
-  base: VariableValue, fields: CField[], bytes: Uint8Array, address: Address | undefined, budget: Budget,
+  base: VariableValue,
+  fields: CField[],
+  bytes: Uint8Array,
+  address: Address | undefined,
+  budget: Budget,
 ): VariableValue {
   const children: VariableValue[] = [];
   let shown = 0;
@@ -106,7 +145,10 @@ function decodeStruct(
     if (slice.length < size) continue; // a field beyond the struct's bytes: inconsistent info, skip it
     const at = offsetBy(address, f.offset);
     if (f.bitWidth === undefined) children.push(decodeNode(f.name, f.type, slice, at, budget));
-    else { budget.left--; children.push(decodeBitField(f, slice, at)); }
+    else {
+      budget.left--;
+      children.push(decodeBitField(f, slice, at));
+    }
   }
   const cut = shown < fields.length ? ` (first ${shown} of ${fields.length} fields shown)` : '';
   return { ...base, value: summary(children.map((c) => `${c.name}=${c.value}`)) + cut, children };
@@ -118,7 +160,13 @@ function decodeBitField(f: CField, slice: Uint8Array, address: Address | undefin
   let v = (raw >> BigInt(f.bitOffset ?? 0)) & ((1n << BigInt(width)) - 1n);
   const signed = f.type.kind === 'int' && f.type.signed;
   if (signed && width > 1 && (v >> BigInt(width - 1)) & 1n) v -= 1n << BigInt(width);
-  const out: VariableValue = { name: f.name, type: `${typeName(f.type)} : ${width}`, value: v.toString(), numeric: Number(v), bytes: hex(slice) };
+  const out: VariableValue = {
+    name: f.name,
+    type: `${typeName(f.type)} : ${width}`,
+    value: v.toString(),
+    numeric: Number(v),
+    bytes: hex(slice),
+  };
   if (address) out.address = address;
   return out;
 }
@@ -140,7 +188,13 @@ function formatScalar(type: CType, bytes: Uint8Array): { value: string; numeric:
     }
     case 'pointer': {
       const n = Number(readUnsigned(bytes));
-      return { value: `0x${n.toString(16).toUpperCase().padStart(bytes.length * 2, '0')}`, numeric: n };
+      return {
+        value: `0x${n
+          .toString(16)
+          .toUpperCase()
+          .padStart(bytes.length * 2, '0')}`,
+        numeric: n,
+      };
     }
     case 'float': {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -166,7 +220,10 @@ function shortestFloat32(n: number): string {
 export function encodeValue(type: CType, text: string): Uint8Array {
   const t = text.trim();
   switch (type.kind) {
-    case 'int': case 'char': case 'bool': case 'pointer': {
+    case 'int':
+    case 'char':
+    case 'bool':
+    case 'pointer': {
       const size = type.kind === 'int' || type.kind === 'pointer' ? type.size : 1;
       const signed = (type.kind === 'int' || type.kind === 'char') && type.signed;
       const v = type.kind === 'bool' ? parseBool(t) : parseInteger(t, typeName(type));
@@ -174,7 +231,8 @@ export function encodeValue(type: CType, text: string): Uint8Array {
     }
     case 'float': {
       const n = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : NaN;
-      if (!Number.isFinite(n)) throw new RetroError('bad_request', `"${t}" is not a number that a ${typeName(type)} can hold.`);
+      if (!Number.isFinite(n))
+        throw new RetroError('bad_request', `"${t}" is not a number that a ${typeName(type)} can hold.`);
       const out = new Uint8Array(type.size);
       const view = new DataView(out.buffer);
       if (type.size === 4) {
@@ -184,8 +242,10 @@ export function encodeValue(type: CType, text: string): Uint8Array {
       return out;
     }
     default:
-      throw new RetroError('bad_request',
-        `Only scalar values can be written from text; ${typeName(type)} is not a scalar (write one of its elements or fields).`);
+      throw new RetroError(
+        'bad_request',
+        `Only scalar values can be written from text; ${typeName(type)} is not a scalar (write one of its elements or fields).`,
+      );
   }
 }
 
@@ -193,7 +253,8 @@ function parseBool(t: string): bigint {
   if (t === 'true') return 1n;
   if (t === 'false') return 0n;
   const v = parseInteger(t, '_Bool');
-  if (v !== 0n && v !== 1n) throw new RetroError('bad_request', `"${t}" is not a _Bool value (use true, false, 0 or 1).`);
+  if (v !== 0n && v !== 1n)
+    throw new RetroError('bad_request', `"${t}" is not a _Bool value (use true, false, 0 or 1).`);
   return v;
 }
 
@@ -202,8 +263,10 @@ function parseInteger(t: string, what: string): bigint {
   if (/^0x[0-9a-f]+$/i.test(t)) return BigInt(t);
   const ch = /^'(\\x[0-9a-fA-F]{1,2}|\\[0nrtab\\'"]|[^\\'])'$/.exec(t);
   if (ch) return BigInt(charCode(ch[1]));
-  throw new RetroError('bad_request',
-    `"${t}" is not a value for a ${what}: use a decimal number, 0x hex, or a character literal like 'A'.`);
+  throw new RetroError(
+    'bad_request',
+    `"${t}" is not a value for a ${what}: use a decimal number, 0x hex, or a character literal like 'A'.`,
+  );
 }
 
 const ESCAPES: Record<string, number> = { '0': 0, n: 10, r: 13, t: 9, a: 7, b: 8, '\\': 92, "'": 39, '"': 34 };
@@ -226,7 +289,10 @@ function writeInt(v: bigint, size: number, signedRange: boolean, what: string, t
   }
   let u = BigInt.asUintN(size * 8, v);
   const out = new Uint8Array(size);
-  for (let i = 0; i < size; i++) { out[i] = Number(u & 0xffn); u >>= 8n; }
+  for (let i = 0; i < size; i++) {
+    out[i] = Number(u & 0xffn);
+    u >>= 8n;
+  }
   return out;
 }
 

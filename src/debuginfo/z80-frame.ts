@@ -25,7 +25,10 @@ export type ReadCode = (address: number, length: number) => Uint8Array | Promise
 export async function resolveFramePointers(info: DebugInfo, read: ReadCode): Promise<DebugInfo> {
   const functions: FunctionInfo[] = [];
   for (const f of info.functions) {
-    if (f.hasFramePointer !== undefined) { functions.push(f); continue; }
+    if (f.hasFramePointer !== undefined) {
+      functions.push(f);
+      continue;
+    }
     const ix = isIxPrologue(await read(f.start, SDCC_IX_PROLOGUE.length));
     functions.push({
       ...f,
@@ -39,5 +42,7 @@ export async function resolveFramePointers(info: DebugInfo, read: ReadCode): Pro
 
 /** SP at entry = IX + 2 once the prologue ran. */
 function toFrame(v: Variable): Variable {
-  return v.storage.kind === 'stack' ? { ...v, storage: { kind: 'frame', register: 'IX', offset: v.storage.offset + 2 } } : v;
+  return v.storage.kind === 'stack'
+    ? { ...v, storage: { kind: 'frame', register: 'IX', offset: v.storage.offset + 2 } }
+    : v;
 }

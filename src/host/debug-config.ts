@@ -39,18 +39,29 @@ export function starterConfigurations(): RetroDebugConfiguration[] {
 }
 
 export async function resolveDebugConfigurationDefaults(
-  input: Record<string, unknown>, ctx: DebugConfigContext,
+  input: Record<string, unknown>,
+  ctx: DebugConfigContext,
 ): Promise<ResolveResult> {
   const config: Record<string, unknown> = { ...input };
   const empty = !config.type && !config.request && !config.name;
   if (empty) {
     // F5 with no launch.json: only a C file gives us enough to guess from.
     if (ctx.activeLanguageId !== 'c') {
-      return { error: 'Open a C file of the program, or add a "retro" configuration to launch.json, to start Retro Debug.' };
+      return {
+        error: 'Open a C file of the program, or add a "retro" configuration to launch.json, to start Retro Debug.',
+      };
     }
-    Object.assign(config, { type: DEBUG_TYPE, request: 'launch', name: 'Retro: launch (guessed)', machine: 'spectrum', emulator: 'mame', stopOnEntry: true });
+    Object.assign(config, {
+      type: DEBUG_TYPE,
+      request: 'launch',
+      name: 'Retro: launch (guessed)',
+      machine: 'spectrum',
+      emulator: 'mame',
+      stopOnEntry: true,
+    });
   }
-  if (config.type !== DEBUG_TYPE) return { error: `This provider only resolves "${DEBUG_TYPE}" configurations, not "${String(config.type)}".` };
+  if (config.type !== DEBUG_TYPE)
+    return { error: `This provider only resolves "${DEBUG_TYPE}" configurations, not "${String(config.type)}".` };
   config.request ??= 'launch';
   config.name ??= 'Retro Debug';
   config.emulator ??= 'mame';
@@ -63,7 +74,10 @@ export async function resolveDebugConfigurationDefaults(
     const root = ctx.workspaceFolder ?? (ctx.activeFile ? dirname(ctx.activeFile) : undefined);
     const guess = root ? await guessProgram(root, ctx.activeFile) : undefined;
     if (!guess) {
-      return { error: 'No program image (.rom, .bin or .ihx beside a .cdb) was found in the workspace; set "program" in launch.json.' };
+      return {
+        error:
+          'No program image (.rom, .bin or .ihx beside a .cdb) was found in the workspace; set "program" in launch.json.',
+      };
     }
     config.program = guess.program;
     config.debugInfo ??= guess.debugInfo;
@@ -71,7 +85,10 @@ export async function resolveDebugConfigurationDefaults(
   return { config: config as RetroDebugConfiguration };
 }
 
-export interface ProgramGuess { program: string; debugInfo: string }
+export interface ProgramGuess {
+  program: string;
+  debugInfo: string;
+}
 
 /**
  * Finds SDCC outputs under root: a .cdb with a program image of the same name.
@@ -97,7 +114,8 @@ export async function guessProgram(root: string, activeFile?: string): Promise<P
     if (depth >= SEARCH_DEPTH) return;
     for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       if (--budget <= 0) return;
-      if (entry.isDirectory() && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.')) await walk(join(dir, entry.name), depth + 1);
+      if (entry.isDirectory() && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.'))
+        await walk(join(dir, entry.name), depth + 1);
     }
   };
   await walk(root, 0);

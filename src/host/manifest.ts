@@ -36,41 +36,47 @@ export function contributes(): Record<string, unknown> {
     breakpoints: [{ language: 'c' }],
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {
-      commandPalette: [
-        { command: COMMANDS.takeControl.command, when: `inDebugMode && debugType == ${DEBUG_TYPE}` },
-      ],
+      commandPalette: [{ command: COMMANDS.takeControl.command, when: `inDebugMode && debugType == ${DEBUG_TYPE}` }],
     },
     mcpServerDefinitionProviders: [{ id: MCP_PROVIDER_ID, label: MCP_PROVIDER_LABEL }],
-    jsonValidation: [{ fileMatch: ['*.dosprofile.json', '**/dos-profiles/*.json'], url: './schemas/dos-profile.schema.json' }],
+    jsonValidation: [
+      { fileMatch: ['*.dosprofile.json', '**/dos-profiles/*.json'], url: './schemas/dos-profile.schema.json' },
+    ],
     configuration: {
       title: CATEGORY,
       properties: {
         [SETTINGS.mamePath]: {
           type: 'string',
           default: '',
-          markdownDescription: 'MAME executable used when a launch configuration sets no `mamePath`. Empty: `mame` on PATH, then `/usr/games/mame`.',
+          markdownDescription:
+            'MAME executable used when a launch configuration sets no `mamePath`. Empty: `mame` on PATH, then `/usr/games/mame`.',
         },
         [SETTINGS.mcpPort]: {
           type: 'integer',
           default: 0,
           minimum: 0,
           maximum: 65535,
-          markdownDescription: 'Port of the MCP endpoint on 127.0.0.1. `0`: a random port, remembered and reused across reloads.',
+          markdownDescription:
+            'Port of the MCP endpoint on 127.0.0.1. `0`: a random port, remembered and reused across reloads.',
         },
         [SETTINGS.mcpProfile]: {
           type: 'string',
           enum: MCP_PROFILES,
           default: DEFAULT_PROFILE,
-          markdownDescription: 'Tool groups MCP clients see when they connect (see the README). Agents can load more with `load_tool_group`; a client that never refreshes its tool list can add `?profile=full` to the endpoint URL.',
+          markdownDescription:
+            'Tool groups MCP clients see when they connect (see the README). Agents can load more with `load_tool_group`; a client that never refreshes its tool list can add `?profile=full` to the endpoint URL.',
         },
         [SETTINGS.mcpEnabled]: {
           type: 'boolean',
           default: true,
-          markdownDescription: 'Offer the Retro Debug MCP server (tools for AI agents) to VS Code and other MCP clients.',
+          markdownDescription:
+            'Offer the Retro Debug MCP server (tools for AI agents) to VS Code and other MCP clients.',
         },
       },
     },
     languages: [{ id: DISASM_LANGUAGE, aliases: ['Retro Disassembly'], extensions: ['.retro-disasm'] }],
-    grammars: [{ language: DISASM_LANGUAGE, scopeName: 'source.retro-disasm', path: './syntaxes/retro-disasm.tmLanguage.json' }],
+    grammars: [
+      { language: DISASM_LANGUAGE, scopeName: 'source.retro-disasm', path: './syntaxes/retro-disasm.tmLanguage.json' },
+    ],
   };
 }

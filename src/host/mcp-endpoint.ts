@@ -26,20 +26,23 @@ export class LazyMcpEndpoint {
   private server?: RunningMcpServer;
   private closed = false;
 
-  constructor(private readonly opts: {
-    start: StartMcpServer;
-    token: string;
-    choosePort: () => PortChoice;
-    /** called once the server listens (remember the port, write the discovery file) */
-    onStarted?: (server: RunningMcpServer) => Promise<void> | void;
-  }) {}
+  constructor(
+    private readonly opts: {
+      start: StartMcpServer;
+      token: string;
+      choosePort: () => PortChoice;
+      /** called once the server listens (remember the port, write the discovery file) */
+      onStarted?: (server: RunningMcpServer) => Promise<void> | void;
+    },
+  ) {}
 
   get running(): RunningMcpServer | undefined {
     return this.server;
   }
 
   ensureStarted(): Promise<RunningMcpServer> {
-    if (this.closed) return Promise.reject(new RetroError('target_lost', 'The Retro Debug MCP server has been shut down.'));
+    if (this.closed)
+      return Promise.reject(new RetroError('target_lost', 'The Retro Debug MCP server has been shut down.'));
     this.starting ??= this.startOnce().catch((err) => {
       this.starting = undefined; // a later request may try again
       throw err;
@@ -62,8 +65,10 @@ export class LazyMcpEndpoint {
     } catch (err) {
       if (fixed || port === 0 || !isPortProblem(err)) {
         const e = asRetroError(err);
-        throw new RetroError(e.code === 'internal' ? 'launch_failed' : e.code,
-          `The Retro Debug MCP server could not listen on 127.0.0.1:${port}: ${e.message}`);
+        throw new RetroError(
+          e.code === 'internal' ? 'launch_failed' : e.code,
+          `The Retro Debug MCP server could not listen on 127.0.0.1:${port}: ${e.message}`,
+        );
       }
       server = await this.opts.start({ port: 0, token: this.opts.token });
     }

@@ -35,13 +35,25 @@ export class McpConnection {
   private readonly timer: NodeJS.Timeout;
   private closed = false;
 
-  constructor(readonly manager: SessionManagerApi, private readonly opts: ConnectionOptions) {
-    this.timer = setInterval(() => { if (opts.isAlive?.() ?? true) this.heartbeat(); }, opts.heartbeatMs ?? Math.min(5000, manager.leaseMs / 4));
+  constructor(
+    readonly manager: SessionManagerApi,
+    private readonly opts: ConnectionOptions,
+  ) {
+    this.timer = setInterval(
+      () => {
+        if (opts.isAlive?.() ?? true) this.heartbeat();
+      },
+      opts.heartbeatMs ?? Math.min(5000, manager.leaseMs / 4),
+    );
     this.timer.unref();
   }
 
-  get label(): string { return this.opts.label(); }
-  get kind(): ClientKind { return this.opts.kind ?? 'mcp'; }
+  get label(): string {
+    return this.opts.label();
+  }
+  get kind(): ClientKind {
+    return this.opts.kind ?? 'mcp';
+  }
 
   /** The session a tool names (or the default one) and this connection's client in it. */
   use(sessionId?: string): { session: SessionApi; client: ClientRef } {
@@ -71,8 +83,15 @@ export class McpConnection {
   /** Keep every touched session's view of us alive; forget sessions that are gone. */
   heartbeat(): void {
     for (const [id, { session, client }] of this.clients) {
-      if (!this.manager.list().includes(session)) { this.clients.delete(id); continue; }
-      try { session.heartbeat(client.id); } catch { this.clients.delete(id); }
+      if (!this.manager.list().includes(session)) {
+        this.clients.delete(id);
+        continue;
+      }
+      try {
+        session.heartbeat(client.id);
+      } catch {
+        this.clients.delete(id);
+      }
     }
   }
 
@@ -82,7 +101,11 @@ export class McpConnection {
     this.closed = true;
     clearInterval(this.timer);
     for (const { session, client } of this.clients.values()) {
-      try { session.detachClient(client.id); } catch { /* session already gone */ }
+      try {
+        session.detachClient(client.id);
+      } catch {
+        /* session already gone */
+      }
     }
     this.clients.clear();
   }

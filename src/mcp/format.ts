@@ -25,7 +25,10 @@ export function asciiPreview(bytes: Uint8Array): string {
 export function parseHex(text: string): Uint8Array {
   const clean = text.replace(/\s+/g, '').replace(/^0x/i, '');
   if (!/^([0-9a-fA-F]{2})*$/.test(clean)) {
-    throw new RetroError('bad_request', `"${text.slice(0, 40)}" is not hex bytes: use pairs of hex digits, e.g. "DEADBEEF".`);
+    throw new RetroError(
+      'bad_request',
+      `"${text.slice(0, 40)}" is not hex bytes: use pairs of hex digits, e.g. "DEADBEEF".`,
+    );
   }
   return Uint8Array.from(Buffer.from(clean, 'hex'));
 }
@@ -43,9 +46,14 @@ export function parseAddress(input: Address | number | string): Address {
     const m = /^(?:0x|\$)([0-9a-f]+)$/i.exec(s);
     if (m) offset = parseInt(m[1], 16);
     else if (/^\d+$/.test(s)) offset = parseInt(s, 10);
-    else throw new RetroError('bad_address', `"${input}" is not an address: give a number, "0x8000", "$8000" or {space, offset}.`);
+    else
+      throw new RetroError(
+        'bad_address',
+        `"${input}" is not an address: give a number, "0x8000", "$8000" or {space, offset}.`,
+      );
   }
-  if (!Number.isSafeInteger(offset) || offset < 0) throw new RetroError('bad_address', `Address ${offset} is negative or not an integer.`);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new RetroError('bad_address', `Address ${offset} is negative or not an integer.`);
   return { space: 'cpu', offset };
 }
 
@@ -84,7 +92,13 @@ export function formatBreakpoint(bp: BreakpointInfo, myClientId: string | undefi
 }
 
 export function formatFrame(frame: StackFrameInfo) {
-  return { index: frame.index, function: frame.function, pc: frame.pc, pc_hex: hex(frame.pc), location: frame.location };
+  return {
+    index: frame.index,
+    function: frame.function,
+    pc: frame.pc,
+    pc_hex: hex(frame.pc),
+    location: frame.location,
+  };
 }
 
 export function formatRegister(reg: Register) {

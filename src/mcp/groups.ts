@@ -18,28 +18,48 @@ import { mameWatchTools } from '../connectors/mame/front/mcp-watch.js';
 import { dosTools } from '../connectors/dosbox/front/mcp-tools.js';
 import { viceTools } from '../connectors/vice/front/mcp-tools.js';
 
-export interface ToolGroup { name: string; description: string; tools: readonly ToolDef[] }
+export interface ToolGroup {
+  name: string;
+  description: string;
+  tools: readonly ToolDef[];
+}
 
 export const TOOL_GROUPS: readonly ToolGroup[] = [
-  { name: 'session', description: 'start, inspect and stop sessions; the control lease; waiting for stops', tools: sessionTools },
+  {
+    name: 'session',
+    description: 'start, inspect and stop sessions; the control lease; waiting for stops',
+    tools: sessionTools,
+  },
   { name: 'c', description: 'C-level debugging: breakpoints, run control, backtrace, variables', tools: cTools },
   { name: 'raw', description: 'CPU registers and memory as bytes', tools: rawTools },
   { name: 'screen', description: 'the emulated screen as PNG', tools: screenTools },
   {
     name: 'mame',
-    description: 'raw MAME: address spaces, VRAM and shares, disassembly, watchpoints, the debugger console, input ports, keys, mouse, screen pixels',
+    description:
+      'raw MAME: address spaces, VRAM and shares, disassembly, watchpoints, the debugger console, input ports, keys, mouse, screen pixels',
     tools: [...mameMemoryTools, ...mameWatchTools, ...mameConsoleTools, ...mameInputTools, ...mameScreenTools],
   },
   {
     name: 'c64_static',
-    description: 'C64 from bytes (inline, file or session memory): symbol profile, PETSCII/screen-code text decode and search, bitmap/charset/screen/sprite decoders to PNG',
+    description:
+      'C64 from bytes (inline, file or session memory): symbol profile, PETSCII/screen-code text decode and search, bitmap/charset/screen/sprite decoders to PNG',
     tools: [...c64SymbolStaticTools, ...c64TextStaticTools, ...c64GraphicsTools],
   },
-  { name: 'c64', description: 'C64 in a live session: apply the symbol profile to its labels, label decoded text, list labels', tools: [...c64SymbolLiveTools, ...c64TextLiveTools] },
-  { name: 'dos', description: 'a DOS guest in DOSBox / DOSBox-X (native or embedded wasm) without touching the desktop: find the guest and its programs, read/patch/search memory, text and mode-13h screen, keys, clicks, code-cave traces, program profiles', tools: dosTools },
+  {
+    name: 'c64',
+    description: 'C64 in a live session: apply the symbol profile to its labels, label decoded text, list labels',
+    tools: [...c64SymbolLiveTools, ...c64TextLiveTools],
+  },
+  {
+    name: 'dos',
+    description:
+      'a DOS guest in DOSBox / DOSBox-X (native or embedded wasm) without touching the desktop: find the guest and its programs, read/patch/search memory, text and mode-13h screen, keys, clicks, code-cave traces, program profiles',
+    tools: dosTools,
+  },
   {
     name: 'vice',
-    description: 'live VICE debugger (real x64sc or the built-in C64): connect, cached status, registers, banks, bank-aware memory, checkpoints with conditions, run control, stop waits, reset, typing keys, screen capture as indexed PNG',
+    description:
+      'live VICE debugger (real x64sc or the built-in C64): connect, cached status, registers, banks, bank-aware memory, checkpoints with conditions, run control, stop waits, reset, typing keys, screen capture as indexed PNG',
     tools: viceTools,
   },
 ];

@@ -41,7 +41,8 @@ export type GuardVerdict = { ok: true } | { ok: false; status: 401 | 403; messag
 
 export function checkRequest(headers: IncomingHttpHeaders, token: string): GuardVerdict {
   if (!isLoopbackHost(headers.host)) return { ok: false, status: 403, message: 'Host must be 127.0.0.1 or localhost.' };
-  if (!isAllowedOrigin(headers.origin)) return { ok: false, status: 403, message: 'Cross-origin requests are not allowed.' };
+  if (!isAllowedOrigin(headers.origin))
+    return { ok: false, status: 403, message: 'Cross-origin requests are not allowed.' };
   if (!hasBearerToken(headers, token)) return { ok: false, status: 401, message: 'Missing or wrong bearer token.' };
   return { ok: true };
 }

@@ -43,14 +43,34 @@ export interface HttpMcpServer {
   close(): Promise<void>;
 }
 
-interface Entry { cs: ConnectionServer; transport: StreamableHTTPServerTransport; lastActive: number; streams: number }
-
-class HttpError extends Error {
-  constructor(readonly status: number, readonly rpcCode: number, message: string) { super(message); }
+interface Entry {
+  cs: ConnectionServer;
+  transport: StreamableHTTPServerTransport;
+  lastActive: number;
+  streams: number;
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, rpcCode: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) { res.end(); return; }
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly rpcCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  rpcCode: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: rpcCode, message }, id: null }));
 }
@@ -70,7 +90,8 @@ async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknow
   }
 }
 
-const isInitialize = (body: unknown) => Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+const isInitialize = (body: unknown) =>
+  Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
 
 export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpServer> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
@@ -83,19 +104,37 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   function evictLeastRecentlyUsed(): void {
     let oldest: [string, Entry] | undefined;
     for (const item of sessions) if (!oldest || item[1].lastActive < oldest[1].lastActive) oldest = item;
-    if (oldest) { sessions.delete(oldest[0]); void oldest[1].cs.close(); }
+    if (oldest) {
+      sessions.delete(oldest[0]);
+      void oldest[1].cs.close();
+    }
   }
 
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, profile: Profile | undefined): Promise<void> {
+  async function openSession(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    profile: Profile | undefined,
+  ): Promise<void> {
     if (sessions.size >= maxSessions) evictLeastRecentlyUsed();
     // between requests, an open event stream is the only sign that the client still lives
-    const cs = createMcpServer(opts.manager, { transport: 'http', outputDir, profile: profile ?? opts.profile, heartbeatMs: opts.heartbeatMs, isAlive: () => entry.streams > 0 });
+    const cs = createMcpServer(opts.manager, {
+      transport: 'http',
+      outputDir,
+      profile: profile ?? opts.profile,
+      heartbeatMs: opts.heartbeatMs,
+      isAlive: () => entry.streams > 0,
+    });
     const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0 };
     entry.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => { sessions.set(id, entry); },
+      onsessioninitialized: (id) => {
+        sessions.set(id, entry);
+      },
     });
-    void cs.closed.then(() => { if (entry.transport.sessionId) sessions.delete(entry.transport.sessionId); });
+    void cs.closed.then(() => {
+      if (entry.transport.sessionId) sessions.delete(entry.transport.sessionId);
+    });
     await cs.connect(entry.transport);
     await entry.transport.handleRequest(req, res, body);
     if (!entry.transport.sessionId) await cs.close(); // initialize was refused: nothing to keep
@@ -104,7 +143,13 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = checkRequest(req.headers, token);
     if (!verdict.ok) {
-      sendJsonRpcError(res, verdict.status, -32001, verdict.message, verdict.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+      sendJsonRpcError(
+        res,
+        verdict.status,
+        -32001,
+        verdict.message,
+        verdict.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {},
+      );
       return;
     }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -115,12 +160,18 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const entry = sessions.get(sid);
-      if (!entry) { sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new MCP session.'); return; }
+      if (!entry) {
+        sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new MCP session.');
+        return;
+      }
       entry.lastActive = Date.now();
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
       if (req.method === 'GET') {
         entry.streams++;
-        res.on('close', () => { entry.streams--; entry.lastActive = Date.now(); });
+        res.on('close', () => {
+          entry.streams--;
+          entry.lastActive = Date.now();
+        });
       }
       await entry.transport.handleRequest(req, res, body);
       return;
@@ -131,13 +182,23 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     }
     const body = await readJsonBody(req, maxBody);
     if (!isInitialize(body)) {
-      sendJsonRpcError(res, 400, -32000, 'Bad request: no Mcp-Session-Id header; the first request must be initialize.');
+      sendJsonRpcError(
+        res,
+        400,
+        -32000,
+        'Bad request: no Mcp-Session-Id header; the first request must be initialize.',
+      );
       return;
     }
     // ?profile= chooses this connection's tool groups, for clients that never refresh their tool list
     const profile = url.searchParams.get('profile') ?? undefined;
     if (profile !== undefined && !isProfile(profile)) {
-      sendJsonRpcError(res, 400, -32602, `Unknown tool profile "${profile.slice(0, 40)}": use one of ${Object.keys(PROFILES).join(', ')}.`);
+      sendJsonRpcError(
+        res,
+        400,
+        -32602,
+        `Unknown tool profile "${profile.slice(0, 40)}": use one of ${Object.keys(PROFILES).join(', ')}.`,
+      );
       return;
     }
     await openSession(req, res, body, profile);
@@ -155,17 +216,26 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, entry] of sessions) {
-      if (entry.streams === 0 && now - entry.lastActive > idleMs) { sessions.delete(id); void entry.cs.close(); }
-    }
-  }, Math.min(60_000, idleMs));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, entry] of sessions) {
+        if (entry.streams === 0 && now - entry.lastActive > idleMs) {
+          sessions.delete(id);
+          void entry.cs.close();
+        }
+      }
+    },
+    Math.min(60_000, idleMs),
+  );
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => { server.off('error', reject); resolve(); });
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -15,9 +15,15 @@ export interface RunOutcome {
   timed_out: boolean;
 }
 
-export async function runThenWait(session: SessionApi, command: () => Promise<void>, waitMs: number): Promise<RunOutcome> {
+export async function runThenWait(
+  session: SessionApi,
+  command: () => Promise<void>,
+  waitMs: number,
+): Promise<RunOutcome> {
   let onStop!: () => void;
-  const stopped = new Promise<void>((resolve) => { onStop = resolve; });
+  const stopped = new Promise<void>((resolve) => {
+    onStop = resolve;
+  });
   const off = session.onEvent((e) => {
     if (e.event.type === 'stopped' || e.event.type === 'exited') onStop();
   });
@@ -26,7 +32,9 @@ export async function runThenWait(session: SessionApi, command: () => Promise<vo
     await command();
     let timedOut = false;
     if (waitMs > 0) {
-      const timeout = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), waitMs); });
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), waitMs);
+      });
       timedOut = (await Promise.race([stopped, timeout])) === 'timeout';
     }
     return { status: await session.status(), timed_out: timedOut };

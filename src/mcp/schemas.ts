@@ -34,10 +34,15 @@ export const addressInput = z.union([
   z.string().describe('CPU logical address as "0x8000", "$8000" or "32768"'),
 ]);
 
-export const sessionIdInput = z.string().optional()
+export const sessionIdInput = z
+  .string()
+  .optional()
   .describe('session to use; default: the only (or most recently started) session');
 
-export const generationInput = z.number().int().optional()
+export const generationInput = z
+  .number()
+  .int()
+  .optional()
   .describe('refuse with stale_generation unless this is still the current generation');
 
 export const clientSchema = z.object({ id: z.string(), kind: z.string(), label: z.string() });
@@ -54,7 +59,9 @@ export const stopSchema = z.object({
   pc: z.number().int(),
   pc_hex: z.string(),
   location: locationSchema.optional(),
-  breakpoint_ids: z.array(z.number().int()).describe('session breakpoints (see list_breakpoints) that caused this stop'),
+  breakpoint_ids: z
+    .array(z.number().int())
+    .describe('session breakpoints (see list_breakpoints) that caused this stop'),
 });
 
 export const leaseSchema = z.object({
@@ -103,7 +110,9 @@ export const variableSchema: z.ZodType<VariableOut> = z.object({
   numeric: z.number().optional(),
   address: addressSchema.optional(),
   bytes: z.string().optional(),
-  get children() { return z.array(variableSchema).optional(); },
+  get children() {
+    return z.array(variableSchema).optional();
+  },
 });
 
 export const registerSchema = z.object({

@@ -39,13 +39,17 @@ export interface ConnectionServer {
 }
 
 export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptions): ConnectionServer {
-  const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, {
-    capabilities: { tools: { listChanged: true } },
-    // loading a group registers several tools at once: one notification for them all
-    debouncedNotificationMethods: ['notifications/tools/list_changed'],
-    instructions: 'Debug C programs on emulated retro machines. start_session (or use the running one), poll session_status ' +
-      'until ready, claim_control before run control, breakpoints or writes; reads are free.',
-  });
+  const server = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      capabilities: { tools: { listChanged: true } },
+      // loading a group registers several tools at once: one notification for them all
+      debouncedNotificationMethods: ['notifications/tools/list_changed'],
+      instructions:
+        'Debug C programs on emulated retro machines. start_session (or use the running one), poll session_status ' +
+        'until ready, claim_control before run control, breakpoints or writes; reads are free.',
+    },
+  );
   const label = () => {
     const client = server.server.getClientVersion();
     return `MCP client ${client?.name ?? 'unknown'} (${opts.transport})`;
@@ -61,8 +65,13 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
   const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full');
   ctx.catalog = catalog;
   let markClosed!: () => void;
-  const closed = new Promise<void>((resolve) => { markClosed = resolve; });
-  server.server.onclose = () => { connection.close(); markClosed(); };
+  const closed = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
+  server.server.onclose = () => {
+    connection.close();
+    markClosed();
+  };
 
   return {
     server,
@@ -72,7 +81,10 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
       const send = transport.send.bind(transport);
       transport.send = (message, options) => send(compactToolList(message), options);
       const deliver = transport.onmessage;
-      transport.onmessage = (message, extra) => { connection.heartbeat(); deliver?.(message, extra); };
+      transport.onmessage = (message, extra) => {
+        connection.heartbeat();
+        deliver?.(message, extra);
+      };
     },
     async close() {
       connection.close();

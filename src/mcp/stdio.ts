@@ -26,11 +26,18 @@ export interface StdioMcpServer {
 export async function serveStdio(opts: StdioMcpOptions): Promise<StdioMcpServer> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
-  const cs = createMcpServer(opts.manager, { transport: 'stdio', outputDir: opts.outputDir, profile: opts.profile, heartbeatMs: opts.heartbeatMs });
+  const cs = createMcpServer(opts.manager, {
+    transport: 'stdio',
+    outputDir: opts.outputDir,
+    profile: opts.profile,
+    heartbeatMs: opts.heartbeatMs,
+  });
   const transport = new StdioServerTransport(stdin as NodeJS.ReadStream, stdout as NodeJS.WriteStream);
   await cs.connect(transport);
   // The SDK transport does not notice end of input: a client that exits only closes our stdin.
-  const onGone = () => { void cs.close(); };
+  const onGone = () => {
+    void cs.close();
+  };
   stdin.on('end', onGone);
   stdin.on('close', onGone);
   return { closed: cs.closed, close: () => cs.close() };

@@ -11,7 +11,14 @@ import { registerToolDef, type GroupSummary, type ToolContext } from './tool-kit
 
 export const ALL_GROUPS = 'all';
 
-export interface ToolMatch { name: string; title: string; group: string; loaded: boolean; description: string; score: number }
+export interface ToolMatch {
+  name: string;
+  title: string;
+  group: string;
+  loaded: boolean;
+  description: string;
+  score: number;
+}
 
 /** What the catalog tools see of the connection's catalog. */
 export interface CatalogApi {
@@ -28,15 +35,22 @@ export class ConnectionCatalog implements CatalogApi {
   private readonly baseline: ReadonlySet<string>;
   private readonly loaded = new Map<string, RegisteredTool[]>();
 
-  constructor(private readonly server: McpServer, private readonly ctx: ToolContext, readonly profile: Profile) {
+  constructor(
+    private readonly server: McpServer,
+    private readonly ctx: ToolContext,
+    readonly profile: Profile,
+  ) {
     this.baseline = new Set(PROFILES[profile]);
     for (const name of this.baseline) this.register(name);
   }
 
   groups(): GroupSummary[] {
     return TOOL_GROUPS.map((g) => ({
-      name: g.name, description: g.description, tools: g.tools.map((t) => t.name),
-      loaded: this.loaded.has(g.name), baseline: this.baseline.has(g.name),
+      name: g.name,
+      description: g.description,
+      tools: g.tools.map((t) => t.name),
+      loaded: this.loaded.has(g.name),
+      baseline: this.baseline.has(g.name),
     }));
   }
 
@@ -49,12 +63,21 @@ export class ConnectionCatalog implements CatalogApi {
 
   unload(name: string): string[] {
     if (this.profile === 'full') {
-      throw new RetroError('bad_request', 'The full profile shows every group and allows no partial unloading; start with another profile to unload groups.', { profile: this.profile });
+      throw new RetroError(
+        'bad_request',
+        'The full profile shows every group and allows no partial unloading; start with another profile to unload groups.',
+        { profile: this.profile },
+      );
     }
-    const names = name === ALL_GROUPS ? [...this.loaded.keys()].filter((n) => !this.baseline.has(n)) : [this.group(name)];
+    const names =
+      name === ALL_GROUPS ? [...this.loaded.keys()].filter((n) => !this.baseline.has(n)) : [this.group(name)];
     for (const n of names) {
       if (this.baseline.has(n)) {
-        throw new RetroError('bad_request', `Group ${n} belongs to the ${this.profile} profile's baseline and stays loaded.`, { group: n, profile: this.profile });
+        throw new RetroError(
+          'bad_request',
+          `Group ${n} belongs to the ${this.profile} profile's baseline and stays loaded.`,
+          { group: n, profile: this.profile },
+        );
       }
     }
     const removed = names.filter((n) => this.loaded.has(n));
@@ -66,7 +89,10 @@ export class ConnectionCatalog implements CatalogApi {
   }
 
   search(query: string, limit: number): ToolMatch[] {
-    const words = query.toLowerCase().split(/[\s_]+/).filter(Boolean);
+    const words = query
+      .toLowerCase()
+      .split(/[\s_]+/)
+      .filter(Boolean);
     if (!words.length) throw new RetroError('bad_request', 'Give some words to search for.');
     const matches: ToolMatch[] = [];
     for (const g of TOOL_GROUPS) {
@@ -75,7 +101,15 @@ export class ConnectionCatalog implements CatalogApi {
         const rest = `${t.title} ${t.description} ${g.name} ${g.description}`.toLowerCase();
         let score = 0;
         for (const w of words) score += name.includes(w) ? 3 : rest.includes(w) ? 1 : 0;
-        if (score) matches.push({ name: t.name, title: t.title, group: g.name, loaded: this.loaded.has(g.name), description: t.description, score });
+        if (score)
+          matches.push({
+            name: t.name,
+            title: t.title,
+            group: g.name,
+            loaded: this.loaded.has(g.name),
+            description: t.description,
+            score,
+          });
       }
     }
     return matches.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name)).slice(0, limit);
@@ -83,7 +117,10 @@ export class ConnectionCatalog implements CatalogApi {
 
   private group(name: string): string {
     if (!TOOL_GROUPS.some((g) => g.name === name)) {
-      throw new RetroError('not_found', `No tool group "${name}"; groups: ${TOOL_GROUPS.map((g) => g.name).join(', ')} (or "${ALL_GROUPS}").`);
+      throw new RetroError(
+        'not_found',
+        `No tool group "${name}"; groups: ${TOOL_GROUPS.map((g) => g.name).join(', ')} (or "${ALL_GROUPS}").`,
+      );
     }
     return name;
   }
@@ -91,6 +128,9 @@ export class ConnectionCatalog implements CatalogApi {
   private register(name: string): void {
     const group = TOOL_GROUPS.find((g) => g.name === name);
     if (!group || this.loaded.has(name)) return;
-    this.loaded.set(name, group.tools.map((t) => registerToolDef(this.server, t, this.ctx)));
+    this.loaded.set(
+      name,
+      group.tools.map((t) => registerToolDef(this.server, t, this.ctx)),
+    );
   }
 }

@@ -14,7 +14,13 @@ import { RetroError, asRetroError } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape, errorSchema } from './schemas.js';
 
-export interface GroupSummary { name: string; description: string; tools: string[]; loaded: boolean; baseline?: boolean }
+export interface GroupSummary {
+  name: string;
+  description: string;
+  tools: string[];
+  loaded: boolean;
+  baseline?: boolean;
+}
 
 /** What a tool's run function gets besides its arguments. */
 export interface ToolContext {
@@ -64,7 +70,10 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def
 
 /** What a client sees: success fields are present on success, only `error` on failure. */
 function advertisedOutput(def: ToolDef): z.ZodObject {
-  return z.object({ ...envelopeShape, ...def.output }).partial().extend({ error: errorSchema.optional() });
+  return z
+    .object({ ...envelopeShape, ...def.output })
+    .partial()
+    .extend({ error: errorSchema.optional() });
 }
 
 /**
@@ -75,7 +84,7 @@ function advertisedOutput(def: ToolDef): z.ZodObject {
 const strictOutputs = new WeakMap<ToolDef, z.ZodObject>();
 function strictOutput(def: ToolDef): z.ZodObject {
   let schema = strictOutputs.get(def);
-  if (!schema) strictOutputs.set(def, schema = z.strictObject({ ...envelopeShape, ...def.output }));
+  if (!schema) strictOutputs.set(def, (schema = z.strictObject({ ...envelopeShape, ...def.output })));
   return schema;
 }
 
@@ -101,7 +110,10 @@ async function successResult(def: ToolDef, outcome: ToolOutcome<Record<string, u
   };
   const checked = strictOutput(def).safeParse(structured);
   if (!checked.success) {
-    throw new RetroError('internal', `Tool ${def.name} produced a result that does not match its schema: ${checked.error.message}`);
+    throw new RetroError(
+      'internal',
+      `Tool ${def.name} produced a result that does not match its schema: ${checked.error.message}`,
+    );
   }
   const text = (outcome.summary ? outcome.summary + '\n' : '') + JSON.stringify(checked.data);
   const content: CallToolResult['content'] = [{ type: 'text', text }];
@@ -118,26 +130,35 @@ async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolCon
 }
 
 /** Call a tool without MCP (the CLI): validates the arguments with the same schema. */
-export async function invokeTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
+export async function invokeTool(
+  def: ToolDef,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
   const parsed = z.object(def.input).safeParse(args);
-  if (!parsed.success) return errorResult(new RetroError('bad_request', `Invalid arguments for ${def.name}: ${parsed.error.message}`));
+  if (!parsed.success)
+    return errorResult(new RetroError('bad_request', `Invalid arguments for ${def.name}: ${parsed.error.message}`));
   return runTool(def, parsed.data, ctx);
 }
 
 export function registerToolDef(server: McpServer, def: ToolDef, ctx: ToolContext): RegisteredTool {
-  return server.registerTool(def.name, {
-    title: def.title,
-    description: def.description,
-    inputSchema: z.object(def.input),
-    outputSchema: advertisedOutput(def),
-    annotations: {
+  return server.registerTool(
+    def.name,
+    {
       title: def.title,
-      readOnlyHint: def.annotations.readOnly,
-      destructiveHint: def.annotations.destructive,
-      idempotentHint: def.annotations.idempotent,
-      openWorldHint: def.annotations.openWorld,
+      description: def.description,
+      inputSchema: z.object(def.input),
+      outputSchema: advertisedOutput(def),
+      annotations: {
+        title: def.title,
+        readOnlyHint: def.annotations.readOnly,
+        destructiveHint: def.annotations.destructive,
+        idempotentHint: def.annotations.idempotent,
+        openWorldHint: def.annotations.openWorld,
+      },
     },
-  }, (args: Record<string, unknown>) => runTool(def, args, ctx));
+    (args: Record<string, unknown>) => runTool(def, args, ctx),
+  );
 }
 
 /** Shorthands for the common annotation sets. */

@@ -6,15 +6,32 @@ import type { BreakpointInfo } from './types.js';
 export type BreakpointFields = Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>;
 
 /** A line breakpoint goes to the line's first code, or the next line with code; unverified when there is none. */
-export function placeLine(index: DebugIndex | undefined, file: string, line: number, condition?: string): BreakpointFields {
+export function placeLine(
+  index: DebugIndex | undefined,
+  file: string,
+  line: number,
+  condition?: string,
+): BreakpointFields {
   const resolved = index?.resolveLine(file, line);
   if (!resolved || resolved.addresses.length === 0) {
-    return { kind: 'line', file, line, condition, verified: false,
-      message: index ? `No code at or after ${file}:${line} in the same function.` : 'No debug info is loaded.' };
+    return {
+      kind: 'line',
+      file,
+      line,
+      condition,
+      verified: false,
+      message: index ? `No code at or after ${file}:${line} in the same function.` : 'No debug info is loaded.',
+    };
   }
-  const moved = resolved.line !== line ? `Moved from line ${line} to ${resolved.line}, the next line with code.` : undefined;
+  const moved =
+    resolved.line !== line ? `Moved from line ${line} to ${resolved.line}, the next line with code.` : undefined;
   return {
-    kind: 'line', file: resolved.file, line: resolved.line, condition, verified: true, message: moved,
+    kind: 'line',
+    file: resolved.file,
+    line: resolved.line,
+    condition,
+    verified: true,
+    message: moved,
     address: { space: 'cpu', offset: Math.min(...resolved.addresses) },
   };
 }
@@ -22,10 +39,25 @@ export function placeLine(index: DebugIndex | undefined, file: string, line: num
 /** A function breakpoint goes past the prologue, to the first body line, as debuggers place them. */
 export function placeFunction(index: DebugIndex | undefined, name: string, condition?: string): BreakpointFields {
   const fn = index?.functionByName(name);
-  if (!index || !fn) return { kind: 'function', function: name, condition, verified: false, message: `No function named ${name} in the debug info.` };
+  if (!index || !fn)
+    return {
+      kind: 'function',
+      function: name,
+      condition,
+      verified: false,
+      message: `No function named ${name} in the debug info.`,
+    };
   const body = index.bodyStart(fn);
   const entry = index.lineAt(body);
-  return { kind: 'function', function: fn.name, condition, verified: true, file: entry?.file, line: entry?.line, address: { space: 'cpu', offset: body } };
+  return {
+    kind: 'function',
+    function: fn.name,
+    condition,
+    verified: true,
+    file: entry?.file,
+    line: entry?.line,
+    address: { space: 'cpu', offset: body },
+  };
 }
 
 /** An address breakpoint names the C line it falls in, when known. */

@@ -2,7 +2,10 @@ import { RetroError } from '../core/errors.js';
 import type { Address, Target } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
 
-interface Armed { targetId: number; users: Set<number> }
+interface Armed {
+  targetId: number;
+  users: Set<number>;
+}
 
 /**
  * Session-level breakpoints: each has an owner and a stable id. Several
@@ -41,7 +44,11 @@ export class BreakpointTable {
   async remove(clientId: string, id: number): Promise<void> {
     const bp = this.get(id);
     if (bp.owner.id !== clientId) {
-      throw new RetroError('not_owner', `Breakpoint ${id} belongs to ${bp.owner.label}; only its owner can remove it.`, { id, owner: bp.owner });
+      throw new RetroError(
+        'not_owner',
+        `Breakpoint ${id} belongs to ${bp.owner.label}; only its owner can remove it.`,
+        { id, owner: bp.owner },
+      );
     }
     await this.drop(bp);
   }
@@ -62,7 +69,10 @@ export class BreakpointTable {
     if (ids.size === 0) {
       for (const bp of this.byId.values()) if (bp.address?.offset === pc && bp.verified) ids.add(bp.id);
     }
-    for (const id of ids) { const bp = this.byId.get(id); if (bp) bp.hit_count++; }
+    for (const id of ids) {
+      const bp = this.byId.get(id);
+      if (bp) bp.hit_count++;
+    }
     return [...ids];
   }
 
@@ -85,7 +95,10 @@ export class BreakpointTable {
   private async arm(id: number, address: Address, condition?: string): Promise<void> {
     const key = this.key(address, condition);
     const existing = this.armed.get(key);
-    if (existing) { existing.users.add(id); return; }
+    if (existing) {
+      existing.users.add(id);
+      return;
+    }
     const targetId = await this.target().setBreakpoint(address, condition);
     this.armed.set(key, { targetId, users: new Set([id]) });
   }

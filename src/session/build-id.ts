@@ -5,8 +5,15 @@ import { readFile } from 'node:fs/promises';
 export async function computeBuildId(files: (string | undefined)[]): Promise<string> {
   const hash = createHash('sha256');
   for (const file of files) {
-    if (!file) { hash.update('\0none\0'); continue; }
-    try { hash.update(await readFile(file)); } catch { hash.update(`\0missing:${file}\0`); }
+    if (!file) {
+      hash.update('\0none\0');
+      continue;
+    }
+    try {
+      hash.update(await readFile(file));
+    } catch {
+      hash.update(`\0missing:${file}\0`);
+    }
   }
   return hash.digest('hex').slice(0, 16);
 }

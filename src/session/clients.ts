@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { RetroError } from '../core/errors.js';
 import type { ClientKind, ClientRef } from './types.js';
 
-interface ClientEntry { ref: ClientRef; lastBeat: number }
+interface ClientEntry {
+  ref: ClientRef;
+  lastBeat: number;
+}
 
 /**
  * The clients attached to one session and their liveness. A client that
@@ -12,7 +15,10 @@ interface ClientEntry { ref: ClientRef; lastBeat: number }
 export class ClientRegistry {
   private readonly clients = new Map<string, ClientEntry>();
 
-  constructor(private readonly timeoutMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   attach(kind: ClientKind, label: string): ClientRef {
     const ref: ClientRef = { id: `${kind}-${randomUUID().slice(0, 8)}`, kind, label };
@@ -46,7 +52,12 @@ export class ClientRegistry {
 
   private require(id: string): ClientEntry {
     const entry = this.clients.get(id);
-    if (!entry) throw new RetroError('not_found', `No client ${id} is attached to this session (it may have expired after missing heartbeats).`, { client_id: id });
+    if (!entry)
+      throw new RetroError(
+        'not_found',
+        `No client ${id} is attached to this session (it may have expired after missing heartbeats).`,
+        { client_id: id },
+      );
     return entry;
   }
 }

@@ -17,7 +17,11 @@ export class EventQueue {
     this.events.push(queued);
     if (this.events.length > this.capacity) this.events.shift();
     for (const listener of [...this.listeners]) {
-      try { listener(queued); } catch { /* a failing listener must not break the session */ }
+      try {
+        listener(queued);
+      } catch {
+        /* a failing listener must not break the session */
+      }
     }
     return queued;
   }

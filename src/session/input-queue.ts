@@ -1,6 +1,8 @@
 import type { ClientRef, HeldInputInfo } from './types.js';
 
-interface Held extends HeldInputInfo { release: () => Promise<void> }
+interface Held extends HeldInputInfo {
+  release: () => Promise<void>;
+}
 
 /**
  * Who holds which input right now (a held key, a key sequence being typed).

@@ -56,7 +56,10 @@ export class Inspector {
       return regs.map((r) => ({
         name: r.name,
         type: `${r.bits}-bit register`,
-        value: `0x${r.value.toString(16).toUpperCase().padStart(Math.ceil(r.bits / 4), '0')}`,
+        value: `0x${r.value
+          .toString(16)
+          .toUpperCase()
+          .padStart(Math.ceil(r.bits / 4), '0')}`,
         numeric: r.value,
       }));
     }
@@ -70,24 +73,39 @@ export class Inspector {
     const frame = this.frame(frames, frameIndex);
     const register = registerValue(regs, expression.trim());
     if (register !== undefined && !this.index?.global(expression.trim())) {
-      return { name: expression.trim(), type: 'register', value: `0x${register.toString(16).toUpperCase()}`, numeric: register };
+      return {
+        name: expression.trim(),
+        type: 'register',
+        value: `0x${register.toString(16).toUpperCase()}`,
+        numeric: register,
+      };
     }
     return this.reader(regs).evaluate(expression, frame);
   }
 
   private reader(regs: Register[]): VariableReader {
-    if (!this.index) throw new RetroError('bad_debug_info', 'This session has no debug info, so there are no C variables; load a program with its .cdb.');
+    if (!this.index)
+      throw new RetroError(
+        'bad_debug_info',
+        'This session has no debug info, so there are no C variables; load a program with its .cdb.',
+      );
     return new VariableReader(this.index, (offset, length) => this.readCpu(offset, length), regs);
   }
 
   private frame(frames: RawFrame[], index: number): RawFrame {
     const frame = frames[index];
-    if (!frame) throw new RetroError('not_found', `There is no frame ${index}; the stack has ${frames.length}.`, { frame: index });
+    if (!frame)
+      throw new RetroError('not_found', `There is no frame ${index}; the stack has ${frames.length}.`, {
+        frame: index,
+      });
     return frame;
   }
 
   private frames(): Promise<{ frames: RawFrame[]; regs: Register[] }> {
-    this.cached ??= this.unwind().catch((err) => { this.cached = undefined; throw err; });
+    this.cached ??= this.unwind().catch((err) => {
+      this.cached = undefined;
+      throw err;
+    });
     return this.cached;
   }
 

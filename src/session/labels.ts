@@ -21,7 +21,11 @@ export interface Label {
 
 export type ConflictPolicy = 'error' | 'skip' | 'replace';
 
-export interface LabelConflict { label: Label; existing: Label; reason: 'name_elsewhere' | 'address_named_otherwise' }
+export interface LabelConflict {
+  label: Label;
+  existing: Label;
+  reason: 'name_elsewhere' | 'address_named_otherwise';
+}
 
 export interface ApplyPlan {
   added: Label[];
@@ -44,7 +48,9 @@ export class LabelTable {
     return [...this.byName.values()].sort((a, b) => a.address - b.address || a.name.localeCompare(b.name));
   }
 
-  get(name: string): Label | undefined { return this.byName.get(name); }
+  get(name: string): Label | undefined {
+    return this.byName.get(name);
+  }
 
   /** The label covering an address (exact start first, then the nearest one whose range covers it). */
   at(address: number): { label: Label; offset: number } | undefined {
@@ -58,7 +64,9 @@ export class LabelTable {
 
   onChange(listener: () => void): () => void {
     this.changeListeners.push(listener);
-    return () => { this.changeListeners = this.changeListeners.filter((l) => l !== listener); };
+    return () => {
+      this.changeListeners = this.changeListeners.filter((l) => l !== listener);
+    };
   }
 
   /** Plans (dryRun) or applies labels under a conflict policy. */
@@ -67,14 +75,22 @@ export class LabelTable {
     const plan: ApplyPlan = { added: [], unchanged: [], replaced: [], skipped: [], conflicts: [], applied: false };
     const incomingNames = new Set<string>();
     for (const label of labels) {
-      if (incomingNames.has(label.name)) throw new RetroError('bad_request', `Label ${label.name} is given twice.`, { name: label.name });
+      if (incomingNames.has(label.name))
+        throw new RetroError('bad_request', `Label ${label.name} is given twice.`, { name: label.name });
       incomingNames.add(label.name);
       const same = this.byName.get(label.name);
-      if (same && same.address === label.address && same.size === label.size) { plan.unchanged.push(label); continue; }
+      if (same && same.address === label.address && same.size === label.size) {
+        plan.unchanged.push(label);
+        continue;
+      }
       const clashes: LabelConflict[] = [];
       if (same) clashes.push({ label, existing: same, reason: 'name_elsewhere' });
       for (const other of this.byName.values()) {
-        if (other.name !== label.name && other.address === label.address && !labels.some((l) => l.name === other.name)) {
+        if (
+          other.name !== label.name &&
+          other.address === label.address &&
+          !labels.some((l) => l.name === other.name)
+        ) {
           clashes.push({ label, existing: other, reason: 'address_named_otherwise' });
         }
       }
@@ -85,7 +101,8 @@ export class LabelTable {
     }
     if (dryRun || (policy === 'error' && plan.conflicts.length)) return plan;
     const total = this.byName.size + plan.added.length;
-    if (total > MAX_LABELS) throw new RetroError('too_large', `A session holds at most ${MAX_LABELS} labels.`, { limit: MAX_LABELS });
+    if (total > MAX_LABELS)
+      throw new RetroError('too_large', `A session holds at most ${MAX_LABELS} labels.`, { limit: MAX_LABELS });
     for (const { label, previous } of plan.replaced) {
       for (const p of previous) this.byName.delete(p.name);
       this.byName.set(label.name, label);
@@ -95,7 +112,6 @@ export class LabelTable {
     if (plan.added.length || plan.replaced.length) for (const l of this.changeListeners) l();
     return plan;
   }
-
 }
 
 /** VICE monitor label file: one "al C:d020 .EXTCOL" line per label, in the order given. */
@@ -104,7 +120,16 @@ export function viceLabelFile(labels: readonly Label[]): string {
 }
 
 function checkLabel(l: Label): void {
-  if (!NAME.test(l.name)) throw new RetroError('bad_request', `"${l.name}" is not a label name: letters, digits, _ and . (up to 64), not starting with a digit.`);
-  if (!Number.isInteger(l.address) || l.address < 0 || l.address >= ADDRESS_LIMIT) throw new RetroError('bad_address', `Label ${l.name}: address ${l.address} is not a 32-bit CPU address.`);
-  if (!Number.isInteger(l.size) || l.size < 1 || l.address + l.size > ADDRESS_LIMIT) throw new RetroError('bad_request', `Label ${l.name}: size ${l.size} is not positive or runs past the address space.`);
+  if (!NAME.test(l.name))
+    throw new RetroError(
+      'bad_request',
+      `"${l.name}" is not a label name: letters, digits, _ and . (up to 64), not starting with a digit.`,
+    );
+  if (!Number.isInteger(l.address) || l.address < 0 || l.address >= ADDRESS_LIMIT)
+    throw new RetroError('bad_address', `Label ${l.name}: address ${l.address} is not a 32-bit CPU address.`);
+  if (!Number.isInteger(l.size) || l.size < 1 || l.address + l.size > ADDRESS_LIMIT)
+    throw new RetroError(
+      'bad_request',
+      `Label ${l.name}: size ${l.size} is not positive or runs past the address space.`,
+    );
 }

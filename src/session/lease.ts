@@ -10,7 +10,10 @@ export class ControlLease {
   private holder?: ClientRef;
   private lastBeat = 0;
 
-  constructor(private readonly timeoutMs: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   info(): LeaseInfo | undefined {
     this.expireIfStale();
@@ -40,7 +43,10 @@ export class ControlLease {
   require(client: ClientRef): void {
     this.expireIfStale();
     if (!this.holder) {
-      throw new RetroError('no_lease', `${client.label} does not hold the control lease; claim it first (claim_control).`);
+      throw new RetroError(
+        'no_lease',
+        `${client.label} does not hold the control lease; claim it first (claim_control).`,
+      );
     }
     if (this.holder.id !== client.id) throw this.heldBy(this.holder);
   }
@@ -56,8 +62,10 @@ export class ControlLease {
   }
 
   private heldBy(holder: ClientRef): RetroError {
-    return new RetroError('lease_held',
+    return new RetroError(
+      'lease_held',
       `Control is held by ${holder.label}; ask it to release control, or take over explicitly (take_over: true / "Retro Debug: Take Control").`,
-      { holder });
+      { holder },
+    );
   }
 }

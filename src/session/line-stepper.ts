@@ -69,9 +69,9 @@ export class LineStepper {
       const armed = this.armStop();
       const line = index.lineAt(here);
       if (line) await this.target.stepRange(index.lineRanges(here), kind);
-      else await this.target.stepOut();   // no line info: a helper or the startup code
+      else await this.target.stepOut(); // no line info: a helper or the startup code
       stop = await armed;
-      if (stop.reason !== 'step') return stop;   // breakpoint, watchpoint, pause win
+      if (stop.reason !== 'step') return stop; // breakpoint, watchpoint, pause win
       // Leaving the line's ranges at the start of a line is a finished C step;
       // anywhere else (mid-line in a caller, no line info) needs another leg.
       if (index.lineAt(stop.pc) && index.isLineStart(stop.pc)) return this.skipPrologue(kind, stop);

@@ -16,11 +16,17 @@ import type { LaunchConfig } from '../core/launch.js';
 import { Session } from './session.js';
 import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './types.js';
 
-export type TargetLauncher = (config: LaunchConfig, opts: { workDir: string; onProgress?: (message: string) => void }) => Promise<Target>;
+export type TargetLauncher = (
+  config: LaunchConfig,
+  opts: { workDir: string; onProgress?: (message: string) => void },
+) => Promise<Target>;
 
 /** One launcher per emulator connector; a kind without one is refused as unsupported. */
 const LAUNCHERS: Partial<Record<LaunchConfig['emulator'], TargetLauncher>> = {
-  mame: launchMameTarget, dosbox: launchDosboxTarget, vice: launchViceTarget, builtin: launchBuiltinTarget,
+  mame: launchMameTarget,
+  dosbox: launchDosboxTarget,
+  vice: launchViceTarget,
+  builtin: launchBuiltinTarget,
 };
 
 /** How long the program may take from power-on to main. */
@@ -43,19 +49,35 @@ export class SessionManager implements SessionManagerApi {
     this.leaseMs = opts.leaseMs ?? 30_000;
   }
 
-  start(config: LaunchConfig, starter: { kind: ClientKind; label: string }): { session: SessionApi; client: ClientRef } {
+  start(
+    config: LaunchConfig,
+    starter: { kind: ClientKind; label: string },
+  ): { session: SessionApi; client: ClientRef } {
     if (!LAUNCHERS[config.emulator]) {
-      throw new RetroError('unsupported', `Emulator "${config.emulator}" is not supported yet; use "mame".`, { emulator: config.emulator });
+      throw new RetroError('unsupported', `Emulator "${config.emulator}" is not supported yet; use "mame".`, {
+        emulator: config.emulator,
+      });
     }
-    const clash = this.live().find((s) => s.config.emulator === config.emulator && s.config.program === config.program && s.config.machine === config.machine);
+    const clash = this.live().find(
+      (s) =>
+        s.config.emulator === config.emulator &&
+        s.config.program === config.program &&
+        s.config.machine === config.machine,
+    );
     if (clash) {
-      throw new RetroError('session_exists', `Session ${clash.id} already runs ${config.program ?? config.machine} in ${config.emulator}; attach to it or stop it first.`, { session_id: clash.id });
+      throw new RetroError(
+        'session_exists',
+        `Session ${clash.id} already runs ${config.program ?? config.machine} in ${config.emulator}; attach to it or stop it first.`,
+        { session_id: clash.id },
+      );
     }
     const session = new Session(config, this.leaseMs);
     const client = session.attachClient(starter.kind, starter.label);
     session.claimControl(client.id);
     this.sessions.push(session);
-    session.onEvent((q) => { if (q.event.type === 'exited' || q.event.type === 'phase') this.changed(); });
+    session.onEvent((q) => {
+      if (q.event.type === 'exited' || q.event.type === 'phase') this.changed();
+    });
     this.changed();
     void this.boot(session);
     return { session, client };
@@ -68,7 +90,8 @@ export class SessionManager implements SessionManagerApi {
       return found;
     }
     const latest = this.live().at(-1) ?? this.sessions.at(-1);
-    if (!latest) throw new RetroError('no_session', 'No session is running; start one first (start_session, or F5 in VS Code).');
+    if (!latest)
+      throw new RetroError('no_session', 'No session is running; start one first (start_session, or F5 in VS Code).');
     return latest;
   }
 
@@ -90,7 +113,13 @@ export class SessionManager implements SessionManagerApi {
   }
 
   private changed(): void {
-    for (const l of [...this.listeners]) { try { l(); } catch { /* listener bugs stay theirs */ } }
+    for (const l of [...this.listeners]) {
+      try {
+        l();
+      } catch {
+        /* listener bugs stay theirs */
+      }
+    }
   }
 
   private async boot(session: Session): Promise<void> {
@@ -100,10 +129,13 @@ export class SessionManager implements SessionManagerApi {
       const debugInfoPath = this.debugInfoPath(config, cwd);
       const info = debugInfoPath ? await loadDebugInfo(debugInfoPath) : undefined;
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
-      const target = await LAUNCHERS[config.emulator]!({ ...config, cwd }, {
-        workDir: join(this.workDir, session.id),
-        onProgress: (message) => session.setPhase('starting_emulator', message),
-      });
+      const target = await LAUNCHERS[config.emulator]!(
+        { ...config, cwd },
+        {
+          workDir: join(this.workDir, session.id),
+          onProgress: (message) => session.setPhase('starting_emulator', message),
+        },
+      );
       const index = info && new DebugIndex(await this.settleFrames(info, target));
       const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
       session.attachTarget({ target, index, buildId });
@@ -114,7 +146,10 @@ export class SessionManager implements SessionManagerApi {
       }
       const main = index?.functionByName('main');
       if (!main) {
-        session.announceReady({ reason: 'entry', pc: (await target.status()).pc ?? 0 }, 'Ready at power-on (no main in debug info)');
+        session.announceReady(
+          { reason: 'entry', pc: (await target.status()).pc ?? 0 },
+          'Ready at power-on (no main in debug info)',
+        );
         return;
       }
       session.setPhase('booting', 'Running to main');

@@ -30,9 +30,11 @@ export class RawLease {
 
   require(client: ClientRef): void {
     if (this.owner?.id !== client.id) {
-      throw new RetroError('no_lease',
+      throw new RetroError(
+        'no_lease',
         `${client.label} does not hold the exclusive raw lease; console commands outside the read-only set need it (claim_raw_lease, after claim_control).`,
-        { holder: this.owner });
+        { holder: this.owner },
+      );
     }
   }
 }

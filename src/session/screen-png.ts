@@ -6,7 +6,10 @@ import { RetroError } from '../core/errors.js';
 export function encodePng(image: ScreenImage): Buffer {
   const expected = image.width * image.height * 4;
   if (image.rgba.length !== expected) {
-    throw new RetroError('internal', `Screen image is ${image.rgba.length} bytes, expected ${expected} for ${image.width}x${image.height} RGBA.`);
+    throw new RetroError(
+      'internal',
+      `Screen image is ${image.rgba.length} bytes, expected ${expected} for ${image.width}x${image.height} RGBA.`,
+    );
   }
   const png = new PNG({ width: image.width, height: image.height });
   image.rgba.copy(png.data);

@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import { RetroError, asRetroError } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
-import type { Address, Register, RunState, ScreenImage, StopInfo, Target, TargetEvent, WatchSpec } from '../core/target.js';
+import type {
+  Address,
+  Register,
+  RunState,
+  ScreenImage,
+  StopInfo,
+  Target,
+  TargetEvent,
+  WatchSpec,
+} from '../core/target.js';
 import { BreakpointTable } from './breakpoints.js';
 import { WatchpointTable } from './watchpoints.js';
 import { InputQueue } from './input-queue.js';
@@ -18,9 +27,23 @@ import { SourcePaths } from './source-paths.js';
 import { StopWaiters } from './stop-waiters.js';
 import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
 import type {
-  BreakpointInfo, ClientKind, ClientRef, Identity, LeaseInfo, MutationOptions, QueuedEvent, ScopeName,
-  SessionApi, SessionEvent, SessionPhase, SessionStatus, StackFrameInfo, StepGranularity, VariableValue,
-  HeldInputInfo, WatchpointInfo,
+  BreakpointInfo,
+  ClientKind,
+  ClientRef,
+  Identity,
+  LeaseInfo,
+  MutationOptions,
+  QueuedEvent,
+  ScopeName,
+  SessionApi,
+  SessionEvent,
+  SessionPhase,
+  SessionStatus,
+  StackFrameInfo,
+  StepGranularity,
+  VariableValue,
+  HeldInputInfo,
+  WatchpointInfo,
 } from './types.js';
 
 /** Largest single memory transfer a client may ask for. */
@@ -64,7 +87,10 @@ export class Session implements SessionApi {
   private readonly sweeper: NodeJS.Timeout;
   private unsubscribeTarget?: () => void;
 
-  constructor(readonly config: LaunchConfig, leaseMs: number) {
+  constructor(
+    readonly config: LaunchConfig,
+    leaseMs: number,
+  ) {
     this.clients = new ClientRegistry(leaseMs);
     this.lease = new ControlLease(leaseMs);
     const cwd = config.cwd ?? process.cwd();
@@ -88,7 +114,12 @@ export class Session implements SessionApi {
     this.index = deps.index;
     this.buildId = deps.buildId;
     this.inspector = new Inspector(deps.target, deps.index, this.paths);
-    this.stepper = new LineStepper(deps.target, deps.index, (ms) => this.stopWaiters.arm(ms), () => this.callerAddress());
+    this.stepper = new LineStepper(
+      deps.target,
+      deps.index,
+      (ms) => this.stopWaiters.arm(ms),
+      () => this.callerAddress(),
+    );
     this.unsubscribeTarget = deps.target.onEvent((e) => this.onTargetEvent(e));
     this.state = 'stopped';
   }
@@ -197,10 +228,18 @@ export class Session implements SessionApi {
     await new Promise<void>((resolvePromise, reject) => {
       const timer = setTimeout(() => {
         off();
-        reject(new RetroError('timeout', `The machine did not stop within ${timeoutMs} ms; it is still ${this.state}.`, { timeout_ms: timeoutMs }));
+        reject(
+          new RetroError('timeout', `The machine did not stop within ${timeoutMs} ms; it is still ${this.state}.`, {
+            timeout_ms: timeoutMs,
+          }),
+        );
       }, timeoutMs);
       const off = this.events.subscribe((q) => {
-        if (q.event.type === 'stopped' || q.event.type === 'exited' || (q.event.type === 'phase' && q.event.phase === 'failed')) {
+        if (
+          q.event.type === 'stopped' ||
+          q.event.type === 'exited' ||
+          (q.event.type === 'phase' && q.event.phase === 'failed')
+        ) {
           clearTimeout(timer);
           off();
           resolvePromise();
@@ -241,7 +280,12 @@ export class Session implements SessionApi {
   }
 
   /** Starts the step and returns; the final stop is published as an event. */
-  private async step(clientId: string, kind: StepKind, granularity: StepGranularity, opts?: MutationOptions): Promise<void> {
+  private async step(
+    clientId: string,
+    kind: StepKind,
+    granularity: StepGranularity,
+    opts?: MutationOptions,
+  ): Promise<void> {
     this.requireMutation(clientId, opts, 'stopped');
     const pc = this.lastStop?.pc ?? 0;
     const stepper = this.stepper!;
@@ -249,7 +293,10 @@ export class Session implements SessionApi {
     this.startRunning();
     const run = granularity === 'instruction' && kind !== 'out' ? stepper.instruction(kind) : stepper.line(kind, pc);
     run.then(
-      (stop) => { this.busy = false; this.publishStop(stop); },
+      (stop) => {
+        this.busy = false;
+        this.publishStop(stop);
+      },
       (err) => {
         this.busy = false;
         const error = asRetroError(err);
@@ -317,7 +364,11 @@ export class Session implements SessionApi {
 
   async writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
     // A target that can never stop (capabilities.runControl === false) takes writes while running.
-    const target = this.requireMutation(clientId, opts, this.target?.capabilities.runControl === false ? undefined : 'stopped');
+    const target = this.requireMutation(
+      clientId,
+      opts,
+      this.target?.capabilities.runControl === false ? undefined : 'stopped',
+    );
     this.checkRange(address, data.length);
     await target.writeMemory(address, data);
     this.inspector?.invalidate();
@@ -325,14 +376,22 @@ export class Session implements SessionApi {
     const back = await target.readMemory(address, data.length);
     const bad = data.findIndex((b, i) => back[i] !== b);
     if (bad >= 0) {
-      throw new RetroError('bad_address', `The write did not stick at ${hex(address.offset + bad)} (read back ${hex(back[bad], 2)}, wrote ${hex(data[bad], 2)}): ROM or unmapped memory.`, { offset: address.offset + bad });
+      throw new RetroError(
+        'bad_address',
+        `The write did not stick at ${hex(address.offset + bad)} (read back ${hex(back[bad], 2)}, wrote ${hex(data[bad], 2)}): ROM or unmapped memory.`,
+        { offset: address.offset + bad },
+      );
     }
   }
 
   /** A write into code or into I/O (banking registers) changes what the C map describes: a new generation. */
   private noteStateChangingWrite(address: Address, length: number): void {
-    const intoCode = address.space === 'cpu' && this.index !== undefined &&
-      Array.from({ length: Math.min(length, 4096) }, (_, i) => address.offset + i).some((a) => this.index!.functionAt(a) !== undefined);
+    const intoCode =
+      address.space === 'cpu' &&
+      this.index !== undefined &&
+      Array.from({ length: Math.min(length, 4096) }, (_, i) => address.offset + i).some(
+        (a) => this.index!.functionAt(a) !== undefined,
+      );
     if (intoCode || address.space === 'io') {
       this.bumpGeneration(intoCode ? 'memory write into program code' : 'I/O write (may switch banks)');
     }
@@ -384,10 +443,16 @@ export class Session implements SessionApi {
   private async releaseInputsWithoutControl(): Promise<void> {
     const holder = this.lease.info()?.holder.id;
     this.rawLease.syncWithControl(holder);
-    const owners = new Set(this.inputs.list().map((h) => h.owner.id).filter((id) => id !== holder));
+    const owners = new Set(
+      this.inputs
+        .list()
+        .map((h) => h.owner.id)
+        .filter((id) => id !== holder),
+    );
     for (const owner of owners) {
       const ids = await this.inputs.releaseOwnedBy(owner);
-      if (ids.length) this.emit({ type: 'inputs_released', reason: 'the owner no longer holds the control lease', ids });
+      if (ids.length)
+        this.emit({ type: 'inputs_released', reason: 'the owner no longer holds the control lease', ids });
     }
   }
 
@@ -396,7 +461,10 @@ export class Session implements SessionApi {
   claimRawLease(clientId: string): void {
     this.requireMutation(clientId, undefined);
     this.rawLease.grant(this.clients.get(clientId));
-    this.emit({ type: 'output', text: `${this.clients.get(clientId).label} took the exclusive raw lease: unvetted emulator console commands may change the machine.\n` });
+    this.emit({
+      type: 'output',
+      text: `${this.clients.get(clientId).label} took the exclusive raw lease: unvetted emulator console commands may change the machine.\n`,
+    });
   }
 
   releaseRawLease(clientId: string): void {
@@ -413,7 +481,8 @@ export class Session implements SessionApi {
     this.inspector?.invalidate();
     const status = await this.target?.status().catch(() => undefined);
     if (status?.state === 'stopped' && !this.busy) {
-      if (this.state !== 'stopped' || status.pc !== this.lastStop?.pc) this.publishStop({ reason: 'unknown', pc: status.pc ?? 0 });
+      if (this.state !== 'stopped' || status.pc !== this.lastStop?.pc)
+        this.publishStop({ reason: 'unknown', pc: status.pc ?? 0 });
     } else if (status?.state === 'running' && this.state === 'stopped' && !this.busy) {
       this.startRunning();
     }
@@ -438,7 +507,10 @@ export class Session implements SessionApi {
     const target = this.requireTarget();
     const found = target.feature?.(name);
     if (found === undefined) {
-      throw new RetroError('unsupported', `This session's ${target.kind} target has no "${name}" feature.`, { feature: name, target: target.kind });
+      throw new RetroError('unsupported', `This session's ${target.kind} target has no "${name}" feature.`, {
+        feature: name,
+        target: target.kind,
+      });
     }
     return found as T;
   }
@@ -481,7 +553,15 @@ export class Session implements SessionApi {
         break;
       case 'reset':
         this.bumpGeneration(e.hard ? 'hard reset' : 'soft reset');
-        if (e.hard) void this.breakpoints.rearmAll().catch((err) => this.emit({ type: 'output', text: `Re-arming breakpoints after reset failed: ${asRetroError(err).message}` }));
+        if (e.hard)
+          void this.breakpoints
+            .rearmAll()
+            .catch((err) =>
+              this.emit({
+                type: 'output',
+                text: `Re-arming breakpoints after reset failed: ${asRetroError(err).message}`,
+              }),
+            );
         break;
       case 'output':
         this.emit({ type: 'output', text: e.text });
@@ -496,7 +576,14 @@ export class Session implements SessionApi {
     const watchpointIds = stop.reason === 'watchpoint' ? this.watchpoints.hit(stop) : undefined;
     const location = this.inspector?.location(stop.pc);
     this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds };
-    this.emit({ type: 'stopped', stop, location, generation: this.generation, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds });
+    this.emit({
+      type: 'stopped',
+      stop,
+      location,
+      generation: this.generation,
+      breakpoint_ids: breakpointIds,
+      watchpoint_ids: watchpointIds,
+    });
   }
 
   /** After a failed step: report wherever the machine actually is. */
@@ -530,9 +617,15 @@ export class Session implements SessionApi {
 
   private requireTarget(): Target {
     if (this.target && this.state !== 'exited') return this.target;
-    if (this.failure) throw new RetroError('target_lost', `The session failed to start: ${this.failure.message}`, { cause: this.failure.code });
+    if (this.failure)
+      throw new RetroError('target_lost', `The session failed to start: ${this.failure.message}`, {
+        cause: this.failure.code,
+      });
     if (this.state === 'exited') throw new RetroError('target_lost', 'The emulator of this session has exited.');
-    throw new RetroError('not_stopped', `The session is still starting (${this.phase}); wait for it with session_status or wait_for_stop.`);
+    throw new RetroError(
+      'not_stopped',
+      `The session is still starting (${this.phase}); wait for it with session_status or wait_for_stop.`,
+    );
   }
 
   private requireInspector(): Inspector {
@@ -543,7 +636,9 @@ export class Session implements SessionApi {
 
   private requireStopped(): void {
     if (this.state !== 'stopped' || this.busy) {
-      throw new RetroError('not_stopped', `The machine is ${this.busy ? 'stepping' : this.state}; pause it first.`, { state: this.state });
+      throw new RetroError('not_stopped', `The machine is ${this.busy ? 'stepping' : this.state}; pause it first.`, {
+        state: this.state,
+      });
     }
   }
 
@@ -551,25 +646,43 @@ export class Session implements SessionApi {
     const client = this.clients.get(clientId);
     const target = this.requireTarget();
     if (opts?.generation !== undefined && opts.generation !== this.generation) {
-      throw new RetroError('stale_generation', `This request names generation ${opts.generation}, but the session is at ${this.generation} (the machine was reset, reloaded or restarted since); re-read the state first.`, { requested: opts.generation, current: this.generation });
+      throw new RetroError(
+        'stale_generation',
+        `This request names generation ${opts.generation}, but the session is at ${this.generation} (the machine was reset, reloaded or restarted since); re-read the state first.`,
+        { requested: opts.generation, current: this.generation },
+      );
     }
     this.lease.require(client);
     this.lease.beat(clientId);
     if (needs === 'stopped') this.requireStopped();
     if (needs === 'running' && this.state !== 'running') {
-      throw new RetroError('not_running', `The machine is ${this.state}; input and similar requests need it running (resume first).`, { state: this.state });
+      throw new RetroError(
+        'not_running',
+        `The machine is ${this.state}; input and similar requests need it running (resume first).`,
+        { state: this.state },
+      );
     }
     return target;
   }
 
   private checkRange(address: Address, length: number): void {
-    if (!Number.isInteger(length) || length < 1) throw new RetroError('bad_request', `Length must be a positive whole number, not ${length}.`);
-    if (length > MAX_TRANSFER) throw new RetroError('too_large', `At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`, { max: MAX_TRANSFER });
+    if (!Number.isInteger(length) || length < 1)
+      throw new RetroError('bad_request', `Length must be a positive whole number, not ${length}.`);
+    if (length > MAX_TRANSFER)
+      throw new RetroError(
+        'too_large',
+        `At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`,
+        { max: MAX_TRANSFER },
+      );
     if (address.space === 'cpu' || address.space === 'program') {
       const caps = this.requireTarget().capabilities;
       const size = 2 ** (caps.spaceBits?.[address.space] ?? caps.addressBits);
       if (!Number.isInteger(address.offset) || address.offset < 0 || address.offset + length > size) {
-        throw new RetroError('bad_address', `${hex(address.offset)}+${length} is outside the ${address.space} space (0x0000–${hex(size - 1)}).`, { offset: address.offset, length });
+        throw new RetroError(
+          'bad_address',
+          `${hex(address.offset)}+${length} is outside the ${address.space} space (0x0000–${hex(size - 1)}).`,
+          { offset: address.offset, length },
+        );
       }
     }
   }
@@ -591,7 +704,13 @@ export class Session implements SessionApi {
     const removedWatch = live ? await this.watchpoints.removeOwnedBy(clientId).catch(() => [] as number[]) : [];
     const released = live ? await this.inputs.releaseOwnedBy(clientId) : [];
     if (expired || removed.length || removedWatch.length || released.length) {
-      this.emit({ type: 'owner_expired', client, removed_breakpoints: removed, removed_watchpoints: removedWatch, released_inputs: released });
+      this.emit({
+        type: 'owner_expired',
+        client,
+        removed_breakpoints: removed,
+        removed_watchpoints: removedWatch,
+        released_inputs: released,
+      });
     }
     if (removed.length) this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
     if (removedWatch.length) this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });

@@ -1,7 +1,10 @@
 import { RetroError } from '../core/errors.js';
 import type { StopInfo } from '../core/target.js';
 
-interface Waiter { resolve: (s: StopInfo) => void; reject: (e: unknown) => void }
+interface Waiter {
+  resolve: (s: StopInfo) => void;
+  reject: (e: unknown) => void;
+}
 
 /**
  * Internal multi-leg operations (C-line steps, running to main) wait for the
@@ -23,7 +26,11 @@ export class StopWaiters {
       setTimeout(() => {
         if (!this.waiters.includes(waiter)) return;
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new RetroError('timeout_may_have_mutated', `No stop within ${timeoutMs} ms; the machine is still running.`, { timeout_ms: timeoutMs }));
+        reject(
+          new RetroError('timeout_may_have_mutated', `No stop within ${timeoutMs} ms; the machine is still running.`, {
+            timeout_ms: timeoutMs,
+          }),
+        );
       }, timeoutMs).unref();
     });
   }

@@ -21,8 +21,7 @@ export interface Identity {
   generation: number;
 }
 
-export type SessionPhase =
-  | 'starting_emulator' | 'booting' | 'program_loaded' | 'ready' | 'exited' | 'failed';
+export type SessionPhase = 'starting_emulator' | 'booting' | 'program_loaded' | 'ready' | 'exited' | 'failed';
 
 export interface SourceLocation {
   /** path as in the debug info */
@@ -117,18 +116,35 @@ export interface VariableValue {
 
 export type SessionEvent =
   | { type: 'phase'; phase: SessionPhase; message: string }
-  | { type: 'stopped'; stop: StopInfo; location?: SourceLocation; generation: number; breakpoint_ids: number[]; watchpoint_ids?: number[] }
+  | {
+      type: 'stopped';
+      stop: StopInfo;
+      location?: SourceLocation;
+      generation: number;
+      breakpoint_ids: number[];
+      watchpoint_ids?: number[];
+    }
   | { type: 'running' }
   | { type: 'exited'; reason: string }
   | { type: 'breakpoints_changed'; breakpoints: BreakpointInfo[] }
   | { type: 'lease_changed'; lease?: LeaseInfo }
-  | { type: 'owner_expired'; client: ClientRef; removed_breakpoints: number[]; removed_watchpoints?: number[]; released_inputs?: number[] }
+  | {
+      type: 'owner_expired';
+      client: ClientRef;
+      removed_breakpoints: number[];
+      removed_watchpoints?: number[];
+      released_inputs?: number[];
+    }
   | { type: 'watchpoints_changed'; watchpoints: WatchpointInfo[] }
   | { type: 'inputs_released'; reason: string; ids: number[] }
   | { type: 'generation'; generation: number; reason: string }
   | { type: 'output'; text: string };
 
-export interface QueuedEvent { seq: number; time: number; event: SessionEvent }
+export interface QueuedEvent {
+  seq: number;
+  time: number;
+  event: SessionEvent;
+}
 
 export type StepGranularity = 'line' | 'instruction';
 
@@ -225,8 +241,10 @@ export interface SessionManagerApi {
   /** how long a client may stay silent before its lease and breakpoints lapse; front ends beat well within it */
   readonly leaseMs: number;
   /** Starts booting and returns at once; progress shows in status().phase/progress and 'phase' events. */
-  start(config: import('../core/launch.js').LaunchConfig, starter: { kind: ClientKind; label: string }):
-    { session: SessionApi; client: ClientRef };
+  start(
+    config: import('../core/launch.js').LaunchConfig,
+    starter: { kind: ClientKind; label: string },
+  ): { session: SessionApi; client: ClientRef };
   /** No id: the only (or most recently started) live session; none → RetroError('no_session'). */
   get(sessionId?: string): SessionApi;
   list(): SessionApi[];

@@ -40,7 +40,11 @@ export class VariableReader {
     for (const step of path.steps) {
       const child = value.children?.find((c) => c.name === step);
       if (!child) {
-        throw new RetroError('not_found', `"${expression}": ${value.name} (${value.type}) has no member ${step}, or it is past the shown elements.`, { expression });
+        throw new RetroError(
+          'not_found',
+          `"${expression}": ${value.name} (${value.type}) has no member ${step}, or it is past the shown elements.`,
+          { expression },
+        );
       }
       value = { ...child, name: `${value.name}${step.startsWith('[') ? '' : '.'}${step}` };
     }
@@ -68,7 +72,8 @@ export class VariableReader {
         return decodeValue(v.name, v.type, await this.read(address, size), { space: 'cpu', offset: address });
       }
       case 'register': {
-        if (frame && !frame.registersValid) return unavailable(v, `kept in ${s.registers.join(':')}, not recoverable in a calling frame`);
+        if (frame && !frame.registersValid)
+          return unavailable(v, `kept in ${s.registers.join(':')}, not recoverable in a calling frame`);
         const bytes = registerBytes(s.registers, this.regs);
         if (!bytes) return unavailable(v, `register ${s.registers.join(':')} not reported by the emulator`);
         return decodeValue(v.name, v.type, bytes.subarray(0, size));
@@ -97,7 +102,10 @@ function registerBytes(names: string[], regs: Register[]): Uint8Array | undefine
 }
 
 const HALVES: Record<string, [string, 'lo' | 'hi']> = {
-  IXL: ['IX', 'lo'], IXH: ['IX', 'hi'], IYL: ['IY', 'lo'], IYH: ['IY', 'hi'],
+  IXL: ['IX', 'lo'],
+  IXH: ['IX', 'hi'],
+  IYL: ['IY', 'lo'],
+  IYH: ['IY', 'hi'],
 };
 
 function byteRegister(name: string, regs: Register[]): number | undefined {
@@ -115,9 +123,12 @@ function parsePath(expression: string): { name: string; steps: string[] } {
   const text = expression.trim();
   const match = /^([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*|\[\d+\])*)$/.exec(text);
   if (!match) {
-    throw new RetroError('bad_request', `"${expression}" is not a variable path; use a name with .field and [index] parts.`, { expression });
+    throw new RetroError(
+      'bad_request',
+      `"${expression}" is not a variable path; use a name with .field and [index] parts.`,
+      { expression },
+    );
   }
   const steps = match[2].match(/\.[A-Za-z_]\w*|\[\d+\]/g) ?? [];
   return { name: match[1], steps: steps.map((s) => (s.startsWith('.') ? s.slice(1) : s)) };
 }
-

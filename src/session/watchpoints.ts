@@ -14,7 +14,11 @@ export class WatchpointTable {
   constructor(private readonly target: () => Target) {}
 
   list(): WatchpointInfo[] {
-    return [...this.byId.values()].map(({ targetId: _t, ...w }) => ({ ...w, address: { ...w.address }, last_hit: w.last_hit && { ...w.last_hit } }));
+    return [...this.byId.values()].map(({ targetId: _t, ...w }) => ({
+      ...w,
+      address: { ...w.address },
+      last_hit: w.last_hit && { ...w.last_hit },
+    }));
   }
 
   async add(owner: ClientRef, spec: WatchSpec): Promise<WatchpointInfo> {
@@ -35,7 +39,11 @@ export class WatchpointTable {
     const wp = this.byId.get(id);
     if (!wp) throw new RetroError('not_found', `There is no watchpoint ${id}.`, { id });
     if (wp.owner.id !== clientId) {
-      throw new RetroError('not_owner', `Watchpoint ${id} belongs to ${wp.owner.label}; only its owner can remove it.`, { id, owner: wp.owner });
+      throw new RetroError(
+        'not_owner',
+        `Watchpoint ${id} belongs to ${wp.owner.label}; only its owner can remove it.`,
+        { id, owner: wp.owner },
+      );
     }
     await this.drop(wp);
   }

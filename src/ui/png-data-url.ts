@@ -12,7 +12,10 @@ export function pngDataUrl(image: ScreenImage): string {
     throw new RetroError('internal', `The screenshot has an impossible size ${width}x${height}.`);
   }
   if (width > MAX_SCREEN_SIDE || height > MAX_SCREEN_SIDE) {
-    throw new RetroError('too_large', `The screenshot is ${width}x${height}; the panel shows at most ${MAX_SCREEN_SIDE} pixels a side.`);
+    throw new RetroError(
+      'too_large',
+      `The screenshot is ${width}x${height}; the panel shows at most ${MAX_SCREEN_SIDE} pixels a side.`,
+    );
   }
   return `data:image/png;base64,${encodePng(image).toString('base64')}`;
 }

@@ -89,8 +89,15 @@ export class ScreenController {
     if (current) {
       this.stopListening = current.onEvent(({ event }) => {
         if (event.type === 'stopped') void this.refresh();
-        else if (event.type === 'running') this.post({ type: 'status', sessionId: current.id, state: 'running', message: 'Running…' });
-        else if (event.type === 'exited') this.post({ type: 'status', sessionId: current.id, state: 'exited', message: `The session ended: ${event.reason}` });
+        else if (event.type === 'running')
+          this.post({ type: 'status', sessionId: current.id, state: 'running', message: 'Running…' });
+        else if (event.type === 'exited')
+          this.post({
+            type: 'status',
+            sessionId: current.id,
+            state: 'exited',
+            message: `The session ended: ${event.reason}`,
+          });
       });
     }
     void this.refresh();
@@ -136,7 +143,10 @@ export class ScreenController {
   private bounded<T>(work: Promise<T>, what: string): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new RetroError('timeout', `Gave up ${what} after ${this.timeoutMs} ms; nothing was changed.`)), this.timeoutMs);
+      timer = setTimeout(
+        () => reject(new RetroError('timeout', `Gave up ${what} after ${this.timeoutMs} ms; nothing was changed.`)),
+        this.timeoutMs,
+      );
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
   }

@@ -15,12 +15,19 @@ export class ScreenPanel {
       void ScreenPanel.current.controller.refresh();
       return ScreenPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(ScreenPanel.viewType, 'Retro Screen',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const panel = vscode.window.createWebviewPanel(
+      ScreenPanel.viewType,
+      'Retro Screen',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
         enableScripts: true,
         retainContextWhenHidden: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'media'), vscode.Uri.joinPath(extensionUri, 'media')],
-      });
+        localResourceRoots: [
+          vscode.Uri.joinPath(extensionUri, 'dist', 'media'),
+          vscode.Uri.joinPath(extensionUri, 'media'),
+        ],
+      },
+    );
     ScreenPanel.current = new ScreenPanel(panel, extensionUri, sessions);
     return ScreenPanel.current;
   }
@@ -31,7 +38,11 @@ export class ScreenPanel {
 
   private readonly controller: ScreenController;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, extensionUri: vscode.Uri, sessions: SessionManagerApi) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    sessions: SessionManagerApi,
+  ) {
     const webview = panel.webview;
     webview.html = screenPanelHtml({
       cspSource: webview.cspSource,

@@ -26,7 +26,8 @@ before(async () => {
   manager = new SessionManager();
   ({ session, client: agent } = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true },
-    { kind: 'mcp', label: 'MCP client test-agent' }));
+    { kind: 'mcp', label: 'MCP client test-agent' },
+  ));
   await session.waitForStop(60_000);
   server = await serveDap(manager);
   dc = new RecordingClient();
@@ -59,18 +60,26 @@ test('attach joins the running session, reports where it stopped, and says who h
 test("the agent's lease is respected: run control and memory writes are refused naming the holder", async () => {
   await assert.rejects(dc.continueRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
   await assert.rejects(dc.nextRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
-  await assert.rejects(dc.customRequest('writeMemory', { memoryReference: '0x9000', data: 'AQI=' }),
-    (err: Error) => err.message === TAKE_OVER);
+  await assert.rejects(
+    dc.customRequest('writeMemory', { memoryReference: '0x9000', data: 'AQI=' }),
+    (err: Error) => err.message === TAKE_OVER,
+  );
   assert.equal((await session.status()).state, 'stopped', 'nothing moved');
   // Reads stay free.
-  const r = await dc.customRequest('readMemory', { memoryReference: '0', count: 2 }) as DebugProtocol.ReadMemoryResponse;
+  const r = (await dc.customRequest('readMemory', {
+    memoryReference: '0',
+    count: 2,
+  })) as DebugProtocol.ReadMemoryResponse;
   assert.equal(Buffer.from(r.body!.data!, 'base64').length, 2);
 });
 
 test('taking control explicitly lets VS Code drive; the agent sees the new holder', async () => {
   await dc.customRequest('retro/takeControl');
   assert.equal((await session.status()).lease?.holder.label, 'VS Code debug session');
-  const bps = await dc.setBreakpointsRequest({ source: { path: fx.sources[0] }, breakpoints: [{ line: fx.markers.loop_body.line }] });
+  const bps = await dc.setBreakpointsRequest({
+    source: { path: fx.sources[0] },
+    breakpoints: [{ line: fx.markers.loop_body.line }],
+  });
   assert.equal(bps.body.breakpoints[0].verified, true);
   dc.drain('stopped');
   await dc.continueRequest({ threadId: 1 });
@@ -87,7 +96,10 @@ test('disconnect after attach leaves the emulator running and removes only our b
   assert.equal(status.phase, 'ready');
   assert.notEqual(status.state, 'exited');
   const left = session.listBreakpoints();
-  assert.deepEqual(left.map((b) => [b.owner.label, b.line]), [['MCP client test-agent', fx.markers.plot_body.line]]);
+  assert.deepEqual(
+    left.map((b) => [b.owner.label, b.line]),
+    [['MCP client test-agent', fx.markers.plot_body.line]],
+  );
   // The agent can take control back and keep working with the same MAME.
   session.claimControl(agent.id);
   const mem = await session.readMemory({ space: 'cpu', offset: 0 }, 4);

@@ -70,7 +70,10 @@ test('a broken .cdb is reported as unreadable debug info', async () => {
 
 test('launch arguments of the wrong shape are refused before anything starts', async () => {
   assert.match(await launchError({ emulator: 'mame', program: fx.rom }), /"machine"/);
-  assert.match(await launchError({ ...base(), emulator: 'vice' }), /Emulator "vice" is not supported for machine "spectrum"; it runs machine "c64"/);
+  assert.match(
+    await launchError({ ...base(), emulator: 'vice' }),
+    /Emulator "vice" is not supported for machine "spectrum"; it runs machine "c64"/,
+  );
   assert.match(await launchError({ ...base(), emulator: 'atari2600' }), /not supported/);
   await assertStillAnswering();
 });

@@ -11,7 +11,17 @@ import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 export const ADAPTER = join(REPO_ROOT, 'dist', 'debugAdapter.js');
-const EVENTS = ['initialized', 'stopped', 'continued', 'terminated', 'exited', 'output', 'breakpoint', 'invalidated', 'memory'];
+const EVENTS = [
+  'initialized',
+  'stopped',
+  'continued',
+  'terminated',
+  'exited',
+  'output',
+  'breakpoint',
+  'invalidated',
+  'memory',
+];
 
 export class RecordingClient extends DebugClient {
   readonly events: DebugProtocol.Event[] = [];
@@ -23,8 +33,12 @@ export class RecordingClient extends DebugClient {
   }
 
   /** The first not-yet-taken event of that kind (already received or still to come) that passes `match`. */
-  async next<E extends DebugProtocol.Event = DebugProtocol.Event>(name: string, timeoutMs = 30_000,
-    match: (e: E) => boolean = () => true, signal?: AbortSignal): Promise<E> {
+  async next<E extends DebugProtocol.Event = DebugProtocol.Event>(
+    name: string,
+    timeoutMs = 30_000,
+    match: (e: E) => boolean = () => true,
+    signal?: AbortSignal,
+  ): Promise<E> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (signal?.aborted) throw new Error(`stopped waiting for '${name}'`);
@@ -34,7 +48,9 @@ export class RecordingClient extends DebugClient {
         return found as E;
       }
       if (Date.now() > deadline) {
-        const seen = this.events.map((e) => e.event === 'output' ? `output:${(e.body as { output: string }).output.trim()}` : e.event);
+        const seen = this.events.map((e) =>
+          e.event === 'output' ? `output:${(e.body as { output: string }).output.trim()}` : e.event,
+        );
         throw new Error(`no '${name}' event within ${timeoutMs} ms; saw: ${seen.join(' | ')}`);
       }
       await new Promise((r) => setTimeout(r, 25));
@@ -47,16 +63,27 @@ export class RecordingClient extends DebugClient {
   }
 
   outputText(): string {
-    return this.events.filter((e) => e.event === 'output').map((e) => (e.body as { output: string }).output).join('');
+    return this.events
+      .filter((e) => e.event === 'output')
+      .map((e) => (e.body as { output: string }).output)
+      .join('');
   }
 
   async initialize(): Promise<DebugProtocol.InitializeResponse> {
-    return this.initializeRequest({ adapterID: 'retro', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path', supportsInvalidatedEvent: true });
+    return this.initializeRequest({
+      adapterID: 'retro',
+      linesStartAt1: true,
+      columnsStartAt1: true,
+      pathFormat: 'path',
+      supportsInvalidatedEvent: true,
+    });
   }
 
   /** launch → initialized → (configure) → configurationDone → launch response. */
-  async launchAndConfigure(args: Record<string, unknown>, configure: () => Promise<void> = async () => {}):
-    Promise<DebugProtocol.LaunchResponse> {
+  async launchAndConfigure(
+    args: Record<string, unknown>,
+    configure: () => Promise<void> = async () => {},
+  ): Promise<DebugProtocol.LaunchResponse> {
     const launched = this.launchRequest(args as DebugProtocol.LaunchRequestArguments);
     // A failed launch answers without 'initialized': surface its error instead of a wait timeout.
     const stopWaiting = new AbortController();
@@ -110,7 +137,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitUntil(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -120,7 +151,9 @@ export async function waitUntil(what: string, check: () => boolean | Promise<boo
 
 /** 1-based line of the first line in `file` containing `text`. */
 export function lineOf(file: string, text: string): number {
-  const index = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(text));
+  const index = readFileSync(file, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.includes(text));
   if (index < 0) throw new Error(`"${text}" not in ${file}`);
   return index + 1;
 }

@@ -22,38 +22,90 @@ function codeOf(fn: () => unknown): string {
 
 test('launch args: every schema attribute is read, and the session is always asked to stop at main', () => {
   const { config, stopOnEntry } = parseLaunchArgs({
-    machine: 'spectrum', emulator: 'mame', program: 'a.rom', debugInfo: 'a.cdb', mamePath: '/m', rompath: 'r',
-    media: { cart: 'x.bin' }, headless: false, stopOnEntry: false, cwd: '/w',
+    machine: 'spectrum',
+    emulator: 'mame',
+    program: 'a.rom',
+    debugInfo: 'a.cdb',
+    mamePath: '/m',
+    rompath: 'r',
+    media: { cart: 'x.bin' },
+    headless: false,
+    stopOnEntry: false,
+    cwd: '/w',
   });
   assert.equal(stopOnEntry, false);
   assert.deepEqual(config, {
-    machine: 'spectrum', emulator: 'mame', program: 'a.rom', debugInfo: 'a.cdb', mamePath: '/m', rompath: 'r',
-    media: { cart: 'x.bin' }, headless: false, stopOnEntry: true, cwd: '/w',
+    machine: 'spectrum',
+    emulator: 'mame',
+    program: 'a.rom',
+    debugInfo: 'a.cdb',
+    mamePath: '/m',
+    rompath: 'r',
+    media: { cart: 'x.bin' },
+    headless: false,
+    stopOnEntry: true,
+    cwd: '/w',
   });
   // emulator-specific attributes are read for their emulator (machine "dos": the dosbox options)
   const dosConfig = parseLaunchArgs({ machine: 'dos', program: 'A.COM', dos: {} }).config;
-  const viceConfig = parseLaunchArgs({ machine: 'c64', emulator: 'vice', program: 'a.prg', vicePath: '/v', viceMonitor: '127.0.0.1:6502' }).config;
-  for (const key of Object.keys(launchAttributes.properties)) assert.ok(key in config || key in dosConfig || key in viceConfig, `schema attribute ${key} is not passed on`);
-  assert.deepEqual(Object.keys(attachAttributes.properties).sort(), Object.keys(parseAttachArgs({ sessionId: 's', cwd: '/w' })).sort());
+  const viceConfig = parseLaunchArgs({
+    machine: 'c64',
+    emulator: 'vice',
+    program: 'a.prg',
+    vicePath: '/v',
+    viceMonitor: '127.0.0.1:6502',
+  }).config;
+  for (const key of Object.keys(launchAttributes.properties))
+    assert.ok(key in config || key in dosConfig || key in viceConfig, `schema attribute ${key} is not passed on`);
+  assert.deepEqual(
+    Object.keys(attachAttributes.properties).sort(),
+    Object.keys(parseAttachArgs({ sessionId: 's', cwd: '/w' })).sort(),
+  );
   assert.equal(debuggerContribution.type, 'retro');
 });
 
 test('launch args: defaults and refusals', () => {
   assert.equal(parseLaunchArgs({ machine: 'spectrum', program: 'p.rom' }).stopOnEntry, true);
   assert.equal(parseLaunchArgs({ machine: 'spectrum', program: 'p.rom' }).config.emulator, 'mame');
-  assert.equal(codeOf(() => parseLaunchArgs({ program: 'p.rom' })), 'bad_request');
-  assert.equal(codeOf(() => parseLaunchArgs({ machine: 'spectrum' })), 'bad_request');
-  assert.equal(codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', emulator: 'vice' })), 'bad_request');
-  assert.equal(codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', headless: 'yes' })), 'bad_request');
-  assert.equal(codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', media: { cart: 3 } })), 'bad_request');
-  assert.equal(codeOf(() => parseLaunchArgs('nonsense')), 'bad_request');
+  assert.equal(
+    codeOf(() => parseLaunchArgs({ program: 'p.rom' })),
+    'bad_request',
+  );
+  assert.equal(
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum' })),
+    'bad_request',
+  );
+  assert.equal(
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', emulator: 'vice' })),
+    'bad_request',
+  );
+  assert.equal(
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', headless: 'yes' })),
+    'bad_request',
+  );
+  assert.equal(
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', media: { cart: 3 } })),
+    'bad_request',
+  );
+  assert.equal(
+    codeOf(() => parseLaunchArgs('nonsense')),
+    'bad_request',
+  );
 });
 
 test('error sentences: lease refusals name the holder and the command to take over', () => {
-  const held = new RetroError('lease_held', 'Control is held by X.', { holder: { id: 'c1', kind: 'mcp', label: 'MCP client claude-code' } });
-  assert.equal(userSentence(held), "Control is held by MCP client claude-code; run 'Retro Debug: Take Control' to take it over.");
+  const held = new RetroError('lease_held', 'Control is held by X.', {
+    holder: { id: 'c1', kind: 'mcp', label: 'MCP client claude-code' },
+  });
+  assert.equal(
+    userSentence(held),
+    "Control is held by MCP client claude-code; run 'Retro Debug: Take Control' to take it over.",
+  );
   const msg = toDapMessage(held);
-  assert.equal(msg.format, "Control is held by MCP client claude-code; run 'Retro Debug: Take Control' to take it over.");
+  assert.equal(
+    msg.format,
+    "Control is held by MCP client claude-code; run 'Retro Debug: Take Control' to take it over.",
+  );
   assert.equal(msg.showUser, true);
   assert.notEqual(msg.id, toDapMessage(new RetroError('bad_address', 'x')).id);
   assert.equal(toDapMessage(new Error('boom')).format, 'boom');
@@ -64,16 +116,31 @@ test('memory references: hex or decimal CPU addresses plus offset; anything else
   assert.deepEqual(parseMemoryReference('0x8000'), { space: 'cpu', offset: 0x8000 });
   assert.deepEqual(parseMemoryReference('0x8000', 16), { space: 'cpu', offset: 0x8010 });
   assert.deepEqual(parseMemoryReference('256'), { space: 'cpu', offset: 256 });
-  assert.equal(codeOf(() => parseMemoryReference('main')), 'bad_address');
-  assert.equal(codeOf(() => parseMemoryReference('0x10', -32)), 'bad_address');
+  assert.equal(
+    codeOf(() => parseMemoryReference('main')),
+    'bad_address',
+  );
+  assert.equal(
+    codeOf(() => parseMemoryReference('0x10', -32)),
+    'bad_address',
+  );
 });
 
 test('typed values become DAP variables with children behind a handle', () => {
   const handles = new VariableHandles();
-  const v = toDapVariable({
-    name: 'origin', type: 'struct point', value: '{x=3, y=-4}', address: { space: 'cpu', offset: 0x8002 },
-    children: [{ name: 'x', type: 'int', value: '3', numeric: 3 }, { name: 'y', type: 'int', value: '-4', numeric: -4 }],
-  }, handles);
+  const v = toDapVariable(
+    {
+      name: 'origin',
+      type: 'struct point',
+      value: '{x=3, y=-4}',
+      address: { space: 'cpu', offset: 0x8002 },
+      children: [
+        { name: 'x', type: 'int', value: '3', numeric: 3 },
+        { name: 'y', type: 'int', value: '-4', numeric: -4 },
+      ],
+    },
+    handles,
+  );
   assert.equal(v.memoryReference, '0x8002');
   assert.ok(v.variablesReference > 0);
   const container = handles.get(v.variablesReference);
@@ -86,21 +153,38 @@ test('typed values become DAP variables with children behind a handle', () => {
 test('foreign breakpoints are summarised per owner; own ones are left out', () => {
   const mine = { id: 'me', kind: 'dap' as const, label: 'VS Code debug session' };
   const agent = { id: 'a1', kind: 'mcp' as const, label: 'MCP client agent' };
-  const bp = (id: number, owner: ClientRef, extra: Partial<BreakpointInfo>): BreakpointInfo =>
-    ({ id, owner, kind: 'line', verified: true, hit_count: 0, ...extra });
+  const bp = (id: number, owner: ClientRef, extra: Partial<BreakpointInfo>): BreakpointInfo => ({
+    id,
+    owner,
+    kind: 'line',
+    verified: true,
+    hit_count: 0,
+    ...extra,
+  });
   assert.equal(foreignBreakpointSummary([bp(1, mine, { file: 'main.c', line: 3 })], 'me'), undefined);
-  const text = foreignBreakpointSummary([
-    bp(1, mine, { file: 'main.c', line: 3 }),
-    bp(2, agent, { file: '/x/util.c', line: 20, condition: 'i == 2' }),
-    bp(3, agent, { kind: 'function', function: 'plot' }),
-  ], 'me');
-  assert.equal(text, 'Breakpoints owned by other clients (shown here read-only): MCP client agent: util.c:20 if i == 2, plot()\n');
+  const text = foreignBreakpointSummary(
+    [
+      bp(1, mine, { file: 'main.c', line: 3 }),
+      bp(2, agent, { file: '/x/util.c', line: 20, condition: 'i == 2' }),
+      bp(3, agent, { kind: 'function', function: 'plot' }),
+    ],
+    'me',
+  );
+  assert.equal(
+    text,
+    'Breakpoints owned by other clients (shown here read-only): MCP client agent: util.c:20 if i == 2, plot()\n',
+  );
 });
 
 test('stop reasons and descriptions', () => {
   assert.equal(dapStopReason('watchpoint'), 'data breakpoint');
   assert.equal(dapStopReason('unknown'), 'pause');
-  assert.equal(describeStop({ reason: 'breakpoint', pc: 0x123 }, { file: 'util.c', path: '/a/util.c', line: 20, function: 'draw' }),
-    'Paused on breakpoint (draw, util.c:20)');
+  assert.equal(
+    describeStop(
+      { reason: 'breakpoint', pc: 0x123 },
+      { file: 'util.c', path: '/a/util.c', line: 20, function: 'draw' },
+    ),
+    'Paused on breakpoint (draw, util.c:20)',
+  );
   assert.equal(describeStop({ reason: 'pause', pc: 0x1a }), 'Paused (PC 0x001A)');
 });

@@ -65,20 +65,28 @@ test('initialize reports the capabilities the adapter implements', async () => {
 test('launch stops at main with the source path and line; breakpoints set during configuration are verified', async () => {
   const loopBody = fx.markers.loop_body.line;
   const noCodeLine = lineOf(utilC, 'unsigned int where;');
-  await dc.launchAndConfigure({
-    machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true,
-  }, async () => {
-    const main = await dc.setBreakpointsRequest({ source: { path: mainC }, breakpoints: [{ line: loopBody }] });
-    assert.equal(main.body.breakpoints[0].verified, true);
-    assert.equal(main.body.breakpoints[0].line, loopBody);
-    bpIds.set('loop_body', main.body.breakpoints[0].id!);
-    const util = await dc.setBreakpointsRequest({ source: { path: utilC }, breakpoints: [{ line: noCodeLine }] });
-    const moved = util.body.breakpoints[0];
-    assert.equal(moved.verified, true, moved.message);
-    assert.equal(moved.line, fx.markers.draw_call_plot.line, 'a line without code moves to the next line with code');
-    assert.equal(moved.source?.path, utilC);
-    bpIds.set('draw_call_plot', moved.id!);
-  });
+  await dc.launchAndConfigure(
+    {
+      machine: 'spectrum',
+      emulator: 'mame',
+      program: fx.rom,
+      debugInfo: fx.cdb,
+      cwd: fx.dir,
+      stopOnEntry: true,
+    },
+    async () => {
+      const main = await dc.setBreakpointsRequest({ source: { path: mainC }, breakpoints: [{ line: loopBody }] });
+      assert.equal(main.body.breakpoints[0].verified, true);
+      assert.equal(main.body.breakpoints[0].line, loopBody);
+      bpIds.set('loop_body', main.body.breakpoints[0].id!);
+      const util = await dc.setBreakpointsRequest({ source: { path: utilC }, breakpoints: [{ line: noCodeLine }] });
+      const moved = util.body.breakpoints[0];
+      assert.equal(moved.verified, true, moved.message);
+      assert.equal(moved.line, fx.markers.draw_call_plot.line, 'a line without code moves to the next line with code');
+      assert.equal(moved.source?.path, utilC);
+      bpIds.set('draw_call_plot', moved.id!);
+    },
+  );
   const entry = await dc.next<StoppedEvent>('stopped', 60_000);
   assert.equal(entry.body.reason, 'entry');
   const top = await dc.topFrame();
@@ -111,7 +119,13 @@ test('scopes show typed globals, locals and registers; values change as the prog
   assert.match(origin.type ?? '', /struct point/);
   assert.ok(origin.variablesReference > 0, 'a struct has children');
   const fields = (await dc.variablesRequest({ variablesReference: origin.variablesReference })).body.variables;
-  assert.deepEqual(fields.map((f) => [f.name, f.type, f.value]), [['x', 'int', '3'], ['y', 'int', '-4']]);
+  assert.deepEqual(
+    fields.map((f) => [f.name, f.type, f.value]),
+    [
+      ['x', 'int', '3'],
+      ['y', 'int', '-4'],
+    ],
+  );
   assert.match(named(globals, 'message').value, /RETRO/);
 
   const registers = await scopeVariables(frameId, 'Registers');
@@ -124,11 +138,18 @@ test('scopes show typed globals, locals and registers; values change as the prog
   await dc.setBreakpointsRequest({ source: { path: utilC }, breakpoints: [] });
   await stoppedAfter(() => dc.continueRequest({ threadId: 1 }));
   const after = named(await scopeVariables((await dc.topFrame()).id, 'Globals'), 'counter');
-  assert.equal(Number.parseInt(after.value, 10), (counterBefore + 1) & 0xff, `counter ${counter.value} → ${after.value}`);
+  assert.equal(
+    Number.parseInt(after.value, 10),
+    (counterBefore + 1) & 0xff,
+    `counter ${counter.value} → ${after.value}`,
+  );
   const pcAfter = named(await scopeVariables((await dc.topFrame()).id, 'Registers'), 'PC');
   assert.equal(pcAfter.value, pc.value, 'the same breakpoint, so the same PC');
   // Restore the moved breakpoint in util.c for the stepping tests.
-  const util = await dc.setBreakpointsRequest({ source: { path: utilC }, breakpoints: [{ line: fx.markers.draw_call_plot.line }] });
+  const util = await dc.setBreakpointsRequest({
+    source: { path: utilC },
+    breakpoints: [{ line: fx.markers.draw_call_plot.line }],
+  });
   bpIds.set('draw_call_plot', util.body.breakpoints[0].id!);
 });
 
@@ -142,7 +163,10 @@ test('evaluate reads a global by name, for hover, watch and repl', async () => {
   }
   const origin = await dc.evaluateRequest({ expression: 'origin', frameId, context: 'watch' });
   assert.ok(origin.body.variablesReference > 0);
-  await assert.rejects(dc.evaluateRequest({ expression: 'no_such_variable', frameId, context: 'watch' }), /no_such_variable/);
+  await assert.rejects(
+    dc.evaluateRequest({ expression: 'no_such_variable', frameId, context: 'watch' }),
+    /no_such_variable/,
+  );
 });
 
 test('stack, stepIn, stepOut and next move between functions and lines', async () => {
@@ -151,8 +175,13 @@ test('stack, stepIn, stepOut and next move between functions and lines', async (
   assert.equal(stop.body.reason, 'breakpoint');
   const { body } = await dc.stackTraceRequest({ threadId: 1 });
   assert.ok(body.stackFrames.length >= 2, `frames: ${JSON.stringify(body.stackFrames)}`);
-  assert.deepEqual(body.stackFrames.slice(0, 2).map((f) => [f.name, f.source?.path, f.line]),
-    [['draw', utilC, fx.markers.draw_call_plot.line], ['main', mainC, fx.markers.call_draw.line]]);
+  assert.deepEqual(
+    body.stackFrames.slice(0, 2).map((f) => [f.name, f.source?.path, f.line]),
+    [
+      ['draw', utilC, fx.markers.draw_call_plot.line],
+      ['main', mainC, fx.markers.call_draw.line],
+    ],
+  );
 
   const stepIn = await stoppedAfter(() => dc.stepInRequest({ threadId: 1 }));
   assert.equal(stepIn.body.reason, 'step');
@@ -174,7 +203,10 @@ test('stack, stepIn, stepOut and next move between functions and lines', async (
   top = await dc.topFrame();
   assert.equal(top.name, 'draw');
   assert.equal(top.source?.path, utilC);
-  assert.ok([fx.markers.draw_call_plot.line, fx.markers.draw_return.line].includes(top.line), `after stepOut at ${top.line}`);
+  assert.ok(
+    [fx.markers.draw_call_plot.line, fx.markers.draw_return.line].includes(top.line),
+    `after stepOut at ${top.line}`,
+  );
 
   if (top.line === fx.markers.draw_call_plot.line) {
     await stoppedAfter(() => dc.nextRequest({ threadId: 1 }));
@@ -190,21 +222,36 @@ test('stack, stepIn, stepOut and next move between functions and lines', async (
 
 test('readMemory at 0 returns the ROM bytes; writeMemory round-trips in RAM; out of range is refused', async () => {
   const rom = readFileSync(fx.rom);
-  const r = await dc.customRequest('readMemory', { memoryReference: '0x0000', count: 256 }) as DebugProtocol.ReadMemoryResponse;
+  const r = (await dc.customRequest('readMemory', {
+    memoryReference: '0x0000',
+    count: 256,
+  })) as DebugProtocol.ReadMemoryResponse;
   assert.deepEqual(Buffer.from(r.body!.data!, 'base64'), rom.subarray(0, 256));
 
   const bytes = Buffer.from([0xde, 0xad, 0xbe, 0xef]);
-  const w = await dc.customRequest('writeMemory', { memoryReference: '0x9000', data: bytes.toString('base64') }) as DebugProtocol.WriteMemoryResponse;
+  const w = (await dc.customRequest('writeMemory', {
+    memoryReference: '0x9000',
+    data: bytes.toString('base64'),
+  })) as DebugProtocol.WriteMemoryResponse;
   assert.equal(w.body?.bytesWritten, 4);
-  const back = await dc.customRequest('readMemory', { memoryReference: '0x9000', count: 4 }) as DebugProtocol.ReadMemoryResponse;
+  const back = (await dc.customRequest('readMemory', {
+    memoryReference: '0x9000',
+    count: 4,
+  })) as DebugProtocol.ReadMemoryResponse;
   assert.deepEqual(Buffer.from(back.body!.data!, 'base64'), bytes);
 
-  await assert.rejects(dc.customRequest('readMemory', { memoryReference: '0xFFF0', count: 64 }), /address|range|outside/i);
+  await assert.rejects(
+    dc.customRequest('readMemory', { memoryReference: '0xFFF0', count: 64 }),
+    /address|range|outside/i,
+  );
   await assert.rejects(dc.customRequest('readMemory', { memoryReference: 'banana', count: 4 }), /not a memory address/);
   await assert.rejects(dc.customRequest('readMemory', { memoryReference: '0', count: 1_000_000 }), /At most/);
   // the session is intact: the same stop, still readable
   assert.ok((await dc.topFrame()).line > 0);
-  const again = await dc.customRequest('readMemory', { memoryReference: '0x9000', count: 4 }) as DebugProtocol.ReadMemoryResponse;
+  const again = (await dc.customRequest('readMemory', {
+    memoryReference: '0x9000',
+    count: 4,
+  })) as DebugProtocol.ReadMemoryResponse;
   assert.deepEqual(Buffer.from(again.body!.data!, 'base64'), bytes);
 });
 

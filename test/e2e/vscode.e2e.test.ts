@@ -9,12 +9,28 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildExtension, installExtensionCopy, missingE2eTools, startCodeServer, type CodeServer } from '../support/code-server.js';
+import {
+  buildExtension,
+  installExtensionCopy,
+  missingE2eTools,
+  startCodeServer,
+  type CodeServer,
+} from '../support/code-server.js';
 import { openBrowser, openFileAtLine, runCommand, waitUntil, type Page } from '../support/workbench.js';
 import { buildZxFixture, REPO_ROOT } from '../support/zx-fixture.js';
 
@@ -27,7 +43,12 @@ function grepLogs(dir: string, pattern: RegExp): boolean {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     const st = statSync(path);
-    if (st.isDirectory() ? grepLogs(path, pattern) : name.endsWith('.log') && st.size < 20_000_000 && pattern.test(readFileSync(path, 'utf8'))) return true;
+    if (
+      st.isDirectory()
+        ? grepLogs(path, pattern)
+        : name.endsWith('.log') && st.size < 20_000_000 && pattern.test(readFileSync(path, 'utf8'))
+    )
+      return true;
   }
   return false;
 }
@@ -35,7 +56,11 @@ function grepLogs(dir: string, pattern: RegExp): boolean {
 /** MAME processes started from this code-server (its process group; other tests' MAMEs are not ours). */
 function mameRunning(pgid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-g', String(pgid), '-x', 'mame'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-g', String(pgid), '-x', 'mame'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -43,10 +68,16 @@ function mameRunning(pgid: number): number[] {
 
 test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, stop', { timeout: 420_000 }, async (t) => {
   const missing = missingE2eTools();
-  assert.equal(missing.length, 0, `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh (CI does).`);
+  assert.equal(
+    missing.length,
+    0,
+    `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh (CI does).`,
+  );
   const started = Date.now();
   const timings: Record<string, number> = {};
-  const mark = (name: string) => { timings[name] = Date.now() - started; };
+  const mark = (name: string) => {
+    timings[name] = Date.now() - started;
+  };
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
 
@@ -77,15 +108,32 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     // The workspace: the fixture's sources, ROM and debug info, and a launch.json for them.
     const ws = join(server.root, 'ws');
     mkdirSync(join(ws, '.vscode'), { recursive: true });
-    for (const name of readdirSync(fx.dir)) if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
-    writeFileSync(join(ws, '.vscode', 'launch.json'), JSON.stringify({
-      version: '0.2.0',
-      configurations: [{
-        type: 'retro', request: 'launch', name: 'ZX fixture in MAME', machine: 'spectrum', emulator: 'mame',
-        program: '${workspaceFolder}/spectrum.rom', debugInfo: '${workspaceFolder}/spectrum.cdb',
-        cwd: '${workspaceFolder}', mamePath: MAME, stopOnEntry: false,
-      }],
-    }, null, 2));
+    for (const name of readdirSync(fx.dir))
+      if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
+    writeFileSync(
+      join(ws, '.vscode', 'launch.json'),
+      JSON.stringify(
+        {
+          version: '0.2.0',
+          configurations: [
+            {
+              type: 'retro',
+              request: 'launch',
+              name: 'ZX fixture in MAME',
+              machine: 'spectrum',
+              emulator: 'mame',
+              program: '${workspaceFolder}/spectrum.rom',
+              debugInfo: '${workspaceFolder}/spectrum.cdb',
+              cwd: '${workspaceFolder}',
+              mamePath: MAME,
+              stopOnEntry: false,
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
     const marker = fx.markers.plot_body;
     assert.equal(basename(marker.file), 'util.c');
     mark('code-server up');
@@ -96,15 +144,21 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     mark('workbench drawn');
     const logs = join(server.userDataDir, 'logs');
-    await waitUntil('the extension to activate (extension host log)', 90_000,
-      async () => grepLogs(logs, /_doActivateExtension retro-debug\.retro-debug\b/) || undefined);
+    await waitUntil(
+      'the extension to activate (extension host log)',
+      90_000,
+      async () => grepLogs(logs, /_doActivateExtension retro-debug\.retro-debug\b/) || undefined,
+    );
     mark('extension activated');
     await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
 
     // F9 on the marker line of util.c, then "Debug: Start Debugging" (F5's command).
     await openFileAtLine(page, 'util.c', marker.line);
     await page.keyboard.press('F9');
-    await page.locator('.monaco-editor .codicon-debug-breakpoint').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.monaco-editor .codicon-debug-breakpoint')
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     await runCommand(page, 'Debug: Start Debugging');
     mark('debugging requested');
 
@@ -117,27 +171,44 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     t.diagnostic(`call stack: ${frames.map((f) => f.replace(/\s+/g, ' ')).join(' | ')}`);
     assert.match(frames[0], /util\.c/);
     // The editor marks the stopped line, and it is the breakpoint's line.
-    await page.locator('.monaco-editor .debug-top-stack-frame-line').first().waitFor({ state: 'attached', timeout: 30_000 });
+    await page
+      .locator('.monaco-editor .debug-top-stack-frame-line')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
     const activeLine = await page.locator('.monaco-editor .line-numbers.active-line-number').allInnerTexts();
-    assert.ok(activeLine.includes(String(marker.line)), `the cursor is on the stopped line ${marker.line} (saw ${activeLine})`);
+    assert.ok(
+      activeLine.includes(String(marker.line)),
+      `the cursor is on the stopped line ${marker.line} (saw ${activeLine})`,
+    );
     assert.equal(mameRunning(server!.pgid).length, 1, 'one MAME runs the workspace ROM');
     mark('stopped at breakpoint');
     await page.screenshot({ path: join(OUT, '1-stopped-at-breakpoint.png') });
 
     // Take Control (offered only while a retro session is debugged) names the new holder.
     await runCommand(page, 'Retro Debug: Take Control');
-    await page.locator('.notifications-toasts', { hasText: 'VS Code debug session "ZX fixture in MAME" now has control of the emulator.' })
+    await page
+      .locator('.notifications-toasts', {
+        hasText: 'VS Code debug session "ZX fixture in MAME" now has control of the emulator.',
+      })
       .waitFor({ state: 'visible', timeout: 30_000 });
 
     // The screen panel: its webview shows an <img> of the emulated screen.
     await runCommand(page, 'Retro Debug: Show Screen');
     const shown = await waitUntil('the screen panel to show a picture', 60_000, async () => {
       for (const frame of page!.frames()) {
-        const info = await frame.evaluate(() => {
-          const img = document.getElementById('screen') as HTMLImageElement | null;
-          if (!img || img.hidden || !img.complete || img.naturalWidth === 0) return undefined;
-          return { width: img.naturalWidth, height: img.naturalHeight, session: document.getElementById('session')?.textContent ?? '', state: document.getElementById('state')?.textContent ?? '', src: img.src.slice(0, 22) };
-        }).catch(() => undefined);
+        const info = await frame
+          .evaluate(() => {
+            const img = document.getElementById('screen') as HTMLImageElement | null;
+            if (!img || img.hidden || !img.complete || img.naturalWidth === 0) return undefined;
+            return {
+              width: img.naturalWidth,
+              height: img.naturalHeight,
+              session: document.getElementById('session')?.textContent ?? '',
+              state: document.getElementById('state')?.textContent ?? '',
+              src: img.src.slice(0, 22),
+            };
+          })
+          .catch(() => undefined);
         if (info) return info;
       }
       return undefined;
@@ -158,20 +229,22 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     await runCommand(page, 'Debug: Pause');
     const pattern = await waitUntil('a new picture with the 0x55 pattern after Pause', 60_000, async () => {
       for (const frame of page!.frames()) {
-        const seen = await frame.evaluate(() => {
-          const img = document.getElementById('screen') as HTMLImageElement | null;
-          if (!img || !img.complete || img.naturalWidth === 0) return undefined;
-          const canvas = document.createElement('canvas');
-          canvas.width = img.naturalWidth;
-          canvas.height = img.naturalHeight;
-          const g = canvas.getContext('2d')!;
-          g.drawImage(img, 0, 0);
-          const y = Math.floor(canvas.height / 2);
-          const row = g.getImageData(Math.floor(canvas.width / 2) - 64, y, 129, 1).data;
-          let alternations = 0;
-          for (let x = 0; x < 128; x++) if (Math.abs(row[x * 4] - row[x * 4 + 4]) > 100) alternations++;
-          return { alternations, frame: document.getElementById('frame')?.textContent ?? '' };
-        }).catch(() => undefined);
+        const seen = await frame
+          .evaluate(() => {
+            const img = document.getElementById('screen') as HTMLImageElement | null;
+            if (!img || !img.complete || img.naturalWidth === 0) return undefined;
+            const canvas = document.createElement('canvas');
+            canvas.width = img.naturalWidth;
+            canvas.height = img.naturalHeight;
+            const g = canvas.getContext('2d')!;
+            g.drawImage(img, 0, 0);
+            const y = Math.floor(canvas.height / 2);
+            const row = g.getImageData(Math.floor(canvas.width / 2) - 64, y, 129, 1).data;
+            let alternations = 0;
+            for (let x = 0; x < 128; x++) if (Math.abs(row[x * 4] - row[x * 4 + 4]) > 100) alternations++;
+            return { alternations, frame: document.getElementById('frame')?.textContent ?? '' };
+          })
+          .catch(() => undefined);
         if (seen && seen.alternations >= 120) return seen;
       }
       return undefined;
@@ -183,7 +256,11 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     // Stop from the workbench: the debug session ends and so does MAME.
     await runCommand(page, 'Debug: Stop');
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
-    await waitUntil('MAME to exit after Debug: Stop', 60_000, async () => mameRunning(server!.pgid).length === 0 || undefined);
+    await waitUntil(
+      'MAME to exit after Debug: Stop',
+      60_000,
+      async () => mameRunning(server!.pgid).length === 0 || undefined,
+    );
     mark('stopped');
     await page.screenshot({ path: join(OUT, '4-after-stop.png') });
 
@@ -192,7 +269,9 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     await runCommand(page, 'Retro Debug: Show MCP Connection');
     const discoveryDir = join(server.root, 'home', '.retro-debug');
     const discoveryFile = await waitUntil('the MCP discovery file', 30_000, async () => {
-      const name = existsSync(discoveryDir) ? readdirSync(discoveryDir).find((n) => /^mcp-\d+\.json$/.test(n)) : undefined;
+      const name = existsSync(discoveryDir)
+        ? readdirSync(discoveryDir).find((n) => /^mcp-\d+\.json$/.test(n))
+        : undefined;
       return name && join(discoveryDir, name);
     });
     assert.equal(statSync(discoveryFile).mode & 0o777, 0o600);
@@ -201,10 +280,18 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     assert.deepEqual(info.workspace, [ws]);
     assert.equal(Buffer.from(info.token, 'base64url').length, 32, '256-bit token');
     await page.locator('.notifications-toasts', { hasText: info.url }).waitFor({ state: 'visible', timeout: 30_000 });
-    const refused = await fetch(info.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const refused = await fetch(info.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     assert.equal(refused.status, 401);
     const mcp = new Client({ name: 'e2e', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(info.url), { requestInit: { headers: { Authorization: `Bearer ${info.token}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(info.url), {
+        requestInit: { headers: { Authorization: `Bearer ${info.token}` } },
+      }),
+    );
     const tools = (await mcp.listTools()).tools.map((tool) => tool.name);
     await mcp.close();
     assert.ok(tools.includes('start_session') && tools.includes('session_status'), `MCP tools: ${tools.join(', ')}`);
@@ -220,11 +307,13 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     const leftovers = discoveryDir && existsSync(discoveryDir) ? readdirSync(discoveryDir) : [];
     if (server) {
       cpSync(server.logFile, join(OUT, 'code-server.log'));
-      if (existsSync(join(server.userDataDir, 'logs'))) cpSync(join(server.userDataDir, 'logs'), join(OUT, 'vscode-logs'), { recursive: true });
+      if (existsSync(join(server.userDataDir, 'logs')))
+        cpSync(join(server.userDataDir, 'logs'), join(OUT, 'vscode-logs'), { recursive: true });
       rmSync(server.root, { recursive: true, force: true });
     }
     t.diagnostic(`timings (ms since start): ${JSON.stringify(timings)}; total ${Date.now() - started} ms`);
     // Checked after cleanup, and only when the steps above passed (a failure there is the news).
-    if (timings['mcp answered']) assert.deepEqual(leftovers, [], 'the extension host removes its MCP discovery file when it ends');
+    if (timings['mcp answered'])
+      assert.deepEqual(leftovers, [], 'the extension host removes its MCP discovery file when it ends');
   }
 });

@@ -14,7 +14,14 @@ import { SessionManager } from '../../src/session/manager.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildC64Fixture, REPO_ROOT, type C64Fixture } from '../support/c64-fixture.js';
 import { RecordingClient } from '../dap/dap-client.js';
-import { call, callExpectingError, callRaw, connectHttpClient, startHttpServerOn, waitUntilReady } from '../mcp/mcp-helpers.js';
+import {
+  call,
+  callExpectingError,
+  callRaw,
+  connectHttpClient,
+  startHttpServerOn,
+  waitUntilReady,
+} from '../mcp/mcp-helpers.js';
 
 let fx: C64Fixture;
 let manager: SessionManager;
@@ -42,10 +49,16 @@ test('DAP: launch on the built-in C64, break in util.c, see the stack and typed 
   try {
     await dc.initialize();
     const utilC = fx.sources[1];
-    await dc.launchAndConfigure({ machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir, stopOnEntry: true }, async () => {
-      const bps = await dc.setBreakpointsRequest({ source: { path: utilC }, breakpoints: [{ line: fx.markers.scaled.line }] });
-      assert.equal(bps.body.breakpoints[0].verified, true, bps.body.breakpoints[0].message);
-    });
+    await dc.launchAndConfigure(
+      { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir, stopOnEntry: true },
+      async () => {
+        const bps = await dc.setBreakpointsRequest({
+          source: { path: utilC },
+          breakpoints: [{ line: fx.markers.scaled.line }],
+        });
+        assert.equal(bps.body.breakpoints[0].verified, true, bps.body.breakpoints[0].message);
+      },
+    );
     const entry = await dc.next<DebugProtocol.StoppedEvent>('stopped', 60_000);
     assert.equal(entry.body.reason, 'entry');
     assert.equal((await dc.topFrame()).name, 'main');
@@ -54,16 +67,31 @@ test('DAP: launch on the built-in C64, break in util.c, see the stack and typed 
     const hit = await dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
     assert.equal(hit.body.reason, 'breakpoint');
     const { body } = await dc.stackTraceRequest({ threadId: 1 });
-    assert.deepEqual(body.stackFrames.slice(0, 2).map((f) => [f.name, f.line]), [['add_scaled', fx.markers.scaled.line], ['main', fx.markers.loop_call.line]]);
+    assert.deepEqual(
+      body.stackFrames.slice(0, 2).map((f) => [f.name, f.line]),
+      [
+        ['add_scaled', fx.markers.scaled.line],
+        ['main', fx.markers.loop_call.line],
+      ],
+    );
     assert.equal(body.stackFrames[0].source?.path, utilC);
     const scopes = (await dc.scopesRequest({ frameId: body.stackFrames[0].id })).body.scopes;
-    const locals = (await dc.variablesRequest({ variablesReference: scopes.find((s) => s.name === 'Locals')!.variablesReference })).body.variables;
-    assert.deepEqual(locals.filter((v) => v.name === 'value').map((v) => [v.value, v.type]), [['1', 'int']]);
+    const locals = (
+      await dc.variablesRequest({ variablesReference: scopes.find((s) => s.name === 'Locals')!.variablesReference })
+    ).body.variables;
+    assert.deepEqual(
+      locals.filter((v) => v.name === 'value').map((v) => [v.value, v.type]),
+      [['1', 'int']],
+    );
     dc.drain('stopped');
     await dc.nextRequest({ threadId: 1 });
     await dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
     assert.equal((await dc.topFrame()).line, fx.markers.add_return.line);
-    const scaled = await dc.evaluateRequest({ expression: 'scaled', frameId: (await dc.topFrame()).id, context: 'watch' });
+    const scaled = await dc.evaluateRequest({
+      expression: 'scaled',
+      frameId: (await dc.topFrame()).id,
+      context: 'watch',
+    });
     assert.equal(scaled.body.result, '10');
     const counter = await dc.evaluateRequest({ expression: 'counter', context: 'watch' });
     assert.equal(counter.body.result, '1');
@@ -73,7 +101,12 @@ test('DAP: launch on the built-in C64, break in util.c, see the stack and typed 
 });
 
 test('MCP: start, break at a C line, step, read a local and a global, type a key, capture the screen', async () => {
-  const started = await call(agent, 'start_session', { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir });
+  const started = await call(agent, 'start_session', {
+    machine: 'c64',
+    emulator: 'builtin',
+    program: fx.prg,
+    cwd: fx.dir,
+  });
   const ready = await waitUntilReady(agent, started.session_id, 60_000);
   assert.equal(ready.location.function, 'main');
   const bp = await call(agent, 'set_breakpoint', { file: 'util.c', line: fx.markers.scaled.line });
@@ -87,7 +120,10 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
 
   const bound = await call(agent, 'vice_connect', {});
   assert.equal(bound.connector, 'builtin');
-  assert.deepEqual(bound.banks.map((b: { name: string }) => b.name), ['default', 'cpu', 'ram', 'rom', 'io', 'cart']);
+  assert.deepEqual(
+    bound.banks.map((b: { name: string }) => b.name),
+    ['default', 'cpu', 'ram', 'rom', 'io', 'cart'],
+  );
   const keyBp = await call(agent, 'set_breakpoint', { file: 'main.c', line: fx.markers.got_key.line });
   await call(agent, 'resume', { wait: false });
   const typed = await call(agent, 'vice_type_keys', { text: 'q' });
@@ -142,7 +178,11 @@ test('bad input: a PRG too large and a broken .dbg fail the session with clear e
 
   copyFileSync(fx.prg, join(dir, 'prog.prg'));
   writeFileSync(join(dir, 'prog.dbg'), 'version\tmajor=2,minor=0\nline\tid=0,file=7,line=3,type=1,span=0\n');
-  const broken = await call(agent, 'start_session', { machine: 'c64', emulator: 'builtin', program: join(dir, 'prog.prg') });
+  const broken = await call(agent, 'start_session', {
+    machine: 'c64',
+    emulator: 'builtin',
+    program: join(dir, 'prog.prg'),
+  });
   const bad = await waitFailed(broken.session_id);
   assert.equal(bad.failure.code, 'bad_debug_info');
   assert.match(bad.failure.message, /file 7, which is not in the file/);

@@ -20,7 +20,11 @@ async function stoppedAt(expect?: { file: string; line: number }): Promise<Sessi
   const status = await session.waitForStop(30_000);
   assert.equal(status.state, 'stopped');
   if (expect) {
-    assert.equal(status.location?.line, expect.line, `expected ${basename(expect.file)}:${expect.line}, got ${JSON.stringify(status.location)}`);
+    assert.equal(
+      status.location?.line,
+      expect.line,
+      `expected ${basename(expect.file)}:${expect.line}, got ${JSON.stringify(status.location)}`,
+    );
     assert.equal(basename(status.location?.file ?? ''), basename(expect.file));
   }
   return status;
@@ -29,11 +33,16 @@ async function stoppedAt(expect?: { file: string; line: number }): Promise<Sessi
 before(async () => {
   fx = await buildC64Fixture();
   manager = new SessionManager({ leaseMs: 5000 });
-  ({ session, client: dap } = manager.start({ machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir }, { kind: 'dap', label: 'test' }));
+  ({ session, client: dap } = manager.start(
+    { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
+    { kind: 'dap', label: 'test' },
+  ));
   setInterval(() => session.heartbeat(dap.id), 500).unref();
 });
 
-after(async () => { await manager?.closeAll(); });
+after(async () => {
+  await manager?.closeAll();
+});
 
 test('boots the built-in C64 and stops at main, with the .dbg found beside the PRG', async () => {
   const status = await stoppedAt();
@@ -41,7 +50,10 @@ test('boots the built-in C64 and stops at main, with the .dbg found beside the P
   assert.equal(status.location?.function, 'main');
   assert.equal(basename(status.location?.file ?? ''), 'main.c');
   const screen = await screenText(session);
-  assert.ok(screen.some((r) => r.toUpperCase() === 'RUN'), `the autostart typed RUN: ${screen.join('|')}`);
+  assert.ok(
+    screen.some((r) => r.toUpperCase() === 'RUN'),
+    `the autostart typed RUN: ${screen.join('|')}`,
+  );
 });
 
 test('a line breakpoint in another file is hit; the call stack has both functions', async () => {
@@ -52,7 +64,10 @@ test('a line breakpoint in another file is hit; the call stack has both function
   assert.equal(status.last_stop?.reason, 'breakpoint');
   assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
   const frames = await session.backtrace();
-  assert.deepEqual(frames.slice(0, 2).map((f) => f.function), ['add_scaled', 'main']);
+  assert.deepEqual(
+    frames.slice(0, 2).map((f) => f.function),
+    ['add_scaled', 'main'],
+  );
   assert.equal(frames[1].location?.line, fx.markers.loop_call.line);
   const params = await session.variables('locals', 0);
   const byName = Object.fromEntries(params.map((v) => [v.name, v]));
@@ -72,7 +87,7 @@ test('step over runs one C line; locals and a global read back typed', async () 
   assert.equal(counter.value, '1');
   const letters = await session.readVariable('letters');
   assert.equal(letters.type, 'unsigned char[4]');
-  assert.equal(letters.children?.[0]?.numeric, 0xc1, 'cc65 stores \'A\' as PETSCII $C1');
+  assert.equal(letters.children?.[0]?.numeric, 0xc1, "cc65 stores 'A' as PETSCII $C1");
 });
 
 test('step out returns to the caller; step over a call line stays in main', async () => {
@@ -124,5 +139,5 @@ test('a typed key reaches cgetc and the output appears on the screen', async () 
   // main returned to the READY prompt (in the lower-case character set cc65 switched to)
   assert.ok(screen.includes('ready.'), screen.join('|'));
   const letters = await session.readVariable('letters');
-  assert.equal(letters.children?.[0]?.numeric, 0xda, 'cc65 stores \'Z\' as PETSCII $DA');
+  assert.equal(letters.children?.[0]?.numeric, 0xda, "cc65 stores 'Z' as PETSCII $DA");
 });

@@ -13,15 +13,32 @@ import { PNG } from 'pngjs';
 import { PEPTO_PAL } from '../../src/machines/c64/pepto-palette.js';
 
 export const SPRITE = [
-  '########################', '#......................#', '#..####..........####..#', '#..#..#..........#..#..#',
-  '#..####..........####..#', '#......................#', '#..........##..........#', '#.........####.........#',
-  '#........######........#', '#.......########.......#', '#......##########......#', '#.......########.......#',
-  '#........######........#', '#.........####.........#', '#..........##..........#', '#......................#',
-  '#.#.#.#.#.#.#.#.#.#.#.#.', '.#.#.#.#.#.#.#.#.#.#.#.#', '#......................#', '#......................#',
+  '########################',
+  '#......................#',
+  '#..####..........####..#',
+  '#..#..#..........#..#..#',
+  '#..####..........####..#',
+  '#......................#',
+  '#..........##..........#',
+  '#.........####.........#',
+  '#........######........#',
+  '#.......########.......#',
+  '#......##########......#',
+  '#.......########.......#',
+  '#........######........#',
+  '#.........####.........#',
+  '#..........##..........#',
+  '#......................#',
+  '#.#.#.#.#.#.#.#.#.#.#.#.',
+  '.#.#.#.#.#.#.#.#.#.#.#.#',
+  '#......................#',
+  '#......................#',
   '#######################.',
 ];
 // multicolor: digits are the bit pairs (0 transparent, 1 $D025, 2 sprite colour, 3 $D026)
-export const MC_SPRITE = Array.from({ length: 21 }, (_, y) => Array.from({ length: 12 }, (_, x) => String((x + y) % 4)).join(''));
+export const MC_SPRITE = Array.from({ length: 21 }, (_, y) =>
+  Array.from({ length: 12 }, (_, x) => String((x + y) % 4)).join(''),
+);
 export const GLYPHS = [
   ['........', '........', '........', '........', '........', '........', '........', '........'],
   ['..####..', '.##..##.', '.##..##.', '.######.', '.##..##.', '.##..##.', '.##..##.', '........'],
@@ -33,13 +50,26 @@ export const COLOURS = [2, 5, 7, 1, 14, 10, 13, 0];
 
 const bitsToByte = (s: string) => [...s].reduce((v, c) => (v << 1) | (c === '#' ? 1 : 0), 0);
 const pairsToByte = (s: string) => [...s].reduce((v, c) => (v << 2) | Number(c), 0);
-const spriteBytes = (art: string[], mc: boolean) => [...art.flatMap((line) => mc
-  ? [0, 1, 2].map((b) => pairsToByte(line.slice(b * 4, b * 4 + 4)))
-  : [0, 1, 2].map((b) => bitsToByte(line.slice(b * 8, b * 8 + 8)))), 0];
-const cArray = (name: string, bytes: number[]) => `const unsigned char ${name}[${bytes.length}] = {${bytes.join(',')}};\n`;
+const spriteBytes = (art: string[], mc: boolean) => [
+  ...art.flatMap((line) =>
+    mc
+      ? [0, 1, 2].map((b) => pairsToByte(line.slice(b * 4, b * 4 + 4)))
+      : [0, 1, 2].map((b) => bitsToByte(line.slice(b * 8, b * 8 + 8))),
+  ),
+  0,
+];
+const cArray = (name: string, bytes: number[]) =>
+  `const unsigned char ${name}[${bytes.length}] = {${bytes.join(',')}};\n`;
 
-export const SOURCE = cArray('sprite_hires', spriteBytes(SPRITE, false)) + cArray('sprite_mc', spriteBytes(MC_SPRITE, true)) +
-  cArray('glyphs', GLYPHS.flatMap((g) => g.map(bitsToByte))) + cArray('screen', SCREEN) + cArray('colours', COLOURS) +
+export const SOURCE =
+  cArray('sprite_hires', spriteBytes(SPRITE, false)) +
+  cArray('sprite_mc', spriteBytes(MC_SPRITE, true)) +
+  cArray(
+    'glyphs',
+    GLYPHS.flatMap((g) => g.map(bitsToByte)),
+  ) +
+  cArray('screen', SCREEN) +
+  cArray('colours', COLOURS) +
   'const char message[] = "Hello c64";\n' +
   'int main(void) { return sprite_hires[0] + sprite_mc[0] + glyphs[0] + screen[0] + colours[0] + message[0]; }\n';
 
@@ -72,17 +102,27 @@ export function buildArtProgram(dir: string): ArtProgram {
 }
 
 /** A rendered image as VIC colour indices (through the Pepto palette). */
-export interface Pixels { width: number; height: number; at(x: number, y: number): number }
+export interface Pixels {
+  width: number;
+  height: number;
+  at(x: number, y: number): number;
+}
 
 function pixels(result: Record<string, unknown>, rawPng: Buffer): Pixels {
   const png = PNG.sync.read(rawPng);
-  assert.equal(png.width, result.width); assert.equal(png.height, result.height);
-  const index = (i: number) => PEPTO_PAL.findIndex(([r, g, b]) => r === png.data[i] && g === png.data[i + 1] && b === png.data[i + 2]);
+  assert.equal(png.width, result.width);
+  assert.equal(png.height, result.height);
+  const index = (i: number) =>
+    PEPTO_PAL.findIndex(([r, g, b]) => r === png.data[i] && g === png.data[i + 1] && b === png.data[i + 2]);
   return { width: png.width, height: png.height, at: (x, y) => index((y * png.width + x) * 4) };
 }
 
 /** Calls a graphics tool that must succeed: its structured result and its PNG as pixels. */
-export async function render(client: Client, name: string, args: Record<string, unknown>): Promise<{ sc: Record<string, unknown>; img: Pixels }> {
+export async function render(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ sc: Record<string, unknown>; img: Pixels }> {
   const raw = await client.callTool({ name, arguments: args });
   const sc = raw.structuredContent as Record<string, unknown>;
   assert.ok(!raw.isError, JSON.stringify(sc));
@@ -93,13 +133,17 @@ export async function render(client: Client, name: string, args: Record<string, 
 
 export function assertSprite(img: Pixels, background: number, foreground: number): void {
   assert.deepEqual([img.width, img.height], [24, 21]);
-  for (let y = 0; y < 21; y++) for (let x = 0; x < 24; x++) assert.equal(img.at(x, y), SPRITE[y][x] === '#' ? foreground : background, `pixel ${x},${y}`);
+  for (let y = 0; y < 21; y++)
+    for (let x = 0; x < 24; x++)
+      assert.equal(img.at(x, y), SPRITE[y][x] === '#' ? foreground : background, `pixel ${x},${y}`);
 }
 
 export function assertCharScreen(img: Pixels, background: number): void {
   assert.deepEqual([img.width, img.height], [32, 16]);
-  for (let cell = 0; cell < 8; cell++) for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) {
-    const want = GLYPHS[SCREEN[cell]][y][x] === '#' ? COLOURS[cell] : background;
-    assert.equal(img.at((cell % 4) * 8 + x, Math.floor(cell / 4) * 8 + y), want, `cell ${cell} ${x},${y}`);
-  }
+  for (let cell = 0; cell < 8; cell++)
+    for (let y = 0; y < 8; y++)
+      for (let x = 0; x < 8; x++) {
+        const want = GLYPHS[SCREEN[cell]][y][x] === '#' ? COLOURS[cell] : background;
+        assert.equal(img.at((cell % 4) * 8 + x, Math.floor(cell / 4) * 8 + y), want, `cell ${cell} ${x},${y}`);
+      }
 }

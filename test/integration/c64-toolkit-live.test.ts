@@ -27,12 +27,15 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'c64-toolkit-live-'));
   art = buildArtProgram(dir);
   manager = new SessionManager();
-  ({ session } = manager.start({ machine: 'c64', emulator: 'builtin', program: join(dir, 'data.prg'), cwd: dir, stopOnEntry: true },
-    { kind: 'cli', label: 'c64 toolkit test' }));
+  ({ session } = manager.start(
+    { machine: 'c64', emulator: 'builtin', program: join(dir, 'data.prg'), cwd: dir, stopOnEntry: true },
+    { kind: 'cli', label: 'c64 toolkit test' },
+  ));
   const deadline = Date.now() + 90_000;
   for (;;) {
     const st = await session.status();
-    if (st.phase === 'failed') assert.fail(`the built-in C64 failed to start: ${JSON.stringify(st.error)} ${st.progress.join(' | ')}`);
+    if (st.phase === 'failed')
+      assert.fail(`the built-in C64 failed to start: ${JSON.stringify(st.error)} ${st.progress.join(' | ')}`);
     if (st.phase === 'ready') break;
     if (Date.now() > deadline) assert.fail(`not ready: ${st.progress.join(' | ')}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -57,16 +60,34 @@ after(async () => {
 const mem = (name: string, bank = 'cpu') => ({ kind: 'memory', bank, address: art.addresses[name] });
 
 test('the loaded program in C64 memory is the .prg (sanity check of the source)', async () => {
-  const read = await call(client, 'read_memory', { address: { space: 'cpu', bank: 'ram', offset: art.addresses.glyphs }, length: 32 });
-  assert.equal(read.hex, art.prg.subarray(art.offsets.glyphs, art.offsets.glyphs + 32).toString('hex').toUpperCase());
+  const read = await call(client, 'read_memory', {
+    address: { space: 'cpu', bank: 'ram', offset: art.addresses.glyphs },
+    length: 32,
+  });
+  assert.equal(
+    read.hex,
+    art.prg
+      .subarray(art.offsets.glyphs, art.offsets.glyphs + 32)
+      .toString('hex')
+      .toUpperCase(),
+  );
 });
 
 test('sprite, charset and text screen from live memory match the source art', async () => {
-  const sprite = await render(client, 'decode_c64_sprites', { sprites: mem('sprite_hires'), background: 0, foreground: 1 });
+  const sprite = await render(client, 'decode_c64_sprites', {
+    sprites: mem('sprite_hires'),
+    background: 0,
+    foreground: 1,
+  });
   assertSprite(sprite.img, 0, 1);
   assert.equal(sprite.sc.session_id, session.id);
   const screen = await render(client, 'decode_c64_char_screen', {
-    screen: mem('screen', 'ram'), charset: mem('glyphs'), color: mem('colours'), columns: 4, rows: 2, background: 6,
+    screen: mem('screen', 'ram'),
+    charset: mem('glyphs'),
+    color: mem('colours'),
+    columns: 4,
+    rows: 2,
+    background: 6,
   });
   assertCharScreen(screen.img, 6);
   assert.deepEqual(screen.sc.warnings, [], 'stopped machine: the three reads are one snapshot');
@@ -75,10 +96,26 @@ test('sprite, charset and text screen from live memory match the source art', as
 test('the PETSCII string decodes from memory; the symbol profile labels the session', async () => {
   const text = await call(client, 'decode_c64_text', { source: mem('message'), terminator: 0, charset: 'lower_upper' });
   assert.equal(text.text, 'Hello c64');
-  const found = await call(client, 'search_c64_text', { source: { kind: 'memory', bank: 'ram', address: 0x0801 }, text: 'ello c64', charset: 'lower_upper', length: 0x2000 });
-  assert.deepEqual(found.matches.map((m: { address: number }) => m.address), [art.addresses.message + 1]);
+  const found = await call(client, 'search_c64_text', {
+    source: { kind: 'memory', bank: 'ram', address: 0x0801 },
+    text: 'ello c64',
+    charset: 'lower_upper',
+    length: 0x2000,
+  });
+  assert.deepEqual(
+    found.matches.map((m: { address: number }) => m.address),
+    [art.addresses.message + 1],
+  );
   await call(client, 'apply_c64_symbol_profile', { dry_run: false });
-  assert.equal((await call(client, 'read_memory', { address: { space: 'cpu', bank: 'io', offset: 0xd021 }, length: 1 })).symbol, 'BGCOL0');
+  assert.equal(
+    (await call(client, 'read_memory', { address: { space: 'cpu', bank: 'io', offset: 0xd021 }, length: 1 })).symbol,
+    'BGCOL0',
+  );
   // the same address differs per bank: the KERNAL ROM under "rom", RAM under "ram"
-  await callExpectingError(client, 'decode_c64_text', { source: { kind: 'memory', bank: 'no-such-bank', address: 0xe000 }, length: 4 }, 'bad_address');
+  await callExpectingError(
+    client,
+    'decode_c64_text',
+    { source: { kind: 'memory', bank: 'no-such-bank', address: 0xe000 }, length: 4 },
+    'bad_address',
+  );
 });

@@ -45,19 +45,59 @@ test('bad input: malformed hex, two framings, no framing, short sources, bad pal
   const out = 'never.png';
   let e = await callExpectingError(client, 'decode_c64_text', { source: inline('41 4G'), length: 1 }, 'bad_request');
   assert.match(e.message, /not hex bytes/);
-  e = await callExpectingError(client, 'decode_c64_text', { source: inline('414200'), length: 2, terminator: 0 }, 'bad_request');
+  e = await callExpectingError(
+    client,
+    'decode_c64_text',
+    { source: inline('414200'), length: 2, terminator: 0 },
+    'bad_request',
+  );
   assert.match(e.message, /exactly one framing.*length and terminator/);
   await callExpectingError(client, 'decode_c64_text', { source: inline('4142') }, 'bad_request');
-  await callExpectingError(client, 'decode_c64_text', { source: inline('4142'), length: 2, high_bit: 'annotate_reverse' }, 'bad_request');
-  e = await callExpectingError(client, 'decode_c64_hires_bitmap', { bitmap: inline(zeros(8)), screen: inline('01'), columns: 2, rows: 1, output_path: out }, 'bad_request');
+  await callExpectingError(
+    client,
+    'decode_c64_text',
+    { source: inline('4142'), length: 2, high_bit: 'annotate_reverse' },
+    'bad_request',
+  );
+  e = await callExpectingError(
+    client,
+    'decode_c64_hires_bitmap',
+    { bitmap: inline(zeros(8)), screen: inline('01'), columns: 2, rows: 1, output_path: out },
+    'bad_request',
+  );
   assert.match(e.message, /bitmap has 8 bytes; this geometry needs 16/);
-  e = await callExpectingError(client, 'decode_c64_sprites', { sprites: inline(zeros(64)), count: 2, output_path: out }, 'bad_request');
+  e = await callExpectingError(
+    client,
+    'decode_c64_sprites',
+    { sprites: inline(zeros(64)), count: 2, output_path: out },
+    'bad_request',
+  );
   assert.match(e.message, /needs 127/);
-  e = await callExpectingError(client, 'decode_c64_charset', { charset: inline(zeros(8)), count: 1, palette: ['#000000', 'blue'], output_path: out }, 'bad_request');
+  e = await callExpectingError(
+    client,
+    'decode_c64_charset',
+    { charset: inline(zeros(8)), count: 1, palette: ['#000000', 'blue'], output_path: out },
+    'bad_request',
+  );
   assert.match(e.message, /Palette entry 1 \("blue"\) is not a colour/);
-  await callExpectingError(client, 'decode_c64_char_screen', { screen: inline('00'), charset: inline(zeros(8)), columns: 1, rows: 1, multicolor: true }, 'bad_request');
-  await callExpectingError(client, 'decode_c64_charset', { charset: { kind: 'file', path: 'missing.bin' }, count: 1 }, 'not_found');
-  e = await callExpectingError(client, 'decode_c64_charset', { charset: { kind: 'memory', bank: 'cpu', address: 0x1000 }, count: 1 }, 'no_session');
+  await callExpectingError(
+    client,
+    'decode_c64_char_screen',
+    { screen: inline('00'), charset: inline(zeros(8)), columns: 1, rows: 1, multicolor: true },
+    'bad_request',
+  );
+  await callExpectingError(
+    client,
+    'decode_c64_charset',
+    { charset: { kind: 'file', path: 'missing.bin' }, count: 1 },
+    'not_found',
+  );
+  e = await callExpectingError(
+    client,
+    'decode_c64_charset',
+    { charset: { kind: 'memory', bank: 'cpu', address: 0x1000 }, count: 1 },
+    'no_session',
+  );
   assert.ok(!existsSync(join(dir, out)), 'no refused call wrote its output file');
 });
 
@@ -67,13 +107,23 @@ test('output files: written atomically, an existing file is refused and kept unl
   assert.equal(first.path, join(dir, 'glyph.png'));
   const before = readFileSync(first.path);
   assert.equal(before.length, first.png_bytes);
-  const e = await callExpectingError(client, 'decode_c64_charset', { ...args, charset: inline(zeros(8)) }, 'file_exists');
+  const e = await callExpectingError(
+    client,
+    'decode_c64_charset',
+    { ...args, charset: inline(zeros(8)) },
+    'file_exists',
+  );
   assert.match(e.message, /already exists; pass overwrite: true/);
   assert.ok(readFileSync(first.path).equals(before), 'the existing file is untouched');
   const again = await call(client, 'decode_c64_charset', { ...args, charset: inline(zeros(8)), overwrite: true });
   assert.ok(!readFileSync(again.path).equals(before), 'overwrite: true replaced it');
   // extra inline bytes are counted, not an error; short palettes are reported
-  const extra = await call(client, 'decode_c64_charset', { charset: inline('FF' + zeros(9)), count: 1, foreground: 5, palette: ['#000000', [255, 255, 255]] });
+  const extra = await call(client, 'decode_c64_charset', {
+    charset: inline('FF' + zeros(9)),
+    count: 1,
+    foreground: 5,
+    palette: ['#000000', [255, 255, 255]],
+  });
   assert.deepEqual(extra.extra_inline_bytes, { charset: 2 });
   assert.deepEqual(extra.unmapped_indices, [5]);
   assert.equal(extra.palette, 'caller');
@@ -87,12 +137,21 @@ test('symbol profile without a session: get, and export as a VICE label file', a
   const dry = await call(client, 'apply_c64_symbol_profile', { target: 'vice_label_file', output_path: 'c64.lbl' });
   assert.equal(dry.dry_run, true);
   assert.ok(!existsSync(join(dir, 'c64.lbl')), 'dry run writes nothing');
-  const done = await call(client, 'apply_c64_symbol_profile', { target: 'vice_label_file', output_path: 'c64.lbl', dry_run: false });
+  const done = await call(client, 'apply_c64_symbol_profile', {
+    target: 'vice_label_file',
+    output_path: 'c64.lbl',
+    dry_run: false,
+  });
   const text = readFileSync(done.path, 'utf8');
   assert.match(text, /^al C:ffd2 \.CHROUT$/m);
   assert.match(text, /^al C:d020 \.EXTCOL$/m);
   assert.equal(text.trim().split('\n').length, done.labels);
-  await callExpectingError(client, 'apply_c64_symbol_profile', { target: 'vice_label_file', output_path: 'c64.lbl', dry_run: false }, 'file_exists');
+  await callExpectingError(
+    client,
+    'apply_c64_symbol_profile',
+    { target: 'vice_label_file', output_path: 'c64.lbl', dry_run: false },
+    'file_exists',
+  );
   await callExpectingError(client, 'get_c64_symbol_profile', { groups: ['nope'] }, 'bad_request');
 });
 
@@ -104,32 +163,73 @@ test('live memory sources, atomic reads and session labels on a real session', {
   const session: SessionApi = manager.get(started.session_id);
   let reads = 0;
   const realRead = session.readMemory.bind(session);
-  (session as { readMemory: SessionApi['readMemory'] }).readMemory = (a, n) => { reads++; return realRead(a, n); };
+  (session as { readMemory: SessionApi['readMemory'] }).readMemory = (a, n) => {
+    reads++;
+    return realRead(a, n);
+  };
 
   // a memory source reads what read_memory sees
   const mem = await call(client, 'read_memory', { address: 0x0100, length: 16 });
-  const text = await call(client, 'decode_c64_text', { source: { kind: 'memory', bank: 'cpu', address: 0x0100 }, length: 16, encoding: 'screen' });
+  const text = await call(client, 'decode_c64_text', {
+    source: { kind: 'memory', bank: 'cpu', address: 0x0100 },
+    length: 16,
+    encoding: 'screen',
+  });
   assert.equal(text.consumed_bytes, mem.hex);
   assert.equal(text.session_id, started.session_id);
   assert.equal(text.state, 'stopped');
 
   // refusals come before any read
   reads = 0;
-  await callExpectingError(client, 'decode_c64_hires_bitmap', { bitmap: { kind: 'memory', bank: 'cpu', address: 0x4000 }, screen: inline('01'), columns: 2, rows: 1 }, 'bad_request');
-  let e = await callExpectingError(client, 'decode_c64_sprites', { sprites: { kind: 'memory', bank: 'cpu', address: 0xfff0 } }, 'bad_request');
+  await callExpectingError(
+    client,
+    'decode_c64_hires_bitmap',
+    { bitmap: { kind: 'memory', bank: 'cpu', address: 0x4000 }, screen: inline('01'), columns: 2, rows: 1 },
+    'bad_request',
+  );
+  let e = await callExpectingError(
+    client,
+    'decode_c64_sprites',
+    { sprites: { kind: 'memory', bank: 'cpu', address: 0xfff0 } },
+    'bad_request',
+  );
   assert.match(e.message, /16 bytes before \$FFFF \(reads do not wrap\)/);
-  await callExpectingError(client, 'decode_c64_text', { source: { kind: 'memory', bank: 'cpu', address: 0x10000 }, length: 1 }, 'bad_address');
+  await callExpectingError(
+    client,
+    'decode_c64_text',
+    { source: { kind: 'memory', bank: 'cpu', address: 0x10000 }, length: 1 },
+    'bad_address',
+  );
   assert.equal(reads, 0, 'no memory was read for refused requests');
 
   // two memory sources while the machine runs: refused, or allowed with a warning
   await call(client, 'resume', { wait: false });
-  e = await callExpectingError(client, 'decode_c64_hires_bitmap', { bitmap: { kind: 'memory', bank: 'cpu', address: 0x4000 }, screen: { kind: 'memory', bank: 'cpu', address: 0x5800 }, columns: 2, rows: 1 }, 'not_stopped');
+  e = await callExpectingError(
+    client,
+    'decode_c64_hires_bitmap',
+    {
+      bitmap: { kind: 'memory', bank: 'cpu', address: 0x4000 },
+      screen: { kind: 'memory', bank: 'cpu', address: 0x5800 },
+      columns: 2,
+      rows: 1,
+    },
+    'not_stopped',
+  );
   assert.match(e.message, /allow_non_atomic_reads/);
   assert.equal(reads, 0);
-  const loose = await call(client, 'decode_c64_hires_bitmap', { bitmap: { kind: 'memory', bank: 'cpu', address: 0x4000 }, screen: { kind: 'memory', bank: 'cpu', address: 0x5800 }, columns: 2, rows: 1, allow_non_atomic_reads: true });
+  const loose = await call(client, 'decode_c64_hires_bitmap', {
+    bitmap: { kind: 'memory', bank: 'cpu', address: 0x4000 },
+    screen: { kind: 'memory', bank: 'cpu', address: 0x5800 },
+    columns: 2,
+    rows: 1,
+    allow_non_atomic_reads: true,
+  });
   assert.match(loose.warnings[0], /^non_atomic_reads: bitmap, screen/);
   assert.equal(reads, 2);
-  const single = await call(client, 'decode_c64_charset', { charset: { kind: 'memory', bank: 'cpu', address: 0x3d00 }, count: 8 });
+  const single = await call(client, 'decode_c64_charset', {
+    charset: { kind: 'memory', bank: 'cpu', address: 0x3d00 },
+    count: 8,
+  });
   assert.deepEqual(single.warnings, [], 'one memory source is one read: no warning');
   await call(client, 'pause', { wait: true });
 
@@ -144,17 +244,42 @@ test('live memory sources, atomic reads and session labels on a real session', {
   assert.equal((await call(client, 'read_memory', { address: 0xd020, length: 1 })).symbol, 'EXTCOL');
   assert.equal((await call(client, 'read_memory', { address: 0xd805, length: 1 })).symbol, 'COLRAM+5');
 
-  const defined = await call(client, 'define_c64_text', { address: 0x0100, bank: 'cpu', length: 16, encoding: 'screen', name: 'BOOT_TEXT' });
+  const defined = await call(client, 'define_c64_text', {
+    address: 0x0100,
+    bank: 'cpu',
+    length: 16,
+    encoding: 'screen',
+    name: 'BOOT_TEXT',
+  });
   assert.equal(defined.dry_run, true);
   assert.equal(defined.added, 1);
-  const real = await call(client, 'define_c64_text', { address: 0x0100, bank: 'cpu', length: 16, encoding: 'screen', name: 'BOOT_TEXT', dry_run: false });
+  const real = await call(client, 'define_c64_text', {
+    address: 0x0100,
+    bank: 'cpu',
+    length: 16,
+    encoding: 'screen',
+    name: 'BOOT_TEXT',
+    dry_run: false,
+  });
   assert.equal(real.applied, true);
   const listed = await call(client, 'list_c64_labels', { name_contains: 'boot' });
-  assert.deepEqual(listed.labels.map((l: { name: string; size: number }) => [l.name, l.size]), [['BOOT_TEXT', 16]]);
+  assert.deepEqual(
+    listed.labels.map((l: { name: string; size: number }) => [l.name, l.size]),
+    [['BOOT_TEXT', 16]],
+  );
   assert.match(listed.labels[0].comment, /^screen upper_graphics text: /);
-  e = await callExpectingError(client, 'define_c64_text', { address: 0x0100, bank: 'cpu', length: 4, name: 'OTHER', dry_run: false }, 'bad_request');
+  e = await callExpectingError(
+    client,
+    'define_c64_text',
+    { address: 0x0100, bank: 'cpu', length: 4, name: 'OTHER', dry_run: false },
+    'bad_request',
+  );
   assert.match(e.message, /conflict.*OTHER at 0x0100 vs existing BOOT_TEXT/);
-  assert.equal((await call(client, 'list_c64_labels', { name_contains: 'other' })).total, 0, 'nothing applied on conflict');
+  assert.equal(
+    (await call(client, 'list_c64_labels', { name_contains: 'other' })).total,
+    0,
+    'nothing applied on conflict',
+  );
 
   // VS Code sees the same labels: a Labels scope, and evaluate/hover on a label name
   const dap = await serveDap(manager);
@@ -169,7 +294,10 @@ test('live memory sources, atomic reads and session labels on a real session', {
     assert.ok(labelsScope, `a Labels scope among ${scopes.map((sc) => sc.name).join(', ')}`);
     const vars = (await dc.variablesRequest({ variablesReference: labelsScope.variablesReference })).body.variables;
     assert.equal(vars.find((v) => v.name === 'EXTCOL')?.value, '$D020 border colour');
-    assert.equal(vars.find((v) => v.name === 'BOOT_TEXT')?.value.startsWith('$0100-$010F screen upper_graphics text: '), true);
+    assert.equal(
+      vars.find((v) => v.name === 'BOOT_TEXT')?.value.startsWith('$0100-$010F screen upper_graphics text: '),
+      true,
+    );
     const hover = await dc.evaluateRequest({ expression: 'CHROUT', context: 'hover', frameId: frame.id });
     assert.equal(hover.body.result, '$FFD2-$FFD4 output a character');
     await assert.rejects(dc.evaluateRequest({ expression: 'NO_SUCH_NAME', context: 'hover', frameId: frame.id }));

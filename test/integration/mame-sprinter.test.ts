@@ -30,10 +30,16 @@ function exeFile(): string {
 
 test('a sprinter launch on a MAME without the driver fails at once, saying which MAME is needed', async (t) => {
   const mame = resolveMamePath({});
-  if (await mameHasDriver(mame, 'sprinter')) { t.skip(`${mame} has the sprinter driver; the refusal cannot be shown with it`); return; }
+  if (await mameHasDriver(mame, 'sprinter')) {
+    t.skip(`${mame} has the sprinter driver; the refusal cannot be shown with it`);
+    return;
+  }
   const manager = new SessionManager();
   try {
-    const { session } = manager.start({ machine: 'sprinter', emulator: 'mame', program: exeFile() }, { kind: 'cli', label: 'test' });
+    const { session } = manager.start(
+      { machine: 'sprinter', emulator: 'mame', program: exeFile() },
+      { kind: 'cli', label: 'test' },
+    );
     const st = await session.waitForStop(30_000).catch(() => session.status());
     assert.equal(st.phase, 'failed');
     assert.equal(st.error?.code, 'incompatible_target');
@@ -44,22 +50,35 @@ test('a sprinter launch on a MAME without the driver fails at once, saying which
 });
 
 const live = {
-  mame: process.env.RETRO_SPRINTER_MAME, rompath: process.env.RETRO_SPRINTER_ROMPATH, hdd: process.env.RETRO_SPRINTER_HDD,
-  exe: process.env.RETRO_SPRINTER_EXE, cdb: process.env.RETRO_SPRINTER_CDB,
+  mame: process.env.RETRO_SPRINTER_MAME,
+  rompath: process.env.RETRO_SPRINTER_ROMPATH,
+  hdd: process.env.RETRO_SPRINTER_HDD,
+  exe: process.env.RETRO_SPRINTER_EXE,
+  cdb: process.env.RETRO_SPRINTER_CDB,
 };
 
 test('live Sprinter: DSS runs the EXE to main; window pages, VRAM and fast RAM are readable', async (t) => {
   if (!live.mame || !(await mameHasDriver(live.mame, 'sprinter')) || !live.hdd || !live.exe) {
-    t.skip('no MAME with the sprinter driver: set RETRO_SPRINTER_MAME, RETRO_SPRINTER_ROMPATH, RETRO_SPRINTER_HDD and RETRO_SPRINTER_EXE ' +
-      '(Debian\'s MAME 0.251 has no sprinter driver; see docs/mame-coverage.md)');
+    t.skip(
+      'no MAME with the sprinter driver: set RETRO_SPRINTER_MAME, RETRO_SPRINTER_ROMPATH, RETRO_SPRINTER_HDD and RETRO_SPRINTER_EXE ' +
+        "(Debian's MAME 0.251 has no sprinter driver; see docs/mame-coverage.md)",
+    );
     return;
   }
   const manager = new SessionManager();
   try {
-    const { session } = manager.start({
-      machine: 'sprinter', emulator: 'mame', mamePath: live.mame, rompath: live.rompath, program: live.exe, debugInfo: live.cdb,
-      media: { hard1: live.hdd },
-    }, { kind: 'cli', label: 'test' });
+    const { session } = manager.start(
+      {
+        machine: 'sprinter',
+        emulator: 'mame',
+        mamePath: live.mame,
+        rompath: live.rompath,
+        program: live.exe,
+        debugInfo: live.cdb,
+        media: { hard1: live.hdd },
+      },
+      { kind: 'cli', label: 'test' },
+    );
     const st = await session.waitForStop(180_000);
     assert.equal(st.phase, 'ready', JSON.stringify(st.error));
     if (live.cdb) assert.equal(st.location?.function, 'main');

@@ -49,9 +49,16 @@ class CdbAddresses {
 
 function nextStop(t: MameTarget, timeoutMs = STOP_TIMEOUT_MS): Promise<StopInfo> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { off(); reject(new Error(`no stop within ${timeoutMs} ms`)); }, timeoutMs);
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no stop within ${timeoutMs} ms`));
+    }, timeoutMs);
     const off = t.onEvent((e: TargetEvent) => {
-      if (e.type === 'stopped') { clearTimeout(timer); off(); resolve(e.stop); }
+      if (e.type === 'stopped') {
+        clearTimeout(timer);
+        off();
+        resolve(e.stop);
+      }
     });
   });
 }
@@ -113,8 +120,10 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
   before(async () => {
     fx = await buildZxFixture();
     cdb = new CdbAddresses(await readFile(fx.cdb, 'utf8'));
-    t = await launchMameTarget({ machine: 'spectrum', emulator: 'mame', program: fx.rom },
-      { workDir: WORK_DIR, onProgress: (m) => progress.push(m) });
+    t = await launchMameTarget(
+      { machine: 'spectrum', emulator: 'mame', program: fx.rom },
+      { workDir: WORK_DIR, onProgress: (m) => progress.push(m) },
+    );
     t.onEvent((e) => events.push(e));
   });
 
@@ -152,7 +161,10 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
   test('a breakpoint at main is hit with the right PC and a sane SP', async () => {
     const main = cdb.fn('main');
     const id = await t.setBreakpoint({ space: 'cpu', offset: main });
-    assert.deepEqual((await t.listBreakpoints()).map((b) => [b.id, b.address.offset]), [[id, main]]);
+    assert.deepEqual(
+      (await t.listBreakpoints()).map((b) => [b.id, b.address.offset]),
+      [[id, main]],
+    );
     const stop = nextStop(t);
     await t.resume();
     const s = await stop;
@@ -214,7 +226,7 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
     assert.equal(s.pc, cdb.fn('draw'), 'stepping into the call_draw line enters draw');
 
     await runTo(t, loop[0]);
-    const second = loop[0] + 3;  // ld a,(_counter) is 3 bytes; a breakpoint on the next instruction
+    const second = loop[0] + 3; // ld a,(_counter) is 3 bytes; a breakpoint on the next instruction
     const id = await t.setBreakpoint({ space: 'cpu', offset: second });
     stop = nextStop(t);
     await t.stepRange([loop], 'over');
@@ -226,7 +238,14 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
 
     // The whole main loop as one range: only the bound can end it.
     stop = nextStop(t);
-    await t.stepRange([[loop[0], callDrawLine[1] + 2], [cdb.fn('plot'), 0x3fff]], 'over', 40);
+    await t.stepRange(
+      [
+        [loop[0], callDrawLine[1] + 2],
+        [cdb.fn('plot'), 0x3fff],
+      ],
+      'over',
+      40,
+    );
     s = await stop;
     assert.equal(s.reason, 'step');
     const now = await pc(t);
@@ -258,8 +277,9 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
     assert.equal(img.height, 296);
     assert.equal(img.rgba.length, 352 * 296 * 4);
     assert.equal(img.maybeStale, true);
-    const px = (x: number, y: number) => Array.from(img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4));
-    const paper = [0xbf, 0xbf, 0xbf, 0xff];  // attribute 0x38: white paper, black ink
+    const px = (x: number, y: number) =>
+      Array.from(img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4));
+    const paper = [0xbf, 0xbf, 0xbf, 0xff]; // attribute 0x38: white paper, black ink
     const ink = [0x00, 0x00, 0x00, 0xff];
     for (let x = 48; x < 48 + 16; x++) assert.deepEqual(px(x, 48), (x - 48) % 2 === 0 ? paper : ink, `pixel ${x},48`);
     assert.deepEqual(px(0, 0), paper, 'border');
@@ -291,7 +311,11 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
   });
 
   test('close ends MAME: exited event, then target_lost', async () => {
-    const exited = new Promise<TargetEvent>((resolve) => t.onEvent((e) => { if (e.type === 'exited') resolve(e); }));
+    const exited = new Promise<TargetEvent>((resolve) =>
+      t.onEvent((e) => {
+        if (e.type === 'exited') resolve(e);
+      }),
+    );
     await t.close();
     const e = await exited;
     assert.equal(e.type, 'exited');
@@ -308,10 +332,17 @@ describe('MAME dying under the target', { timeout: 120_000 }, () => {
     const fx = await buildZxFixture();
     const t = await launchMameTarget({ machine: 'spectrum', emulator: 'mame', program: fx.rom }, { workDir: WORK_DIR });
     try {
-      const exited = new Promise<TargetEvent>((resolve) => t.onEvent((e) => { if (e.type === 'exited') resolve(e); }));
+      const exited = new Promise<TargetEvent>((resolve) =>
+        t.onEvent((e) => {
+          if (e.type === 'exited') resolve(e);
+        }),
+      );
       await t.resume();
       // Sent just before the kill: either answered first, or failed as target_lost, never left hanging.
-      const pending = t.readRegisters().then(() => 'answered', (err: RetroError) => err.code);
+      const pending = t.readRegisters().then(
+        () => 'answered',
+        (err: RetroError) => err.code,
+      );
       process.kill(t.pid!, 'SIGKILL');
       const e = await exited;
       assert.match((e as { reason: string }).reason, /SIGKILL/);
@@ -327,18 +358,33 @@ describe('MAME dying under the target', { timeout: 120_000 }, () => {
 describe('MAME launch failures', { timeout: 120_000 }, () => {
   test('a missing MAME executable is launch_failed naming the path', async () => {
     const fx = await buildZxFixture();
-    await rejectsWith(launchMameTarget({ machine: 'spectrum', emulator: 'mame', program: fx.rom, mamePath: '/nonexistent/mame' },
-      { workDir: WORK_DIR }), 'launch_failed', /\/nonexistent\/mame/);
+    await rejectsWith(
+      launchMameTarget(
+        { machine: 'spectrum', emulator: 'mame', program: fx.rom, mamePath: '/nonexistent/mame' },
+        { workDir: WORK_DIR },
+      ),
+      'launch_failed',
+      /\/nonexistent\/mame/,
+    );
   });
 
   test('a missing program file is launch_failed naming the path', async () => {
-    await rejectsWith(launchMameTarget({ machine: 'spectrum', emulator: 'mame', program: '/nonexistent/game.rom' },
-      { workDir: WORK_DIR }), 'launch_failed', /\/nonexistent\/game\.rom/);
+    await rejectsWith(
+      launchMameTarget(
+        { machine: 'spectrum', emulator: 'mame', program: '/nonexistent/game.rom' },
+        { workDir: WORK_DIR },
+      ),
+      'launch_failed',
+      /\/nonexistent\/game\.rom/,
+    );
   });
 
   test('MAME exiting at start (no ROM) is launch_failed carrying its output', async () => {
-    const err = await rejectsWith(launchMameTarget({ machine: 'spectrum', emulator: 'mame' }, { workDir: WORK_DIR }),
-      'launch_failed', /exited during start-up/);
+    const err = await rejectsWith(
+      launchMameTarget({ machine: 'spectrum', emulator: 'mame' }, { workDir: WORK_DIR }),
+      'launch_failed',
+      /exited during start-up/,
+    );
     assert.match(err.message, /spectrum\.rom|required files/i);
   });
 });

@@ -21,20 +21,29 @@ const manager = new SessionManager({ workDir: mkdtempSync(join(tmpdir(), 'retro-
 after(() => manager.closeAll());
 
 /** Resolves with the first posted message that satisfies `match`, bounded. */
-function nextMessage(posted: HostMessage[], match: (m: HostMessage) => boolean, timeoutMs: number): Promise<HostMessage> {
+function nextMessage(
+  posted: HostMessage[],
+  match: (m: HostMessage) => boolean,
+  timeoutMs: number,
+): Promise<HostMessage> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
     const poll = () => {
       const found = posted.find(match);
       if (found) return resolve(found);
-      if (Date.now() > deadline) return reject(new Error(`no matching panel message in ${timeoutMs} ms; got ${JSON.stringify(posted.map((m) => m.type === 'frame' ? { ...m, dataUrl: '…' } : m))}`));
+      if (Date.now() > deadline)
+        return reject(
+          new Error(
+            `no matching panel message in ${timeoutMs} ms; got ${JSON.stringify(posted.map((m) => (m.type === 'frame' ? { ...m, dataUrl: '…' } : m)))}`,
+          ),
+        );
       setTimeout(poll, 100);
     };
     poll();
   });
 }
 
-test('a stop in the real session brings a frame with the program\'s screen', { timeout: 180_000 }, async () => {
+test("a stop in the real session brings a frame with the program's screen", { timeout: 180_000 }, async () => {
   const fx = await buildZxFixture();
   const posted: HostMessage[] = [];
   const controller = new ScreenController({ sessions: manager, post: (m) => posted.push(m), timeoutMs: 30_000 });
@@ -43,7 +52,8 @@ test('a stop in the real session brings a frame with the program\'s screen', { t
 
   const { session, client } = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true },
-    { kind: 'cli', label: 'screen panel test' });
+    { kind: 'cli', label: 'screen panel test' },
+  );
   await session.waitForStop(120_000);
   assert.equal(controller.currentSessionId, session.id, 'the controller follows the new session');
 
@@ -67,7 +77,10 @@ test('a stop in the real session brings a frame with the program\'s screen', { t
   assert.ok(png.width >= 256 && png.height >= 192, `screen is ${png.width}x${png.height}`);
   // Bitmap 0x55 with attribute 0x38 (black ink on white paper): the middle row alternates pixel by pixel.
   const y = Math.floor(png.height / 2);
-  const luma = (x: number) => { const i = (y * png.width + x) * 4; return png.data[i] + png.data[i + 1] + png.data[i + 2]; };
+  const luma = (x: number) => {
+    const i = (y * png.width + x) * 4;
+    return png.data[i] + png.data[i + 1] + png.data[i + 2];
+  };
   const from = Math.floor(png.width / 2) - 64;
   let alternations = 0;
   for (let x = from; x < from + 128; x++) if (Math.abs(luma(x) - luma(x + 1)) > 300) alternations++;

@@ -19,7 +19,11 @@ async function stoppedAt(expectLine?: { file: string; line: number }): Promise<S
   const status = await session.waitForStop(30_000);
   assert.equal(status.state, 'stopped');
   if (expectLine) {
-    assert.equal(status.location?.line, expectLine.line, `expected ${expectLine.file}:${expectLine.line}, got ${JSON.stringify(status.location)}`);
+    assert.equal(
+      status.location?.line,
+      expectLine.line,
+      `expected ${expectLine.file}:${expectLine.line}, got ${JSON.stringify(status.location)}`,
+    );
     assert.equal(basename(status.location?.file ?? ''), basename(expectLine.file));
   }
   return status;
@@ -37,7 +41,9 @@ before(async () => {
   beat.unref();
 });
 
-after(async () => { await manager?.closeAll(); });
+after(async () => {
+  await manager?.closeAll();
+});
 
 test('boots MAME and stops at main with identity and a source location', async () => {
   const status = await stoppedAt();
@@ -78,14 +84,17 @@ test('step over, into and out move by C lines through the nested calls', async (
   await stoppedAt(fx.markers.call_draw);
   // into draw → first line of draw
   await session.stepInto(dap.id);
-  const inDraw = await stoppedAt(fx.markers.draw_call_plot);   // the first body line, past the prologue
+  const inDraw = await stoppedAt(fx.markers.draw_call_plot); // the first body line, past the prologue
   assert.equal(inDraw.location?.function, 'draw');
   await session.stepInto(dap.id);
   const inPlot = await stoppedAt(fx.markers.plot_body);
   assert.equal(inPlot.location?.function, 'plot');
 
   const stack = await session.backtrace();
-  assert.deepEqual(stack.slice(0, 3).map((f) => f.function), ['plot', 'draw', 'main']);
+  assert.deepEqual(
+    stack.slice(0, 3).map((f) => f.function),
+    ['plot', 'draw', 'main'],
+  );
   assert.equal(stack[1].location?.line, fx.markers.draw_call_plot.line);
   assert.equal(stack[2].location?.line, fx.markers.call_draw.line);
 
@@ -138,7 +147,10 @@ test('pause stops a running machine; requests that need a stop are refused while
   await session.resume(dap.id);
   await assert.rejects(session.backtrace(), (e) => code(e) === 'not_stopped');
   await assert.rejects(session.stepOver(dap.id), (e) => code(e) === 'not_stopped');
-  await assert.rejects(session.writeMemory(dap.id, { space: 'cpu', offset: 0x9000 }, Uint8Array.of(1)), (e) => code(e) === 'not_stopped');
+  await assert.rejects(
+    session.writeMemory(dap.id, { space: 'cpu', offset: 0x9000 }, Uint8Array.of(1)),
+    (e) => code(e) === 'not_stopped',
+  );
   await session.pause(dap.id);
   const status = await stoppedAt();
   assert.equal(status.last_stop?.reason, 'pause');
@@ -151,8 +163,12 @@ test('memory reads are range-checked and writes need the lease and stick', async
   await assert.rejects(session.readMemory({ space: 'cpu', offset: 0xfff0 }, 32), (e) => code(e) === 'bad_address');
   await assert.rejects(session.readMemory({ space: 'cpu', offset: 0 }, 2 << 20), (e) => code(e) === 'too_large');
   await session.writeMemory(dap.id, { space: 'cpu', offset: 0x9000 }, Uint8Array.of(0xde, 0xad));
-  assert.deepEqual([...await session.readMemory({ space: 'cpu', offset: 0x9000 }, 2)], [0xde, 0xad]);
-  await assert.rejects(session.writeMemory(dap.id, { space: 'cpu', offset: 0x0000 }, Uint8Array.of(0x00)), (e) => code(e) === 'bad_address', 'ROM does not take writes');
+  assert.deepEqual([...(await session.readMemory({ space: 'cpu', offset: 0x9000 }, 2))], [0xde, 0xad]);
+  await assert.rejects(
+    session.writeMemory(dap.id, { space: 'cpu', offset: 0x0000 }, Uint8Array.of(0x00)),
+    (e) => code(e) === 'bad_address',
+    'ROM does not take writes',
+  );
   await assert.rejects(session.resume(dap.id, { generation: 0 }), (e) => code(e) === 'stale_generation');
   assert.equal((await session.status()).state, 'stopped', 'the session is intact');
 });
@@ -160,15 +176,26 @@ test('memory reads are range-checked and writes need the lease and stick', async
 test('an agent without the lease is refused; an expired owner loses its breakpoints', async () => {
   const agent = session.attachClient('mcp', 'MCP client test-agent');
   await assert.rejects(session.resume(agent.id), (e) => code(e) === 'lease_held');
-  assert.throws(() => session.claimControl(agent.id), (e) => code(e) === 'lease_held');
+  assert.throws(
+    () => session.claimControl(agent.id),
+    (e) => code(e) === 'lease_held',
+  );
   const bp = await session.setFunctionBreakpoint(agent.id, 'plot');
   assert.equal(bp.verified, true);
   await assert.rejects(session.clearBreakpoint(dap.id, bp.id), (e) => code(e) === 'not_owner');
   // the agent vanishes: no more heartbeats
   const expired = new Promise((resolve) => {
-    const off = session.onEvent((q) => { if (q.event.type === 'owner_expired' && q.event.client.id === agent.id) { off(); resolve(q.event); } });
+    const off = session.onEvent((q) => {
+      if (q.event.type === 'owner_expired' && q.event.client.id === agent.id) {
+        off();
+        resolve(q.event);
+      }
+    });
   });
-  const event = await expired as { removed_breakpoints: number[] };
+  const event = (await expired) as { removed_breakpoints: number[] };
   assert.deepEqual(event.removed_breakpoints, [bp.id]);
-  assert.equal(session.listBreakpoints().some((b) => b.id === bp.id), false);
+  assert.equal(
+    session.listBreakpoints().some((b) => b.id === bp.id),
+    false,
+  );
 });

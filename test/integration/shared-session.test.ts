@@ -26,7 +26,9 @@ before(async () => {
   ({ fx, manager, vscode, alice, bob } = rig);
 });
 
-after(async () => { await rig?.close(); });
+after(async () => {
+  await rig?.close();
+});
 
 test('all three clients see the same session, stopped at main', async () => {
   const a = await call(alice, 'session_status');
@@ -50,7 +52,10 @@ test('agents are refused run control while VS Code holds the lease, by name', as
 });
 
 test("an agent's breakpoint is its own: others see it read-only and cannot clear it", async () => {
-  const set = await call(alice, 'set_breakpoint', { file: basename(fx.markers.plot_body.file), line: fx.markers.plot_body.line });
+  const set = await call(alice, 'set_breakpoint', {
+    file: basename(fx.markers.plot_body.file),
+    line: fx.markers.plot_body.line,
+  });
   aliceBp = set.breakpoint.id;
   assert.equal(set.breakpoint.verified, true);
   const seenByBob = (await call(bob, 'list_breakpoints')).breakpoints.find((b: { id: number }) => b.id === aliceBp);
@@ -75,7 +80,9 @@ test("VS Code's continue stops at the agent's breakpoint, and every client sees 
 test('an explicit take-over moves control to the agent; VS Code is then refused by name', async () => {
   const claimed = await call(alice, 'claim_control', { take_over: true });
   assert.match(claimed.lease.holder.label, /alice/);
-  await assert.rejects(vscode.continueRequest({ threadId: 1 }), (e: Error) => /held by MCP client alice/.test(e.message));
+  await assert.rejects(vscode.continueRequest({ threadId: 1 }), (e: Error) =>
+    /held by MCP client alice/.test(e.message),
+  );
   await callExpectingError(bob, 'step_over', {}, 'lease_held');
   const stepped = await call(alice, 'step_out', { timeout_ms: 10_000 });
   assert.equal(stepped.location.function, 'draw');
@@ -86,9 +93,10 @@ test('an agent that vanishes loses its lease and its breakpoints; VS Code carrie
   const transport = (alice as unknown as { _transport?: { close(): Promise<void> } })._transport;
   await transport?.close();
   const deadline = Date.now() + LEASE_MS * 5;
-  const aliceHas = async () => (await call(bob, 'list_breakpoints')).breakpoints.some((b: { id: number }) => b.id === aliceBp);
+  const aliceHas = async () =>
+    (await call(bob, 'list_breakpoints')).breakpoints.some((b: { id: number }) => b.id === aliceBp);
   let status = await call(bob, 'session_status');
-  while ((status.lease || await aliceHas()) && Date.now() < deadline) {
+  while ((status.lease || (await aliceHas())) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 200));
     status = await call(bob, 'session_status');
   }

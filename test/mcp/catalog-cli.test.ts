@@ -9,10 +9,14 @@ import { DEFAULT_PROFILE, PROFILES, TOOL_GROUPS } from '../../src/mcp/groups.js'
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
-const expected = (profile: keyof typeof PROFILES) => [
-  'list_tool_groups', 'search_tools', 'load_tool_group', 'unload_tool_group',
-  ...TOOL_GROUPS.filter((g) => PROFILES[profile].includes(g.name)).flatMap((g) => g.tools.map((t) => t.name)),
-].sort();
+const expected = (profile: keyof typeof PROFILES) =>
+  [
+    'list_tool_groups',
+    'search_tools',
+    'load_tool_group',
+    'unload_tool_group',
+    ...TOOL_GROUPS.filter((g) => PROFILES[profile].includes(g.name)).flatMap((g) => g.tools.map((t) => t.name)),
+  ].sort();
 
 before(() => {
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -21,10 +25,14 @@ before(() => {
 
 async function listedTools(args: string[]): Promise<string[]> {
   const client = new Client({ name: 'cli-profile', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', ...args], stderr: 'pipe' }),
+  );
   try {
     return (await client.listTools()).tools.map((t) => t.name).sort();
-  } finally { await client.close(); }
+  } finally {
+    await client.close();
+  }
 }
 
 test('retro-debug mcp starts with the default profile, or the one --profile names', async () => {
@@ -33,7 +41,10 @@ test('retro-debug mcp starts with the default profile, or the one --profile name
 });
 
 test('an unknown --profile is a usage error naming the profiles', () => {
-  const run = spawnSync(process.execPath, [CLI, 'mcp', '--profile', 'everything'], { encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync(process.execPath, [CLI, 'mcp', '--profile', 'everything'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   assert.equal(run.status, 2);
   assert.match(run.stderr, /--profile must be one of minimal, static, live/);
 });

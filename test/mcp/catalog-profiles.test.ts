@@ -14,13 +14,16 @@ import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callExpectingError, rawRequest, startHttpServerOn } from './mcp-helpers.js';
 
 const CATALOG = ['list_tool_groups', 'search_tools', 'load_tool_group', 'unload_tool_group'];
-const toolsOf = (groups: readonly string[]) => [...CATALOG, ...TOOL_GROUPS.filter((g) => groups.includes(g.name)).flatMap((g) => g.tools.map((t) => t.name))].sort();
+const toolsOf = (groups: readonly string[]) =>
+  [...CATALOG, ...TOOL_GROUPS.filter((g) => groups.includes(g.name)).flatMap((g) => g.tools.map((t) => t.name))].sort();
 
 let manager: SessionManager;
 const servers: HttpMcpServer[] = [];
 const clients: Client[] = [];
 
-before(() => { manager = new SessionManager(); });
+before(() => {
+  manager = new SessionManager();
+});
 after(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));
   await Promise.allSettled(servers.map((s) => s.close()));
@@ -32,10 +35,14 @@ async function connect(profile?: Profile, query?: string): Promise<{ client: Cli
   servers.push(server);
   const client = new Client({ name: 'catalog-test', version: '1.0.0' });
   let changes = 0;
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changes++; });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url + (query ?? '')), {
-    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
-  }));
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url + (query ?? '')), {
+      requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+    }),
+  );
   clients.push(client);
   return { client, changes: () => changes };
 }
@@ -63,12 +70,22 @@ test('each profile shows its baseline groups plus the four catalog tools; sizes 
   }
   const { client: fullClient } = await connect('full');
   const fullList = JSON.stringify((await fullClient.listTools()).tools);
-  assert.ok(!fullList.includes('9007199254740991') && !fullList.includes('"$schema"'), 'safe-integer bounds and $schema are trimmed');
+  assert.ok(
+    !fullList.includes('9007199254740991') && !fullList.includes('"$schema"'),
+    'safe-integer bounds and $schema are trimmed',
+  );
   const sprites = (await fullClient.listTools()).tools.find((t) => t.name === 'decode_c64_sprites')!;
-  assert.deepEqual((sprites.inputSchema.properties as Record<string, unknown>).count, { default: 1, type: 'integer', minimum: 1, maximum: 256 }, 'real bounds stay');
+  assert.deepEqual(
+    (sprites.inputSchema.properties as Record<string, unknown>).count,
+    { default: 1, type: 'integer', minimum: 1, maximum: 256 },
+    'real bounds stay',
+  );
   console.log(`tools/list JSON bytes per profile: ${JSON.stringify(sizes)} (default ${DEFAULT_PROFILE})`);
   assert.ok(sizes.minimal < sizes.static && sizes.static < sizes.full && sizes.live < sizes.full);
-  assert.ok(sizes[DEFAULT_PROFILE] < 64 * 1024, `the default profile's schemas fit in 64 KiB (${sizes[DEFAULT_PROFILE]})`);
+  assert.ok(
+    sizes[DEFAULT_PROFILE] < 64 * 1024,
+    `the default profile's schemas fit in 64 KiB (${sizes[DEFAULT_PROFILE]})`,
+  );
   assert.ok(sizes[DEFAULT_PROFILE] < sizes.full / 3, 'the default shows well under a third of all schemas');
 });
 
@@ -92,14 +109,21 @@ test('load and unload at run time: list_changed reaches the client; baseline gro
   assert.deepEqual((await call(client, 'unload_tool_group', { group: 'c' })).unloaded, ['c']);
   await until(() => changes() > mid, 'tools/list_changed after unload');
   assert.ok(!(await names(client)).includes('backtrace'));
-  const gone = await client.callTool({ name: 'backtrace', arguments: {} }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+  const gone = await client
+    .callTool({ name: 'backtrace', arguments: {} })
+    .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
   assert.equal((gone as { isError?: boolean }).isError, true, 'calling an unloaded tool fails');
 
   // static + all: the transient groups can be unloaded again, the baseline cannot
   await call(client, 'load_tool_group', { group: 'all' });
   assert.deepEqual(await names(client), toolsOf(PROFILES.full));
   const all = await call(client, 'unload_tool_group', { group: 'all' });
-  assert.deepEqual(all.unloaded.sort(), TOOL_GROUPS.map((g) => g.name).filter((n) => !PROFILES.static.includes(n)).sort());
+  assert.deepEqual(
+    all.unloaded.sort(),
+    TOOL_GROUPS.map((g) => g.name)
+      .filter((n) => !PROFILES.static.includes(n))
+      .sort(),
+  );
   assert.deepEqual(await names(client), toolsOf(PROFILES.static));
 });
 
@@ -128,8 +152,18 @@ test('per-connection profile: ?profile= on the endpoint URL; an unknown profile 
   assert.equal((await call(client, 'list_tool_groups')).profile, 'minimal');
   const server = servers.at(-1)!;
   const res = await rawRequest(server.url + '?profile=everything', {
-    headers: { Authorization: `Bearer ${server.token}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: `127.0.0.1:${server.port}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    headers: {
+      Authorization: `Bearer ${server.token}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Host: `127.0.0.1:${server.port}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }),
   });
   assert.equal(res.status, 400);
   assert.match(JSON.parse(res.body).error.message, /Unknown tool profile "everything"/);

@@ -26,8 +26,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 test('the demo builds, stops in the loop, prints stack and variables, saves a screenshot, exits 0', () => {
   const run = demo(['--out', 'out']);
   assert.equal(run.status, 0, `demo failed: ${run.stdout}\n${run.stderr}`);
-  const paintLine = readFileSync(join(REPO_ROOT, 'examples', 'zx-demo', 'demo.c'), 'utf8').split('\n')
-    .findIndex((l) => l.includes('/* DEMO:paint */')) + 1;
+  const paintLine =
+    readFileSync(join(REPO_ROOT, 'examples', 'zx-demo', 'demo.c'), 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('/* DEMO:paint */')) + 1;
   assert.match(run.stdout, /Stopped at main at demo\.c:\d+/);
   assert.match(run.stdout, new RegExp(`Hit the breakpoint: paint_row at demo\\.c:${paintLine}\\b`));
   assert.match(run.stdout, new RegExp(`#0 paint_row at demo\\.c:${paintLine}\\n\\s+#1 main at demo\\.c:\\d+`));

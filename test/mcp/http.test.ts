@@ -16,7 +16,15 @@ import { SessionManager } from '../../src/session/manager.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import {
-  INITIALIZE_BODY, JSON_HEADERS, call, callExpectingError, callRaw, connectHttpClient, rawRequest, startHttpServerOn, waitUntilReady,
+  INITIALIZE_BODY,
+  JSON_HEADERS,
+  call,
+  callExpectingError,
+  callRaw,
+  connectHttpClient,
+  rawRequest,
+  startHttpServerOn,
+  waitUntilReady,
   type Structured,
 } from './mcp-helpers.js';
 
@@ -53,13 +61,38 @@ test('HTTP guard: 401 without or with a wrong token, 403 for a foreign Host or O
   assert.equal(noToken.status, 401);
   assert.match(String(noToken.headers['www-authenticate']), /Bearer/);
   assert.equal(noToken.headers['access-control-allow-origin'], undefined, 'no CORS headers');
-  assert.equal((await rawRequest(url, { headers: { ...JSON_HEADERS, Authorization: `Bearer ${server.token.slice(1)}x` }, body: INITIALIZE_BODY })).status, 401);
-  assert.equal((await rawRequest(url, { headers: { ...JSON_HEADERS, ...auth, Host: 'evil.example:80' }, body: INITIALIZE_BODY })).status, 403);
-  assert.equal((await rawRequest(url, { headers: { ...JSON_HEADERS, ...auth, Origin: 'https://evil.example' }, body: INITIALIZE_BODY })).status, 403);
-  const unknown = await rawRequest(url, { headers: { ...JSON_HEADERS, ...auth, 'Mcp-Session-Id': 'no-such-session' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+  assert.equal(
+    (
+      await rawRequest(url, {
+        headers: { ...JSON_HEADERS, Authorization: `Bearer ${server.token.slice(1)}x` },
+        body: INITIALIZE_BODY,
+      })
+    ).status,
+    401,
+  );
+  assert.equal(
+    (await rawRequest(url, { headers: { ...JSON_HEADERS, ...auth, Host: 'evil.example:80' }, body: INITIALIZE_BODY }))
+      .status,
+    403,
+  );
+  assert.equal(
+    (
+      await rawRequest(url, {
+        headers: { ...JSON_HEADERS, ...auth, Origin: 'https://evil.example' },
+        body: INITIALIZE_BODY,
+      })
+    ).status,
+    403,
+  );
+  const unknown = await rawRequest(url, {
+    headers: { ...JSON_HEADERS, ...auth, 'Mcp-Session-Id': 'no-such-session' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
   assert.equal(unknown.status, 404);
-  const good = await rawRequest(url, { headers: { ...JSON_HEADERS, ...auth, Origin: 'http://127.0.0.1:1234' }, body: INITIALIZE_BODY });
+  const good = await rawRequest(url, {
+    headers: { ...JSON_HEADERS, ...auth, Origin: 'http://127.0.0.1:1234' },
+    body: INITIALIZE_BODY,
+  });
   assert.equal(good.status, 200, 'a good token and loopback origin initialize fine');
   assert.ok(good.headers['mcp-session-id'], 'stateful: a session id is issued');
   assert.equal(server.port, Number(new URL(url).port));
@@ -70,9 +103,30 @@ test('tools are listed with input and output schemas and explicit annotations', 
   a = await connectHttpClient(server, 'agent-a');
   const { tools } = await a.listTools();
   const names = tools.map((t) => t.name);
-  for (const n of ['start_session', 'session_status', 'stop_session', 'claim_control', 'release_control', 'wait_for_stop',
-    'set_breakpoint', 'clear_breakpoint', 'list_breakpoints', 'resume', 'pause', 'step_into', 'step_over', 'step_out',
-    'backtrace', 'list_variables', 'read_variable', 'read_registers', 'read_memory', 'write_memory', 'screenshot', 'list_tool_groups']) {
+  for (const n of [
+    'start_session',
+    'session_status',
+    'stop_session',
+    'claim_control',
+    'release_control',
+    'wait_for_stop',
+    'set_breakpoint',
+    'clear_breakpoint',
+    'list_breakpoints',
+    'resume',
+    'pause',
+    'step_into',
+    'step_over',
+    'step_out',
+    'backtrace',
+    'list_variables',
+    'read_variable',
+    'read_registers',
+    'read_memory',
+    'write_memory',
+    'screenshot',
+    'list_tool_groups',
+  ]) {
     assert.ok(names.includes(n), `missing tool ${n}`);
   }
   for (const t of tools) {
@@ -90,7 +144,14 @@ test('tools are listed with input and output schemas and explicit annotations', 
 
 test('start_session returns at once; session_status shows boot progress until stopped at main', async () => {
   const t0 = Date.now();
-  const started = await call(a, 'start_session', { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true });
+  const started = await call(a, 'start_session', {
+    machine: 'spectrum',
+    emulator: 'mame',
+    program: fx.rom,
+    debugInfo: fx.cdb,
+    cwd: fx.dir,
+    stopOnEntry: true,
+  });
   assert.ok(Date.now() - t0 < 5000, 'start_session does not wait for the boot');
   sessionId = started.session_id;
   assert.match(sessionId, /\S/);
@@ -111,7 +172,7 @@ test('a second client reads freely but cannot mutate without the lease', async (
   assert.equal(st.session_id, sessionId);
   assert.equal(st.lease.held_by_you, false);
   assert.match(st.lease.holder.label, /agent-a/);
-  const w = await callExpectingError(b, 'write_memory', { address: 0xC000, hex: '00' }, 'lease_held');
+  const w = await callExpectingError(b, 'write_memory', { address: 0xc000, hex: '00' }, 'lease_held');
   assert.match(w.message, /agent-a/, 'the refusal names the holder');
   await callExpectingError(b, 'resume', {}, 'lease_held');
   const held = await callExpectingError(b, 'claim_control', {}, 'lease_held');
@@ -150,7 +211,10 @@ test('list_breakpoints shows owners; others see them read-only and cannot clear 
   await call(b, 'release_control');
   const back = await call(a, 'claim_control');
   assert.equal(back.lease.held_by_you, true);
-  assert.ok((await call(a, 'list_breakpoints')).breakpoints.some((x: Structured) => x.id === bpId), 'still there');
+  assert.ok(
+    (await call(a, 'list_breakpoints')).breakpoints.some((x: Structured) => x.id === bpId),
+    'still there',
+  );
 });
 
 test('globals are typed and the counter increments on the next loop pass', async () => {
@@ -159,7 +223,10 @@ test('globals are typed and the counter increments on the next loop pass', async
   assert.match(counter.type, /unsigned char/);
   const origin = globals.variables.find((v: Structured) => v.name === 'origin');
   assert.match(origin.value, /3/);
-  assert.ok(origin.children.some((c: Structured) => c.name === 'y' && c.numeric === -4), 'struct members are typed values');
+  assert.ok(
+    origin.children.some((c: Structured) => c.name === 'y' && c.numeric === -4),
+    'struct members are typed values',
+  );
   const before = counter.numeric as number;
   const hit = await call(a, 'resume', { wait: true, timeout_ms: 30_000 });
   assert.equal(hit.location.line, line('loop_body'));
@@ -176,7 +243,10 @@ test('step_over, step_into, backtrace, locals and step_out move through the sour
   assert.equal(fileOf(into.location), 'util.c');
   if (into.location.line !== line('draw_call_plot')) {
     // the stepper may stop on the function's opening line (its prologue) first
-    assert.ok(into.location.line < line('draw_call_plot') && into.location.line >= line('draw_call_plot') - 3, `landed on ${into.location.line}`);
+    assert.ok(
+      into.location.line < line('draw_call_plot') && into.location.line >= line('draw_call_plot') - 3,
+      `landed on ${into.location.line}`,
+    );
     into = await call(a, 'step_over');
   }
   assert.equal(into.location.line, line('draw_call_plot'));
@@ -215,10 +285,14 @@ test('read_registers, read_memory of the ROM, write_memory + read back in RAM', 
     assert.equal(mem.length, 32);
     assert.equal(mem.ascii.length, 32);
   }
-  const written = await call(a, 'write_memory', { address: 0xC000, hex: 'DEADBEEF' });
+  const written = await call(a, 'write_memory', { address: 0xc000, hex: 'DEADBEEF' });
   assert.equal(written.verified, true);
   assert.equal(written.read_back, 'DEADBEEF');
-  assert.equal((await call(b, 'read_memory', { address: '0xC000', length: 4 })).hex, 'DEADBEEF', 'another client sees the write');
+  assert.equal(
+    (await call(b, 'read_memory', { address: '0xC000', length: 4 })).hex,
+    'DEADBEEF',
+    'another client sees the write',
+  );
   const msg = await call(a, 'read_memory', { address: 0x8000, length: 64 });
   assert.ok(msg.ascii.includes('RETRO'), 'the ASCII preview shows the initialised string');
 });
@@ -232,7 +306,10 @@ test('screenshot returns a PNG of the machine screen; output_path writes once an
   const png = PNG.sync.read(Buffer.from(image.data, 'base64'));
   assert.equal(png.width, sc.width);
   assert.equal(png.height, sc.height);
-  assert.ok(png.width >= 256 && png.height >= 192, `Spectrum screen is at least 256x192 (got ${png.width}x${png.height})`);
+  assert.ok(
+    png.width >= 256 && png.height >= 192,
+    `Spectrum screen is at least 256x192 (got ${png.width}x${png.height})`,
+  );
   const colours = new Set<number>();
   for (let i = 0; i < png.data.length; i += 4) colours.add(png.data.readUInt32BE(i));
   assert.ok(colours.size >= 2, 'the fixture painted something');
@@ -248,14 +325,18 @@ test('screenshot returns a PNG of the machine screen; output_path writes once an
 
 test('bad input is refused with a code and leaves the session intact', async () => {
   await call(a, 'release_control');
-  await callExpectingError(a, 'write_memory', { address: 0xC000, hex: '00' }, 'no_lease');
+  await callExpectingError(a, 'write_memory', { address: 0xc000, hex: '00' }, 'no_lease');
   await callExpectingError(a, 'step_over', {}, 'no_lease');
-  assert.equal((await call(a, 'read_memory', { address: 0xC000, length: 1 })).hex, 'DE', 'refused write changed nothing');
+  assert.equal(
+    (await call(a, 'read_memory', { address: 0xc000, length: 1 })).hex,
+    'DE',
+    'refused write changed nothing',
+  );
   await call(a, 'claim_control');
   await callExpectingError(a, 'read_memory', { address: 0, length: 70_000 }, 'too_large');
   await callExpectingError(a, 'read_memory', { address: { space: 'cpu', offset: 0x10000 }, length: 4 }, 'bad_address');
   await callExpectingError(a, 'read_memory', { address: 'nowhere', length: 4 }, 'bad_address');
-  await callExpectingError(a, 'write_memory', { address: 0xC000, hex: 'XYZ' }, 'bad_request');
+  await callExpectingError(a, 'write_memory', { address: 0xc000, hex: 'XYZ' }, 'bad_request');
   await callExpectingError(a, 'set_breakpoint', { line: 3 }, 'bad_request');
   await callExpectingError(a, 'clear_breakpoint', { id: 99_999 }, 'not_found');
   const gen = (await call(a, 'session_status')).generation;
@@ -292,10 +373,10 @@ test('closing an MCP session detaches its client: its breakpoints go away, the s
   for (let i = 0; i < 50 && server.sessionCount() >= count; i++) await new Promise((r) => setTimeout(r, 100));
   assert.equal(server.sessionCount(), count - 1);
   const left = await call(a, 'list_breakpoints');
-  assert.ok(!left.breakpoints.some((x: Structured) => x.id === bBp.breakpoint.id), 'B\'s breakpoint was removed');
+  assert.ok(!left.breakpoints.some((x: Structured) => x.id === bBp.breakpoint.id), "B's breakpoint was removed");
   const st = await call(a, 'session_status');
   assert.equal(st.phase, 'ready');
-  assert.equal(st.lease, undefined, 'B\'s lease ended with it');
+  assert.equal(st.lease, undefined, "B's lease ended with it");
 });
 
 test('stop_session by the starter ends the session', async () => {

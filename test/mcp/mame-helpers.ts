@@ -10,7 +10,10 @@ import { call } from './mcp-helpers.js';
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Addresses of the fixture's key buffer; look them up while stopped (variables need it, memory reads do not). */
-export interface KeyBuffer { typed: number; typedLen: number }
+export interface KeyBuffer {
+  typed: number;
+  typedLen: number;
+}
 
 export async function findKeyBuffer(client: Client): Promise<KeyBuffer> {
   const at = async (name: string) => (await call(client, 'read_variable', { name })).variable.address.offset as number;
@@ -20,12 +23,18 @@ export async function findKeyBuffer(client: Client): Promise<KeyBuffer> {
 /** What the fixture program has recorded as typed so far. */
 export async function typedText(client: Client, buffer: KeyBuffer): Promise<string> {
   const n = parseInt((await call(client, 'read_memory', { address: buffer.typedLen, length: 1 })).hex, 16);
-  return n === 0 ? '' : Buffer.from((await call(client, 'read_memory', { address: buffer.typed, length: n })).hex, 'hex').toString('latin1');
+  return n === 0
+    ? ''
+    : Buffer.from((await call(client, 'read_memory', { address: buffer.typed, length: n })).hex, 'hex').toString(
+        'latin1',
+      );
 }
 
 /** Bits 0-4 of keyboard half-row A..G (port 0xFDFE), 1 = not pressed; read without side effects. */
 export async function rowAtoG(client: Client): Promise<number> {
-  return parseInt((await call(client, 'read_program_memory', { space: 'io', offset: 0xfdfe, length: 1 })).hex, 16) & 0x1f;
+  return (
+    parseInt((await call(client, 'read_program_memory', { space: 'io', offset: 0xfdfe, length: 1 })).hex, 16) & 0x1f
+  );
 }
 
 export async function waitFor(what: string, cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {

@@ -11,8 +11,23 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
-import { call, callExpectingError, callRaw, connectHttpClient, startHttpServerOn, waitUntilReady, type Structured } from './mcp-helpers.js';
-import { findKeyBuffer, rowAtoG as rowAtoGOf, sleep, typedText as typedTextOf, waitFor, type KeyBuffer } from './mame-helpers.js';
+import {
+  call,
+  callExpectingError,
+  callRaw,
+  connectHttpClient,
+  startHttpServerOn,
+  waitUntilReady,
+  type Structured,
+} from './mcp-helpers.js';
+import {
+  findKeyBuffer,
+  rowAtoG as rowAtoGOf,
+  sleep,
+  typedText as typedTextOf,
+  waitFor,
+  type KeyBuffer,
+} from './mame-helpers.js';
 
 let fx: ZxFixture;
 let manager: SessionManager;
@@ -53,13 +68,23 @@ after(async () => {
 
 test('start_session returns at once with a phase; the session reaches main; a second start is refused', async () => {
   const t0 = Date.now();
-  const started = await call(agent, 'start_session', { machine: 'spectrum', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir });
+  const started = await call(agent, 'start_session', {
+    machine: 'spectrum',
+    program: fx.rom,
+    debugInfo: fx.cdb,
+    cwd: fx.dir,
+  });
   assert.ok(Date.now() - t0 < 3000, 'start_session does not wait for the boot');
   assert.ok(['starting_emulator', 'booting'].includes(started.phase));
   sessionId = started.session_id;
   const ready = await waitUntilReady(agent, sessionId);
   assert.equal(ready.location.function, 'main');
-  await callExpectingError(agent, 'start_session', { machine: 'spectrum', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir }, 'session_exists');
+  await callExpectingError(
+    agent,
+    'start_session',
+    { machine: 'spectrum', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
+    'session_exists',
+  );
 });
 
 test('status and read_registers agree on the PC', async () => {
@@ -85,7 +110,10 @@ test('list_shares names the video RAM and the ROM region with sizes and the CPU 
   const vram = res.shares.find((s: Structured) => s.tag === ':video_ram');
   assert.deepEqual([vram.kind, vram.size], ['share', 6912]);
   assert.equal(res.shares.find((s: Structured) => s.tag === ':maincpu').size, 65536);
-  assert.deepEqual(res.spaces.find((s: Structured) => s.name === 'program'), { name: 'program', address_mask: 0xffff, data_width: 8 });
+  assert.deepEqual(
+    res.spaces.find((s: Structured) => s.name === 'program'),
+    { name: 'program', address_mask: 0xffff, data_width: 8 },
+  );
 });
 
 test('a breakpoint by address with a condition stops there; list and clear it', async () => {
@@ -99,7 +127,10 @@ test('a breakpoint by address with a condition stops there; list and clear it', 
   assert.equal(hit.stop.pc, address);
   assert.deepEqual(hit.stop.breakpoint_ids, [bp.breakpoint.id]);
   const listed = (await call(agent, 'list_breakpoints')).breakpoints;
-  assert.deepEqual(listed.map((b: Structured) => [b.id, b.condition, b.read_only]), [[bp.breakpoint.id, 'a == a', false]]);
+  assert.deepEqual(
+    listed.map((b: Structured) => [b.id, b.condition, b.read_only]),
+    [[bp.breakpoint.id, 'a == a', false]],
+  );
   await call(agent, 'clear_breakpoint', { id: bp.breakpoint.id });
   assert.deepEqual((await call(agent, 'list_breakpoints')).breakpoints, []);
 });
@@ -119,7 +150,12 @@ test('write_memory writes RAM under the lease with read-back; a write into code 
   assert.equal(w.generation, before, 'a RAM write keeps the generation');
   const main = (await call(agent, 'disassemble', { count: 1 })).instructions[0];
   const rom = (await call(agent, 'read_memory', { address: main.address, length: 1 })).hex;
-  const err = await callExpectingError(agent, 'write_memory', { address: main.address, hex: rom === '00' ? '01' : '00' }, 'bad_address');
+  const err = await callExpectingError(
+    agent,
+    'write_memory',
+    { address: main.address, hex: rom === '00' ? '01' : '00' },
+    'bad_address',
+  );
   assert.match(err.message, /ROM/);
   assert.ok((await call(agent, 'session_status')).generation > before, 'a write aimed at code names a new generation');
 });
@@ -134,7 +170,9 @@ test('disassemble names C functions and lines, with bytes equal to memory', asyn
   assert.equal(first.line, fx.markers.loop_body.line);
   const mem = await call(agent, 'read_memory', { address: st.pc, length: first.bytes.length / 2 });
   assert.equal(first.bytes, mem.hex);
-  assert.ok(res.instructions.every((i: Structured, k: number) => k === 0 || i.address > res.instructions[k - 1].address));
+  assert.ok(
+    res.instructions.every((i: Structured, k: number) => k === 0 || i.address > res.instructions[k - 1].address),
+  );
   assert.match(first.text, /^[a-z]+/);
 });
 
@@ -148,7 +186,11 @@ test('debugger_command: read-only commands run; others are refused by name and n
   assert.match(refused.message, /"hl"/);
   await callExpectingError(agent, 'debugger_command', { command: 'print hl=5' }, 'no_lease');
   await callExpectingError(agent, 'debugger_command', { command: 'go' }, 'no_lease');
-  assert.equal((await call(agent, 'read_registers')).registers.find((r: Structured) => r.name === 'HL').value, hl, 'nothing ran');
+  assert.equal(
+    (await call(agent, 'read_registers')).registers.find((r: Structured) => r.name === 'HL').value,
+    hl,
+    'nothing ran',
+  );
   await call(agent, 'claim_raw_lease');
   const gen = (await call(agent, 'session_status')).generation;
   const ran = await call(agent, 'debugger_command', { command: 'hl = 1234' });
@@ -159,30 +201,41 @@ test('debugger_command: read-only commands run; others are refused by name and n
   await callExpectingError(agent, 'debugger_command', { command: 'hl = 1' }, 'no_lease');
 });
 
-test('a write watchpoint on a C variable stops with the writer\'s PC; our own writes never fire it', async () => {
+test("a write watchpoint on a C variable stops with the writer's PC; our own writes never fire it", async () => {
   const wp = await call(agent, 'set_watchpoint', { variable: 'counter', kind: 'write' });
   const counter = await global('counter');
   assert.deepEqual([wp.watchpoint.address.offset, wp.watchpoint.length], [counter.address.offset, 1]);
   const stopBefore = (await call(agent, 'session_status')).stop;
   await call(agent, 'write_memory', { address: counter.address.offset, hex: '42' });
   const still = await call(agent, 'session_status');
-  assert.deepEqual([still.state, still.stop.pc, still.stop.reason], ['stopped', stopBefore.pc, stopBefore.reason], 'the debugger write did not fire it');
+  assert.deepEqual(
+    [still.state, still.stop.pc, still.stop.reason],
+    ['stopped', stopBefore.pc, stopBefore.reason],
+    'the debugger write did not fire it',
+  );
   const hit = await call(agent, 'resume', { wait: true, timeout_ms: 20_000 });
   assert.equal(hit.stop.reason, 'watchpoint');
   assert.deepEqual((await manager.get(sessionId).status()).last_stop?.watchpoint_ids, [wp.watchpoint.id]);
   const listed = (await call(agent, 'list_watchpoints')).watchpoints;
   assert.equal(listed[0].hit_count, 1);
   const last = listed[0].last_hit;
-  assert.deepEqual([last.access, last.address, last.value], ['writing', counter.address.offset, 0x43], 'counter++ wrote 0x43');
+  assert.deepEqual(
+    [last.access, last.address, last.value],
+    ['writing', counter.address.offset, 0x43],
+    'counter++ wrote 0x43',
+  );
   assert.equal(last.pc, hit.stop.pc);
   assert.equal(hit.location.line, fx.markers.loop_body.line, 'stopped in the line that wrote');
-  assert.ok(last.access_pc < hit.stop.pc && hit.stop.pc - last.access_pc <= 4, 'access_pc is the writing instruction, pc the next one');
+  assert.ok(
+    last.access_pc < hit.stop.pc && hit.stop.pc - last.access_pc <= 4,
+    'access_pc is the writing instruction, pc the next one',
+  );
   await call(agent, 'clear_watchpoint', { id: wp.watchpoint.id });
   assert.deepEqual((await call(agent, 'list_watchpoints')).watchpoints, []);
   assert.match((await call(agent, 'debugger_command', { command: 'wplist' })).lines.join('\n'), /No watchpoints/);
 });
 
-test('read and I/O watchpoints fire on the program\'s own accesses', async () => {
+test("read and I/O watchpoints fire on the program's own accesses", async () => {
   const total = await global('total');
   const rd = await call(agent, 'set_watchpoint', { address: total.address.offset, length: 2, kind: 'read' });
   const hit = await call(agent, 'resume', { wait: true, timeout_ms: 20_000 });
@@ -205,7 +258,11 @@ test('screenshot and read_screen_pixels: size, frame, stale flag and the fill pa
   await callExpectingError(agent, 'screenshot', { output_path: 'shot.png' }, 'file_exists');
   const px = await call(agent, 'read_screen_pixels', { x: 48, y: 48, width: 2, height: 1 });
   assert.deepEqual([px.format, px.screen_width, px.screen_height, px.maybe_stale], ['rgba8', 352, 296, true]);
-  assert.equal(Buffer.from(px.pixels, 'base64').toString('hex'), 'bfbfbfff000000ff', 'paper then ink of the 0x55 pattern');
+  assert.equal(
+    Buffer.from(px.pixels, 'base64').toString('hex'),
+    'bfbfbfff000000ff',
+    'paper then ink of the 0x55 pattern',
+  );
   assert.equal(typeof px.frame, 'number');
   const full = await call(agent, 'read_screen_pixels', {});
   assert.equal(Buffer.from(full.pixels, 'base64').length, 352 * 296 * 4);
@@ -240,10 +297,12 @@ test('type_string types frame-paced with shift; an untypeable character refuses 
   const typed = await call(agent, 'type_string', { text: 'Hi 42' });
   assert.deepEqual([typed.outcome, typed.characters], ['done', 5]);
   let seen = '';
-  await waitFor('"Hi 42"', async () => (seen = await typedText()) === before + 'Hi 42').catch(() => assert.fail(`typed ${JSON.stringify(seen)}, expected ${JSON.stringify(before + 'Hi 42')}`));
+  await waitFor('"Hi 42"', async () => (seen = await typedText()) === before + 'Hi 42').catch(() =>
+    assert.fail(`typed ${JSON.stringify(seen)}, expected ${JSON.stringify(before + 'Hi 42')}`),
+  );
 });
 
-test('type_text goes through MAME\'s natural keyboard', async () => {
+test("type_text goes through MAME's natural keyboard", async () => {
   const before = await typedText();
   const res = await call(agent, 'type_text', { text: 'xy' });
   assert.equal(res.outcome, 'posted');
@@ -255,7 +314,8 @@ test('press_input presses a named field; set_input holds one until the machine s
   const res = await call(agent, 'press_input', { port: ':LINE7', field: 'SPACE', frames: 2 });
   assert.equal(res.outcome, 'done');
   await waitFor('a space', async () => (await typedText()) === before + ' ');
-  const gField = (await call(agent, 'list_ports', { type_class: 'keyboard' })).ports.find((p: Structured) => p.tag === ':LINE1')
+  const gField = (await call(agent, 'list_ports', { type_class: 'keyboard' })).ports
+    .find((p: Structured) => p.tag === ':LINE1')
     .fields.find((f: Structured) => f.name.startsWith('g ')).name;
   const held = await call(agent, 'set_input', { port: ':LINE1', field: gField, value: 1 });
   assert.equal(held.outcome, 'held');

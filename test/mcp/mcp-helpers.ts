@@ -14,36 +14,57 @@ import { startHttpMcpServer, type HttpMcpOptions, type HttpMcpServer } from '../
 
 export type Structured = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-export function startHttpServerOn(manager: SessionManagerApi, opts: Omit<HttpMcpOptions, 'manager'> = {}): Promise<HttpMcpServer> {
+export function startHttpServerOn(
+  manager: SessionManagerApi,
+  opts: Omit<HttpMcpOptions, 'manager'> = {},
+): Promise<HttpMcpServer> {
   return startHttpMcpServer({ manager, ...opts });
 }
 
 export async function connectHttpClient(server: { url: string; token: string }, name = 'test-client'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), {
-    requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
-  }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { Authorization: `Bearer ${server.token}` } },
+    }),
+  );
   await client.listTools(); // also primes the client's output-schema validators
   return client;
 }
 
-export async function callRaw(client: Client, name: string, args: Record<string, unknown> = {}, timeoutMs = 90_000): Promise<CallToolResult> {
-  return await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs }) as CallToolResult;
+export async function callRaw(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  timeoutMs = 90_000,
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult;
 }
 
 /** Calls a tool that must succeed; returns its structuredContent after checking the envelope. */
-export async function call(client: Client, name: string, args: Record<string, unknown> = {}, timeoutMs?: number): Promise<Structured> {
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  timeoutMs?: number,
+): Promise<Structured> {
   const result = await callRaw(client, name, args, timeoutMs);
   const sc = result.structuredContent as Structured | undefined;
   assert.ok(!result.isError, `${name} failed: ${JSON.stringify(sc?.error ?? result.content)}`);
   assert.ok(sc, `${name} returned no structuredContent`);
   assert.equal(result.content[0]?.type, 'text', `${name} has no text block`);
-  for (const key of ['session_id', 'build_id', 'generation', 'state']) assert.ok(key in sc, `${name} result lacks ${key}`);
+  for (const key of ['session_id', 'build_id', 'generation', 'state'])
+    assert.ok(key in sc, `${name} result lacks ${key}`);
   return sc;
 }
 
 /** Calls a tool that must fail with `code`; returns the error object. */
-export async function callExpectingError(client: Client, name: string, args: Record<string, unknown>, code: string): Promise<Structured> {
+export async function callExpectingError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  code: string,
+): Promise<Structured> {
   const result = await callRaw(client, name, args);
   const sc = result.structuredContent as Structured | undefined;
   assert.equal(result.isError, true, `${name} should have failed with ${code}, got ${JSON.stringify(sc)}`);
@@ -59,22 +80,32 @@ export async function waitUntilReady(client: Client, sessionId: string, timeoutM
   for (;;) {
     const st = await call(client, 'session_status', { session_id: sessionId });
     phases.add(st.phase);
-    if (st.phase === 'failed') assert.fail(`session failed: ${JSON.stringify(st.failure)} progress=${JSON.stringify(st.progress)}`);
+    if (st.phase === 'failed')
+      assert.fail(`session failed: ${JSON.stringify(st.failure)} progress=${JSON.stringify(st.progress)}`);
     if (st.phase === 'ready' && st.state === 'stopped') return { ...st, seen_phases: [...phases] };
     if (Date.now() > deadline) assert.fail(`session not ready after ${timeoutMs} ms: ${JSON.stringify(st)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
-export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 /** A raw HTTP request (node:http lets us set Host, which fetch does not). */
-export function rawRequest(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: opts.method ?? 'POST', headers: opts.headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
+      res.on('data', (c: string) => {
+        body += c;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
@@ -83,7 +114,9 @@ export function rawRequest(url: string, opts: { method?: string; headers?: Recor
 }
 
 export const INITIALIZE_BODY = JSON.stringify({
-  jsonrpc: '2.0', id: 1, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 

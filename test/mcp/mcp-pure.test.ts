@@ -14,11 +14,19 @@ import { findTool } from '../../src/mcp/groups.js';
 import { invokeTool, type ToolContext } from '../../src/mcp/tool-kit.js';
 import { catalogTools } from '../../src/mcp/tools/catalog.js';
 
-const code = (fn: () => unknown) => { try { fn(); } catch (e) { return (e as RetroError).code; } return 'none'; };
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as RetroError).code;
+  }
+  return 'none';
+};
 
 test('guard: loopback Host only, Origin absent or loopback, bearer token exact', () => {
   for (const h of ['127.0.0.1:5000', 'localhost', 'LOCALHOST:1', '[::1]:80']) assert.ok(isLoopbackHost(h), h);
-  for (const h of [undefined, 'evil.com', '127.0.0.1.evil.com:80', '10.0.0.1', '']) assert.ok(!isLoopbackHost(h), String(h));
+  for (const h of [undefined, 'evil.com', '127.0.0.1.evil.com:80', '10.0.0.1', ''])
+    assert.ok(!isLoopbackHost(h), String(h));
   assert.ok(isAllowedOrigin(undefined));
   assert.ok(isAllowedOrigin('http://127.0.0.1:3000'));
   assert.ok(isAllowedOrigin('vscode-webview://x') === false);
@@ -40,28 +48,55 @@ test('addresses: numbers and strings mean the CPU view; typed ones pass; junk is
   assert.deepEqual(parseAddress('$FF'), { space: 'cpu', offset: 255 });
   assert.deepEqual(parseAddress('100'), { space: 'cpu', offset: 100 });
   assert.deepEqual(parseAddress({ space: 'program', offset: 5, bank: 2 }), { space: 'program', offset: 5, bank: 2 });
-  assert.equal(code(() => parseAddress(-1)), 'bad_address');
-  assert.equal(code(() => parseAddress('main')), 'bad_address');
-  assert.equal(code(() => parseAddress({ space: 'cpu', offset: -4 })), 'bad_address');
+  assert.equal(
+    code(() => parseAddress(-1)),
+    'bad_address',
+  );
+  assert.equal(
+    code(() => parseAddress('main')),
+    'bad_address',
+  );
+  assert.equal(
+    code(() => parseAddress({ space: 'cpu', offset: -4 })),
+    'bad_address',
+  );
 });
 
 test('hex input and ASCII preview', () => {
   assert.deepEqual([...parseHex('de ad BE ef')], [0xde, 0xad, 0xbe, 0xef]);
   assert.deepEqual([...parseHex('0x0102')], [1, 2]);
-  assert.equal(code(() => parseHex('abc')), 'bad_request');
-  assert.equal(code(() => parseHex('zz')), 'bad_request');
+  assert.equal(
+    code(() => parseHex('abc')),
+    'bad_request',
+  );
+  assert.equal(
+    code(() => parseHex('zz')),
+    'bad_request',
+  );
   assert.equal(asciiPreview(Uint8Array.from([0x52, 0x45, 0x00, 0x7f, 0x7e])), 'RE..~');
 });
 
 test('output files: stay inside the folder, atomic, refuse to overwrite unless asked', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-out-'));
-  assert.equal(code(() => resolveOutputPath(dir, '../escape.png')), 'bad_request');
-  assert.equal(code(() => resolveOutputPath(dir, '/etc/passwd')), 'bad_request');
-  assert.equal(code(() => resolveOutputPath(dir, '.')), 'bad_request');
+  assert.equal(
+    code(() => resolveOutputPath(dir, '../escape.png')),
+    'bad_request',
+  );
+  assert.equal(
+    code(() => resolveOutputPath(dir, '/etc/passwd')),
+    'bad_request',
+  );
+  assert.equal(
+    code(() => resolveOutputPath(dir, '.')),
+    'bad_request',
+  );
   const path = await writeOutputFile(dir, 'sub/a.bin', Uint8Array.from([1, 2, 3]));
   assert.equal(path, join(dir, 'sub', 'a.bin'));
   assert.deepEqual([...readFileSync(path)], [1, 2, 3]);
-  await assert.rejects(writeOutputFile(dir, 'sub/a.bin', Uint8Array.from([9])), (e: RetroError) => e.code === 'file_exists');
+  await assert.rejects(
+    writeOutputFile(dir, 'sub/a.bin', Uint8Array.from([9])),
+    (e: RetroError) => e.code === 'file_exists',
+  );
   assert.deepEqual([...readFileSync(path)], [1, 2, 3], 'refused write left the file alone');
   await writeOutputFile(dir, 'sub/a.bin', Uint8Array.from([9]), true);
   assert.deepEqual([...readFileSync(path)], [9]);
@@ -77,12 +112,17 @@ test('PNG encoding round-trips the RGBA pixels', () => {
   assert.equal(png.width, 3);
   assert.equal(png.height, 2);
   assert.deepEqual(png.data, rgba);
-  assert.equal(code(() => encodePng({ width: 4, height: 4, rgba, maybeStale: false })), 'internal');
+  assert.equal(
+    code(() => encodePng({ width: 4, height: 4, rgba, maybeStale: false })),
+    'internal',
+  );
 });
 
 test('tool kit: direct calls validate arguments, map errors to {error}, and carry the envelope', async () => {
   const ctx = {
-    manager: undefined, connection: undefined, outputDir: tmpdir(),
+    manager: undefined,
+    connection: undefined,
+    outputDir: tmpdir(),
     groups: () => [{ name: 'raw', description: 'd', tools: ['read_memory'], loaded: true }],
   } as unknown as ToolContext;
   const bad = await invokeTool(findTool('read_memory')!, { address: 0, length: 'many' }, ctx);
@@ -92,7 +132,10 @@ test('tool kit: direct calls validate arguments, map errors to {error}, and carr
   const groups = await invokeTool(catalogTools[0], {}, ctx);
   assert.ok(!groups.isError);
   assert.deepEqual(groups.structuredContent, {
-    session_id: null, build_id: null, generation: null, state: null,
+    session_id: null,
+    build_id: null,
+    generation: null,
+    state: null,
     groups: [{ name: 'raw', description: 'd', tools: ['read_memory'], loaded: true }],
   });
 });

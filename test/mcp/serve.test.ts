@@ -29,12 +29,20 @@ before(async () => {
   assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
   fx = await buildZxFixture();
   dir = mkdtempSync(join(tmpdir(), 'mcp-serve-'));
-  cli = spawn(process.execPath, [join(REPO_ROOT, 'dist', 'cli.js'), 'serve', '--token-file', join(dir, 'token'), '--out', dir],
-    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  cli.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-  cli.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  cli = spawn(
+    process.execPath,
+    [join(REPO_ROOT, 'dist', 'cli.js'), 'serve', '--token-file', join(dir, 'token'), '--out', dir],
+    { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  cli.stdout!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  cli.stderr!.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
   const deadline = Date.now() + 20_000;
-  while (!/DAP \(TCP\): 127\.0\.0\.1:\d+/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (!/DAP \(TCP\): 127\.0\.0\.1:\d+/.test(out) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   mcpUrl = /MCP \(Streamable HTTP\): (\S+)/.exec(out)?.[1] ?? '';
   dapPort = Number(/DAP \(TCP\): 127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
   assert.ok(mcpUrl && dapPort, `serve printed its endpoints: ${out}`);
@@ -74,11 +82,19 @@ test('a DAP client attaches to the session an MCP agent started', async () => {
   assert.equal(stack.body.stackFrames[1].name, 'main');
   const listed = await call(mcp, 'list_breakpoints');
   assert.ok(listed.breakpoints.some((b: { id: number }) => b.id === bp.breakpoint.id));
-  assert.equal((await call(mcp, 'session_status')).lease.held_by_you, true, 'attaching did not steal the agent\'s lease');
+  assert.equal(
+    (await call(mcp, 'session_status')).lease.held_by_you,
+    true,
+    "attaching did not steal the agent's lease",
+  );
 });
 
 test('SIGTERM ends serve and the MAME it started', async () => {
-  const mamePids = spawnSync('pgrep', ['-P', String(cli.pid), 'mame'], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+  const mamePids = spawnSync('pgrep', ['-P', String(cli.pid), 'mame'], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
   assert.equal(mamePids.length, 1, 'one MAME child');
   const exited = new Promise<number | null>((resolve) => cli.once('exit', (code) => resolve(code)));
   cli.kill('SIGTERM');

@@ -31,12 +31,15 @@ function childrenNamed(pid: number, name: RegExp): number[] {
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid === pid && name.test(comm)) found.push(Number(entry));
-    } catch { /* the process ended while we looked */ }
+    } catch {
+      /* the process ended while we looked */
+    }
   }
   return found;
 }
 
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+const alive = (pid: number) =>
+  existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
 before(async () => {
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
@@ -44,9 +47,14 @@ before(async () => {
   fx = await buildZxFixture();
   outDir = mkdtempSync(join(tmpdir(), 'mcp-stdio-out-'));
   transport = new StdioClientTransport({
-    command: process.execPath, args: [join(REPO_ROOT, 'dist', 'cli.js'), 'mcp', '--out', outDir], cwd: outDir, stderr: 'pipe',
+    command: process.execPath,
+    args: [join(REPO_ROOT, 'dist', 'cli.js'), 'mcp', '--out', outDir],
+    cwd: outDir,
+    stderr: 'pipe',
   });
-  transport.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   client = new Client({ name: 'stdio-agent', version: '1.0.0' });
   await client.connect(transport);
   await client.listTools();
@@ -67,7 +75,10 @@ test('over stdio an agent starts a session itself and debugs it', async () => {
   const hit = await call(client, 'resume', { wait: true, timeout_ms: 30_000 });
   assert.equal(hit.location.function, 'plot');
   const bt = await call(client, 'backtrace');
-  assert.deepEqual(bt.frames.slice(0, 3).map((f: { function: string }) => f.function), ['plot', 'draw', 'main']);
+  assert.deepEqual(
+    bt.frames.slice(0, 3).map((f: { function: string }) => f.function),
+    ['plot', 'draw', 'main'],
+  );
   const mem = await call(client, 'read_memory', { address: 0, length: 16 });
   assert.equal(mem.hex, readFileSync(fx.rom).subarray(0, 16).toString('hex').toUpperCase());
   const shot = await call(client, 'screenshot', { output_path: 'screen.png' });

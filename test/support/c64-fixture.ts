@@ -30,16 +30,30 @@ export interface C64Fixture {
 export async function buildC64Fixture(): Promise<C64Fixture> {
   const names = (await readdir(SOURCE_DIR)).filter((n) => /\.(c|h)$/.test(n)).sort();
   const hash = createHash('sha256');
-  for (const name of names) hash.update(name).update('\0').update(await readFile(join(SOURCE_DIR, name)));
+  for (const name of names)
+    hash
+      .update(name)
+      .update('\0')
+      .update(await readFile(join(SOURCE_DIR, name)));
   const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
   if (!existsSync(join(dir, 'program.prg'))) await buildInto(dir, names);
   const sources = C_FILES.map((n) => join(dir, n));
-  return { dir, prg: join(dir, 'program.prg'), dbg: join(dir, 'program.dbg'), sources, markers: await findMarkers(sources) };
+  return {
+    dir,
+    prg: join(dir, 'program.prg'),
+    dbg: join(dir, 'program.dbg'),
+    sources,
+    markers: await findMarkers(sources),
+  };
 }
 
 /** Compiles C sources in `dir` into `out` (.prg) with `out` .dbg beside it. */
 export async function cl65(dir: string, sources: string[], out: string): Promise<void> {
-  await run('cl65', ['-t', 'c64', '-g', '-O', '-Wl', `--dbgfile,${out.replace(/\.prg$/, '.dbg')}`, '-o', out, ...sources], { cwd: dir, timeout: 60_000 });
+  await run(
+    'cl65',
+    ['-t', 'c64', '-g', '-O', '-Wl', `--dbgfile,${out.replace(/\.prg$/, '.dbg')}`, '-o', out, ...sources],
+    { cwd: dir, timeout: 60_000 },
+  );
 }
 
 async function buildInto(dir: string, names: string[]): Promise<void> {
@@ -51,7 +65,7 @@ async function buildInto(dir: string, names: string[]): Promise<void> {
     try {
       await rename(tmp, dir);
     } catch (err) {
-      if (!existsSync(join(dir, 'program.prg'))) throw err;   // another process won the race
+      if (!existsSync(join(dir, 'program.prg'))) throw err; // another process won the race
     }
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -12,7 +12,11 @@ export async function screenText(session: SessionApi): Promise<string[]> {
 export function decodeScreen(codes: Uint8Array, set: 'lower_upper' | 'upper_graphics'): string[] {
   const rows: string[] = [];
   for (let r = 0; r < 25; r++) {
-    rows.push(Array.from(codes.subarray(r * 40, r * 40 + 40), (c) => String.fromCodePoint(GLYPHS[set][c & 0x7f])).join('').trimEnd());
+    rows.push(
+      Array.from(codes.subarray(r * 40, r * 40 + 40), (c) => String.fromCodePoint(GLYPHS[set][c & 0x7f]))
+        .join('')
+        .trimEnd(),
+    );
   }
   return rows;
 }

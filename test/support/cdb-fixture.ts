@@ -37,8 +37,20 @@ export function buildCdbFixture(): CdbFixture {
     execFileSync(cmd, args, { cwd: FIXTURE_OUT, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
   run('sdasz80', ['-plosgff', 'crt0.rel', 'crt0.s']);
   for (const m of MODULES) run('sdcc', ['-mz80', '--debug', '-c', `${m}.c`]);
-  run('sdcc', ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0', '-Wl-u',
-    '-o', 'prog.ihx', 'crt0.rel', ...MODULES.map((m) => `${m}.rel`)]);
+  run('sdcc', [
+    '-mz80',
+    '--debug',
+    '--code-loc',
+    '0x100',
+    '--data-loc',
+    '0x8000',
+    '--no-std-crt0',
+    '-Wl-u',
+    '-o',
+    'prog.ihx',
+    'crt0.rel',
+    ...MODULES.map((m) => `${m}.rel`),
+  ]);
   run('makebin', ['-s', '65536', 'prog.ihx', 'prog.bin']);
 
   const read = (name: string) => readFileSync(join(FIXTURE_OUT, name), 'latin1');
@@ -76,7 +88,10 @@ export function rstLineAddresses(rst: string): Map<string, Set<number>> {
   let pending: string[] = [];
   for (const line of rst.split('\n')) {
     const c = /^\s+[0-9A-F]{6}\s+\d+\s+C\$([\w.]+)\$(\d+)\$\S+\s+= \./.exec(line);
-    if (c) { pending.push(`${c[1]}:${c[2]}`); continue; }
+    if (c) {
+      pending.push(`${c[1]}:${c[2]}`);
+      continue;
+    }
     const a = /^ {6}([0-9A-F]{6}) /.exec(line);
     if (a && pending.length) {
       for (const key of pending) {

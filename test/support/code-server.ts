@@ -21,7 +21,9 @@ export const E2E_TOOLS = {
 
 /** Names what is missing, so a machine without the tools fails with the fix in the message. */
 export function missingE2eTools(): string[] {
-  return Object.entries(E2E_TOOLS).filter(([, path]) => !existsSync(path)).map(([name, path]) => `${name} (${path})`);
+  return Object.entries(E2E_TOOLS)
+    .filter(([, path]) => !existsSync(path))
+    .map(([name, path]) => `${name} (${path})`);
 }
 
 export function buildExtension(): void {
@@ -73,10 +75,16 @@ export interface CodeServer {
 }
 
 /** Quiet, self-contained code-server on 127.0.0.1. `settings` become the user settings.json. */
-export async function startCodeServer(opts: { root?: string; settings?: Record<string, unknown>; env?: Record<string, string> } = {}): Promise<CodeServer> {
+export async function startCodeServer(
+  opts: { root?: string; settings?: Record<string, unknown>; env?: Record<string, string> } = {},
+): Promise<CodeServer> {
   // Short root: VS Code's IPC socket paths under TMPDIR must stay below 108 characters.
   const root = opts.root ?? mkdtempSync('/tmp/rde-');
-  const dir = (name: string) => { const p = join(root, name); mkdirSync(p, { recursive: true }); return p; };
+  const dir = (name: string) => {
+    const p = join(root, name);
+    mkdirSync(p, { recursive: true });
+    return p;
+  };
   const userDataDir = dir('user');
   const extensionsDir = dir('ext');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
@@ -86,24 +94,48 @@ export async function startCodeServer(opts: { root?: string; settings?: Record<s
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const logFile = join(root, 'code-server.log');
   const log = openSync(logFile, 'a');
-  const child: ChildProcess = spawn(E2E_TOOLS.node24, [E2E_TOOLS.codeServer,
-    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', '--config', config,
-    '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir], {
-    detached: true, // own process group: stop() ends everything it started
-    stdio: ['ignore', log, log],
-    env: {
-      ...process.env,
-      HOME: dir('home'), XDG_CONFIG_HOME: dir('xdg/config'), XDG_DATA_HOME: dir('xdg/data'),
-      XDG_CACHE_HOME: dir('xdg/cache'), XDG_STATE_HOME: dir('xdg/state'), TMPDIR: dir('t'),
-      ...opts.env,
+  const child: ChildProcess = spawn(
+    E2E_TOOLS.node24,
+    [
+      E2E_TOOLS.codeServer,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--config',
+      config,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+    ],
+    {
+      detached: true, // own process group: stop() ends everything it started
+      stdio: ['ignore', log, log],
+      env: {
+        ...process.env,
+        HOME: dir('home'),
+        XDG_CONFIG_HOME: dir('xdg/config'),
+        XDG_DATA_HOME: dir('xdg/data'),
+        XDG_CACHE_HOME: dir('xdg/cache'),
+        XDG_STATE_HOME: dir('xdg/state'),
+        TMPDIR: dir('t'),
+        ...opts.env,
+      },
     },
-  });
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `code-server exited with ${child.exitCode}; see ${logFile}:\n${readFileSync(logFile, 'utf8').slice(-2000)}`,
+      );
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
     } catch {
@@ -113,13 +145,31 @@ export async function startCodeServer(opts: { root?: string; settings?: Record<s
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
-    url, root, userDataDir, extensionsDir, logFile, pgid: child.pid!,
+    url,
+    root,
+    userDataDir,
+    extensionsDir,
+    logFile,
+    pgid: child.pid!,
     async stop() {
       if (child.exitCode !== null || child.pid === undefined) return;
-      const group = (s: NodeJS.Signals) => { try { process.kill(-child.pid!, s); } catch { /* already gone */ } };
+      const group = (s: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, s);
+        } catch {
+          /* already gone */
+        }
+      };
       // code-server alone first, so it can shut its extension host down (extensions' deactivate runs).
-      try { process.kill(child.pid, 'SIGTERM'); } catch { /* already gone */ }
-      const ended = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000))]);
+      try {
+        process.kill(child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      const ended = await Promise.race([
+        exited.then(() => true),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+      ]);
       if (!ended) group('SIGKILL');
       await exited;
       // The extension host notices its parent is gone within about a second, deactivates the

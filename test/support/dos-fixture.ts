@@ -21,16 +21,27 @@ const REPO_ROOT = resolve(__dirname, '..', '..');
 const SOURCE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'dos');
 const OUT_ROOT = join(REPO_ROOT, '.test-work', 'dos-fixture');
 
-export interface DosProgramFixture { com: string; labels: Record<string, number> }
-export interface DosFixtures { dir: string; programs: Record<string, DosProgramFixture> }
+export interface DosProgramFixture {
+  com: string;
+  labels: Record<string, number>;
+}
+export interface DosFixtures {
+  dir: string;
+  programs: Record<string, DosProgramFixture>;
+}
 
 /** Is Debian's bcc (with bin86 and elks-libc's libdos) here to build the C fixtures? */
 export function bccAvailable(): boolean {
-  return existsSync('/usr/lib/bcc/libdos.a') && ['/usr/bin/bcc', '/usr/bin/as86', '/usr/bin/ld86'].every((f) => existsSync(f));
+  return (
+    existsSync('/usr/lib/bcc/libdos.a') &&
+    ['/usr/bin/bcc', '/usr/bin/as86', '/usr/bin/ld86'].every((f) => existsSync(f))
+  );
 }
 
 export async function buildDosFixtures(): Promise<DosFixtures> {
-  const names = (await readdir(SOURCE_DIR)).filter((n) => n.endsWith('.asm') || (n.endsWith('.c') && bccAvailable())).sort();
+  const names = (await readdir(SOURCE_DIR))
+    .filter((n) => n.endsWith('.asm') || (n.endsWith('.c') && bccAvailable()))
+    .sort();
   const includes = (await readdir(SOURCE_DIR)).filter((n) => n.endsWith('.inc')).sort();
   const hash = createHash('sha256');
   for (const n of [...names, ...includes]) hash.update(n).update(await readFile(join(SOURCE_DIR, n)));
@@ -41,21 +52,35 @@ export async function buildDosFixtures(): Promise<DosFixtures> {
     for (const n of names) {
       const stem = n.replace(/\.(asm|c)$/, '');
       const out = join(tmp, `${stem.toUpperCase()}.COM`);
-      if (n.endsWith('.asm')) await run('nasm', ['-f', 'bin', '-i', `${SOURCE_DIR}/`, '-o', out, join(SOURCE_DIR, n)], { cwd: tmp, timeout: 30_000 });
+      if (n.endsWith('.asm'))
+        await run('nasm', ['-f', 'bin', '-i', `${SOURCE_DIR}/`, '-o', out, join(SOURCE_DIR, n)], {
+          cwd: tmp,
+          timeout: 30_000,
+        });
       else {
         // -X-M: ld86's symbol map on stdout; the C globals' offsets are relative to the program's data segment
-        const { stdout } = await run('bcc', ['-Md', '-X-M', '-o', out, join(SOURCE_DIR, n)], { cwd: tmp, timeout: 30_000 });
+        const { stdout } = await run('bcc', ['-Md', '-X-M', '-o', out, join(SOURCE_DIR, n)], {
+          cwd: tmp,
+          timeout: 30_000,
+        });
         await writeFile(join(tmp, `${stem}.map`), stdout);
       }
     }
     await writeFile(join(tmp, 'done'), '');
-    try { await rename(tmp, dir); } catch { await rm(tmp, { recursive: true, force: true }); }
+    try {
+      await rename(tmp, dir);
+    } catch {
+      await rm(tmp, { recursive: true, force: true });
+    }
   }
   const programs: Record<string, DosProgramFixture> = {};
   for (const n of names) {
     const stem = n.replace(/\.(asm|c)$/, '');
     const map = await readFile(join(dir, `${stem}.map`), 'utf8');
-    programs[stem] = { com: join(dir, `${stem.toUpperCase()}.COM`), labels: n.endsWith('.c') ? parseLd86Map(map) : parseMap(map) };
+    programs[stem] = {
+      com: join(dir, `${stem.toUpperCase()}.COM`),
+      labels: n.endsWith('.c') ? parseLd86Map(map) : parseMap(map),
+    };
   }
   return { dir, programs };
 }
@@ -107,7 +132,8 @@ export class ToolDriver {
   /** The error (code, message) of a call expected to fail. */
   async fail(name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string }> {
     const r = await this.raw(name, args);
-    if (!r.isError) throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(r.structuredContent).slice(0, 300)}`);
+    if (!r.isError)
+      throw new Error(`${name} unexpectedly succeeded: ${JSON.stringify(r.structuredContent).slice(0, 300)}`);
     return (r.structuredContent as { error: { code: string; message: string } }).error;
   }
 

@@ -38,7 +38,14 @@ export async function startThreeClients(leaseMs: number): Promise<ThreeClients> 
     mcp = await startHttpServerOn(manager, { heartbeatMs: 300 });
     await vscode.start(dap.port);
     await vscode.initialize();
-    await vscode.launchAndConfigure({ machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true });
+    await vscode.launchAndConfigure({
+      machine: 'spectrum',
+      emulator: 'mame',
+      program: fx.rom,
+      debugInfo: fx.cdb,
+      cwd: fx.dir,
+      stopOnEntry: true,
+    });
     await vscode.next('stopped', 60_000);
     clients.push(await connectHttpClient(mcp, 'alice'), await connectHttpClient(mcp, 'bob'));
   } catch (err) {

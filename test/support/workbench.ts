@@ -46,10 +46,17 @@ export async function openBrowser(profileDir: string): Promise<{ page: Page; clo
     executablePath: E2E_TOOLS.chromium,
     headless: true,
     viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  const page = context.pages()[0] ?? await context.newPage();
+  const page = context.pages()[0] ?? (await context.newPage());
   return { page, close: () => context.close() };
 }
 
@@ -57,7 +64,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The quick-input row whose label is exactly `label`. */
 function quickPickRow(page: Page, label: string): Locator {
-  return page.locator('.quick-input-widget .quick-input-list .monaco-list-row')
+  return page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
     .first();
 }
@@ -101,7 +109,10 @@ export async function waitUntil<T>(what: string, timeoutMs: number, probe: () =>
     } catch (err) {
       lastError = err;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, 250));
   }
 }

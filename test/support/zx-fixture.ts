@@ -36,11 +36,21 @@ export interface ZxFixture {
 export async function buildZxFixture(): Promise<ZxFixture> {
   const names = (await readdir(SOURCE_DIR)).filter((n) => /\.(c|h|s)$/.test(n)).sort();
   const hash = createHash('sha256');
-  for (const name of names) hash.update(name).update('\0').update(await readFile(join(SOURCE_DIR, name)));
+  for (const name of names)
+    hash
+      .update(name)
+      .update('\0')
+      .update(await readFile(join(SOURCE_DIR, name)));
   const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
   if (!existsSync(join(dir, 'spectrum.rom'))) await buildInto(dir, names);
   const sources = C_FILES.map((n) => join(dir, n));
-  return { dir, rom: join(dir, 'spectrum.rom'), cdb: join(dir, 'spectrum.cdb'), sources, markers: await findMarkers(sources) };
+  return {
+    dir,
+    rom: join(dir, 'spectrum.rom'),
+    cdb: join(dir, 'spectrum.cdb'),
+    sources,
+    markers: await findMarkers(sources),
+  };
 }
 
 async function buildInto(dir: string, names: string[]): Promise<void> {
@@ -51,8 +61,23 @@ async function buildInto(dir: string, names: string[]): Promise<void> {
     const opts = { cwd: tmp, timeout: 60_000 };
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
-    await run('sdcc', ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0',
-      '-o', 'spectrum.ihx', 'crt0.rel', ...C_FILES.map((c) => c.replace(/\.c$/, '.rel'))], opts);
+    await run(
+      'sdcc',
+      [
+        '-mz80',
+        '--debug',
+        '--code-loc',
+        '0x100',
+        '--data-loc',
+        '0x8000',
+        '--no-std-crt0',
+        '-o',
+        'spectrum.ihx',
+        'crt0.rel',
+        ...C_FILES.map((c) => c.replace(/\.c$/, '.rel')),
+      ],
+      opts,
+    );
     await run('makebin', ['-s', String(ROM_SIZE), 'spectrum.ihx', 'spectrum.rom'], opts);
     const rom = await readFile(join(tmp, 'spectrum.rom'));
     if (rom.length !== ROM_SIZE) throw new Error(`fixture ROM is ${rom.length} bytes, expected ${ROM_SIZE}`);

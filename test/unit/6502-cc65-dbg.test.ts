@@ -36,13 +36,25 @@ test('C lines map to addresses; line breakpoints resolve in both files', () => {
 test('functions carry params (offset >= 0) and locals (< 0) on the C stack, typed from the source', () => {
   const add = info.functions.find((f) => f.name === 'add_scaled')!;
   assert.equal(add.file, 'util.c');
-  assert.deepEqual(add.params.map((p) => [p.name, p.type.name, p.storage]), [
-    ['sum', 'int', { kind: 'frame', register: 'CSP', offset: 2 }],
-    ['value', 'int', { kind: 'frame', register: 'CSP', offset: 0 }],
-  ]);
-  assert.deepEqual(add.locals.map((p) => [p.name, p.type.name]), [['scaled', 'int']]);
+  assert.deepEqual(
+    add.params.map((p) => [p.name, p.type.name, p.storage]),
+    [
+      ['sum', 'int', { kind: 'frame', register: 'CSP', offset: 2 }],
+      ['value', 'int', { kind: 'frame', register: 'CSP', offset: 0 }],
+    ],
+  );
+  assert.deepEqual(
+    add.locals.map((p) => [p.name, p.type.name]),
+    [['scaled', 'int']],
+  );
   const main = info.functions.find((f) => f.name === 'main')!;
-  assert.deepEqual(main.locals.map((v) => [v.name, v.type.name, (v.storage as { offset: number }).offset]), [['total', 'int', -2], ['key', 'unsigned char', -3]]);
+  assert.deepEqual(
+    main.locals.map((v) => [v.name, v.type.name, (v.storage as { offset: number }).offset]),
+    [
+      ['total', 'int', -2],
+      ['key', 'unsigned char', -3],
+    ],
+  );
   assert.ok(main.start < main.end && add.start > main.end);
   assert.ok(!info.functions.some((f) => f.name === 'printf'), 'library imports without code are not C functions here');
 });
@@ -52,7 +64,11 @@ test('globals come from _name labels in data segments, typed by their declaratio
   assert.equal(byName.counter.type.name, 'int');
   assert.equal(byName.letters.type.name, 'unsigned char[4]');
   assert.equal(byName.letters.storage.kind, 'static');
-  assert.equal(info.symbols.find((s) => s.name === '__cc65_sp__')?.address, 2, 'cc65\'s C stack pointer `sp` at the start of ZEROPAGE');
+  assert.equal(
+    info.symbols.find((s) => s.name === '__cc65_sp__')?.address,
+    2,
+    "cc65's C stack pointer `sp` at the start of ZEROPAGE",
+  );
 });
 
 test('without the C source, variables fall back to bytes of their known size', () => {
@@ -64,7 +80,9 @@ test('without the C source, variables fall back to bytes of their known size', (
 });
 
 test('declarations: scalars, pointers, arrays; comments and strings are not code', () => {
-  const code = codeOnly('/* int hidden; */\nunsigned long big;\nchar *text = "int fake;";\nsigned char grid[12];\nstatic unsigned flags;\n');
+  const code = codeOnly(
+    '/* int hidden; */\nunsigned long big;\nchar *text = "int fake;";\nsigned char grid[12];\nstatic unsigned flags;\n',
+  );
   assert.equal(declaredType(code, 'hidden'), undefined);
   assert.equal(declaredType(code, 'fake'), undefined);
   assert.deepEqual(declaredType(code, 'big'), { kind: 'int', size: 4, signed: false, name: 'unsigned long' });
@@ -74,11 +92,17 @@ test('declarations: scalars, pointers, arrays; comments and strings are not code
 });
 
 test('broken .dbg files give bad_debug_info naming the place', () => {
-  const bad = (text: string, pattern: RegExp) => assert.throws(() => parseCc65Dbg(text, { fileName: 'b.dbg' }),
-    (e: unknown) => (e as RetroError).code === 'bad_debug_info' && pattern.test((e as Error).message));
+  const bad = (text: string, pattern: RegExp) =>
+    assert.throws(
+      () => parseCc65Dbg(text, { fileName: 'b.dbg' }),
+      (e: unknown) => (e as RetroError).code === 'bad_debug_info' && pattern.test((e as Error).message),
+    );
   bad('', /not a cc65 debug file/);
   bad('version\tmajor=1,minor=0\n', /found major=1/);
   bad('version\tmajor=2,minor=0\nthis is not a record\n', /line 2 is not a cc65 debug record/);
   bad('version\tmajor=2,minor=0\nline\tid=0,file=3,line=1,type=1,span=0\n', /refers to file 3/);
-  bad('version\tmajor=2,minor=0\nfile\tid=0,name="a.c"\nline\tid=x,file=0,line=1,type=1,span=0\n', /"x" is not a number/);
+  bad(
+    'version\tmajor=2,minor=0\nfile\tid=0,name="a.c"\nline\tid=x,file=0,line=1,type=1,span=0\n',
+    /"x" is not a number/,
+  );
 });

@@ -8,19 +8,24 @@ import { parseCondition } from '../../src/connectors/builtin-c64/condition.js';
 function cpuWith(program: number[], at = 0x200) {
   const mem = new Uint8Array(0x10000);
   mem.set(program, at);
-  const cpu = new Cpu6502({ read: (a) => mem[a], write: (a, v) => { mem[a] = v; } });
+  const cpu = new Cpu6502({
+    read: (a) => mem[a],
+    write: (a, v) => {
+      mem[a] = v;
+    },
+  });
   cpu.pc = at;
   return { cpu, mem };
 }
 
 test('NMOS decimal ADC: 0x99 + 0x01 = 0x00 with carry; Z follows the binary sum, N and V the half-adjusted one', () => {
-  const { cpu } = cpuWith([0xf8, 0x18, 0xa9, 0x99, 0x69, 0x01]);   // SED CLC LDA #$99 ADC #$01
+  const { cpu } = cpuWith([0xf8, 0x18, 0xa9, 0x99, 0x69, 0x01]); // SED CLC LDA #$99 ADC #$01
   for (let i = 0; i < 4; i++) cpu.step();
   assert.equal(cpu.a, 0x00);
   assert.equal(cpu.p & FLAG_C, FLAG_C);
   assert.equal(cpu.p & FLAG_Z, 0, 'binary 0x9A is not zero, so Z stays clear on NMOS');
   assert.equal(cpu.p & FLAG_D, FLAG_D);
-  const sbc = cpuWith([0xf8, 0x38, 0xa9, 0x10, 0xe9, 0x01]).cpu;   // SED SEC LDA #$10 SBC #$01
+  const sbc = cpuWith([0xf8, 0x38, 0xa9, 0x10, 0xe9, 0x01]).cpu; // SED SEC LDA #$10 SBC #$01
   for (let i = 0; i < 4; i++) sbc.step();
   assert.equal(sbc.a, 0x09);
   assert.equal(sbc.p & (FLAG_C | FLAG_N | FLAG_V), FLAG_C);
@@ -28,7 +33,9 @@ test('NMOS decimal ADC: 0x99 + 0x01 = 0x00 with carry; Z follows the binary sum,
 
 test('JMP ($xxFF) takes its high byte from the same page; undocumented opcodes JAM without moving pc', () => {
   const { cpu, mem } = cpuWith([0x6c, 0xff, 0x30]);
-  mem[0x30ff] = 0x34; mem[0x3000] = 0x12; mem[0x3100] = 0x99;
+  mem[0x30ff] = 0x34;
+  mem[0x3000] = 0x12;
+  mem[0x3100] = 0x99;
   cpu.step();
   assert.equal(cpu.pc, 0x1234);
   const jam = cpuWith([0x02]).cpu;
@@ -38,13 +45,19 @@ test('JMP ($xxFF) takes its high byte from the same page; undocumented opcodes J
 });
 
 test('run stops before a breakpoint, except where it resumes; an IRQ is taken when I is clear', () => {
-  const { cpu, mem } = cpuWith([0x58, 0xea, 0xea, 0x4c, 0x01, 0x02]);   // CLI; NOP; NOP; JMP $0201
+  const { cpu, mem } = cpuWith([0x58, 0xea, 0xea, 0x4c, 0x01, 0x02]); // CLI; NOP; NOP; JMP $0201
   const breaks = new Uint8Array(0x10000);
   breaks[0x202] = 1;
   assert.equal(cpu.run(1000, breaks), 'breakpoint');
   assert.equal(cpu.pc, 0x202);
-  assert.equal(cpu.run(1000, breaks, undefined, true), 'breakpoint', 'resumes past it, then stops there again next time round');
-  mem[0xfffe] = 0x00; mem[0xffff] = 0x40; mem[0x4000] = 0xea;
+  assert.equal(
+    cpu.run(1000, breaks, undefined, true),
+    'breakpoint',
+    'resumes past it, then stops there again next time round',
+  );
+  mem[0xfffe] = 0x00;
+  mem[0xffff] = 0x40;
+  mem[0x4000] = 0xea;
   cpu.irqLine = true;
   cpu.run(2, undefined);
   assert.ok(cpu.pc >= 0x4000 && cpu.pc <= 0x4001, `in the handler: ${cpu.pc.toString(16)}`);
@@ -52,13 +65,16 @@ test('run stops before a breakpoint, except where it resumes; an IRQ is taken wh
 });
 
 test('checkpoint conditions: registers, $hex/+decimal/bare hex, memory, strict left-to-right evaluation', () => {
-  const ctx = { register: (r: string) => ({ A: 0x10, X: 3, SP: 0xf6 } as Record<string, number>)[r] ?? 0, memory: (_b: string, a: number) => (a === 0xd020 ? 14 : 0) };
+  const ctx = {
+    register: (r: string) => (({ A: 0x10, X: 3, SP: 0xf6 }) as Record<string, number>)[r] ?? 0,
+    memory: (_b: string, a: number) => (a === 0xd020 ? 14 : 0),
+  };
   assert.equal(parseCondition('A == $10')(ctx), true);
   assert.equal(parseCondition('A == 10')(ctx), true, 'plain numbers are hex');
   assert.equal(parseCondition('X == +3')(ctx), true);
   assert.equal(parseCondition('SP >= $f6 && X < 4')(ctx), true);
   assert.equal(parseCondition('@io:$d020 == +14')(ctx), true);
-  assert.equal(parseCondition('X + 1 * 2')(ctx) , true, '(3 + 1) * 2 = 8, non-zero');
+  assert.equal(parseCondition('X + 1 * 2')(ctx), true, '(3 + 1) * 2 = 8, non-zero');
   assert.equal(parseCondition('(A == $11) || (X == 3)')(ctx), true);
   assert.throws(() => parseCondition('A == ('), /ends too early/);
   assert.throws(() => parseCondition('@cpu:.label == 1'), /labels are not supported/);

@@ -15,7 +15,12 @@ const SUCCESS = 0x3469;
 test('6502 core passes the functional test (reaches success)', () => {
   const mem = new Uint8Array(readFileSync(join(FIXTURE, '6502_functional_test.bin')));
   assert.equal(mem.length, 0x10000);
-  const cpu = new Cpu6502({ read: (a) => mem[a], write: (a, v) => { mem[a] = v; } });
+  const cpu = new Cpu6502({
+    read: (a) => mem[a],
+    write: (a, v) => {
+      mem[a] = v;
+    },
+  });
   cpu.pc = 0x0400;
   const started = performance.now();
   while (cpu.cycles < 200_000_000) {
@@ -27,7 +32,13 @@ test('6502 core passes the functional test (reaches success)', () => {
     if (cpu.pc === before) break;
   }
   const seconds = (performance.now() - started) / 1000;
-  assert.equal(`0x${cpu.pc.toString(16)}`, `0x${SUCCESS.toString(16)}`, `trapped at 0x${cpu.pc.toString(16)} instead of success`);
+  assert.equal(
+    `0x${cpu.pc.toString(16)}`,
+    `0x${SUCCESS.toString(16)}`,
+    `trapped at 0x${cpu.pc.toString(16)} instead of success`,
+  );
   assert.ok(cpu.cycles > 20_000_000, `ran ${cpu.cycles} cycles`);
-  console.log(`# functional test: ${cpu.cycles} cycles in ${seconds.toFixed(2)} s (${(cpu.cycles / seconds / 1e6).toFixed(0)}M cycles/s)`);
+  console.log(
+    `# functional test: ${cpu.cycles} cycles in ${seconds.toFixed(2)} s (${(cpu.cycles / seconds / 1e6).toFixed(0)}M cycles/s)`,
+  );
 });

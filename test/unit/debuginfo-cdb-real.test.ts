@@ -21,8 +21,10 @@ test('real .cdb parses without warnings and names the three source files', () =>
   assert.equal(info.format, 'sdcc-cdb');
   assert.equal(info.cpu, 'z80');
   assert.deepEqual([...info.files].sort(), ['helper.c', 'main.c', 'shapes.c']);
-  assert.deepEqual(info.functions.map((f) => f.name),
-    ['stack_frame', 'regs_only', 'shadowing', 'main', 'helper_add', 'helper_sum', 'twice', 'use_shapes']);
+  assert.deepEqual(
+    info.functions.map((f) => f.name),
+    ['stack_frame', 'regs_only', 'shadowing', 'main', 'helper_add', 'helper_sum', 'twice', 'use_shapes'],
+  );
 });
 
 test('global and function addresses match the linker symbol table (.noi)', () => {
@@ -34,7 +36,8 @@ test('global and function addresses match the linker symbol table (.noi)', () =>
     checked++;
   }
   assert.ok(checked >= 20, `only ${checked} globals cross-checked`);
-  for (const f of info.functions.filter((f) => f.name !== 'twice')) assert.equal(f.start, fx.noi.get(`_${f.name}`), f.name);
+  for (const f of info.functions.filter((f) => f.name !== 'twice'))
+    assert.equal(f.start, fx.noi.get(`_${f.name}`), f.name);
 });
 
 test('functions tile the code area: each ends where the next starts, the last at the end of _CODE', () => {
@@ -56,7 +59,8 @@ test('every C line address is where the relocated listing (.rst) puts that line'
 });
 
 test('frame offsets are IX offsets the compiler really uses', () => {
-  const framed = info.functions.flatMap((f) => [...f.params, ...f.locals].map((v) => ({ f, v })))
+  const framed = info.functions
+    .flatMap((f) => [...f.params, ...f.locals].map((v) => ({ f, v })))
     .filter(({ v }) => v.storage.kind === 'frame');
   assert.ok(framed.length >= 5, 'expected several IX-relative variables');
   for (const { f, v } of framed) {
@@ -67,16 +71,21 @@ test('frame offsets are IX offsets the compiler really uses', () => {
     const direct = new RegExp(`[\\s,]${offset} \\(ix\\)`).test(body);
     const viaSp = body.includes(`ld\thl, #${offset + locals}\n\tadd\thl, sp`);
     // shadowing's outer x is stored by `push hl` once SP = IX - 2 (push af ×2, inc sp ×2).
-    const viaPush = f.name === 'shadowing' && offset === -4
-      && /push\taf\n\tpush\taf\n[^]*?inc\tsp\n\tinc\tsp\n[^]*?push\thl/.test(body);
+    const viaPush =
+      f.name === 'shadowing' &&
+      offset === -4 &&
+      /push\taf\n\tpush\taf\n[^]*?inc\tsp\n\tinc\tsp\n[^]*?push\thl/.test(body);
     assert.ok(direct || viaSp || viaPush, `${f.name}.${v.name} at ${offset}(ix)`);
   }
   const sf = fnNamed('stack_frame');
-  assert.deepEqual(sf.params.map((p) => [p.name, p.storage]), [
-    ['a', { kind: 'register', registers: ['L', 'H'] }],
-    ['b', { kind: 'frame', register: 'IX', offset: 4 }],
-    ['c', { kind: 'frame', register: 'IX', offset: 5 }],
-  ]);
+  assert.deepEqual(
+    sf.params.map((p) => [p.name, p.storage]),
+    [
+      ['a', { kind: 'register', registers: ['L', 'H'] }],
+      ['b', { kind: 'frame', register: 'IX', offset: 4 }],
+      ['c', { kind: 'frame', register: 'IX', offset: 5 }],
+    ],
+  );
   // `add a, 4 (ix)` is line 30's `i + b`: b is IX+4.
   assert.match(asmOfFunction(fx.asm.main, 'stack_frame'), /;main\.c:30:[^\n]*\n(?:[^\n]*\n){0,6}?\tadd\ta, 4 \(ix\)/);
 });
@@ -101,27 +110,52 @@ test('register-only function: no frame, every variable in a register', () => {
   const f = fnNamed('regs_only');
   assert.equal(f.hasFramePointer, false);
   assert.doesNotMatch(asmOfFunction(fx.asm.main, 'regs_only'), /\(ix\)/);
-  assert.deepEqual([...f.params, ...f.locals].map((v) => v.storage.kind), ['register', 'register']);
+  assert.deepEqual(
+    [...f.params, ...f.locals].map((v) => v.storage.kind),
+    ['register', 'register'],
+  );
   assert.equal(typeName(f.returnType!), 'unsigned char');
 });
 
 test('shadowed names keep their levels and blocks', () => {
   const xs = fnNamed('shadowing').locals.filter((v) => v.name === 'x');
-  assert.deepEqual(xs.map((v) => [v.level, v.storage]), [
-    [1, { kind: 'frame', register: 'IX', offset: -4 }],
-    [2, { kind: 'frame', register: 'IX', offset: -2 }],
-  ]);
+  assert.deepEqual(
+    xs.map((v) => [v.level, v.storage]),
+    [
+      [1, { kind: 'frame', register: 'IX', offset: -4 }],
+      [2, { kind: 'frame', register: 'IX', offset: -2 }],
+    ],
+  );
   assert.ok(xs[1].block! > xs[0].block!);
 });
 
 test('global types are spelled as in the C source', () => {
   const expected: Record<string, string> = {
-    g_char: 'unsigned char', g_schar: 'signed char', g_uchar: 'unsigned char', g_short: 'int',
-    g_ushort: 'unsigned int', g_int: 'int', g_uint: 'unsigned int', g_long: 'long', g_ulong: 'unsigned long',
-    g_float: 'float', g_bool: '_Bool', g_point: 'struct point', g_array: 'unsigned char[16]',
-    g_ptr: 'unsigned char *', s_file_static: 'int', helper_counter: 'int', g_llong: 'long long',
-    g_ullong: 'unsigned long long', g_flags: 'struct flags', g_word: 'union word', g_node: 'struct node',
-    g_grid: 'int[3][4]', g_fn: 'unsigned char (*)()', g_color: 'unsigned char', g_text: 'unsigned char[8]',
+    g_char: 'unsigned char',
+    g_schar: 'signed char',
+    g_uchar: 'unsigned char',
+    g_short: 'int',
+    g_ushort: 'unsigned int',
+    g_int: 'int',
+    g_uint: 'unsigned int',
+    g_long: 'long',
+    g_ulong: 'unsigned long',
+    g_float: 'float',
+    g_bool: '_Bool',
+    g_point: 'struct point',
+    g_array: 'unsigned char[16]',
+    g_ptr: 'unsigned char *',
+    s_file_static: 'int',
+    helper_counter: 'int',
+    g_llong: 'long long',
+    g_ullong: 'unsigned long long',
+    g_flags: 'struct flags',
+    g_word: 'union word',
+    g_node: 'struct node',
+    g_grid: 'int[3][4]',
+    g_fn: 'unsigned char (*)()',
+    g_color: 'unsigned char',
+    g_text: 'unsigned char[8]',
   };
   assert.deepEqual(Object.fromEntries(info.globals.map((g) => [g.name, typeName(g.type)])), expected);
 });
@@ -136,23 +170,52 @@ function initial(name: string) {
 
 test('initial values decode to the C initializers', () => {
   const scalars: Record<string, string> = {
-    g_char: "65 'A'", g_schar: '-5', g_uchar: '200', g_short: '-1234', g_ushort: '54321', g_int: '-30000',
-    g_uint: '65535', g_long: '-100000', g_ulong: '4000000000', g_float: '1.5', g_bool: 'true',
-    s_file_static: '3', g_llong: '-5000000000', g_ullong: '18000000000000000000', g_color: '2',
+    g_char: "65 'A'",
+    g_schar: '-5',
+    g_uchar: '200',
+    g_short: '-1234',
+    g_ushort: '54321',
+    g_int: '-30000',
+    g_uint: '65535',
+    g_long: '-100000',
+    g_ulong: '4000000000',
+    g_float: '1.5',
+    g_bool: 'true',
+    s_file_static: '3',
+    g_llong: '-5000000000',
+    g_ullong: '18000000000000000000',
+    g_color: '2',
     g_text: '"hi\\n"',
   };
   for (const [name, value] of Object.entries(scalars)) assert.equal(initial(name).value, value, name);
   assert.equal(initial('g_ptr').numeric, fx.noi.get('_g_array'));
 
   const point = initial('g_point');
-  assert.deepEqual(point.children!.map((c) => [c.name, c.value]),
-    [['x', '10'], ['y', '-20'], ['tag', '7'], ['name', '"abc"']]);
+  assert.deepEqual(
+    point.children!.map((c) => [c.name, c.value]),
+    [
+      ['x', '10'],
+      ['y', '-20'],
+      ['tag', '7'],
+      ['name', '"abc"'],
+    ],
+  );
   const flags = initial('g_flags');
-  assert.deepEqual(flags.children!.map((c) => [c.name, c.numeric]), [['lo', 5], ['hi', 17], ['after', -2]]);
+  assert.deepEqual(
+    flags.children!.map((c) => [c.name, c.numeric]),
+    [
+      ['lo', 5],
+      ['hi', 17],
+      ['after', -2],
+    ],
+  );
   const word = initial('g_word');
   assert.equal(globalNamed('g_word').type.kind, 'union');
   assert.equal(sizeOf(globalNamed('g_word').type), 4);
-  assert.deepEqual(word.children!.map((c) => c.name), ['i', 'b', 'l']);
+  assert.deepEqual(
+    word.children!.map((c) => c.name),
+    ['i', 'b', 'l'],
+  );
   assert.equal(word.children![0].numeric, 0x1234);
   const node = initial('g_node');
   assert.equal(node.children![2].numeric, fx.noi.get('_g_node'), 'next points at g_node itself');

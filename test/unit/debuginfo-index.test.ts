@@ -34,7 +34,9 @@ test('resolveLine matches by path, suffix and basename, and moves past lines wit
   assert.equal(index.resolveLine('main.c', 35), undefined, 'between functions');
   assert.equal(index.resolveLine('main.c', 2), undefined, 'before any function');
   assert.equal(index.resolveLine('nothere.c', 5), undefined);
-  assert.deepEqual(index.resolveLine('shapes.c', 26)?.addresses, [...rstLineAddresses(fx.rst.shapes).get('shapes.c:26')!]);
+  assert.deepEqual(index.resolveLine('shapes.c', 26)?.addresses, [
+    ...rstLineAddresses(fx.rst.shapes).get('shapes.c:26')!,
+  ]);
 });
 
 test('lineRanges covers every piece of a line: the for loop body', () => {
@@ -74,10 +76,21 @@ test('locals respect nested blocks: the inner x hides the outer one only inside 
   assert.equal(xOffset(51), -2);
   assert.equal(xOffset(52), -2);
   assert.equal(xOffset(54), -4);
-  assert.deepEqual(index.locals(fn, at(46)).map((v) => v.name), ['n', 'x', 'px']);
-  assert.deepEqual(index.locals(fn, at(51)).map((v) => v.name).sort(), ['n', 'px', 'qx', 'x']);
-  assert.deepEqual(index.locals(index.functionByName('stack_frame')!, at(31)).map((v) => v.name),
-    ['a', 'b', 'c', 'local_int', 'buf', 'total', 'i']);
+  assert.deepEqual(
+    index.locals(fn, at(46)).map((v) => v.name),
+    ['n', 'x', 'px'],
+  );
+  assert.deepEqual(
+    index
+      .locals(fn, at(51))
+      .map((v) => v.name)
+      .sort(),
+    ['n', 'px', 'qx', 'x'],
+  );
+  assert.deepEqual(
+    index.locals(index.functionByName('stack_frame')!, at(31)).map((v) => v.name),
+    ['a', 'b', 'c', 'local_int', 'buf', 'total', 'i'],
+  );
 });
 
 test('loadDebugInfo reads the .cdb from disk', async () => {
@@ -85,10 +98,16 @@ test('loadDebugInfo reads the .cdb from disk', async () => {
 });
 
 test('loadDebugInfo refuses missing files and other formats with typed errors', async () => {
-  await assert.rejects(loadDebugInfo(join(fx.dir, 'missing.cdb')),
-    (e: any) => e.code === 'bad_debug_info' && e.message.includes('missing.cdb') && e.message.includes('does not exist'));
+  await assert.rejects(
+    loadDebugInfo(join(fx.dir, 'missing.cdb')),
+    (e: any) =>
+      e.code === 'bad_debug_info' && e.message.includes('missing.cdb') && e.message.includes('does not exist'),
+  );
   // cc65 .dbg is a supported format (issue 4): a missing one is reported like a missing .cdb
-  await assert.rejects(loadDebugInfo(join(fx.dir, 'prog.dbg')), (e: any) => e.code === 'bad_debug_info' && e.message.includes('does not exist'));
+  await assert.rejects(
+    loadDebugInfo(join(fx.dir, 'prog.dbg')),
+    (e: any) => e.code === 'bad_debug_info' && e.message.includes('does not exist'),
+  );
   await assert.rejects(loadDebugInfo(join(fx.dir, 'main.c')), (e: any) => e.code === 'unsupported');
   await assert.rejects(loadDebugInfo(join(fx.dir, 'crt0.cdb.nope')), (e: any) => e.code === 'unsupported');
 });

@@ -5,8 +5,12 @@ import { decodeValue, encodeValue, MAX_CHILDREN, sizeOf, typeName } from '../../
 import type { CType } from '../../src/debuginfo/model.js';
 import { RetroError } from '../../src/core/errors.js';
 
-const int = (size: 1 | 2 | 4 | 8, signed: boolean): CType =>
-  ({ kind: 'int', size, signed, name: `${signed ? '' : 'unsigned '}${{ 1: 'char', 2: 'int', 4: 'long', 8: 'long long' }[size]}` });
+const int = (size: 1 | 2 | 4 | 8, signed: boolean): CType => ({
+  kind: 'int',
+  size,
+  signed,
+  name: `${signed ? '' : 'unsigned '}${{ 1: 'char', 2: 'int', 4: 'long', 8: 'long long' }[size]}`,
+});
 const uchar: CType = { kind: 'char', signed: false, name: 'unsigned char' };
 const schar: CType = { kind: 'char', signed: true, name: 'signed char' };
 const bool: CType = { kind: 'bool', name: '_Bool' };
@@ -17,15 +21,32 @@ const bytes = (...b: number[]) => Uint8Array.from(b);
 const isBadRequest = (e: unknown) => e instanceof RetroError && e.code === 'bad_request';
 
 test('sizes and C spellings', () => {
-  const point: CType = { kind: 'struct', size: 4, name: 'struct point', fields: [
-    { name: 'x', offset: 0, type: int(2, true) }, { name: 'y', offset: 2, type: int(2, true) }] };
+  const point: CType = {
+    kind: 'struct',
+    size: 4,
+    name: 'struct point',
+    fields: [
+      { name: 'x', offset: 0, type: int(2, true) },
+      { name: 'y', offset: 2, type: int(2, true) },
+    ],
+  };
   const fn: CType = { kind: 'function', returns: int(2, true), name: '' };
   const cases: [CType, number, string][] = [
-    [uchar, 1, 'unsigned char'], [int(2, true), 2, 'int'], [int(4, false), 4, 'unsigned long'],
-    [int(8, true), 8, 'long long'], [float, 4, 'float'], [bool, 1, '_Bool'], [ptr(int(2, true)), 2, 'int *'],
-    [ptr(ptr(uchar)), 2, 'unsigned char **'], [arr(uchar, 16), 16, 'unsigned char[16]'],
-    [arr(arr(int(2, true), 4), 3), 24, 'int[3][4]'], [point, 4, 'struct point'], [arr(point, 3), 12, 'struct point[3]'],
-    [ptr(fn), 2, 'int (*)()'], [ptr(arr(uchar, 4)), 2, 'unsigned char (*)[4]'], [arr(ptr(uchar), 2), 4, 'unsigned char *[2]'],
+    [uchar, 1, 'unsigned char'],
+    [int(2, true), 2, 'int'],
+    [int(4, false), 4, 'unsigned long'],
+    [int(8, true), 8, 'long long'],
+    [float, 4, 'float'],
+    [bool, 1, '_Bool'],
+    [ptr(int(2, true)), 2, 'int *'],
+    [ptr(ptr(uchar)), 2, 'unsigned char **'],
+    [arr(uchar, 16), 16, 'unsigned char[16]'],
+    [arr(arr(int(2, true), 4), 3), 24, 'int[3][4]'],
+    [point, 4, 'struct point'],
+    [arr(point, 3), 12, 'struct point[3]'],
+    [ptr(fn), 2, 'int (*)()'],
+    [ptr(arr(uchar, 4)), 2, 'unsigned char (*)[4]'],
+    [arr(ptr(uchar), 2), 4, 'unsigned char *[2]'],
     [{ kind: 'void', name: 'void' }, 0, 'void'],
   ];
   for (const [t, size, name] of cases) {
@@ -65,13 +86,27 @@ test('scalars decode little-endian with the right sign', () => {
 
 test('each scalar type round-trips through encodeValue and decodeValue', () => {
   const cases: [CType, string, string][] = [
-    [uchar, '65', "65 'A'"], [uchar, "'A'", "65 'A'"], [uchar, "'\\n'", "10 '\\n'"], [uchar, '0xff', '255'],
-    [schar, '-128', '-128'], [schar, '127', '127'], [schar, '0x80', '-128'],
-    [int(2, true), '-32768', '-32768'], [int(2, true), '0xFFFF', '-1'], [int(2, false), '65535', '65535'],
-    [int(4, true), '-100000', '-100000'], [int(4, false), '0xFFFFFFFF', '4294967295'],
-    [int(8, true), '-9223372036854775808', '-9223372036854775808'], [int(8, false), '18446744073709551615', '18446744073709551615'],
-    [float, '1.5', '1.5'], [float, '-0.25', '-0.25'], [float, '1e10', '10000000000'],
-    [bool, 'true', 'true'], [bool, '0', 'false'], [ptr(uchar), '0x8000', '0x8000'], [ptr(uchar), '49152', '0xC000'],
+    [uchar, '65', "65 'A'"],
+    [uchar, "'A'", "65 'A'"],
+    [uchar, "'\\n'", "10 '\\n'"],
+    [uchar, '0xff', '255'],
+    [schar, '-128', '-128'],
+    [schar, '127', '127'],
+    [schar, '0x80', '-128'],
+    [int(2, true), '-32768', '-32768'],
+    [int(2, true), '0xFFFF', '-1'],
+    [int(2, false), '65535', '65535'],
+    [int(4, true), '-100000', '-100000'],
+    [int(4, false), '0xFFFFFFFF', '4294967295'],
+    [int(8, true), '-9223372036854775808', '-9223372036854775808'],
+    [int(8, false), '18446744073709551615', '18446744073709551615'],
+    [float, '1.5', '1.5'],
+    [float, '-0.25', '-0.25'],
+    [float, '1e10', '10000000000'],
+    [bool, 'true', 'true'],
+    [bool, '0', 'false'],
+    [ptr(uchar), '0x8000', '0x8000'],
+    [ptr(uchar), '49152', '0xC000'],
   ];
   for (const [t, text, shown] of cases) {
     const b = encodeValue(t, text);
@@ -83,38 +118,89 @@ test('each scalar type round-trips through encodeValue and decodeValue', () => {
 
 test('out-of-range and malformed literals are bad_request', () => {
   const bad: [CType, string][] = [
-    [uchar, '256'], [uchar, '-1'], [schar, '128'], [schar, '-129'], [schar, '0x100'], [int(2, true), '32768'],
-    [int(2, false), '65536'], [int(2, false), '-1'], [int(4, true), '2147483648'], [bool, '2'], [float, '1e39'],
-    [float, 'abc'], [uchar, "'AB'"], [uchar, '12abc'], [uchar, ''], [ptr(uchar), '0x10000'],
-    [arr(uchar, 4), '1'], [{ kind: 'struct', size: 2, name: 'struct s', fields: [] }, '0'],
+    [uchar, '256'],
+    [uchar, '-1'],
+    [schar, '128'],
+    [schar, '-129'],
+    [schar, '0x100'],
+    [int(2, true), '32768'],
+    [int(2, false), '65536'],
+    [int(2, false), '-1'],
+    [int(4, true), '2147483648'],
+    [bool, '2'],
+    [float, '1e39'],
+    [float, 'abc'],
+    [uchar, "'AB'"],
+    [uchar, '12abc'],
+    [uchar, ''],
+    [ptr(uchar), '0x10000'],
+    [arr(uchar, 4), '1'],
+    [{ kind: 'struct', size: 2, name: 'struct s', fields: [] }, '0'],
   ];
   for (const [t, text] of bad) assert.throws(() => encodeValue(t, text), isBadRequest, `${typeName(t)} "${text}"`);
 });
 
 test('structs and arrays get children; char arrays show the string', () => {
-  const point: CType = { kind: 'struct', size: 9, name: 'struct point', fields: [
-    { name: 'x', offset: 0, type: int(2, true) }, { name: 'y', offset: 2, type: int(2, true) },
-    { name: 'tag', offset: 4, type: uchar }, { name: 'name', offset: 5, type: arr(uchar, 4) }] };
+  const point: CType = {
+    kind: 'struct',
+    size: 9,
+    name: 'struct point',
+    fields: [
+      { name: 'x', offset: 0, type: int(2, true) },
+      { name: 'y', offset: 2, type: int(2, true) },
+      { name: 'tag', offset: 4, type: uchar },
+      { name: 'name', offset: 5, type: arr(uchar, 4) },
+    ],
+  };
   const v = decodeValue('p', point, bytes(10, 0, 0xec, 0xff, 7, 0x61, 0x62, 0x63, 0), { space: 'cpu', offset: 0x802a });
   assert.equal(v.type, 'struct point');
   assert.equal(v.value, '{x=10, y=-20, tag=7, name="abc"}');
-  assert.deepEqual(v.children!.map((c) => [c.name, c.value, c.address?.offset]),
-    [['x', '10', 0x802a], ['y', '-20', 0x802c], ['tag', '7', 0x802e], ['name', '"abc"', 0x802f]]);
-  assert.deepEqual(v.children![3].children!.map((c) => c.numeric), [0x61, 0x62, 0x63, 0]);
+  assert.deepEqual(
+    v.children!.map((c) => [c.name, c.value, c.address?.offset]),
+    [
+      ['x', '10', 0x802a],
+      ['y', '-20', 0x802c],
+      ['tag', '7', 0x802e],
+      ['name', '"abc"', 0x802f],
+    ],
+  );
+  assert.deepEqual(
+    v.children![3].children!.map((c) => c.numeric),
+    [0x61, 0x62, 0x63, 0],
+  );
 
   const grid = decodeValue('g', arr(arr(int(2, true), 2), 2), bytes(1, 0, 2, 0, 3, 0, 0xfc, 0xff));
   assert.equal(grid.value, '{{1, 2}, {3, -4}}');
   assert.equal(grid.children![1].children![1].name, '[1]');
 
-  const flags: CType = { kind: 'struct', size: 3, name: 'struct flags', fields: [
-    { name: 'lo', offset: 0, type: int(1, false), bitOffset: 0, bitWidth: 3 },
-    { name: 's', offset: 0, type: int(1, true), bitOffset: 3, bitWidth: 5 },
-    { name: 'w', offset: 1, type: int(2, true) }] };
+  const flags: CType = {
+    kind: 'struct',
+    size: 3,
+    name: 'struct flags',
+    fields: [
+      { name: 'lo', offset: 0, type: int(1, false), bitOffset: 0, bitWidth: 3 },
+      { name: 's', offset: 0, type: int(1, true), bitOffset: 3, bitWidth: 5 },
+      { name: 'w', offset: 1, type: int(2, true) },
+    ],
+  };
   const f = decodeValue('f', flags, bytes((0x1e << 3) | 5, 0xfe, 0xff));
-  assert.deepEqual(f.children!.map((c) => [c.name, c.numeric, c.type]),
-    [['lo', 5, 'unsigned char : 3'], ['s', -2, 'char : 5'], ['w', -2, 'int']]);
-  const u: CType = { kind: 'union', size: 2, name: 'union u', fields: [
-    { name: 'i', offset: 0, type: int(2, false) }, { name: 'b', offset: 0, type: arr(uchar, 2) }] };
+  assert.deepEqual(
+    f.children!.map((c) => [c.name, c.numeric, c.type]),
+    [
+      ['lo', 5, 'unsigned char : 3'],
+      ['s', -2, 'char : 5'],
+      ['w', -2, 'int'],
+    ],
+  );
+  const u: CType = {
+    kind: 'union',
+    size: 2,
+    name: 'union u',
+    fields: [
+      { name: 'i', offset: 0, type: int(2, false) },
+      { name: 'b', offset: 0, type: arr(uchar, 2) },
+    ],
+  };
   assert.equal(decodeValue('u', u, bytes(0x41, 0x42)).value, '{i=16961, b="AB"}');
 });
 

@@ -10,7 +10,10 @@ import { BridgeClient, type BridgeEvent } from '../../src/connectors/mame/bridge
 import { RetroError } from '../../src/core/errors.js';
 
 /** A fake plugin: connects, collects request lines, lets the test script replies. */
-async function peer(client: BridgeClient, token = client.token): Promise<{ sock: Socket; requests: Array<Record<string, unknown>> }> {
+async function peer(
+  client: BridgeClient,
+  token = client.token,
+): Promise<{ sock: Socket; requests: Array<Record<string, unknown>> }> {
   const sock = connect(client.port, '127.0.0.1');
   sock.setNoDelay(true); // as MAME's sockets are; Nagle would hold back small lines for 40 ms
   await new Promise<void>((r) => sock.once('connect', () => r()));
@@ -74,7 +77,9 @@ test('replies match by id, carry binary payloads; malformed lines are reported, 
   // Error replies keep their code when it is one of ours.
   const c = client.request('read_memory', { address: 0x10000, length: 1 });
   await until(() => requests.length === 3);
-  sock.write(JSON.stringify({ id: requests[2].id, ok: false, error: { code: 'bad_address', message: 'beyond' } }) + '\n');
+  sock.write(
+    JSON.stringify({ id: requests[2].id, ok: false, error: { code: 'bad_address', message: 'beyond' } }) + '\n',
+  );
   await assert.rejects(c, (e: RetroError) => e.code === 'bad_address' && e.message === 'beyond');
 
   // Binary requests: the payload follows the line.
@@ -91,8 +96,10 @@ test('timeouts: read-only → timeout, mutating → timeout_may_have_mutated nam
   await peer(client);
   await client.waitForConnection(2000);
   await assert.rejects(client.request('status', {}, { timeoutMs: 50 }), (e: RetroError) => e.code === 'timeout');
-  await assert.rejects(client.request('resume', {}, { timeoutMs: 50 }),
-    (e: RetroError) => e.code === 'timeout_may_have_mutated' && /resume/.test(e.message) && e.details.op === 'resume');
+  await assert.rejects(
+    client.request('resume', {}, { timeoutMs: 50 }),
+    (e: RetroError) => e.code === 'timeout_may_have_mutated' && /resume/.test(e.message) && e.details.op === 'resume',
+  );
   client.close();
 });
 

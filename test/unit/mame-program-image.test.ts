@@ -16,8 +16,17 @@ test('an .ihx program becomes the same 16 KiB image makebin produced', async () 
 });
 
 test('bad Intel HEX and oversized programs are launch_failed with the line', () => {
-  assert.throws(() => ihxToImage(':0300000000FF\n', 16), (e: RetroError) => e.code === 'launch_failed' && /line 1/.test(e.message));
-  assert.throws(() => ihxToImage(':02000000AABB98\n', 16), (e: RetroError) => /checksum/.test(e.message));
-  assert.throws(() => ihxToImage(':020010000102EB\n', 16), (e: RetroError) => /beyond/.test(e.message));
+  assert.throws(
+    () => ihxToImage(':0300000000FF\n', 16),
+    (e: RetroError) => e.code === 'launch_failed' && /line 1/.test(e.message),
+  );
+  assert.throws(
+    () => ihxToImage(':02000000AABB98\n', 16),
+    (e: RetroError) => /checksum/.test(e.message),
+  );
+  assert.throws(
+    () => ihxToImage(':020010000102EB\n', 16),
+    (e: RetroError) => /beyond/.test(e.message),
+  );
   assert.deepEqual([...ihxToImage(':020001000102FA\n:00000001FF\n', 16)], [0xff, 1, 2]);
 });

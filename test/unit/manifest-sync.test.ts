@@ -9,11 +9,14 @@ const root = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 test('package.json contributes is exactly what src/host/manifest.ts generates (run scripts/sync-manifest.mjs)', () => {
-  assert.deepEqual(manifest.contributes, contributes(),
-    'package.json is out of sync: run `node --import tsx scripts/sync-manifest.mjs`');
+  assert.deepEqual(
+    manifest.contributes,
+    contributes(),
+    'package.json is out of sync: run `node --import tsx scripts/sync-manifest.mjs`',
+  );
 });
 
-test('the debugger contribution carries the adapter\'s launch/attach schema', () => {
+test("the debugger contribution carries the adapter's launch/attach schema", () => {
   const [debuggerEntry] = manifest.contributes.debuggers;
   assert.equal(debuggerEntry.type, DEBUG_TYPE);
   assert.deepEqual(debuggerEntry.languages, ['c']);
@@ -24,15 +27,21 @@ test('the debugger contribution carries the adapter\'s launch/attach schema', ()
 
 test('every command, setting and the MCP provider the code uses is declared', () => {
   const commands = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
-  assert.deepEqual(commands, Object.values(COMMANDS).map((c) => c.command).sort());
+  assert.deepEqual(
+    commands,
+    Object.values(COMMANDS)
+      .map((c) => c.command)
+      .sort(),
+  );
   assert.deepEqual(Object.keys(manifest.contributes.configuration.properties).sort(), Object.values(SETTINGS).sort());
   assert.deepEqual(manifest.contributes.mcpServerDefinitionProviders, [{ id: MCP_PROVIDER_ID, label: 'Retro Debug' }]);
   assert.match(manifest.engines.vscode, /^\^1\.1(0[6-9]|[1-9]\d)/);
   const extension = readFileSync(join(root, 'src', 'extension.ts'), 'utf8');
-  for (const key of Object.keys(COMMANDS)) assert.match(extension, new RegExp(`COMMANDS\\.${key}\\.command`), `extension.ts registers ${key}`);
+  for (const key of Object.keys(COMMANDS))
+    assert.match(extension, new RegExp(`COMMANDS\\.${key}\\.command`), `extension.ts registers ${key}`);
 });
 
-test('the disassembly grammar exists and colours MAME\'s Z80 lines', () => {
+test("the disassembly grammar exists and colours MAME's Z80 lines", () => {
   const grammarEntry = manifest.contributes.grammars[0];
   const grammar = JSON.parse(readFileSync(join(root, grammarEntry.path), 'utf8'));
   assert.equal(grammar.scopeName, grammarEntry.scopeName);

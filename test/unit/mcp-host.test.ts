@@ -4,7 +4,12 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { listDiscoveryFiles, pruneStaleDiscoveryFiles, removeDiscoveryFile, writeDiscoveryFile } from '../../src/host/mcp-discovery.js';
+import {
+  listDiscoveryFiles,
+  pruneStaleDiscoveryFiles,
+  removeDiscoveryFile,
+  writeDiscoveryFile,
+} from '../../src/host/mcp-discovery.js';
 import { LazyMcpEndpoint, type RunningMcpServer } from '../../src/host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from '../../src/host/mcp-snippets.js';
 import { RetroError } from '../../src/core/errors.js';
@@ -19,14 +24,26 @@ function listen(port: number, token: string): Promise<RunningMcpServer> {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const actual = (server.address() as { port: number }).port;
-      resolve({ url: `http://127.0.0.1:${actual}/mcp`, port: actual, token, close: () => new Promise((r) => server.close(() => r())) });
+      resolve({
+        url: `http://127.0.0.1:${actual}/mcp`,
+        port: actual,
+        token,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
     });
   });
 }
 
 test('discovery file: private, atomic, found while the process lives, pruned when it died, removed on request', async () => {
   const dir = join(root, 'discovery');
-  const info = { pid: process.pid, port: 4321, url: 'http://127.0.0.1:4321/mcp', token: 't'.repeat(43), workspace: ['/w'], startedAt: 1 };
+  const info = {
+    pid: process.pid,
+    port: 4321,
+    url: 'http://127.0.0.1:4321/mcp',
+    token: 't'.repeat(43),
+    workspace: ['/w'],
+    startedAt: 1,
+  };
   const path = await writeDiscoveryFile(info, dir);
   assert.equal(path, join(dir, `mcp-${process.pid}.json`));
   assert.equal(statSync(dir).mode & 0o777, 0o700);
@@ -35,8 +52,11 @@ test('discovery file: private, atomic, found while the process lives, pruned whe
   await writeDiscoveryFile({ ...info, port: 4322 }, dir); // this process's own file is replaced, not duplicated
   const dead = await writeDiscoveryFile({ ...info, pid: 2 ** 22 + 12345 }, dir); // above pid_max: never alive
   const live = await listDiscoveryFiles(dir);
-  assert.deepEqual(live.map((i) => [i.pid, i.port]), [[process.pid, 4322]]);
-  assert.equal(await pruneStaleDiscoveryFiles(dir), 1, 'the dead editor\'s file is pruned');
+  assert.deepEqual(
+    live.map((i) => [i.pid, i.port]),
+    [[process.pid, 4322]],
+  );
+  assert.equal(await pruneStaleDiscoveryFiles(dir), 1, "the dead editor's file is pruned");
   assert.throws(() => statSync(dead));
   assert.ok(statSync(path).isFile(), 'the live one stays');
   await removeDiscoveryFile(path);
@@ -46,7 +66,11 @@ test('discovery file: private, atomic, found while the process lives, pruned whe
 
 test('client snippets: Claude Code .mcp.json carries the token; Codex reads it from the environment', () => {
   const json = JSON.parse(claudeCodeMcpJson('http://127.0.0.1:5000/mcp', 'secret'));
-  assert.deepEqual(json, { mcpServers: { 'retro-debug': { type: 'http', url: 'http://127.0.0.1:5000/mcp', headers: { Authorization: 'Bearer secret' } } } });
+  assert.deepEqual(json, {
+    mcpServers: {
+      'retro-debug': { type: 'http', url: 'http://127.0.0.1:5000/mcp', headers: { Authorization: 'Bearer secret' } },
+    },
+  });
   const toml = codexConfigToml('http://127.0.0.1:5000/mcp');
   assert.match(toml, /^\[mcp_servers\.retro_debug\]$/m);
   assert.match(toml, /^url = "http:\/\/127\.0\.0\.1:5000\/mcp"$/m);
@@ -56,7 +80,10 @@ test('client snippets: Claude Code .mcp.json carries the token; Codex reads it f
 
 test('endpoint starts once on demand, reuses a free remembered port, and falls back when it is taken', async () => {
   let starts = 0;
-  const start = (o: { port: number; token: string }) => { starts++; return listen(o.port, o.token); };
+  const start = (o: { port: number; token: string }) => {
+    starts++;
+    return listen(o.port, o.token);
+  };
   const first = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: 0, fixed: false }) });
   assert.equal(first.running, undefined);
   const [a, b] = await Promise.all([first.ensureStarted(), first.ensureStarted()]);
@@ -68,13 +95,23 @@ test('endpoint starts once on demand, reuses a free remembered port, and falls b
   await assert.rejects(first.ensureStarted(), (e: RetroError) => e.code === 'target_lost');
 
   const started: number[] = [];
-  const again = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: remembered, fixed: false }), onStarted: (s) => { started.push(s.port); } });
+  const again = new LazyMcpEndpoint({
+    start,
+    token: 'tok',
+    choosePort: () => ({ port: remembered, fixed: false }),
+    onStarted: (s) => {
+      started.push(s.port);
+    },
+  });
   assert.equal((await again.ensureStarted()).port, remembered, 'a free remembered port is reused');
   const squatter = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: remembered, fixed: false }) });
   const moved = await squatter.ensureStarted();
   assert.notEqual(moved.port, remembered, 'a taken remembered port is replaced by a random one');
   const fixed = new LazyMcpEndpoint({ start, token: 'tok', choosePort: () => ({ port: remembered, fixed: true }) });
-  await assert.rejects(fixed.ensureStarted(), (e: RetroError) => e instanceof RetroError && new RegExp(`127\\.0\\.0\\.1:${remembered}`).test(e.message));
+  await assert.rejects(
+    fixed.ensureStarted(),
+    (e: RetroError) => e instanceof RetroError && new RegExp(`127\\.0\\.0\\.1:${remembered}`).test(e.message),
+  );
   assert.deepEqual(started, [remembered]);
   await Promise.all([again.close(), squatter.close(), fixed.close()]);
 });

@@ -29,7 +29,16 @@ class ScriptedSession {
   shots = 0;
   gate?: Promise<void>;
   async status(): Promise<SessionStatus> {
-    return { session_id: this.id, build_id: 'b', generation: 1, phase: this.phase, progress: ['MAME started'], state: 'stopped', machine: 'spectrum', emulator: 'mame' };
+    return {
+      session_id: this.id,
+      build_id: 'b',
+      generation: 1,
+      phase: this.phase,
+      progress: ['MAME started'],
+      state: 'stopped',
+      machine: 'spectrum',
+      emulator: 'mame',
+    };
   }
   async screenshot(): Promise<ScreenImage> {
     this.shots++;
@@ -45,7 +54,9 @@ class ScriptedSession {
   }
 }
 
-function managerOf(session?: ScriptedSession): Pick<SessionManagerApi, 'get' | 'onSessionsChanged'> & { current?: ScriptedSession; fire(): void } {
+function managerOf(
+  session?: ScriptedSession,
+): Pick<SessionManagerApi, 'get' | 'onSessionsChanged'> & { current?: ScriptedSession; fire(): void } {
   const listeners = new Set<() => void>();
   return {
     current: session,
@@ -53,8 +64,13 @@ function managerOf(session?: ScriptedSession): Pick<SessionManagerApi, 'get' | '
       if (!this.current) throw new RetroError('no_session', 'none');
       return this.current as unknown as SessionApi;
     },
-    onSessionsChanged(l) { listeners.add(l); return () => listeners.delete(l); },
-    fire() { for (const l of listeners) l(); },
+    onSessionsChanged(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    fire() {
+      for (const l of listeners) l();
+    },
   };
 }
 
@@ -96,8 +112,15 @@ test('a stop event refreshes; a burst of stops during one screenshot coalesces i
   const controller = new ScreenController({ sessions: managerOf(session), post: (m) => posted.push(m) });
   await controller.handleMessage({ type: 'ready' });
   let release!: () => void;
-  session.gate = new Promise((r) => { release = r; });
-  const stop = { type: 'stopped' as const, stop: { reason: 'breakpoint' as const, pc: 0x100 }, generation: 1, breakpoint_ids: [] };
+  session.gate = new Promise((r) => {
+    release = r;
+  });
+  const stop = {
+    type: 'stopped' as const,
+    stop: { reason: 'breakpoint' as const, pc: 0x100 },
+    generation: 1,
+    breakpoint_ids: [],
+  };
   session.emit(stop);
   session.emit(stop);
   session.emit(stop);
@@ -105,7 +128,10 @@ test('a stop event refreshes; a burst of stops during one screenshot coalesces i
   release();
   await pending;
   assert.equal(session.shots, 3, 'one at ready, one for the first stop, one for everything during it');
-  assert.deepEqual(posted.map((m) => m.type === 'frame' && m.frame), [1, 2, 3]);
+  assert.deepEqual(
+    posted.map((m) => m.type === 'frame' && m.frame),
+    [1, 2, 3],
+  );
   session.emit({ type: 'running' });
   assert.deepEqual(posted.at(-1), { type: 'status', sessionId: 's1', state: 'running', message: 'Running…' });
   controller.dispose();
@@ -127,7 +153,12 @@ test('no session, a booting session, a failing screenshot: each becomes a status
   manager.fire();
   await controller.refresh();
   assert.equal(controller.currentSessionId, 's1');
-  assert.deepEqual(posted.at(-1), { type: 'status', sessionId: 's1', state: 'stopped', message: 'Session is booting: MAME started' });
+  assert.deepEqual(posted.at(-1), {
+    type: 'status',
+    sessionId: 's1',
+    state: 'stopped',
+    message: 'Session is booting: MAME started',
+  });
 
   session.phase = 'ready';
   session.gate = new Promise(() => {}); // never answers
@@ -139,13 +170,26 @@ test('no session, a booting session, a failing screenshot: each becomes a status
 });
 
 test('png data URL refuses absurd sizes', () => {
-  assert.throws(() => pngDataUrl({ width: MAX_SCREEN_SIDE + 1, height: 1, rgba: Buffer.alloc((MAX_SCREEN_SIDE + 1) * 4), maybeStale: false }),
-    (e: RetroError) => e.code === 'too_large');
+  assert.throws(
+    () =>
+      pngDataUrl({
+        width: MAX_SCREEN_SIDE + 1,
+        height: 1,
+        rgba: Buffer.alloc((MAX_SCREEN_SIDE + 1) * 4),
+        maybeStale: false,
+      }),
+    (e: RetroError) => e.code === 'too_large',
+  );
   assert.throws(() => pngDataUrl({ width: 0, height: 5, rgba: Buffer.alloc(0), maybeStale: false }), RetroError);
 });
 
 test('panel HTML: locked-down CSP with the nonce, nothing remote', () => {
-  const html = screenPanelHtml({ cspSource: 'https://webview.example', scriptUri: 'https://webview.example/s.js', styleUri: 'https://webview.example/s.css', nonce: 'abc_123' });
+  const html = screenPanelHtml({
+    cspSource: 'https://webview.example',
+    scriptUri: 'https://webview.example/s.js',
+    styleUri: 'https://webview.example/s.css',
+    nonce: 'abc_123',
+  });
   const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
   assert.match(csp, /default-src 'none'/);
   assert.match(csp, /script-src 'nonce-abc_123'/);

@@ -9,8 +9,13 @@ function recordingTarget() {
   const armed = new Map<number, number>();
   let next = 1;
   const target = {
-    async setBreakpoint(a: Address) { armed.set(next, a.offset); return next++; },
-    async clearBreakpoint(id: number) { armed.delete(id); },
+    async setBreakpoint(a: Address) {
+      armed.set(next, a.offset);
+      return next++;
+    },
+    async clearBreakpoint(id: number) {
+      armed.delete(id);
+    },
   } as unknown as Target;
   return { target, armed };
 }
@@ -34,7 +39,11 @@ test('two owners at one address share one emulator breakpoint until both are gon
 test("others' breakpoints are read-only and an owner's leave with it", async () => {
   const { target, armed } = recordingTarget();
   const table = new BreakpointTable(() => target);
-  const mine = await table.add(owner('a'), { kind: 'address', address: { space: 'cpu', offset: 0x100 }, verified: true });
+  const mine = await table.add(owner('a'), {
+    kind: 'address',
+    address: { space: 'cpu', offset: 0x100 },
+    verified: true,
+  });
   await table.add(owner('a'), { kind: 'address', address: { space: 'cpu', offset: 0x104 }, verified: true });
   await assert.rejects(table.remove('b', mine.id), (e: RetroError) => e.code === 'not_owner');
   assert.deepEqual(await table.removeOwnedBy('a'), [1, 2]);
@@ -45,7 +54,13 @@ test("others' breakpoints are read-only and an owner's leave with it", async () 
 test('unverified breakpoints are listed but never armed', async () => {
   const { target, armed } = recordingTarget();
   const table = new BreakpointTable(() => target);
-  const bp = await table.add(owner('a'), { kind: 'line', file: 'main.c', line: 999, verified: false, message: 'no code' });
+  const bp = await table.add(owner('a'), {
+    kind: 'line',
+    file: 'main.c',
+    line: 999,
+    verified: false,
+    message: 'no code',
+  });
   assert.equal(armed.size, 0);
   assert.equal(table.get(bp.id).verified, false);
 });

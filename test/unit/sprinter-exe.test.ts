@@ -8,7 +8,9 @@ import { checkDiskProgram } from '../../src/connectors/mame/disk-program.js';
 import { RetroError } from '../../src/core/errors.js';
 
 /** A header as z88dk's pps_crt0 writes it: version 0, code at 512, load = start = 0x8100, stack 0xBFFF. */
-function header(fields: { version?: number; offset?: number; loader?: number; load?: number; start?: number; stack?: number } = {}): Buffer {
+function header(
+  fields: { version?: number; offset?: number; loader?: number; load?: number; start?: number; stack?: number } = {},
+): Buffer {
   const h = Buffer.alloc(512);
   h.write('EXE', 0, 'latin1');
   h[3] = fields.version ?? 0;
@@ -21,15 +23,27 @@ function header(fields: { version?: number; offset?: number; loader?: number; lo
 }
 
 test('parses the fields of a DSS EXE header', () => {
-  assert.deepEqual(parseExeHeader(header()), { version: 0, codeOffset: 512, loaderSize: 0, load: 0x8100, start: 0x8100, stack: 0xbfff });
+  assert.deepEqual(parseExeHeader(header()), {
+    version: 0,
+    codeOffset: 512,
+    loaderSize: 0,
+    load: 0x8100,
+    start: 0x8100,
+    stack: 0xbfff,
+  });
   const sdk = parseExeHeader(header({ version: 1, load: 0x4100, start: 0x4123, stack: 0xfffe, loader: 0x300 }));
   assert.deepEqual([sdk.version, sdk.load, sdk.start, sdk.stack, sdk.loaderSize], [1, 0x4100, 0x4123, 0xfffe, 0x300]);
 });
 
 test('refuses what is not an EXE, with a reason', () => {
-  const bad = (b: Buffer, re: RegExp) => assert.throws(() => parseExeHeader(b), (e) => e instanceof RetroError && e.code === 'bad_request' && re.test(e.message));
+  const bad = (b: Buffer, re: RegExp) =>
+    assert.throws(
+      () => parseExeHeader(b),
+      (e) => e instanceof RetroError && e.code === 'bad_request' && re.test(e.message),
+    );
   bad(Buffer.from('MZ\x90\x00'), /at least 22 bytes/);
-  const mz = header(); mz.write('MZ!', 0, 'latin1');
+  const mz = header();
+  mz.write('MZ!', 0, 'latin1');
   bad(mz, /does not start with "EXE"/);
   bad(header({ offset: 4 }), /inside its header/);
   bad(header({ load: 0x80 }), /PSP/);
@@ -37,7 +51,7 @@ test('refuses what is not an EXE, with a reason', () => {
 
 test('pages needed and the windows the block maps into follow DSS EXEC', () => {
   const h = parseExeHeader(header());
-  assert.equal(pagesNeeded(h, 512 + 0x3f00), 1);   // 0x100 + 0x3F00 = exactly one page
+  assert.equal(pagesNeeded(h, 512 + 0x3f00), 1); // 0x100 + 0x3F00 = exactly one page
   assert.equal(pagesNeeded(h, 512 + 0x3f01), 2);
   assert.deepEqual(windowsForLoad(0x8100), [2, 3]);
   assert.deepEqual(windowsForLoad(0x4100), [1, 2, 3]);
@@ -50,6 +64,9 @@ test('a sprinter launch checks the EXE instead of staging it as a ROM; other mac
   writeFileSync(join(dir, 'HELLO.EXE'), Buffer.concat([header(), Buffer.from([0xc9])]));
   writeFileSync(join(dir, 'junk.exe'), Buffer.from('not an exe at all, really'));
   assert.equal((await checkDiskProgram('sprinter', join(dir, 'HELLO.EXE')))?.start, 0x8100);
-  await assert.rejects(checkDiskProgram('sprinter', join(dir, 'junk.exe')), (e) => e instanceof RetroError && e.code === 'launch_failed' && /not a DSS program/.test(e.message));
+  await assert.rejects(
+    checkDiskProgram('sprinter', join(dir, 'junk.exe')),
+    (e) => e instanceof RetroError && e.code === 'launch_failed' && /not a DSS program/.test(e.message),
+  );
   assert.equal(await checkDiskProgram('spectrum', join(dir, 'junk.exe')), undefined);
 });

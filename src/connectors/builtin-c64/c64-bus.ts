@@ -17,7 +17,11 @@ export const WATCH_STORE = 2;
 export const CYCLES_PER_LINE = 63;
 export const LINES_PER_FRAME = 312;
 
-export interface WatchHit { address: number; op: number; value: number }
+export interface WatchHit {
+  address: number;
+  op: number;
+  value: number;
+}
 
 export class C64Bus implements Bus6502 {
   readonly ram = new Uint8Array(0x10000);
@@ -44,12 +48,18 @@ export class C64Bus implements Bus6502 {
 
   read(address: number): number {
     const value = this.peek(address, true);
-    if (this.watch[address] & WATCH_LOAD) { this.watchHits.push({ address, op: WATCH_LOAD, value }); this.onWatch(); }
+    if (this.watch[address] & WATCH_LOAD) {
+      this.watchHits.push({ address, op: WATCH_LOAD, value });
+      this.onWatch();
+    }
     return value;
   }
 
   write(address: number, value: number): void {
-    if (this.watch[address] & WATCH_STORE) { this.watchHits.push({ address, op: WATCH_STORE, value }); this.onWatch(); }
+    if (this.watch[address] & WATCH_STORE) {
+      this.watchHits.push({ address, op: WATCH_STORE, value });
+      this.onWatch();
+    }
     this.poke(address, value, true);
   }
 
@@ -68,10 +78,19 @@ export class C64Bus implements Bus6502 {
   /** CPU view write: under ROM goes to RAM, I/O has its effects. */
   poke(address: number, value: number, effects = false): void {
     value &= 0xff;
-    if (address === 0) { this.portDir = value; return; }
-    if (address === 1) { this.portData = value; return; }
+    if (address === 0) {
+      this.portDir = value;
+      return;
+    }
+    if (address === 1) {
+      this.portData = value;
+      return;
+    }
     const bank = this.banking();
-    if (address >= 0xd000 && address < 0xe000 && (bank & 3) !== 0 && (bank & 4)) { this.ioWrite(address, value, effects); return; }
+    if (address >= 0xd000 && address < 0xe000 && (bank & 3) !== 0 && bank & 4) {
+      this.ioWrite(address, value, effects);
+      return;
+    }
     this.ram[address] = value;
   }
 
@@ -106,7 +125,7 @@ export class C64Bus implements Bus6502 {
       if (reg > 0x2e) return 0xff;
       return this.vic[reg];
     }
-    if (address < 0xd800) return 0;   // SID: write-only registers read as 0 here
+    if (address < 0xd800) return 0; // SID: write-only registers read as 0 here
     if (address < 0xdc00) return (this.colorRam[address - 0xd800] & 0x0f) | 0xf0;
     if (address < 0xdd00) {
       const reg = address & 0x0f;
@@ -115,19 +134,28 @@ export class C64Bus implements Bus6502 {
       return this.cia1.read(reg, effects);
     }
     if (address < 0xde00) return this.cia2.read(address & 0x0f, effects);
-    return 0xff;   // open I/O areas 1 and 2 (no cartridge)
+    return 0xff; // open I/O areas 1 and 2 (no cartridge)
   }
 
   private ioWrite(address: number, value: number, effects: boolean): void {
     if (address < 0xd400) {
       const reg = address & 0x3f;
-      if (reg === 0x19) { this.vic[0x19] &= ~value & 0x0f; return; }   // writing 1 acknowledges
+      if (reg === 0x19) {
+        this.vic[0x19] &= ~value & 0x0f;
+        return;
+      } // writing 1 acknowledges
       if (reg < 0x2f) this.vic[reg] = value;
       return;
     }
     if (address < 0xd800) return;
-    if (address < 0xdc00) { this.colorRam[address - 0xd800] = value & 0x0f; return; }
-    if (address < 0xdd00) { this.cia1.write(address & 0x0f, value, effects); return; }
+    if (address < 0xdc00) {
+      this.colorRam[address - 0xd800] = value & 0x0f;
+      return;
+    }
+    if (address < 0xdd00) {
+      this.cia1.write(address & 0x0f, value, effects);
+      return;
+    }
     if (address < 0xde00) this.cia2.write(address & 0x0f, value, effects);
   }
 

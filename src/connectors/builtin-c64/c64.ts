@@ -22,7 +22,9 @@ const BREAK_CHECKPOINT = 1;
 const BREAK_TRAP = 2;
 const BREAK_INTERNAL = 4;
 
-export interface Checkpoint extends CheckpointInfo { condition?: Condition }
+export interface Checkpoint extends CheckpointInfo {
+  condition?: Condition;
+}
 
 /** Why a slice ended with the machine stopped. */
 export type StopCause = 'checkpoint' | 'step' | 'jam';
@@ -56,8 +58,12 @@ export class BuiltinC64 {
 
   constructor(private readonly events: MachineEvents) {
     this.bus.clock = () => this.cpu.cycles;
-    this.bus.onWatch = () => { this.cpu.haltRequested = true; };
-    this.bus.cia1.onChange = () => { this.cpu.irqLine = this.bus.cia1.interrupting; };
+    this.bus.onWatch = () => {
+      this.cpu.haltRequested = true;
+    };
+    this.bus.cia1.onChange = () => {
+      this.cpu.irqLine = this.bus.cia1.interrupting;
+    };
     this.kernal = new Kernal({ cpu: this.cpu, bus: this.bus, editor: this.editor, log: (t) => events.log(t) });
     for (const address of this.kernal.addresses()) this.breaks[address] |= BREAK_TRAP;
     this.powerOn();
@@ -89,12 +95,21 @@ export class BuiltinC64 {
    * a program without a SYS line cannot be run.
    */
   autostart(prg: Uint8Array, run: boolean): { load: number; end: number; start?: number } {
-    if (prg.length < 3) throw new MachineError(`a PRG needs a 2-byte load address and at least one byte; this one has ${prg.length} bytes`);
+    if (prg.length < 3)
+      throw new MachineError(
+        `a PRG needs a 2-byte load address and at least one byte; this one has ${prg.length} bytes`,
+      );
     const load = prg[0] | (prg[1] << 8);
     const end = load + prg.length - 2;
-    if (end > 0x10000) throw new MachineError(`the program is too large: ${prg.length - 2} bytes at $${hex(load)} would end at $${end.toString(16)}, past $FFFF`);
+    if (end > 0x10000)
+      throw new MachineError(
+        `the program is too large: ${prg.length - 2} bytes at $${hex(load)} would end at $${end.toString(16)}, past $FFFF`,
+      );
     const start = run ? sysAddress(prg.subarray(2), load) : undefined;
-    if (run && start === undefined) throw new MachineError('the program has no BASIC line with SYS at $0801, and the built-in C64 has no BASIC to RUN it');
+    if (run && start === undefined)
+      throw new MachineError(
+        'the program has no BASIC line with SYS at $0801, and the built-in C64 has no BASIC to RUN it',
+      );
     this.reset();
     this.bus.ram.set(prg.subarray(2), load);
     this.bus.ram[0x2d] = end & 0xff;
@@ -106,7 +121,7 @@ export class BuiltinC64 {
       cpu.push((K.PROGRAM_END - 1) >> 8);
       cpu.push((K.PROGRAM_END - 1) & 0xff);
       this.kernal.sysAddress = start;
-      cpu.pc = K.RUN_SYS;   // a jump to the start, so a checkpoint there fires
+      cpu.pc = K.RUN_SYS; // a jump to the start, so a checkpoint there fires
       cpu.p &= ~0x04;
     }
     return { load, end, start };
@@ -126,7 +141,14 @@ export class BuiltinC64 {
   // ---- checkpoints ----
 
   addCheckpoint(fields: Omit<Checkpoint, 'number' | 'hit' | 'hitCount' | 'ignoreCount' | 'hasCondition'>): Checkpoint {
-    const cp: Checkpoint = { ...fields, number: this.nextCheckpoint++, hit: false, hitCount: 0, ignoreCount: 0, hasCondition: false };
+    const cp: Checkpoint = {
+      ...fields,
+      number: this.nextCheckpoint++,
+      hit: false,
+      hitCount: 0,
+      ignoreCount: 0,
+      hasCondition: false,
+    };
     this.checkpoints.set(cp.number, cp);
     this.rebuildMaps();
     return cp;
@@ -171,7 +193,13 @@ export class BuiltinC64 {
       if (!cp.enabled || cp.memspace !== 0) continue;
       const exec = cp.op & 4 ? BREAK_CHECKPOINT : 0;
       const access = cp.op & (WATCH_LOAD | WATCH_STORE);
-      const spans: [number, number][] = cp.start <= cp.end ? [[cp.start, cp.end]] : [[cp.start, 0xffff], [0, cp.end]];
+      const spans: [number, number][] =
+        cp.start <= cp.end
+          ? [[cp.start, cp.end]]
+          : [
+              [cp.start, 0xffff],
+              [0, cp.end],
+            ];
       for (const [from, to] of spans) {
         if (exec) for (let a = from; a <= to; a++) breaks[a] |= exec;
         if (access) for (let a = from; a <= to; a++) watch[a] |= access;
@@ -214,7 +242,10 @@ export class BuiltinC64 {
   private runOnce(end: number): StopCause | undefined {
     const cpu = this.cpu;
     const mode = this.mode;
-    const trap = (pc: number) => { this.kernal.call(pc); return false; };
+    const trap = (pc: number) => {
+      this.kernal.call(pc);
+      return false;
+    };
     const skip = this.resumeAtStop;
     this.resumeAtStop = false;
     if (mode.kind === 'advance' && !mode.callReturn) {
@@ -253,7 +284,15 @@ export class BuiltinC64 {
 
   /** A checkpoint address whose checkpoints did not stop (condition false, trace only): run the instruction. */
   private stepPast(): StopCause | undefined {
-    const exit = this.cpu.run(1, this.breaks, (pc) => { this.kernal.call(pc); return false; }, true);
+    const exit = this.cpu.run(
+      1,
+      this.breaks,
+      (pc) => {
+        this.kernal.call(pc);
+        return false;
+      },
+      true,
+    );
     if (exit === 'jam') return this.jam();
     return this.afterWatch();
   }
@@ -289,7 +328,7 @@ export class BuiltinC64 {
     let stop = false;
     for (const hit of hits) {
       for (const cp of this.listCheckpoints()) {
-        if (cp.enabled && (cp.op & hit.op) && inRange(cp, hit.address) && this.fire(cp)) stop = true;
+        if (cp.enabled && cp.op & hit.op && inRange(cp, hit.address) && this.fire(cp)) stop = true;
       }
     }
     return stop ? this.stopAtCheckpoint() : undefined;
@@ -297,7 +336,8 @@ export class BuiltinC64 {
 
   /** Counts a hit and reports it; true when the checkpoint stops the machine. */
   private fire(cp: Checkpoint): boolean {
-    if (cp.condition && !cp.condition({ register: (r) => this.register(r), memory: (bank, a) => this.memory(bank, a) })) return false;
+    if (cp.condition && !cp.condition({ register: (r) => this.register(r), memory: (bank, a) => this.memory(bank, a) }))
+      return false;
     cp.hitCount++;
     this.events.checkpointHit({ ...cp, hit: true });
     if (cp.temporary) this.deleteCheckpoint(cp.number);
@@ -306,9 +346,10 @@ export class BuiltinC64 {
 
   private jam(): StopCause {
     const pc = this.cpu.pc;
-    const where = pc >= KERNAL_BASE && (this.bus.portData & 2)
-      ? `: the program called KERNAL address $${hex(pc)}, which the built-in C64 does not provide`
-      : ` (opcode $${this.bus.peek(pc).toString(16).padStart(2, '0')} is a JAM or undocumented opcode)`;
+    const where =
+      pc >= KERNAL_BASE && this.bus.portData & 2
+        ? `: the program called KERNAL address $${hex(pc)}, which the built-in C64 does not provide`
+        : ` (opcode $${this.bus.peek(pc).toString(16).padStart(2, '0')} is a JAM or undocumented opcode)`;
     this.events.log(`CPU JAM at $${hex(pc)}${where}.`);
     this.finishStep();
     return 'jam';
@@ -328,25 +369,38 @@ export class BuiltinC64 {
   register(name: string): number {
     const cpu = this.cpu;
     switch (name) {
-      case 'A': return cpu.a;
-      case 'X': return cpu.x;
-      case 'Y': return cpu.y;
-      case 'PC': return cpu.pc;
-      case 'SP': return cpu.s;
-      case 'FL': return cpu.p | 0x20;
-      case 'RL': return this.bus.rasterLine();
-      case 'CY': return cpu.cycles % CYCLES_PER_LINE;
-      default: return 0;
+      case 'A':
+        return cpu.a;
+      case 'X':
+        return cpu.x;
+      case 'Y':
+        return cpu.y;
+      case 'PC':
+        return cpu.pc;
+      case 'SP':
+        return cpu.s;
+      case 'FL':
+        return cpu.p | 0x20;
+      case 'RL':
+        return this.bus.rasterLine();
+      case 'CY':
+        return cpu.cycles % CYCLES_PER_LINE;
+      default:
+        return 0;
     }
   }
 
   /** Bank-aware peek for the monitor (no side effects). */
   memory(bank: string, address: number): number {
     switch (bank) {
-      case 'ram': return this.bus.ram[address];
-      case 'rom': return this.bus.peekRom(address);
-      case 'io': return this.bus.peekIo(address);
-      default: return this.bus.peek(address);
+      case 'ram':
+        return this.bus.ram[address];
+      case 'rom':
+        return this.bus.peekRom(address);
+      case 'io':
+        return this.bus.peekIo(address);
+      default:
+        return this.bus.peek(address);
     }
   }
 }

@@ -37,10 +37,18 @@ export class Cia {
     const elapsed = now - this.last;
     this.last = now;
     if (!this.runningA || elapsed <= 0) return;
-    if (elapsed <= this.counterA) { this.counterA -= elapsed; return; }
+    if (elapsed <= this.counterA) {
+      this.counterA -= elapsed;
+      return;
+    }
     this.icr |= 1;
     this.onChange();
-    if (this.oneShotA) { this.runningA = false; this.counterA = this.latchA; this.regs[0x0e] &= ~1; return; }
+    if (this.oneShotA) {
+      this.runningA = false;
+      this.counterA = this.latchA;
+      this.regs[0x0e] &= ~1;
+      return;
+    }
     const period = this.latchA + 1;
     const rest = (elapsed - this.counterA - 1) % period;
     this.counterA = this.latchA - rest;
@@ -53,22 +61,32 @@ export class Cia {
 
   read(reg: number, effects: boolean): number {
     switch (reg) {
-      case 0x00: return this.portA();
-      case 0x01: return (this.regs[1] | ~this.regs[3]) & 0xff;
-      case 0x04: return this.counterA & 0xff;
-      case 0x05: return this.counterA >> 8;
+      case 0x00:
+        return this.portA();
+      case 0x01:
+        return (this.regs[1] | ~this.regs[3]) & 0xff;
+      case 0x04:
+        return this.counterA & 0xff;
+      case 0x05:
+        return this.counterA >> 8;
       case 0x0d: {
         const value = (this.interrupting ? 0x80 : 0) | this.icr;
-        if (effects) { this.icr = 0; this.onChange(); }
+        if (effects) {
+          this.icr = 0;
+          this.onChange();
+        }
         return value;
       }
-      default: return this.regs[reg];
+      default:
+        return this.regs[reg];
     }
   }
 
   write(reg: number, value: number, _effects: boolean): void {
     switch (reg) {
-      case 0x04: this.latchA = (this.latchA & 0xff00) | value; break;
+      case 0x04:
+        this.latchA = (this.latchA & 0xff00) | value;
+        break;
       case 0x05:
         this.latchA = (this.latchA & 0xff) | (value << 8);
         if (!this.runningA) this.counterA = this.latchA;
@@ -80,11 +98,12 @@ export class Cia {
         break;
       case 0x0e:
         this.oneShotA = (value & 0x08) !== 0;
-        if (value & 0x10) this.counterA = this.latchA;   // force load
+        if (value & 0x10) this.counterA = this.latchA; // force load
         this.runningA = (value & 0x01) !== 0;
         this.regs[reg] = value & ~0x10;
         break;
-      default: this.regs[reg] = value;
+      default:
+        this.regs[reg] = value;
     }
   }
 

@@ -29,7 +29,11 @@ export function parseCondition(text: string): Condition {
   const operand = (): Node => {
     const t = tokens[at++];
     if (t === undefined) throw new Error('the condition ends too early');
-    if (t === '(') { const inner = expression(); expect(')'); return inner; }
+    if (t === '(') {
+      const inner = expression();
+      expect(')');
+      return inner;
+    }
     if (t.startsWith('@')) {
       const m = /^@(\w+):\$?([0-9a-f]{1,4})$/i.exec(t);
       if (!m) throw new Error(`memory operand "${t}" must look like @cpu:$d020 (labels are not supported)`);
@@ -59,20 +63,34 @@ export function parseCondition(text: string): Condition {
 
 function apply(op: string, a: number, b: number): number {
   switch (op) {
-    case '==': return a === b ? 1 : 0;
-    case '!=': return a !== b ? 1 : 0;
-    case '<': return a < b ? 1 : 0;
-    case '>': return a > b ? 1 : 0;
-    case '<=': return a <= b ? 1 : 0;
-    case '>=': return a >= b ? 1 : 0;
-    case '&&': return a && b ? 1 : 0;
-    case '||': return a || b ? 1 : 0;
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
-    case '/': return b === 0 ? 0 : Math.trunc(a / b);
-    case '&': return a & b;
-    default: return a | b;
+    case '==':
+      return a === b ? 1 : 0;
+    case '!=':
+      return a !== b ? 1 : 0;
+    case '<':
+      return a < b ? 1 : 0;
+    case '>':
+      return a > b ? 1 : 0;
+    case '<=':
+      return a <= b ? 1 : 0;
+    case '>=':
+      return a >= b ? 1 : 0;
+    case '&&':
+      return a && b ? 1 : 0;
+    case '||':
+      return a || b ? 1 : 0;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return b === 0 ? 0 : Math.trunc(a / b);
+    case '&':
+      return a & b;
+    default:
+      return a | b;
   }
 }
 
@@ -89,10 +107,23 @@ function tokenize(text: string): string[] {
   let i = 0;
   while (i < text.length) {
     const c = text[i];
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '(' || c === ')') { out.push(c); i++; continue; }
-    const op = OPS.find((o) => text.startsWith(o, i) && !(o === '+' && /\d/.test(text[i + 1] ?? '') && expectsOperand(out)));
-    if (op) { out.push(op); i += op.length; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '(' || c === ')') {
+      out.push(c);
+      i++;
+      continue;
+    }
+    const op = OPS.find(
+      (o) => text.startsWith(o, i) && !(o === '+' && /\d/.test(text[i + 1] ?? '') && expectsOperand(out)),
+    );
+    if (op) {
+      out.push(op);
+      i += op.length;
+      continue;
+    }
     const m = /^(@\w+:[$.]?\w+|c:\w+|\$[0-9a-f]+|\+\d+|%[01]+|\w+)/i.exec(text.slice(i));
     if (!m) throw new Error(`cannot read "${text.slice(i)}"`);
     out.push(m[1]);

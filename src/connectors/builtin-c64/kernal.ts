@@ -46,47 +46,123 @@ export class Kernal {
     const h = this.handlers;
     const { cpu, bus, editor } = host;
     const ram = bus.ram;
-    h.set(0xff81, () => { this.screenInit(); this.rts(); });                 // CINT
-    h.set(0xff84, () => this.rts());                                          // IOINIT
-    h.set(0xff87, () => this.rts());                                          // RAMTAS
-    h.set(0xff8a, () => { this.setVectors(); this.rts(); });                  // RESTOR
+    h.set(0xff81, () => {
+      this.screenInit();
+      this.rts();
+    }); // CINT
+    h.set(0xff84, () => this.rts()); // IOINIT
+    h.set(0xff87, () => this.rts()); // RAMTAS
+    h.set(0xff8a, () => {
+      this.setVectors();
+      this.rts();
+    }); // RESTOR
     h.set(0xff8d, () => this.unsupported('VECTOR'));
-    h.set(0xff90, () => this.rts());                                          // SETMSG
-    h.set(0xff9f, () => this.rts());                                          // SCNKEY: keys arrive through the buffer
-    h.set(0xffb7, () => { cpu.a = this.nz(ram[STATUS]); this.rts(); });       // READST
-    h.set(0xffba, () => { ram[0xb8] = cpu.a; ram[0xba] = cpu.x; ram[0xb9] = cpu.y; this.rts(); });   // SETLFS
-    h.set(0xffbd, () => { ram[0xb7] = cpu.a; ram[0xbb] = cpu.x; ram[0xbc] = cpu.y; this.rts(); });   // SETNAM
-    h.set(0xffc0, () => this.open());                                         // OPEN
-    h.set(0xffc3, () => { this.files.delete(cpu.a); this.ok(); });            // CLOSE
-    h.set(0xffc6, () => this.channel(INPUT_DEVICE));                          // CHKIN
-    h.set(0xffc9, () => this.channel(OUTPUT_DEVICE));                         // CHKOUT
-    h.set(0xffcc, () => { ram[INPUT_DEVICE] = 0; ram[OUTPUT_DEVICE] = 3; this.rts(); });   // CLRCHN
-    h.set(0xffcf, () => this.chrin());                                        // CHRIN
-    h.set(0xffd2, () => { if (ram[OUTPUT_DEVICE] === 3) editor.print(cpu.a); this.ok(); }); // CHROUT
+    h.set(0xff90, () => this.rts()); // SETMSG
+    h.set(0xff9f, () => this.rts()); // SCNKEY: keys arrive through the buffer
+    h.set(0xffb7, () => {
+      cpu.a = this.nz(ram[STATUS]);
+      this.rts();
+    }); // READST
+    h.set(0xffba, () => {
+      ram[0xb8] = cpu.a;
+      ram[0xba] = cpu.x;
+      ram[0xb9] = cpu.y;
+      this.rts();
+    }); // SETLFS
+    h.set(0xffbd, () => {
+      ram[0xb7] = cpu.a;
+      ram[0xbb] = cpu.x;
+      ram[0xbc] = cpu.y;
+      this.rts();
+    }); // SETNAM
+    h.set(0xffc0, () => this.open()); // OPEN
+    h.set(0xffc3, () => {
+      this.files.delete(cpu.a);
+      this.ok();
+    }); // CLOSE
+    h.set(0xffc6, () => this.channel(INPUT_DEVICE)); // CHKIN
+    h.set(0xffc9, () => this.channel(OUTPUT_DEVICE)); // CHKOUT
+    h.set(0xffcc, () => {
+      ram[INPUT_DEVICE] = 0;
+      ram[OUTPUT_DEVICE] = 3;
+      this.rts();
+    }); // CLRCHN
+    h.set(0xffcf, () => this.chrin()); // CHRIN
+    h.set(0xffd2, () => {
+      if (ram[OUTPUT_DEVICE] === 3) editor.print(cpu.a);
+      this.ok();
+    }); // CHROUT
     h.set(0xffd5, () => this.fail(DEVICE_NOT_PRESENT, 'LOAD'));
     h.set(0xffd8, () => this.fail(DEVICE_NOT_PRESENT, 'SAVE'));
-    h.set(0xffdb, () => { ram[JIFFY] = cpu.y; ram[JIFFY + 1] = cpu.x; ram[JIFFY + 2] = cpu.a; this.rts(); });   // SETTIM
-    h.set(0xffde, () => { cpu.y = ram[JIFFY]; cpu.x = ram[JIFFY + 1]; cpu.a = ram[JIFFY + 2]; this.rts(); });   // RDTIM
-    h.set(0xffe1, () => { cpu.p &= ~FLAG_Z; cpu.a = 0xff; this.rts(); });   // STOP: never pressed
-    h.set(0xffe4, () => { cpu.a = this.getKey(); this.ok(); });              // GETIN
-    h.set(0xffe7, () => { this.files.clear(); ram[INPUT_DEVICE] = 0; ram[OUTPUT_DEVICE] = 3; this.rts(); });  // CLALL
-    h.set(0xffea, () => { this.tick(); this.rts(); });                        // UDTIM
-    h.set(0xffed, () => { cpu.x = 40; cpu.y = 25; this.rts(); });             // SCREEN
-    h.set(0xfff0, () => this.plot());                                         // PLOT
-    h.set(K.CLRSCR, () => { editor.clear(); this.rts(); });
-    h.set(K.KBDREAD, () => { cpu.a = this.getKey(); this.ok(); });
-    h.set(K.UPDCRAMPTR, () => { editor.updatePointers(); this.rts(); });
+    h.set(0xffdb, () => {
+      ram[JIFFY] = cpu.y;
+      ram[JIFFY + 1] = cpu.x;
+      ram[JIFFY + 2] = cpu.a;
+      this.rts();
+    }); // SETTIM
+    h.set(0xffde, () => {
+      cpu.y = ram[JIFFY];
+      cpu.x = ram[JIFFY + 1];
+      cpu.a = ram[JIFFY + 2];
+      this.rts();
+    }); // RDTIM
+    h.set(0xffe1, () => {
+      cpu.p &= ~FLAG_Z;
+      cpu.a = 0xff;
+      this.rts();
+    }); // STOP: never pressed
+    h.set(0xffe4, () => {
+      cpu.a = this.getKey();
+      this.ok();
+    }); // GETIN
+    h.set(0xffe7, () => {
+      this.files.clear();
+      ram[INPUT_DEVICE] = 0;
+      ram[OUTPUT_DEVICE] = 3;
+      this.rts();
+    }); // CLALL
+    h.set(0xffea, () => {
+      this.tick();
+      this.rts();
+    }); // UDTIM
+    h.set(0xffed, () => {
+      cpu.x = 40;
+      cpu.y = 25;
+      this.rts();
+    }); // SCREEN
+    h.set(0xfff0, () => this.plot()); // PLOT
+    h.set(K.CLRSCR, () => {
+      editor.clear();
+      this.rts();
+    });
+    h.set(K.KBDREAD, () => {
+      cpu.a = this.getKey();
+      this.ok();
+    });
+    h.set(K.UPDCRAMPTR, () => {
+      editor.updatePointers();
+      this.rts();
+    });
     h.set(K.IRQ_DEFAULT, () => {
       this.tick();
-      bus.cia1.read(0x0d, true);   // acknowledge timer A, as $EA7E does
+      bus.cia1.read(0x0d, true); // acknowledge timer A, as $EA7E does
       cpu.pc = K.IRQ_EXIT;
       cpu.cycles += CALL_CYCLES;
     });
-    h.set(K.BRK_DEFAULT, () => { host.log(`BRK at $${((ram[0x0100 + ((cpu.s + 2) & 0xff)] | (ram[0x0100 + ((cpu.s + 3) & 0xff)] << 8)) - 2 & 0xffff).toString(16)}`); this.toReady(); });
+    h.set(K.BRK_DEFAULT, () => {
+      host.log(
+        `BRK at $${(((ram[0x0100 + ((cpu.s + 2) & 0xff)] | (ram[0x0100 + ((cpu.s + 3) & 0xff)] << 8)) - 2) & 0xffff).toString(16)}`,
+      );
+      this.toReady();
+    });
     h.set(K.PROGRAM_END, () => this.toReady());
-    h.set(K.RUN_SYS, () => { cpu.pc = this.sysAddress; cpu.cycles += CALL_CYCLES; });
+    h.set(K.RUN_SYS, () => {
+      cpu.pc = this.sysAddress;
+      cpu.cycles += CALL_CYCLES;
+    });
     h.set(K.COLD_START, () => this.coldStart());
-    for (const address of TRAP_ADDRESSES) if (!h.has(address)) throw new Error(`no stand-in for $${address.toString(16)}`);
+    for (const address of TRAP_ADDRESSES)
+      if (!h.has(address)) throw new Error(`no stand-in for $${address.toString(16)}`);
   }
 
   /** Runs the stand-in at `pc`; false when there is none (the JAM byte then stops the CPU). */
@@ -109,22 +185,28 @@ export class Kernal {
     bus.portDir = 0x2f;
     bus.portData = 0x37;
     bus.vic.fill(0);
-    bus.vic.set([0x1b, 0, 0, 0, 0, 0xc8, 0, 0x14], 0x11);   // $D011..$D018: text on, 25 rows, 40 columns, screen $0400, glyphs $1000
-    bus.vic[0x20] = 14;   // light blue border
-    bus.vic[0x21] = 6;    // blue background
+    bus.vic.set([0x1b, 0, 0, 0, 0, 0xc8, 0, 0x14], 0x11); // $D011..$D018: text on, 25 rows, 40 columns, screen $0400, glyphs $1000
+    bus.vic[0x20] = 14; // light blue border
+    bus.vic[0x21] = 6; // blue background
     bus.cia2.write(0x02, 0x3f, false);
-    bus.cia2.write(0x00, 0x97, false);   // VIC bank 0
-    bus.cia1.startJiffyTimer(0x4025, cpu.cycles);   // the KERNAL's PAL value: 60 interrupts a second
-    ram[0x2b] = 0x01; ram[0x2c] = 0x08;   // TXTTAB: BASIC program at $0801
-    ram[0x37] = 0x00; ram[0x38] = 0xa0;   // MEMSIZ
-    ram[0x0281] = 0x00; ram[0x0282] = 0x08; ram[0x0283] = 0x00; ram[0x0284] = 0xa0;
+    bus.cia2.write(0x00, 0x97, false); // VIC bank 0
+    bus.cia1.startJiffyTimer(0x4025, cpu.cycles); // the KERNAL's PAL value: 60 interrupts a second
+    ram[0x2b] = 0x01;
+    ram[0x2c] = 0x08; // TXTTAB: BASIC program at $0801
+    ram[0x37] = 0x00;
+    ram[0x38] = 0xa0; // MEMSIZ
+    ram[0x0281] = 0x00;
+    ram[0x0282] = 0x08;
+    ram[0x0283] = 0x00;
+    ram[0x0284] = 0xa0;
     ram[KEY_MAX] = 10;
     ram[OUTPUT_DEVICE] = 3;
     this.setVectors();
     this.screenInit();
     this.files.clear();
     this.inputLine = [];
-    for (const ch of '\r    **** RETRO DEBUG BUILT-IN C64 ****\r\r 64K RAM, NO BASIC. LOAD A PROGRAM.\r') this.host.editor.print(ch.charCodeAt(0));
+    for (const ch of '\r    **** RETRO DEBUG BUILT-IN C64 ****\r\r 64K RAM, NO BASIC. LOAD A PROGRAM.\r')
+      this.host.editor.print(ch.charCodeAt(0));
     this.toReady();
     cpu.s = 0xfb;
   }
@@ -148,7 +230,10 @@ export class Kernal {
 
   private setVectors(): void {
     const ram = this.host.bus.ram;
-    const set = (at: number, value: number) => { ram[at] = value & 0xff; ram[at + 1] = value >> 8; };
+    const set = (at: number, value: number) => {
+      ram[at] = value & 0xff;
+      ram[at + 1] = value >> 8;
+    };
     set(0x0314, K.IRQ_DEFAULT);
     set(0x0316, K.BRK_DEFAULT);
     set(0x0318, K.NMI_EXIT);
@@ -176,10 +261,16 @@ export class Kernal {
   /** The screen editor's input: echo keys until RETURN, then hand the line out a byte a call. */
   private chrin(): void {
     const { cpu, bus, editor } = this.host;
-    if (bus.ram[INPUT_DEVICE] !== 0) { this.fail(DEVICE_NOT_PRESENT, 'CHRIN from a device other than the keyboard'); return; }
+    if (bus.ram[INPUT_DEVICE] !== 0) {
+      this.fail(DEVICE_NOT_PRESENT, 'CHRIN from a device other than the keyboard');
+      return;
+    }
     while (this.inputLine.length === 0) {
       const key = this.getKey();
-      if (key === 0) { cpu.cycles += CALL_CYCLES; return; }   // wait: run on at this address
+      if (key === 0) {
+        cpu.cycles += CALL_CYCLES;
+        return;
+      } // wait: run on at this address
       editor.print(key);
       if (key === 0x0d) this.inputLine = [...this.typed, 0x0d];
       else if (key === 0x14) this.typed.pop();
@@ -198,7 +289,10 @@ export class Kernal {
     const ram = this.host.bus.ram;
     const lfn = ram[0xb8];
     const device = ram[0xba];
-    if (device !== 0 && device !== 3) { this.fail(DEVICE_NOT_PRESENT, `OPEN of device ${device}`); return; }
+    if (device !== 0 && device !== 3) {
+      this.fail(DEVICE_NOT_PRESENT, `OPEN of device ${device}`);
+      return;
+    }
     this.files.set(lfn, device);
     this.ok();
   }
@@ -206,15 +300,22 @@ export class Kernal {
   private channel(which: number): void {
     const { cpu, bus } = this.host;
     const device = this.files.get(cpu.x);
-    if (device === undefined) { cpu.a = FILE_NOT_OPEN; cpu.p |= FLAG_C; this.rts(); return; }
+    if (device === undefined) {
+      cpu.a = FILE_NOT_OPEN;
+      cpu.p |= FLAG_C;
+      this.rts();
+      return;
+    }
     bus.ram[which] = device;
     this.ok();
   }
 
   private plot(): void {
     const { cpu, bus, editor } = this.host;
-    if (cpu.p & FLAG_C) { cpu.x = bus.ram[Z.CURS_Y]; cpu.y = bus.ram[Z.CURS_X]; }
-    else editor.plot(cpu.x, cpu.y);
+    if (cpu.p & FLAG_C) {
+      cpu.x = bus.ram[Z.CURS_Y];
+      cpu.y = bus.ram[Z.CURS_X];
+    } else editor.plot(cpu.x, cpu.y);
     this.rts();
   }
 
@@ -222,7 +323,9 @@ export class Kernal {
     const ram = this.host.bus.ram;
     let t = (ram[JIFFY] << 16) | (ram[JIFFY + 1] << 8) | ram[JIFFY + 2];
     t = (t + 1) % JIFFIES_PER_DAY;
-    ram[JIFFY] = t >> 16; ram[JIFFY + 1] = (t >> 8) & 0xff; ram[JIFFY + 2] = t & 0xff;
+    ram[JIFFY] = t >> 16;
+    ram[JIFFY + 1] = (t >> 8) & 0xff;
+    ram[JIFFY + 2] = t & 0xff;
   }
 
   private unsupported(name: string): void {

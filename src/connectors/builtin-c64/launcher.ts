@@ -13,19 +13,33 @@ import { BuiltinMonitorServer } from './monitor-server.js';
 
 const START_TIMEOUT_MS = 30_000;
 
-export async function launchBuiltinTarget(config: LaunchConfig, opts: { onProgress?: (message: string) => void } = {}): Promise<Target> {
-  if (config.machine !== 'c64') throw new RetroError('unsupported', `The built-in emulator is a C64; machine "${config.machine}" needs another emulator.`, { machine: config.machine });
+export async function launchBuiltinTarget(
+  config: LaunchConfig,
+  opts: { onProgress?: (message: string) => void } = {},
+): Promise<Target> {
+  if (config.machine !== 'c64')
+    throw new RetroError(
+      'unsupported',
+      `The built-in emulator is a C64; machine "${config.machine}" needs another emulator.`,
+      { machine: config.machine },
+    );
   const logs = new Set<(text: string) => void>();
   const server = new BuiltinMonitorServer({
     realtime: config.throttle === true,
-    onLog: (text) => { for (const l of logs) l(text); },
+    onLog: (text) => {
+      for (const l of logs) l(text);
+    },
   });
   const port = await server.listen();
   opts.onProgress?.(`Built-in C64 serving the VICE binary monitor on 127.0.0.1:${port}`);
   let target: ViceTarget | undefined;
   try {
     const client = await MonitorClient.connect('127.0.0.1', port, { timeoutMs: 5_000 });
-    target = await ViceTarget.open(client, { kind: 'builtin', shutdown: () => server.close(), logSource: (l) => logs.add(l) });
+    target = await ViceTarget.open(client, {
+      kind: 'builtin',
+      shutdown: () => server.close(),
+      logSource: (l) => logs.add(l),
+    });
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;
   } catch (err) {

@@ -14,8 +14,21 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { readFileSync, statSync } from 'node:fs';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
 import {
-  C64_BANKS, Cmd, ErrCode, EVENT_ID, Evt, Reg, REQUEST_HEADER, STX,
-  encodeBanks, encodeCheckpoint, encodeDisplay, encodePalette, encodeRegisterNames, encodeRegisters, encodeResponse,
+  C64_BANKS,
+  Cmd,
+  ErrCode,
+  EVENT_ID,
+  Evt,
+  Reg,
+  REQUEST_HEADER,
+  STX,
+  encodeBanks,
+  encodeCheckpoint,
+  encodeDisplay,
+  encodePalette,
+  encodeRegisterNames,
+  encodeRegisters,
+  encodeResponse,
   type RegisterName,
 } from '../vice/protocol.js';
 import { BuiltinC64, CYCLES_PER_FRAME, MachineError } from './c64.js';
@@ -29,9 +42,15 @@ const FRAME_MS = 1000 / 50.125;
 const WARP_SLICE = CYCLES_PER_FRAME * 5;
 
 const REGISTER_NAMES: RegisterName[] = [
-  { id: Reg.PC, bits: 16, name: 'PC' }, { id: Reg.A, bits: 8, name: 'A' }, { id: Reg.X, bits: 8, name: 'X' },
-  { id: Reg.Y, bits: 8, name: 'Y' }, { id: Reg.SP, bits: 8, name: 'SP' }, { id: Reg.P00, bits: 8, name: '00' },
-  { id: Reg.P01, bits: 8, name: '01' }, { id: Reg.FL, bits: 8, name: 'FL' }, { id: Reg.LIN, bits: 16, name: 'LIN' },
+  { id: Reg.PC, bits: 16, name: 'PC' },
+  { id: Reg.A, bits: 8, name: 'A' },
+  { id: Reg.X, bits: 8, name: 'X' },
+  { id: Reg.Y, bits: 8, name: 'Y' },
+  { id: Reg.SP, bits: 8, name: 'SP' },
+  { id: Reg.P00, bits: 8, name: '00' },
+  { id: Reg.P01, bits: 8, name: '01' },
+  { id: Reg.FL, bits: 8, name: 'FL' },
+  { id: Reg.LIN, bits: 16, name: 'LIN' },
   { id: Reg.CYC, bits: 16, name: 'CYC' },
 ];
 
@@ -56,7 +75,11 @@ export class BuiltinMonitorServer {
   private inbox = Buffer.alloc(0);
   private running = true;
   private timer?: NodeJS.Immediate | NodeJS.Timeout;
-  private readonly resources = new Map<string, number>([['VICIIBorderMode', 0], ['JAMAction', 0], ['WarpMode', 0]]);
+  private readonly resources = new Map<string, number>([
+    ['VICIIBorderMode', 0],
+    ['JAMAction', 0],
+    ['WarpMode', 0],
+  ]);
   private wallStart = performance.now();
   private closed = false;
   private cycleStart = 0;
@@ -85,7 +108,10 @@ export class BuiltinMonitorServer {
   async close(): Promise<void> {
     this.closed = true;
     this.running = false;
-    if (this.timer) { clearTimeout(this.timer as NodeJS.Timeout); clearImmediate(this.timer as NodeJS.Immediate); }
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+    }
     this.client?.destroy();
     for (const s of this.waiting) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -100,9 +126,12 @@ export class BuiltinMonitorServer {
   private onConnection(socket: Socket): void {
     socket.setNoDelay(true);
     if (this.client) {
-      socket.pause();   // like a connection in VICE's backlog: connected, not serviced
+      socket.pause(); // like a connection in VICE's backlog: connected, not serviced
       this.waiting.push(socket);
-      socket.once('close', () => { const i = this.waiting.indexOf(socket); if (i >= 0) this.waiting.splice(i, 1); });
+      socket.once('close', () => {
+        const i = this.waiting.indexOf(socket);
+        if (i >= 0) this.waiting.splice(i, 1);
+      });
       return;
     }
     this.adopt(socket);
@@ -120,7 +149,7 @@ export class BuiltinMonitorServer {
   private onClose(socket: Socket): void {
     if (this.client !== socket || this.closed) return;
     this.client = undefined;
-    if (!this.running) this.resume();   // VICE leaves the monitor when its client goes
+    if (!this.running) this.resume(); // VICE leaves the monitor when its client goes
     const next = this.waiting.shift();
     if (next) this.adopt(next);
   }
@@ -135,7 +164,10 @@ export class BuiltinMonitorServer {
   private drain(): void {
     for (;;) {
       const stx = this.inbox.indexOf(STX);
-      if (stx < 0) { this.inbox = Buffer.alloc(0); return; }
+      if (stx < 0) {
+        this.inbox = Buffer.alloc(0);
+        return;
+      }
       if (stx > 0) this.inbox = this.inbox.subarray(stx);
       if (this.inbox.length < 2) return;
       const api = this.inbox[1];
@@ -148,7 +180,9 @@ export class BuiltinMonitorServer {
       if (this.inbox.length < REQUEST_HEADER) return;
       const length = this.inbox.readUInt32LE(2);
       if (length > MAX_REQUEST_BODY) {
-        this.opts.onLog?.(`Monitor: a request announced ${length} body bytes (limit ${MAX_REQUEST_BODY}); closing the connection.`);
+        this.opts.onLog?.(
+          `Monitor: a request announced ${length} body bytes (limit ${MAX_REQUEST_BODY}); closing the connection.`,
+        );
         this.client?.destroy();
         return;
       }
@@ -181,7 +215,10 @@ export class BuiltinMonitorServer {
         budget = Math.min(WARP_SLICE, Math.max(0, Math.floor(due - this.machine.cpu.cycles)));
       }
       const cause = budget > 0 ? this.machine.runSlice(budget) : undefined;
-      if (cause) { this.stopped(cause); return; }
+      if (cause) {
+        this.stopped(cause);
+        return;
+      }
       this.timer = warp ? setImmediate(tick) : setTimeout(tick, Math.max(1, FRAME_MS / 2));
     };
     this.timer = warp ? setImmediate(tick) : setTimeout(tick, 1);
@@ -200,7 +237,11 @@ export class BuiltinMonitorServer {
   private enterMonitor(): void {
     this.running = false;
     this.machine.noteStopped();
-    if (this.timer) { clearTimeout(this.timer as NodeJS.Timeout); clearImmediate(this.timer as NodeJS.Immediate); this.timer = undefined; }
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout);
+      clearImmediate(this.timer as NodeJS.Immediate);
+      this.timer = undefined;
+    }
     this.event(Evt.REGISTERS, encodeRegisters(this.registers()));
     this.event(Evt.STOPPED, u16(this.machine.cpu.pc));
   }
@@ -235,9 +276,16 @@ export class BuiltinMonitorServer {
     const m = this.machine;
     const cpu = m.cpu;
     return [
-      { id: Reg.PC, value: cpu.pc }, { id: Reg.A, value: cpu.a }, { id: Reg.X, value: cpu.x }, { id: Reg.Y, value: cpu.y },
-      { id: Reg.SP, value: cpu.s }, { id: Reg.P00, value: m.bus.peek(0) }, { id: Reg.P01, value: m.bus.peek(1) },
-      { id: Reg.FL, value: cpu.p | 0x20 }, { id: Reg.LIN, value: m.bus.rasterLine() }, { id: Reg.CYC, value: cpu.cycles % 63 },
+      { id: Reg.PC, value: cpu.pc },
+      { id: Reg.A, value: cpu.a },
+      { id: Reg.X, value: cpu.x },
+      { id: Reg.Y, value: cpu.y },
+      { id: Reg.SP, value: cpu.s },
+      { id: Reg.P00, value: m.bus.peek(0) },
+      { id: Reg.P01, value: m.bus.peek(1) },
+      { id: Reg.FL, value: cpu.p | 0x20 },
+      { id: Reg.LIN, value: m.bus.rasterLine() },
+      { id: Reg.CYC, value: cpu.cycles % 63 },
     ];
   }
 
@@ -245,23 +293,35 @@ export class BuiltinMonitorServer {
   private handle(api: number, id: number, command: number, body: Buffer): void {
     const m = this.machine;
     switch (command) {
-      case Cmd.MEM_GET: return this.memGet(id, body);
-      case Cmd.MEM_SET: return this.memSet(id, body);
+      case Cmd.MEM_GET:
+        return this.memGet(id, body);
+      case Cmd.MEM_SET:
+        return this.memSet(id, body);
       case Cmd.CHECKPOINT_GET: {
         if (body.length < 4) return this.error(id, ErrCode.INVALID_LENGTH);
         const cp = m.checkpoints.get(body.readUInt32LE(0));
-        return cp ? this.reply(0x11, id, encodeCheckpoint({ ...cp, hit: false })) : this.error(id, ErrCode.OBJECT_MISSING);
+        return cp
+          ? this.reply(0x11, id, encodeCheckpoint({ ...cp, hit: false }))
+          : this.error(id, ErrCode.OBJECT_MISSING);
       }
       case Cmd.CHECKPOINT_SET: {
         if (body.length < 8) return this.error(id, ErrCode.INVALID_LENGTH);
         const memspace = body.length > 8 ? body[8] : 0;
         if (memspace > 4) return this.error(id, ErrCode.INVALID_MEMSPACE);
         const cp = m.addCheckpoint({
-          start: body.readUInt16LE(0), end: body.readUInt16LE(2), stop: body[4] !== 0, enabled: body[5] !== 0,
-          op: body[6], temporary: body[7] !== 0, memspace,
+          start: body.readUInt16LE(0),
+          end: body.readUInt16LE(2),
+          stop: body[4] !== 0,
+          enabled: body[5] !== 0,
+          op: body[6],
+          temporary: body[7] !== 0,
+          memspace,
         });
         this.reply(0x11, id, encodeCheckpoint({ ...cp, hit: false }));
-        if (cp.temporary) { m.continueRunning(); this.resume(); }
+        if (cp.temporary) {
+          m.continueRunning();
+          this.resume();
+        }
         return;
       }
       case Cmd.CHECKPOINT_DELETE:
@@ -274,7 +334,9 @@ export class BuiltinMonitorServer {
       }
       case Cmd.CHECKPOINT_TOGGLE:
         if (body.length < 5) return this.error(id, ErrCode.INVALID_LENGTH);
-        return m.toggleCheckpoint(body.readUInt32LE(0), body[4] !== 0) ? this.reply(0x15, id) : this.error(id, ErrCode.OBJECT_MISSING);
+        return m.toggleCheckpoint(body.readUInt32LE(0), body[4] !== 0)
+          ? this.reply(0x15, id)
+          : this.error(id, ErrCode.OBJECT_MISSING);
       case Cmd.CONDITION_SET: {
         if (body.length < 5 || body.length < 5 + body[4]) return this.error(id, ErrCode.INVALID_LENGTH);
         const number = body.readUInt32LE(0);
@@ -291,15 +353,20 @@ export class BuiltinMonitorServer {
         if (body.length < 1) return this.error(id, ErrCode.INVALID_LENGTH);
         if (body[0] !== 0) return this.error(id, ErrCode.INVALID_MEMSPACE);
         return this.reply(0x31, id, encodeRegisters(this.registers()));
-      case Cmd.REGISTERS_SET: return this.registersSet(id, body);
+      case Cmd.REGISTERS_SET:
+        return this.registersSet(id, body);
       case Cmd.REGISTERS_AVAILABLE:
         if (body.length < 1) return this.error(id, ErrCode.INVALID_LENGTH);
         if (body[0] !== 0) return this.error(id, ErrCode.INVALID_MEMSPACE);
         return this.reply(0x83, id, encodeRegisterNames(REGISTER_NAMES));
-      case Cmd.BANKS_AVAILABLE: return this.reply(0x82, id, encodeBanks(C64_BANKS));
-      case Cmd.PING: return this.reply(0x81, id);
-      case Cmd.VICE_INFO: return this.reply(0x85, id, Buffer.from([4, ...VERSION, 4, 0, 0, 0, 0]));
-      case Cmd.PALETTE_GET: return this.reply(0x91, id, encodePalette(PEPTO_PAL.map((c) => [c[0], c[1], c[2]])));
+      case Cmd.BANKS_AVAILABLE:
+        return this.reply(0x82, id, encodeBanks(C64_BANKS));
+      case Cmd.PING:
+        return this.reply(0x81, id);
+      case Cmd.VICE_INFO:
+        return this.reply(0x85, id, Buffer.from([4, ...VERSION, 4, 0, 0, 0, 0]));
+      case Cmd.PALETTE_GET:
+        return this.reply(0x91, id, encodePalette(PEPTO_PAL.map((c) => [c[0], c[1], c[2]])));
       case Cmd.DISPLAY_GET: {
         if (api !== 2) return this.error(id, ErrCode.INVALID_API_VERSION);
         if (body.length < 2) return this.error(id, ErrCode.INVALID_LENGTH);
@@ -345,36 +412,60 @@ export class BuiltinMonitorServer {
         if (body.length < 1) return this.error(id, ErrCode.INVALID_LENGTH);
         const target = body[0];
         this.reply(0xcc, id);
-        if (target >= 8 && target <= 11) return;   // drive resets do not resume (no drives here)
-        if (target === 1) m.powerOn(); else m.reset();
+        if (target >= 8 && target <= 11) return; // drive resets do not resume (no drives here)
+        if (target === 1) m.powerOn();
+        else m.reset();
         return this.resume();
       }
-      case Cmd.AUTOSTART: return this.autostart(id, body);
+      case Cmd.AUTOSTART:
+        return this.autostart(id, body);
       case Cmd.RESOURCE_GET: {
         if (body.length < 1 || body[0] < 1 || body.length < 1 + body[0]) return this.error(id, ErrCode.INVALID_LENGTH);
         const value = this.resources.get(body.toString('latin1', 1, 1 + body[0]));
-        return value === undefined ? this.error(id, ErrCode.OBJECT_MISSING) : this.reply(0x51, id, Buffer.concat([Buffer.from([1, 4]), u32(value)]));
+        return value === undefined
+          ? this.error(id, ErrCode.OBJECT_MISSING)
+          : this.reply(0x51, id, Buffer.concat([Buffer.from([1, 4]), u32(value)]));
       }
-      case Cmd.RESOURCE_SET: return this.resourceSet(id, body);
-      case Cmd.DUMP: case Cmd.UNDUMP: case Cmd.CPUHISTORY_GET:
-        this.opts.onLog?.(`Monitor: command 0x${command.toString(16)} (snapshots, CPU history) is not available in the built-in C64.`);
+      case Cmd.RESOURCE_SET:
+        return this.resourceSet(id, body);
+      case Cmd.DUMP:
+      case Cmd.UNDUMP:
+      case Cmd.CPUHISTORY_GET:
+        this.opts.onLog?.(
+          `Monitor: command 0x${command.toString(16)} (snapshots, CPU history) is not available in the built-in C64.`,
+        );
         return this.error(id, ErrCode.FAILURE);
       default:
         return this.error(id, ErrCode.INVALID_TYPE);
     }
   }
 
-  private memRange(id: number, body: Buffer): { start: number; end: number; bank: number; effects: boolean } | undefined {
-    if (body.length >= 5 && body.readUInt16LE(1) > body.readUInt16LE(3)) { this.error(id, ErrCode.INVALID_PARAMETER); return undefined; }
-    if (body.length < 8) { this.error(id, ErrCode.INVALID_LENGTH); return undefined; }
-    if (body[5] > 4) { this.error(id, ErrCode.INVALID_MEMSPACE); return undefined; }
+  private memRange(
+    id: number,
+    body: Buffer,
+  ): { start: number; end: number; bank: number; effects: boolean } | undefined {
+    if (body.length >= 5 && body.readUInt16LE(1) > body.readUInt16LE(3)) {
+      this.error(id, ErrCode.INVALID_PARAMETER);
+      return undefined;
+    }
+    if (body.length < 8) {
+      this.error(id, ErrCode.INVALID_LENGTH);
+      return undefined;
+    }
+    if (body[5] > 4) {
+      this.error(id, ErrCode.INVALID_MEMSPACE);
+      return undefined;
+    }
     if (body[5] !== 0) {
       this.opts.onLog?.('Monitor: the built-in C64 has no disk drives (memspaces 1-4).');
       this.error(id, ErrCode.INVALID_MEMSPACE);
       return undefined;
     }
     const bank = body.readUInt16LE(6);
-    if (bank > 4) { this.error(id, ErrCode.INVALID_PARAMETER); return undefined; }
+    if (bank > 4) {
+      this.error(id, ErrCode.INVALID_PARAMETER);
+      return undefined;
+    }
     return { start: body.readUInt16LE(1), end: body.readUInt16LE(3), bank, effects: body[0] !== 0 };
   }
 
@@ -387,12 +478,19 @@ export class BuiltinMonitorServer {
     out.writeUInt16LE(length & 0xffff, 0);
     const bank = ['cpu', 'ram', 'rom', 'io', 'cpu'][r.bank];
     if (bank === 'ram') out.set(m.bus.ram.subarray(r.start, r.end + 1), 2);
-    else for (let i = 0; i < length; i++) out[2 + i] = bank === 'cpu' ? m.bus.peek(r.start + i, r.effects) : m.memory(bank, r.start + i);
+    else
+      for (let i = 0; i < length; i++)
+        out[2 + i] = bank === 'cpu' ? m.bus.peek(r.start + i, r.effects) : m.memory(bank, r.start + i);
     this.reply(0x01, id, out);
   }
 
   private memSet(id: number, body: Buffer): void {
-    if (body.length >= 5 && body.readUInt16LE(1) <= body.readUInt16LE(3) && body.length >= 8 && body.length < 8 + body.readUInt16LE(3) - body.readUInt16LE(1) + 1) {
+    if (
+      body.length >= 5 &&
+      body.readUInt16LE(1) <= body.readUInt16LE(3) &&
+      body.length >= 8 &&
+      body.length < 8 + body.readUInt16LE(3) - body.readUInt16LE(1) + 1
+    ) {
       return this.error(id, ErrCode.INVALID_LENGTH);
     }
     const r = this.memRange(id, body);
@@ -402,10 +500,17 @@ export class BuiltinMonitorServer {
       const address = r.start + i;
       const value = body[8 + i];
       switch (r.bank) {
-        case 1: bus.ram[address] = value; break;
-        case 2: if (address < 0xd000) bus.ram[address] = value; break;   // writes inside ROM are discarded
-        case 3: bus.pokeIo(address, value); break;
-        default: bus.poke(address, value, r.effects);
+        case 1:
+          bus.ram[address] = value;
+          break;
+        case 2:
+          if (address < 0xd000) bus.ram[address] = value;
+          break; // writes inside ROM are discarded
+        case 3:
+          bus.pokeIo(address, value);
+          break;
+        default:
+          bus.poke(address, value, r.effects);
       }
     }
     this.reply(0x02, id);
@@ -425,14 +530,29 @@ export class BuiltinMonitorServer {
       const reg = body[at + 1];
       const value = body.readUInt16LE(at + 2);
       switch (reg) {
-        case Reg.A: cpu.a = value & 0xff; break;
-        case Reg.X: cpu.x = value & 0xff; break;
-        case Reg.Y: cpu.y = value & 0xff; break;
-        case Reg.PC: cpu.pc = value & 0xffff; break;
-        case Reg.SP: cpu.s = value & 0xff; break;
-        case Reg.FL: cpu.p = (value & 0xef) | 0x20; break;
-        case Reg.LIN: case Reg.CYC: break;   // accepted, ignored
-        default: return this.error(id, ErrCode.OBJECT_MISSING);   // includes $00/$01: use MEM_SET
+        case Reg.A:
+          cpu.a = value & 0xff;
+          break;
+        case Reg.X:
+          cpu.x = value & 0xff;
+          break;
+        case Reg.Y:
+          cpu.y = value & 0xff;
+          break;
+        case Reg.PC:
+          cpu.pc = value & 0xffff;
+          break;
+        case Reg.SP:
+          cpu.s = value & 0xff;
+          break;
+        case Reg.FL:
+          cpu.p = (value & 0xef) | 0x20;
+          break;
+        case Reg.LIN:
+        case Reg.CYC:
+          break; // accepted, ignored
+        default:
+          return this.error(id, ErrCode.OBJECT_MISSING); // includes $00/$01: use MEM_SET
       }
       at += size + 1;
     }
@@ -442,7 +562,11 @@ export class BuiltinMonitorServer {
   private resourceSet(id: number, body: Buffer): void {
     if (body.length < 2 || body[1] < 1) return this.error(id, ErrCode.INVALID_LENGTH);
     const nameLength = body[1];
-    if (body.length < 3 + nameLength || body[2 + nameLength] < 1 || body.length < 3 + nameLength + body[2 + nameLength]) {
+    if (
+      body.length < 3 + nameLength ||
+      body[2 + nameLength] < 1 ||
+      body.length < 3 + nameLength + body[2 + nameLength]
+    ) {
       return this.error(id, ErrCode.INVALID_LENGTH);
     }
     const type = body[0];
@@ -468,14 +592,16 @@ export class BuiltinMonitorServer {
       if (size > 0x10000 + 2) throw new MachineError(`${path} is ${size} bytes, larger than any C64 program can be`);
       const prg = readFileSync(path);
       const loaded = m.autostart(prg, run);
-      this.opts.onLog?.(`Monitor: autostarting ${path}: loaded $${loaded.load.toString(16)}-$${(loaded.end - 1).toString(16)}${loaded.start !== undefined ? `, SYS ${loaded.start}` : ''}.`);
+      this.opts.onLog?.(
+        `Monitor: autostarting ${path}: loaded $${loaded.load.toString(16)}-$${(loaded.end - 1).toString(16)}${loaded.start !== undefined ? `, SYS ${loaded.start}` : ''}.`,
+      );
       this.reply(0xdd, id);
     } catch (err) {
       this.opts.onLog?.(`Monitor: autostart of ${path} failed: ${(err as Error).message}.`);
       this.error(id, ErrCode.FAILURE);
     }
     m.continueRunning();
-    this.resume();   // VICE resumes after AUTOSTART in every case
+    this.resume(); // VICE resumes after AUTOSTART in every case
   }
 }
 

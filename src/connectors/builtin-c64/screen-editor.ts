@@ -16,8 +16,22 @@ export const HIBASE = 0x0288;
 
 /** PETSCII colour control codes → VIC-II colour numbers */
 const COLOUR_CODES = new Map<number, number>([
-  [0x90, 0], [0x05, 1], [0x1c, 2], [0x9f, 3], [0x9c, 4], [0x1e, 5], [0x1f, 6], [0x9e, 7],
-  [0x81, 8], [0x95, 9], [0x96, 10], [0x97, 11], [0x98, 12], [0x99, 13], [0x9a, 14], [0x9b, 15],
+  [0x90, 0],
+  [0x05, 1],
+  [0x1c, 2],
+  [0x9f, 3],
+  [0x9c, 4],
+  [0x1e, 5],
+  [0x1f, 6],
+  [0x9e, 7],
+  [0x81, 8],
+  [0x95, 9],
+  [0x96, 10],
+  [0x97, 11],
+  [0x98, 12],
+  [0x99, 13],
+  [0x9a, 14],
+  [0x9b, 15],
 ]);
 
 export interface ScreenMemory {
@@ -63,24 +77,54 @@ export class ScreenEditor {
   print(code: number): void {
     const ram = this.m.ram;
     const colour = COLOUR_CODES.get(code);
-    if (colour !== undefined) { ram[CHARCOLOR] = colour; return; }
+    if (colour !== undefined) {
+      ram[CHARCOLOR] = colour;
+      return;
+    }
     switch (code) {
-      case 0x0d: case 0x8d: ram[Z.RVS] = 0; this.newline(); return;
-      case 0x0a: return;
-      case 0x93: this.clear(); return;
-      case 0x13: this.plot(0, 0); return;
-      case 0x11: this.down(); return;
-      case 0x91: if (ram[Z.CURS_Y] > 0) this.plot(ram[Z.CURS_Y] - 1, ram[Z.CURS_X]); return;
-      case 0x1d: this.advance(); return;
-      case 0x9d: this.back(); return;
-      case 0x12: ram[Z.RVS] = 0x80; return;
-      case 0x92: ram[Z.RVS] = 0; return;
-      case 0x0e: this.m.vic[0x18] |= 0x02; return;    // lower/upper case glyphs
-      case 0x8e: this.m.vic[0x18] &= ~0x02; return;   // upper case/graphics glyphs
-      case 0x14: this.delete(); return;
+      case 0x0d:
+      case 0x8d:
+        ram[Z.RVS] = 0;
+        this.newline();
+        return;
+      case 0x0a:
+        return;
+      case 0x93:
+        this.clear();
+        return;
+      case 0x13:
+        this.plot(0, 0);
+        return;
+      case 0x11:
+        this.down();
+        return;
+      case 0x91:
+        if (ram[Z.CURS_Y] > 0) this.plot(ram[Z.CURS_Y] - 1, ram[Z.CURS_X]);
+        return;
+      case 0x1d:
+        this.advance();
+        return;
+      case 0x9d:
+        this.back();
+        return;
+      case 0x12:
+        ram[Z.RVS] = 0x80;
+        return;
+      case 0x92:
+        ram[Z.RVS] = 0;
+        return;
+      case 0x0e:
+        this.m.vic[0x18] |= 0x02;
+        return; // lower/upper case glyphs
+      case 0x8e:
+        this.m.vic[0x18] &= ~0x02;
+        return; // upper case/graphics glyphs
+      case 0x14:
+        this.delete();
+        return;
     }
     const screen = petsciiToScreenCode(code);
-    if (screen === undefined) return;   // other control codes have no visible effect
+    if (screen === undefined) return; // other control codes have no visible effect
     this.put(screen | ram[Z.RVS]);
   }
 
@@ -95,7 +139,10 @@ export class ScreenEditor {
 
   private advance(): void {
     const ram = this.m.ram;
-    if (ram[Z.CURS_X] < COLS - 1) { ram[Z.CURS_X]++; return; }
+    if (ram[Z.CURS_X] < COLS - 1) {
+      ram[Z.CURS_X]++;
+      return;
+    }
     this.newline();
   }
 
@@ -120,7 +167,10 @@ export class ScreenEditor {
 
   private down(): void {
     const ram = this.m.ram;
-    if (ram[Z.CURS_Y] < ROWS - 1) { this.plot(ram[Z.CURS_Y] + 1, ram[Z.CURS_X]); return; }
+    if (ram[Z.CURS_Y] < ROWS - 1) {
+      this.plot(ram[Z.CURS_Y] + 1, ram[Z.CURS_X]);
+      return;
+    }
     this.scroll();
     this.updatePointers();
   }

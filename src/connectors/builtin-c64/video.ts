@@ -15,15 +15,16 @@ export function renderDisplay(bus: C64Bus): Buffer {
   const out = Buffer.alloc(DISPLAY.width * DISPLAY.height);
   const vic = bus.vic;
   const border = vic[0x20] & 0x0f;
-  for (let y = VISIBLE.y; y < VISIBLE.y + VISIBLE.height; y++) out.fill(border, y * width + VISIBLE.x, y * width + VISIBLE.x + VISIBLE.width);
-  if (!(vic[0x11] & 0x10)) return out;   // display disabled: border only
+  for (let y = VISIBLE.y; y < VISIBLE.y + VISIBLE.height; y++)
+    out.fill(border, y * width + VISIBLE.x, y * width + VISIBLE.x + VISIBLE.width);
+  if (!(vic[0x11] & 0x10)) return out; // display disabled: border only
 
   const ecm = (vic[0x11] & 0x40) !== 0;
   const bmm = (vic[0x11] & 0x20) !== 0;
   const mcm = (vic[0x16] & 0x10) !== 0;
   const screenBase = ((vic[0x18] >> 4) & 0x0f) * 0x400;
   const charBase = ((vic[0x18] >> 1) & 0x07) * 0x800;
-  const bitmapBase = (vic[0x18] & 0x08) ? 0x2000 : 0;
+  const bitmapBase = vic[0x18] & 0x08 ? 0x2000 : 0;
   const bg = [vic[0x21] & 15, vic[0x22] & 15, vic[0x23] & 15, vic[0x24] & 15];
 
   for (let row = 0; row < 25; row++) {
@@ -42,7 +43,7 @@ export function renderDisplay(bus: C64Bus): Buffer {
         const glyphCode = ecm ? code & 0x3f : code;
         const bits = bus.vicRead(charBase + glyphCode * 8 + line);
         if (ecm) singles(out, at, bits, colour, bg[code >> 6]);
-        else if (mcm && (colour & 8)) pairs(out, at, bits, [bg[0], bg[1], bg[2], colour & 7]);
+        else if (mcm && colour & 8) pairs(out, at, bits, [bg[0], bg[1], bg[2], colour & 7]);
         else singles(out, at, bits, colour, bg[0]);
       }
     }

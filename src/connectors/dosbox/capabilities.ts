@@ -17,7 +17,11 @@ export interface AccessReport {
 }
 
 export function ptraceScope(): number | null {
-  try { return Number(readFileSync('/proc/sys/kernel/yama/ptrace_scope', 'utf8').trim()); } catch { return null; }
+  try {
+    return Number(readFileSync('/proc/sys/kernel/yama/ptrace_scope', 'utf8').trim());
+  } catch {
+    return null;
+  }
 }
 
 export function accessReport(wasmAvailable: boolean): AccessReport {
@@ -28,19 +32,42 @@ export function accessReport(wasmAvailable: boolean): AccessReport {
   const notes: string[] = [];
   let attach = 'unsupported';
   if (platform === 'linux') {
-    notes.push('Guest memory of a native emulator is read and written through /proc/PID/mem (needs ptrace-attach rights).');
-    if (scope === null) notes.push('This kernel has no Yama: any process of the same user can be attached (root: any process).');
+    notes.push(
+      'Guest memory of a native emulator is read and written through /proc/PID/mem (needs ptrace-attach rights).',
+    );
+    if (scope === null)
+      notes.push('This kernel has no Yama: any process of the same user can be attached (root: any process).');
     else notes.push(`kernel.yama.ptrace_scope = ${scope}: ${SCOPE_TEXT[scope] ?? 'unknown level'}`);
-    attach = root ? 'yes (root)' : scope === null || scope === 0 ? 'same-user processes' : scope === 1 ? 'only emulators we launch (descendants); use dosbox_launch' : 'no: needs CAP_SYS_PTRACE or a lower ptrace_scope';
+    attach = root
+      ? 'yes (root)'
+      : scope === null || scope === 0
+        ? 'same-user processes'
+        : scope === 1
+          ? 'only emulators we launch (descendants); use dosbox_launch'
+          : 'no: needs CAP_SYS_PTRACE or a lower ptrace_scope';
   } else if (platform === 'win32') {
-    notes.push('Windows: OpenProcess + Read/WriteProcessMemory is designed (docs/dos.md) but not implemented here; use the wasm backend.');
+    notes.push(
+      'Windows: OpenProcess + Read/WriteProcessMemory is designed (docs/dos.md) but not implemented here; use the wasm backend.',
+    );
   } else {
     notes.push(`${platform}: no native backend (macOS would need task_for_pid); use the wasm backend.`);
   }
-  notes.push(wasmAvailable ? 'The embedded wasm DOSBox/DOSBox-X (npm "emulators", GPL-2.0, optional) is installed.' : 'The optional npm package "emulators" (embedded wasm DOSBox, GPL-2.0) is not installed: npm install emulators.');
+  notes.push(
+    wasmAvailable
+      ? 'The embedded wasm DOSBox/DOSBox-X (npm "emulators", GPL-2.0, optional) is installed.'
+      : 'The optional npm package "emulators" (embedded wasm DOSBox, GPL-2.0) is not installed: npm install emulators.',
+  );
   return {
-    platform, ptrace_scope: scope, uid, root, notes,
-    backends: { native_launch: platform === 'linux', native_attach: attach, wasm: wasmAvailable ? 'available' : 'not installed' },
+    platform,
+    ptrace_scope: scope,
+    uid,
+    root,
+    notes,
+    backends: {
+      native_launch: platform === 'linux',
+      native_attach: attach,
+      wasm: wasmAvailable ? 'available' : 'not installed',
+    },
   };
 }
 
@@ -48,15 +75,22 @@ const SCOPE_TEXT: Record<number, string> = {
   0: 'classic: any process of the same user may be attached.',
   1: 'restricted: only descendants may be attached, so launch the emulator through dosbox_launch instead of attaching by PID.',
   2: 'admin-only: attaching needs CAP_SYS_PTRACE (root).',
-  3: 'no attach: nobody may read another process\'s memory; only the wasm backend works.',
+  3: "no attach: nobody may read another process's memory; only the wasm backend works.",
 };
 
 /** A sentence for an EPERM/EACCES on /proc/PID/mem. */
 export function explainAccessDenied(pid: number, err: NodeJS.ErrnoException): string {
   const scope = ptraceScope();
   let owner = '';
-  try { owner = ` (owned by uid ${statSync(`/proc/${pid}`).uid}, we are uid ${process.getuid?.()})`; } catch { /* gone */ }
-  const why = scope === null ? 'it belongs to another user or is not dumpable' : `kernel.yama.ptrace_scope is ${scope}: ${SCOPE_TEXT[scope] ?? ''}`;
+  try {
+    owner = ` (owned by uid ${statSync(`/proc/${pid}`).uid}, we are uid ${process.getuid?.()})`;
+  } catch {
+    /* gone */
+  }
+  const why =
+    scope === null
+      ? 'it belongs to another user or is not dumpable'
+      : `kernel.yama.ptrace_scope is ${scope}: ${SCOPE_TEXT[scope] ?? ''}`;
   return `Cannot open the memory of process ${pid}${owner} (${err.code}): ${why}`;
 }
 
@@ -66,5 +100,7 @@ export function processExists(pid: number): boolean {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
     return state !== 'Z' && state !== 'X' && existsSync(`/proc/${pid}/mem`);
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }

@@ -13,7 +13,10 @@ const OVERLAP = 4096;
 const GUEST_SPAN = 0x110000;
 const LIVENESS_MS = 150;
 
-export interface GuestCandidate { base: number; ticks: number }
+export interface GuestCandidate {
+  base: number;
+  ticks: number;
+}
 
 /** Every host address whose bytes look like a guest's physical 0. */
 export async function scanForGuests(mem: HostMemory): Promise<GuestCandidate[]> {
@@ -23,7 +26,9 @@ export async function scanForGuests(mem: HostMemory): Promise<GuestCandidate[]> 
     for (let at = region.start; at < region.end; at += CHUNK) {
       const len = Math.min(CHUNK + OVERLAP, region.end - at);
       let chunk: Buffer;
-      try { chunk = Buffer.from(await mem.read(at, len)); } catch (err) {
+      try {
+        chunk = Buffer.from(await mem.read(at, len));
+      } catch (err) {
         if (!mem.alive()) throw err;
         continue; // a guard page or a mapping that vanished: skip it
       }
@@ -48,7 +53,11 @@ async function validate(mem: HostMemory, base: number): Promise<GuestCandidate |
 }
 
 /** Keeps candidates whose BIOS tick count moves: a stale copy of a BDA does not tick. */
-export async function liveOnly(mem: HostMemory, candidates: GuestCandidate[], waitMs = LIVENESS_MS): Promise<GuestCandidate[]> {
+export async function liveOnly(
+  mem: HostMemory,
+  candidates: GuestCandidate[],
+  waitMs = LIVENESS_MS,
+): Promise<GuestCandidate[]> {
   if (candidates.length < 2) return candidates;
   await new Promise((r) => setTimeout(r, waitMs));
   const live: GuestCandidate[] = [];
@@ -63,12 +72,19 @@ export async function liveOnly(mem: HostMemory, candidates: GuestCandidate[], wa
 export async function findGuestBase(mem: HostMemory): Promise<number> {
   const all = await scanForGuests(mem);
   if (all.length === 0) {
-    throw new RetroError('not_found', `No DOS guest in ${mem.description} yet: no BIOS keyboard ring with a live INT 21h vector. The emulator may still be booting; try again in a moment.`);
+    throw new RetroError(
+      'not_found',
+      `No DOS guest in ${mem.description} yet: no BIOS keyboard ring with a live INT 21h vector. The emulator may still be booting; try again in a moment.`,
+    );
   }
   const live = await liveOnly(mem, all);
   if (live.length !== 1) {
     const where = (live.length ? live : all).map((c) => `0x${c.base.toString(16)}`).join(', ');
-    throw new RetroError('incompatible_target', `Found ${live.length || all.length} DOS guests in ${mem.description} (at ${where}); refusing to guess which one to use. Run one guest per emulator process.`, { candidates: where });
+    throw new RetroError(
+      'incompatible_target',
+      `Found ${live.length || all.length} DOS guests in ${mem.description} (at ${where}); refusing to guess which one to use. Run one guest per emulator process.`,
+      { candidates: where },
+    );
   }
   return live[0].base;
 }

@@ -30,11 +30,16 @@ export class DosMachine {
   private vga?: VgaScreen;
   private profileState?: { profile: DosProfile; match: ProfileMatch; path?: string };
 
-  constructor(readonly guest: DosGuest, readonly backend: DosBackendInfo) {
+  constructor(
+    readonly guest: DosGuest,
+    readonly backend: DosBackendInfo,
+  ) {
     this.traces = new TraceManager(guest);
   }
 
-  get profile(): DosProfile | undefined { return this.profileState?.profile; }
+  get profile(): DosProfile | undefined {
+    return this.profileState?.profile;
+  }
   get profileMatch(): (ProfileMatch & { path?: string }) | undefined {
     return this.profileState && { ...this.profileState.match, path: this.profileState.path };
   }
@@ -43,7 +48,12 @@ export class DosMachine {
     const bda = await this.guest.bda();
     const map = await this.guest.programMap();
     const target = await this.guest.read(bda.int21.segment * 16 + bda.int21.offset, 4);
-    return { bda, programs: map.programs, firstMcb: map.firstMcb, int21Live: !target.every((b) => b === 0 || b === 0xff) };
+    return {
+      bda,
+      programs: map.programs,
+      firstMcb: map.firstMcb,
+      int21Live: !target.every((b) => b === 0 || b === 0xff),
+    };
   }
 
   resolve(input: DosAddressInput): ResolvedAddress {
@@ -55,17 +65,28 @@ export class DosMachine {
     if (this.vga && !calibration) return this.vga;
     let where: VgaLocation | undefined;
     if (calibration) where = await calibrateVga(this.guest.host, calibration.text, calibration.row, calibration.col);
-    else where = (await calibrateVga(this.guest.host).catch(() => undefined)) ?? (await knownLayout(this.guest.host, this.guest));
+    else
+      where =
+        (await calibrateVga(this.guest.host).catch(() => undefined)) ??
+        (await knownLayout(this.guest.host, this.guest));
     if (!where) {
-      throw new RetroError('not_found', 'The VGA buffer is not located yet: pass calibration text that is on screen now with its row and column (dosbox_find_guest with screen_text), so it can be found in this emulator build.');
+      throw new RetroError(
+        'not_found',
+        'The VGA buffer is not located yet: pass calibration text that is on screen now with its row and column (dosbox_find_guest with screen_text), so it can be found in this emulator build.',
+      );
     }
-    if (this.vga) this.vga.relocate(where); else this.vga = new VgaScreen(this.guest, where);
+    if (this.vga) this.vga.relocate(where);
+    else this.vga = new VgaScreen(this.guest, where);
     return this.vga;
   }
 
   /** Locate the VGA buffer now if it can be (called right after launch, while our calibration line is on screen). */
   async tryLocateScreen(): Promise<VgaLocation | undefined> {
-    try { return (await this.screen()).where; } catch { return undefined; }
+    try {
+      return (await this.screen()).where;
+    } catch {
+      return undefined;
+    }
   }
 
   async loadProfile(profile: DosProfile, path?: string): Promise<ProfileMatch> {
@@ -74,13 +95,17 @@ export class DosMachine {
     return match;
   }
 
-  unloadProfile(): void { this.profileState = undefined; }
+  unloadProfile(): void {
+    this.profileState = undefined;
+  }
 
   symbolEntries(): [string, ProfileSymbol][] {
     return Object.entries(this.profile?.symbols ?? {});
   }
 
-  async readSymbol(name: string): Promise<{ address: ResolvedAddress; bytes: Uint8Array; value: string; numeric?: number }> {
+  async readSymbol(
+    name: string,
+  ): Promise<{ address: ResolvedAddress; bytes: Uint8Array; value: string; numeric?: number }> {
     const address = this.resolve(name);
     const sym = this.profile!.symbols[name];
     const bytes = await this.guest.read(address.physical, sym.size);
@@ -89,21 +114,33 @@ export class DosMachine {
 
   /** Palette for PNG capture: the profile's, else the emulator's live DAC when this build exposes it. */
   async palette(): Promise<{ palette: Rgb[]; source: string }> {
-    if (this.profile?.palette) return { palette: parsePalette(this.profile.palette), source: `profile ${this.profile.name}` };
+    if (this.profile?.palette)
+      return { palette: parsePalette(this.profile.palette), source: `profile ${this.profile.name}` };
     const dac = await this.backend.dac?.();
     if (dac) return { palette: paletteFromDac(dac), source: 'guest VGA DAC' };
-    throw new RetroError('unsupported', `The palette of this emulator build (${this.backend.description}) is not known: give the profile a "palette", or capture with source "emulator" on the wasm backend.`);
+    throw new RetroError(
+      'unsupported',
+      `The palette of this emulator build (${this.backend.description}) is not known: give the profile a "palette", or capture with source "emulator" on the wasm backend.`,
+    );
   }
 }
 
 export function formatSymbol(sym: ProfileSymbol, bytes: Uint8Array): { value: string; numeric?: number } {
   const b = Buffer.from(bytes);
   switch (sym.type) {
-    case 'u8': return { value: String(b[0]), numeric: b[0] };
-    case 'u16': return { value: String(b.readUInt16LE(0)), numeric: b.readUInt16LE(0) };
-    case 'i16': return { value: String(b.readInt16LE(0)), numeric: b.readInt16LE(0) };
-    case 'u32': return { value: String(b.readUInt32LE(0)), numeric: b.readUInt32LE(0) };
-    case 'cstring': { const end = b.indexOf(0); return { value: JSON.stringify(b.subarray(0, end < 0 ? b.length : end).toString('latin1')) }; }
-    default: return { value: b.toString('hex').toUpperCase() };
+    case 'u8':
+      return { value: String(b[0]), numeric: b[0] };
+    case 'u16':
+      return { value: String(b.readUInt16LE(0)), numeric: b.readUInt16LE(0) };
+    case 'i16':
+      return { value: String(b.readInt16LE(0)), numeric: b.readInt16LE(0) };
+    case 'u32':
+      return { value: String(b.readUInt32LE(0)), numeric: b.readUInt32LE(0) };
+    case 'cstring': {
+      const end = b.indexOf(0);
+      return { value: JSON.stringify(b.subarray(0, end < 0 ? b.length : end).toString('latin1')) };
+    }
+    default:
+      return { value: b.toString('hex').toUpperCase() };
   }
 }

@@ -5,26 +5,48 @@
  * screen is decoded from video memory. The 'dos' feature gives the rest.
  */
 import { RetroError } from '../../core/errors.js';
-import type { Address, Register, ScreenImage, Target, TargetCapabilities, TargetEvent, TargetListener, TargetStatus } from '../../core/target.js';
+import type {
+  Address,
+  Register,
+  ScreenImage,
+  Target,
+  TargetCapabilities,
+  TargetEvent,
+  TargetListener,
+  TargetStatus,
+} from '../../core/target.js';
 import { indicesToRgba } from '../../machines/dos/palette.js';
 import { FONT_LOW_PHYSICAL, renderText } from '../../machines/dos/text-render.js';
 import { MODE13_HEIGHT, MODE13_WIDTH } from '../../machines/dos/video.js';
 import { physical, vector } from '../../machines/dos/bda.js';
 import type { DosMachine } from './dos-machine.js';
 
-const NO_DEBUGGER = 'A DOS guest in DOSBox has no CPU debugger here: it always runs. Use the dos tools (memory, screen, keys, traces) instead';
+const NO_DEBUGGER =
+  'A DOS guest in DOSBox has no CPU debugger here: it always runs. Use the dos tools (memory, screen, keys, traces) instead';
 
 export class DosboxTarget implements Target {
   readonly kind = 'dosbox';
-  readonly capabilities: TargetCapabilities = { cpu: 'x86', addressBits: 20, spaces: ['cpu', 'vram'], screen: true, stepOverOut: false, nativeStepRange: false, runControl: false };
+  readonly capabilities: TargetCapabilities = {
+    cpu: 'x86',
+    addressBits: 20,
+    spaces: ['cpu', 'vram'],
+    screen: true,
+    stepOverOut: false,
+    nativeStepRange: false,
+    runControl: false,
+  };
   private readonly listeners = new Set<TargetListener>();
   private readonly watchdog: NodeJS.Timeout;
   private gone = false;
 
-  constructor(readonly machine: DosMachine, private readonly shutdown: () => Promise<void>) {
+  constructor(
+    readonly machine: DosMachine,
+    private readonly shutdown: () => Promise<void>,
+  ) {
     this.watchdog = setInterval(() => {
       const host = machine.guest.host;
-      if (!this.gone && !host.alive()) this.lost(`${machine.backend.description} exited${host.lostReason?.() ? `: ${host.lostReason()}` : ''}`);
+      if (!this.gone && !host.alive())
+        this.lost(`${machine.backend.description} exited${host.lostReason?.() ? `: ${host.lostReason()}` : ''}`);
     }, 300);
     this.watchdog.unref();
   }
@@ -38,16 +60,36 @@ export class DosboxTarget implements Target {
     return { state: this.gone || !this.machine.guest.host.alive() ? 'exited' : 'running' };
   }
 
-  async readRegisters(): Promise<Register[]> { throw this.unsupported('CPU registers'); }
-  async writeRegister(): Promise<void> { throw this.unsupported('Writing registers'); }
-  async setBreakpoint(): Promise<number> { throw this.unsupported('Breakpoints'); }
-  async clearBreakpoint(): Promise<void> { throw this.unsupported('Breakpoints'); }
-  async resume(): Promise<void> { throw this.unsupported('Resume'); }
-  async pause(): Promise<void> { throw this.unsupported('Pause'); }
-  async stepInstruction(): Promise<void> { throw this.unsupported('Stepping'); }
-  async stepOver(): Promise<void> { throw this.unsupported('Stepping'); }
-  async stepOut(): Promise<void> { throw this.unsupported('Stepping'); }
-  async stepRange(): Promise<void> { throw this.unsupported('Stepping'); }
+  async readRegisters(): Promise<Register[]> {
+    throw this.unsupported('CPU registers');
+  }
+  async writeRegister(): Promise<void> {
+    throw this.unsupported('Writing registers');
+  }
+  async setBreakpoint(): Promise<number> {
+    throw this.unsupported('Breakpoints');
+  }
+  async clearBreakpoint(): Promise<void> {
+    throw this.unsupported('Breakpoints');
+  }
+  async resume(): Promise<void> {
+    throw this.unsupported('Resume');
+  }
+  async pause(): Promise<void> {
+    throw this.unsupported('Pause');
+  }
+  async stepInstruction(): Promise<void> {
+    throw this.unsupported('Stepping');
+  }
+  async stepOver(): Promise<void> {
+    throw this.unsupported('Stepping');
+  }
+  async stepOut(): Promise<void> {
+    throw this.unsupported('Stepping');
+  }
+  async stepRange(): Promise<void> {
+    throw this.unsupported('Stepping');
+  }
 
   async readMemory(address: Address, length: number): Promise<Uint8Array> {
     if (address.space === 'vram') return (await this.machine.screen()).readBuffer(address.offset, length);
@@ -69,7 +111,12 @@ export class DosboxTarget implements Target {
       const frame = await screen.frame({ allowUnconfirmed: true });
       try {
         const { palette } = await this.machine.palette();
-        return { width: MODE13_WIDTH, height: MODE13_HEIGHT, rgba: indicesToRgba(frame.indices, palette), maybeStale: false };
+        return {
+          width: MODE13_WIDTH,
+          height: MODE13_HEIGHT,
+          rgba: indicesToRgba(frame.indices, palette),
+          maybeStale: false,
+        };
       } catch (err) {
         if (!this.machine.backend.emulatorScreenshot) throw err;
       }
@@ -78,14 +125,21 @@ export class DosboxTarget implements Target {
       const screen = await this.machine.screen();
       const text = await screen.text();
       const low = await this.machine.guest.read(FONT_LOW_PHYSICAL, 1024);
-      const high = await this.machine.guest.read(physical(vector(await this.machine.guest.read(0, 0x400), 0x1f)), 1024).catch(() => new Uint8Array(1024));
+      const high = await this.machine.guest
+        .read(physical(vector(await this.machine.guest.read(0, 0x400), 0x1f)), 1024)
+        .catch(() => new Uint8Array(1024));
       const font = new Uint8Array(2048);
-      font.set(low); font.set(high, 1024);
+      font.set(low);
+      font.set(high, 1024);
       const img = renderText(text, font);
       return { ...img, maybeStale: false };
     }
-    if (this.machine.backend.emulatorScreenshot) return { ...(await this.machine.backend.emulatorScreenshot()), maybeStale: false };
-    throw new RetroError('unsupported', `Video mode 0x${bda.videoMode.toString(16)} is not decoded from video memory (text modes and chain-4 mode 13h are).`);
+    if (this.machine.backend.emulatorScreenshot)
+      return { ...(await this.machine.backend.emulatorScreenshot()), maybeStale: false };
+    throw new RetroError(
+      'unsupported',
+      `Video mode 0x${bda.videoMode.toString(16)} is not decoded from video memory (text modes and chain-4 mode 13h are).`,
+    );
   }
 
   feature(name: string): unknown {
@@ -105,11 +159,21 @@ export class DosboxTarget implements Target {
   }
 
   private emit(e: TargetEvent): void {
-    for (const l of [...this.listeners]) { try { l(e); } catch { /* listener bugs stay theirs */ } }
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        /* listener bugs stay theirs */
+      }
+    }
   }
 
   private requireCpu(address: Address): void {
-    if (address.space !== 'cpu') throw new RetroError('bad_address', `A DOS guest has spaces "cpu" (guest physical memory) and "vram" (the VGA buffer), not "${address.space}".`);
+    if (address.space !== 'cpu')
+      throw new RetroError(
+        'bad_address',
+        `A DOS guest has spaces "cpu" (guest physical memory) and "vram" (the VGA buffer), not "${address.space}".`,
+      );
   }
 
   private unsupported(what: string): RetroError {

@@ -7,10 +7,17 @@ import { REAL_MODE_LIMIT, farHex, physical, readBda, type BdaSummary } from '../
 import { findFirstMcb, listPrograms, walkChain, type DosProgram, type McbBlock } from '../../machines/dos/mcb.js';
 import type { HostMemory } from './host-memory.js';
 
-export interface ProgramMap { firstMcb: number; blocks: McbBlock[]; programs: DosProgram[] }
+export interface ProgramMap {
+  firstMcb: number;
+  blocks: McbBlock[];
+  programs: DosProgram[];
+}
 
 export class DosGuest {
-  constructor(readonly host: HostMemory, readonly base: number) {}
+  constructor(
+    readonly host: HostMemory,
+    readonly base: number,
+  ) {}
 
   /** Guest physical bytes; past 0x10FFF0 is outside anything a DOS program can reach. */
   async read(phys: number, length: number): Promise<Uint8Array> {
@@ -35,7 +42,11 @@ export class DosGuest {
     const firstMcb = await findFirstMcb(read, top);
     const blocks = firstMcb === undefined ? undefined : await walkChain(read, firstMcb, top);
     if (firstMcb === undefined || !blocks) {
-      throw new RetroError('not_found', `The guest has no DOS memory chain yet (INT 21h at ${farHex(bda.int21)}): it is still booting. Try again in a moment.`, { int21: farHex(bda.int21) });
+      throw new RetroError(
+        'not_found',
+        `The guest has no DOS memory chain yet (INT 21h at ${farHex(bda.int21)}): it is still booting. Try again in a moment.`,
+        { int21: farHex(bda.int21) },
+      );
     }
     return { firstMcb, blocks, programs: await listPrograms(read, blocks) };
   }
@@ -43,9 +54,24 @@ export class DosGuest {
   /** The newest program whose name matches (case-insensitive), else the last loaded one. */
   async program(name?: string): Promise<DosProgram> {
     const { programs } = await this.programMap();
-    const user = programs.filter((p) => p.path?.toUpperCase() !== 'Z:\\COMMAND.COM' && p.name.toUpperCase() !== 'COMMAND');
-    const pick = name ? programs.filter((p) => p.name.toUpperCase() === name.toUpperCase() || p.path?.toUpperCase().endsWith('\\' + name.toUpperCase())).at(-1) : user.at(-1) ?? programs.at(-1);
-    if (!pick) throw new RetroError('not_found', name ? `No program named ${name} is loaded; loaded: ${programs.map((p) => p.name).join(', ') || 'none'}.` : 'No program is loaded.');
+    const user = programs.filter(
+      (p) => p.path?.toUpperCase() !== 'Z:\\COMMAND.COM' && p.name.toUpperCase() !== 'COMMAND',
+    );
+    const pick = name
+      ? programs
+          .filter(
+            (p) =>
+              p.name.toUpperCase() === name.toUpperCase() || p.path?.toUpperCase().endsWith('\\' + name.toUpperCase()),
+          )
+          .at(-1)
+      : (user.at(-1) ?? programs.at(-1));
+    if (!pick)
+      throw new RetroError(
+        'not_found',
+        name
+          ? `No program named ${name} is loaded; loaded: ${programs.map((p) => p.name).join(', ') || 'none'}.`
+          : 'No program is loaded.',
+      );
     return pick;
   }
 
@@ -57,12 +83,18 @@ export class DosGuest {
       const block = blocks.find((b) => seg > b.segment && seg <= b.segment + b.size);
       if (!block) return undefined;
       return programs.find((p) => p.psp === block.owner)?.name ?? `block ${block.segment.toString(16)}`;
-    } catch { return undefined; }
+    } catch {
+      return undefined;
+    }
   }
 
   private check(phys: number, length: number): void {
     if (!Number.isInteger(phys) || phys < 0 || phys + length > REAL_MODE_LIMIT) {
-      throw new RetroError('bad_address', `Guest address 0x${phys.toString(16).toUpperCase()}+${length} is past guest memory a DOS program can reach (0x00000–0x${(REAL_MODE_LIMIT - 1).toString(16).toUpperCase()}); nothing was read or written.`, { physical: phys, length });
+      throw new RetroError(
+        'bad_address',
+        `Guest address 0x${phys.toString(16).toUpperCase()}+${length} is past guest memory a DOS program can reach (0x00000–0x${(REAL_MODE_LIMIT - 1).toString(16).toUpperCase()}); nothing was read or written.`,
+        { physical: phys, length },
+      );
     }
   }
 }

@@ -10,7 +10,10 @@ export class HeapMemory implements HostMemory {
   readonly backend = 'wasm' as const;
   private closed = false;
 
-  constructor(private readonly heap: () => Uint8Array, readonly description: string) {}
+  constructor(
+    private readonly heap: () => Uint8Array,
+    readonly description: string,
+  ) {}
 
   async regions(): Promise<HostRegion[]> {
     return [{ start: 0, end: this.view().length, label: 'wasm heap' }];
@@ -43,7 +46,10 @@ export class HeapMemory implements HostMemory {
 
   private check(address: number, length: number, size: number): void {
     if (address < 0 || address + length > size) {
-      throw new RetroError('bad_address', `Heap address 0x${address.toString(16)}+${length} is outside the ${size}-byte wasm heap.`);
+      throw new RetroError(
+        'bad_address',
+        `Heap address 0x${address.toString(16)}+${length} is outside the ${size}-byte wasm heap.`,
+      );
     }
   }
 }

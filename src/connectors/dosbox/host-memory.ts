@@ -4,7 +4,11 @@
  * process. Addresses are the host's (process virtual address or heap index).
  */
 
-export interface HostRegion { start: number; end: number; label: string }
+export interface HostRegion {
+  start: number;
+  end: number;
+  label: string;
+}
 
 export interface HostMemory {
   /** e.g. "DOSBox process 1234 via /proc/1234/mem" */

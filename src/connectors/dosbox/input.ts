@@ -24,12 +24,18 @@ export async function keyboardWarnings(guest: DosGuest): Promise<string[]> {
   const bda = await guest.bda();
   if (bda.int9.segment < 0xa000) {
     const owner = await guest.ownerOf(physical(bda.int9));
-    return [`INT 9 is hooked at ${farHex(bda.int9)}${owner ? ` by ${owner}` : ''}: if that program reads port 60h itself, keys put into the BIOS ring will not reach it; write its key-state variables instead.`];
+    return [
+      `INT 9 is hooked at ${farHex(bda.int9)}${owner ? ` by ${owner}` : ''}: if that program reads port 60h itself, keys put into the BIOS ring will not reach it; write its key-state variables instead.`,
+    ];
   }
   return [];
 }
 
-export async function typeKeys(guest: DosGuest, keys: number[], opts: { timeoutMs: number; drainMs: number }): Promise<TypeResult> {
+export async function typeKeys(
+  guest: DosGuest,
+  keys: number[],
+  opts: { timeoutMs: number; drainMs: number },
+): Promise<TypeResult> {
   const warnings = await keyboardWarnings(guest);
   let typed = 0;
   for (const key of keys) {
@@ -43,7 +49,11 @@ export async function typeKeys(guest: DosGuest, keys: number[], opts: { timeoutM
         break;
       }
       if (Date.now() > deadline) {
-        throw new RetroError('timeout_may_have_mutated', `The keyboard ring stayed full for ${opts.timeoutMs} ms after ${typed} of ${keys.length} keys: the program is not reading keys through the BIOS${warnings.length ? ' (' + warnings[0] + ')' : ''}. ${typed} keys were typed; the rest were not.`, { typed, total: keys.length });
+        throw new RetroError(
+          'timeout_may_have_mutated',
+          `The keyboard ring stayed full for ${opts.timeoutMs} ms after ${typed} of ${keys.length} keys: the program is not reading keys through the BIOS${warnings.length ? ' (' + warnings[0] + ')' : ''}. ${typed} keys were typed; the rest were not.`,
+          { typed, total: keys.length },
+        );
       }
       await sleep(POLL_MS);
     }
@@ -54,14 +64,26 @@ export async function typeKeys(guest: DosGuest, keys: number[], opts: { timeoutM
     await sleep(POLL_MS);
     consumed = ringIsEmpty(await guest.read(0, 0x500));
   }
-  if (!consumed && opts.drainMs > 0) warnings.push(`The program has not taken the keys out of the ring within ${opts.drainMs} ms; it may be busy, or read the keyboard another way.`);
+  if (!consumed && opts.drainMs > 0)
+    warnings.push(
+      `The program has not taken the keys out of the ring within ${opts.drainMs} ms; it may be busy, or read the keyboard another way.`,
+    );
   return { typed, consumed, warnings };
 }
 
-export interface MouseWords { buttons: number; x: number; y: number }
+export interface MouseWords {
+  buttons: number;
+  x: number;
+  y: number;
+}
 
 /** Writes buttons/x/y every few ms for holdMs, then the release for releaseMs. */
-export async function click(guest: DosGuest, words: MouseWords, at: { x: number; y: number; buttons: number }, opts: { holdMs: number; releaseMs: number }): Promise<{ writes: number; overwritten: number }> {
+export async function click(
+  guest: DosGuest,
+  words: MouseWords,
+  at: { x: number; y: number; buttons: number },
+  opts: { holdMs: number; releaseMs: number },
+): Promise<{ writes: number; overwritten: number }> {
   const put = (addr: number, v: number) => guest.write(addr, Uint8Array.of(v & 0xff, (v >> 8) & 0xff));
   let writes = 0;
   let overwritten = 0;

@@ -61,7 +61,7 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
   const dos = config.dos ?? {};
   const cwd = config.cwd ?? process.cwd();
   const program = config.program && resolve(cwd, config.program);
-  const backend = dos.pid ? 'native' : dos.backend ?? defaultBackend();
+  const backend = dos.pid ? 'native' : (dos.backend ?? defaultBackend());
   const progress = opts.onProgress ?? (() => undefined);
   let memory: HostMemory;
   let info: DosBackendInfo;
@@ -72,18 +72,41 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
     info = { backend: 'native', description: mem.description, pid: dos.pid, launched: false, dac: nativeDac(mem) };
     shutdown = () => mem.close();
   } else if (backend === 'native') {
-    const proc = await launchNative({ executable: dos.executable, program, args: dos.args, conf: dos.conf && resolve(cwd, dos.conf), isolation: dos.isolation, workDir: opts.workDir, memsizeMb: dos.memsizeMb, onOutput: (l) => progress(`dosbox: ${l}`) });
+    const proc = await launchNative({
+      executable: dos.executable,
+      program,
+      args: dos.args,
+      conf: dos.conf && resolve(cwd, dos.conf),
+      isolation: dos.isolation,
+      workDir: opts.workDir,
+      memsizeMb: dos.memsizeMb,
+      onOutput: (l) => progress(`dosbox: ${l}`),
+    });
     let mem: ProcMemory;
-    try { mem = new ProcMemory(proc.pid, 'DOSBox'); } catch (err) { await proc.kill(); throw err; }
+    try {
+      mem = new ProcMemory(proc.pid, 'DOSBox');
+    } catch (err) {
+      await proc.kill();
+      throw err;
+    }
     memory = mem;
     info = { backend: 'native', description: mem.description, pid: proc.pid, launched: true, dac: nativeDac(mem) };
-    shutdown = async () => { await mem.close(); await proc.kill(); };
+    shutdown = async () => {
+      await mem.close();
+      await proc.kill();
+    };
   } else {
     const flavour = backend === 'wasm-dosbox' ? 'dosbox' : 'dosbox-x';
-    if (dos.conf) throw new RetroError('bad_request', 'A .conf file is for native DOSBox; the wasm backend is configured by us.');
+    if (dos.conf)
+      throw new RetroError('bad_request', 'A .conf file is for native DOSBox; the wasm backend is configured by us.');
     const em = await launchWasm({ flavour, program, args: dos.args });
     memory = em.memory;
-    info = { backend: 'wasm', description: em.memory.description, launched: true, emulatorScreenshot: () => em.screenshot() };
+    info = {
+      backend: 'wasm',
+      description: em.memory.description,
+      launched: true,
+      emulatorScreenshot: () => em.screenshot(),
+    };
     shutdown = () => em.exit();
   }
   try {
@@ -96,13 +119,20 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       progress(`VGA buffer: ${where.where.how}`);
       await typeKeys(machine.guest, [ENTER], { timeoutMs: 2000, drainMs: 0 });
     }
-    const wanted = program?.split(/[\\/]/).pop()?.replace(/\.[^.]*$/, '');
-    await waitFor(async () => {
-      const map = await machine.guest.programMap();
-      if (wanted && info.launched && !map.programs.some((p) => p.name.toUpperCase() === wanted.toUpperCase())) {
-        throw new RetroError('not_found', `${wanted} has not started yet.`);
-      }
-    }, memory, wanted && info.launched ? `DOS to start ${wanted}` : 'DOS to boot');
+    const wanted = program
+      ?.split(/[\\/]/)
+      .pop()
+      ?.replace(/\.[^.]*$/, '');
+    await waitFor(
+      async () => {
+        const map = await machine.guest.programMap();
+        if (wanted && info.launched && !map.programs.some((p) => p.name.toUpperCase() === wanted.toUpperCase())) {
+          throw new RetroError('not_found', `${wanted} has not started yet.`);
+        }
+      },
+      memory,
+      wanted && info.launched ? `DOS to start ${wanted}` : 'DOS to boot',
+    );
     if (!info.launched || dos.conf) {
       const where = await machine.tryLocateScreen();
       progress(where ? `VGA buffer: ${where.how}` : 'VGA buffer not located yet (text screen needs calibration)');
@@ -119,13 +149,21 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
 async function waitFor<T>(probe: () => Promise<T>, memory: HostMemory, what: string): Promise<T> {
   const deadline = Date.now() + GUEST_WAIT_MS;
   for (;;) {
-    try { return await probe(); } catch (err) {
+    try {
+      return await probe();
+    } catch (err) {
       const e = asRetroError(err);
       if (!memory.alive()) {
-        throw new RetroError('launch_failed', `${memory.description} exited while waiting for ${what}${memory.lostReason?.() ? `: ${memory.lostReason()}` : ''}.`, { wasm_crashed: memory.backend === 'wasm' });
+        throw new RetroError(
+          'launch_failed',
+          `${memory.description} exited while waiting for ${what}${memory.lostReason?.() ? `: ${memory.lostReason()}` : ''}.`,
+          { wasm_crashed: memory.backend === 'wasm' },
+        );
       }
       if (e.code !== 'not_found' || Date.now() > deadline) {
-        throw e.code === 'not_found' ? new RetroError('timeout', `Waited ${GUEST_WAIT_MS} ms for ${what}: ${e.message}`) : e;
+        throw e.code === 'not_found'
+          ? new RetroError('timeout', `Waited ${GUEST_WAIT_MS} ms for ${what}: ${e.message}`)
+          : e;
       }
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
@@ -149,5 +187,7 @@ function buildIdMatches(pid: number): boolean {
     readSync(fd, head, 0, head.length, 0);
     closeSync(fd);
     return head.includes(Buffer.from(DOSBOX074_BUILD_ID, 'hex'));
-  } catch { return false; }
+  } catch {
+    return false;
+  }
 }

@@ -39,25 +39,42 @@ const DEFAULT_EXECUTABLES = ['dosbox-x', 'dosbox', 'dosbox-staging'];
 function findExecutable(explicit?: string): string {
   if (explicit) {
     if (!existsSync(explicit) && !explicit.includes('/')) return explicit; // on PATH, let spawn report
-    if (!existsSync(explicit)) throw new RetroError('launch_failed', `The emulator executable ${explicit} does not exist.`);
+    if (!existsSync(explicit))
+      throw new RetroError('launch_failed', `The emulator executable ${explicit} does not exist.`);
     return explicit;
   }
   for (const dir of (process.env.PATH ?? '').split(':')) {
     for (const name of DEFAULT_EXECUTABLES) if (dir && existsSync(join(dir, name))) return join(dir, name);
   }
-  throw new RetroError('launch_failed', 'No DOSBox found on PATH (looked for dosbox-x, dosbox, dosbox-staging); install one (Debian: apt-get install dosbox) or pass executable, or use the wasm backend.');
+  throw new RetroError(
+    'launch_failed',
+    'No DOSBox found on PATH (looked for dosbox-x, dosbox, dosbox-staging); install one (Debian: apt-get install dosbox) or pass executable, or use the wasm backend.',
+  );
 }
 
 export async function launchNative(o: NativeLaunchOptions): Promise<NativeProcess> {
-  if (process.platform !== 'linux') throw new RetroError('unsupported', 'Launching a native DOSBox is implemented for Linux only; use the wasm backend.');
+  if (process.platform !== 'linux')
+    throw new RetroError(
+      'unsupported',
+      'Launching a native DOSBox is implemented for Linux only; use the wasm backend.',
+    );
   const exe = findExecutable(o.executable);
   await mkdir(o.workDir, { recursive: true });
   let confPath = o.conf;
   if (!confPath) {
     const program = o.program && resolve(o.program);
-    if (program && !existsSync(program)) throw new RetroError('launch_failed', `The DOS program ${program} does not exist.`);
+    if (program && !existsSync(program))
+      throw new RetroError('launch_failed', `The DOS program ${program} does not exist.`);
     confPath = join(o.workDir, 'dosbox.conf');
-    await writeFile(confPath, buildConf({ folder: program ? dirname(program) : o.workDir, program: program && basename(program), args: o.args, memsizeMb: o.memsizeMb }));
+    await writeFile(
+      confPath,
+      buildConf({
+        folder: program ? dirname(program) : o.workDir,
+        program: program && basename(program),
+        args: o.args,
+        memsizeMb: o.memsizeMb,
+      }),
+    );
   }
   const env: NodeJS.ProcessEnv = { ...process.env, SDL_AUDIODRIVER: 'dummy', HOME: o.workDir };
   let xvfb: ChildProcess | undefined;
@@ -71,15 +88,27 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
     delete env.DISPLAY;
   }
   const child = spawn(exe, ['-conf', confPath], { env, cwd: o.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((res) => child.once('exit', (code) => { xvfb?.kill(); res(code); }));
-  const spawnError = new Promise<never>((_, rej) => child.once('error', (err) => rej(new RetroError('launch_failed', `Could not start ${exe}: ${err.message}`))));
-  const lines = (chunk: Buffer) => { for (const l of chunk.toString().split('\n')) if (l.trim() && !/ALSA lib/.test(l)) o.onOutput?.(l); };
+  const exited = new Promise<number | null>((res) =>
+    child.once('exit', (code) => {
+      xvfb?.kill();
+      res(code);
+    }),
+  );
+  const spawnError = new Promise<never>((_, rej) =>
+    child.once('error', (err) => rej(new RetroError('launch_failed', `Could not start ${exe}: ${err.message}`))),
+  );
+  const lines = (chunk: Buffer) => {
+    for (const l of chunk.toString().split('\n')) if (l.trim() && !/ALSA lib/.test(l)) o.onOutput?.(l);
+  };
   child.stdout!.on('data', lines);
   child.stderr!.on('data', lines);
   await Promise.race([spawnError, new Promise((r) => setTimeout(r, 50))]);
   if (!child.pid) throw new RetroError('launch_failed', `Could not start ${exe}.`);
   return {
-    child, pid: child.pid, xvfb, exited,
+    child,
+    pid: child.pid,
+    xvfb,
+    exited,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -94,10 +123,26 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
 
 /** A private X display (Xvfb -displayfd picks a free number). */
 async function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '800x600x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '800x600x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+  });
   return new Promise((res, rej) => {
-    const t = setTimeout(() => { child.kill(); rej(new RetroError('launch_failed', 'Xvfb did not report a display within 10 s.')); }, 10_000);
-    child.once('error', (e) => { clearTimeout(t); rej(new RetroError('launch_failed', `Could not start Xvfb for an isolated display (apt-get install xvfb): ${e.message}`)); });
-    (child.stdio[3] as NodeJS.ReadableStream).once('data', (d: Buffer) => { clearTimeout(t); res({ child, display: `:${d.toString().trim()}` }); });
+    const t = setTimeout(() => {
+      child.kill();
+      rej(new RetroError('launch_failed', 'Xvfb did not report a display within 10 s.'));
+    }, 10_000);
+    child.once('error', (e) => {
+      clearTimeout(t);
+      rej(
+        new RetroError(
+          'launch_failed',
+          `Could not start Xvfb for an isolated display (apt-get install xvfb): ${e.message}`,
+        ),
+      );
+    });
+    (child.stdio[3] as NodeJS.ReadableStream).once('data', (d: Buffer) => {
+      clearTimeout(t);
+      res({ child, display: `:${d.toString().trim()}` });
+    });
   });
 }

@@ -16,16 +16,23 @@ export class ProcMemory implements HostMemory {
   private fd: number;
   private closed = false;
 
-  constructor(readonly pid: number, label = 'emulator') {
+  constructor(
+    readonly pid: number,
+    label = 'emulator',
+  ) {
     if (process.platform !== 'linux') {
-      throw new RetroError('unsupported', `Reading another process's memory is implemented for Linux only (this is ${process.platform}); use the wasm backend.`);
+      throw new RetroError(
+        'unsupported',
+        `Reading another process's memory is implemented for Linux only (this is ${process.platform}); use the wasm backend.`,
+      );
     }
     if (!processExists(pid)) throw new RetroError('not_found', `There is no process ${pid}.`, { pid });
     try {
       this.fd = openSync(`/proc/${pid}/mem`, 'r+');
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      if (e.code === 'EACCES' || e.code === 'EPERM') throw new RetroError('unsupported', explainAccessDenied(pid, e), { pid, errno: e.code });
+      if (e.code === 'EACCES' || e.code === 'EPERM')
+        throw new RetroError('unsupported', explainAccessDenied(pid, e), { pid, errno: e.code });
       throw new RetroError('target_lost', `Cannot open /proc/${pid}/mem: ${e.message}`, { pid });
     }
     this.description = `${label} process ${pid} via /proc/${pid}/mem`;
@@ -33,7 +40,11 @@ export class ProcMemory implements HostMemory {
 
   async regions(): Promise<HostRegion[]> {
     let maps: string;
-    try { maps = readFileSync(`/proc/${this.pid}/maps`, 'utf8'); } catch { throw this.lost(); }
+    try {
+      maps = readFileSync(`/proc/${this.pid}/maps`, 'utf8');
+    } catch {
+      throw this.lost();
+    }
     const out: HostRegion[] = [];
     for (const line of maps.split('\n')) {
       const m = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) \S+ \S+ \S+\s*(.*)$/.exec(line);
@@ -49,21 +60,31 @@ export class ProcMemory implements HostMemory {
       for (const line of readFileSync(`/proc/${this.pid}/maps`, 'utf8').split('\n')) {
         if (line.includes(exePathPart)) return parseInt(line.split('-')[0], 16);
       }
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
     return undefined;
   }
 
   async read(address: number, length: number): Promise<Uint8Array> {
     const buf = Buffer.allocUnsafe(length);
     let got: number;
-    try { got = readSync(this.handle(), buf, 0, length, address); } catch (err) { throw this.failed(err, address, length); }
+    try {
+      got = readSync(this.handle(), buf, 0, length, address);
+    } catch (err) {
+      throw this.failed(err, address, length);
+    }
     if (got !== length) throw this.failed(undefined, address, length);
     return buf;
   }
 
   async write(address: number, data: Uint8Array): Promise<void> {
     let put: number;
-    try { put = writeSync(this.handle(), data, 0, data.length, address); } catch (err) { throw this.failed(err, address, data.length); }
+    try {
+      put = writeSync(this.handle(), data, 0, data.length, address);
+    } catch (err) {
+      throw this.failed(err, address, data.length);
+    }
     if (put !== data.length) throw this.failed(undefined, address, data.length);
   }
 
@@ -74,7 +95,11 @@ export class ProcMemory implements HostMemory {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    try { closeSync(this.fd); } catch { /* already gone */ }
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already gone */
+    }
   }
 
   private handle(): number {
@@ -84,7 +109,11 @@ export class ProcMemory implements HostMemory {
 
   /** A killed process loses its address space before it is reaped: its maps are then empty. */
   private exiting(): boolean {
-    try { return readFileSync(`/proc/${this.pid}/maps`, 'utf8').trim() === ''; } catch { return true; }
+    try {
+      return readFileSync(`/proc/${this.pid}/maps`, 'utf8').trim() === '';
+    } catch {
+      return true;
+    }
   }
 
   private lost(): RetroError {
@@ -94,6 +123,10 @@ export class ProcMemory implements HostMemory {
   private failed(err: unknown, address: number, length: number): RetroError {
     if (!processExists(this.pid) || this.exiting()) return this.lost();
     const msg = err instanceof Error ? err.message : 'short transfer';
-    return new RetroError('bad_address', `Host address 0x${address.toString(16)}+${length} of process ${this.pid} is not accessible (${msg}).`, { pid: this.pid });
+    return new RetroError(
+      'bad_address',
+      `Host address 0x${address.toString(16)}+${length} of process ${this.pid} is not accessible (${msg}).`,
+      { pid: this.pid },
+    );
   }
 }

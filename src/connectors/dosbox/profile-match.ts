@@ -7,7 +7,11 @@ import { RetroError } from '../../core/errors.js';
 import { failedCheck, type DosProfile } from '../../machines/dos/profile.js';
 import type { DosGuest } from './guest.js';
 
-export interface ProfileMatch { ds: number; program: string; checked: number }
+export interface ProfileMatch {
+  ds: number;
+  program: string;
+  checked: number;
+}
 
 export async function matchProfile(guest: DosGuest, profile: DosProfile): Promise<ProfileMatch> {
   const { programs } = await guest.programMap();
@@ -24,13 +28,23 @@ export async function matchProfile(guest: DosGuest, profile: DosProfile): Promis
       const ds = dsPhys / 16;
       const seg = await guest.read(dsPhys, Math.min(0x10000, 0x110000 - dsPhys));
       const failed = profile.checks.map((c) => failedCheck(c, seg)).filter((x): x is string => !!x);
-      if (failed.length) { rejected.push(`${p.name} DS=${ds.toString(16)}: ${failed[0]}`); continue; }
+      if (failed.length) {
+        rejected.push(`${p.name} DS=${ds.toString(16)}: ${failed[0]}`);
+        continue;
+      }
       matches.push({ ds, program: p.name, checked: profile.checks.length });
     }
   }
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) {
-    throw new RetroError('incompatible_target', `Profile ${profile.name} matches ${matches.length} places (${matches.map((m) => `${m.program} DS=${m.ds.toString(16)}`).join(', ')}); refusing to guess. Add checks or run one copy.`);
+    throw new RetroError(
+      'incompatible_target',
+      `Profile ${profile.name} matches ${matches.length} places (${matches.map((m) => `${m.program} DS=${m.ds.toString(16)}`).join(', ')}); refusing to guess. Add checks or run one copy.`,
+    );
   }
-  throw new RetroError('not_found', `Profile ${profile.name}: its marker was not found with passing checks in ${candidates.map((p) => p.name).join(', ') || 'any loaded program'}${rejected.length ? ` (rejected: ${rejected.slice(0, 3).join('; ')})` : ''}. Nothing was written.`, { rejected });
+  throw new RetroError(
+    'not_found',
+    `Profile ${profile.name}: its marker was not found with passing checks in ${candidates.map((p) => p.name).join(', ') || 'any loaded program'}${rejected.length ? ` (rejected: ${rejected.slice(0, 3).join('; ')})` : ''}. Nothing was written.`,
+    { rejected },
+  );
 }

@@ -10,7 +10,11 @@ import { RetroError } from '../../core/errors.js';
 import { word } from '../../machines/dos/bda.js';
 import type { DosGuest } from './guest.js';
 
-export interface TraceCapture { name: string; offset: number; length: number }
+export interface TraceCapture {
+  name: string;
+  offset: number;
+  length: number;
+}
 
 export interface TraceSpec {
   /** code segment of the CALL (a .COM: its PSP) */
@@ -30,7 +34,12 @@ export interface InstalledTrace extends TraceSpec {
   slots: { hits: number; flags: number; ds: number; data: number[] };
 }
 
-export interface TraceReadout { hits: number; flags: number; ds: number; captures: { name: string; offset: number; hex: string; bytes: number[] }[] }
+export interface TraceReadout {
+  hits: number;
+  flags: number;
+  ds: number;
+  captures: { name: string; offset: number; hex: string; bytes: number[] }[];
+}
 
 export const MAX_CAPTURE_BYTES = 256;
 
@@ -46,23 +55,26 @@ export function assembleCave(spec: TraceSpec, target: number): { bytes: Uint8Arr
   const ds = hits + 4;
   const data: number[] = [];
   let at = hits + 6;
-  for (const n of words) { data.push(at); at += n * 2; }
+  for (const n of words) {
+    data.push(at);
+    at += n * 2;
+  }
   const code: number[] = [];
   const rel = (from: number, to: number) => le((to - from) & 0xffff);
-  code.push(0xe8, ...rel(base + 3, target));                 // call target
-  code.push(0x9c);                                           // pushf   (the target's flags, restored last)
-  code.push(0x50);                                           // push ax
-  code.push(0x9c, 0x58);                                     // pushf; pop ax
-  code.push(0x2e, 0xa3, ...le(flags));                       // mov cs:[flags], ax
-  code.push(0x2e, 0xff, 0x06, ...le(hits));                  // inc word cs:[hits]
-  code.push(0x2e, 0x8c, 0x1e, ...le(ds));                    // mov cs:[ds], ds
+  code.push(0xe8, ...rel(base + 3, target)); // call target
+  code.push(0x9c); // pushf   (the target's flags, restored last)
+  code.push(0x50); // push ax
+  code.push(0x9c, 0x58); // pushf; pop ax
+  code.push(0x2e, 0xa3, ...le(flags)); // mov cs:[flags], ax
+  code.push(0x2e, 0xff, 0x06, ...le(hits)); // inc word cs:[hits]
+  code.push(0x2e, 0x8c, 0x1e, ...le(ds)); // mov cs:[ds], ds
   spec.captures.forEach((c, i) => {
     for (let w = 0; w < words[i]; w++) {
-      code.push(0xa1, ...le(c.offset + w * 2));              // mov ax, [offset]
-      code.push(0x2e, 0xa3, ...le(data[i] + w * 2));         // mov cs:[slot], ax
+      code.push(0xa1, ...le(c.offset + w * 2)); // mov ax, [offset]
+      code.push(0x2e, 0xa3, ...le(data[i] + w * 2)); // mov cs:[slot], ax
     }
   });
-  code.push(0x58, 0x9d, 0xc3);                               // pop ax; popf; ret
+  code.push(0x58, 0x9d, 0xc3); // pop ax; popf; ret
   if (code.length !== codeLen) throw new RetroError('internal', `cave assembly length ${code.length} != ${codeLen}`);
   const total = at - base;
   const bytes = new Uint8Array(total);
@@ -76,25 +88,51 @@ export class TraceManager {
 
   constructor(private readonly guest: DosGuest) {}
 
-  list(): InstalledTrace[] { return [...this.installed.values()]; }
+  list(): InstalledTrace[] {
+    return [...this.installed.values()];
+  }
 
   async install(spec: TraceSpec): Promise<InstalledTrace> {
     const total = spec.captures.reduce((a, c) => a + c.length, 0);
-    if (total > MAX_CAPTURE_BYTES) throw new RetroError('too_large', `A trace captures at most ${MAX_CAPTURE_BYTES} bytes; ${total} were asked for.`);
-    if (spec.captures.some((c) => c.length < 1 || c.offset < 0 || c.offset + c.length > 0x10000)) throw new RetroError('bad_request', 'Each capture needs a length of at least 1 and must stay inside the 64 KB data segment.');
+    if (total > MAX_CAPTURE_BYTES)
+      throw new RetroError(
+        'too_large',
+        `A trace captures at most ${MAX_CAPTURE_BYTES} bytes; ${total} were asked for.`,
+      );
+    if (spec.captures.some((c) => c.length < 1 || c.offset < 0 || c.offset + c.length > 0x10000))
+      throw new RetroError(
+        'bad_request',
+        'Each capture needs a length of at least 1 and must stay inside the 64 KB data segment.',
+      );
     const seg = spec.segment * 16;
     const call = await this.guest.read(seg + spec.callOffset, 3);
-    if (call[0] !== 0xe8) throw new RetroError('bad_request', `The byte at ${hex(spec.segment)}:${hex(spec.callOffset)} is 0x${call[0].toString(16).toUpperCase()}, not a near CALL (E8); give the offset of an E8 rel16 instruction.`);
-    if (this.list().some((t) => t.segment === spec.segment && t.callOffset === spec.callOffset)) throw new RetroError('bad_request', `A trace is already installed on ${hex(spec.segment)}:${hex(spec.callOffset)}.`);
+    if (call[0] !== 0xe8)
+      throw new RetroError(
+        'bad_request',
+        `The byte at ${hex(spec.segment)}:${hex(spec.callOffset)} is 0x${call[0].toString(16).toUpperCase()}, not a near CALL (E8); give the offset of an E8 rel16 instruction.`,
+      );
+    if (this.list().some((t) => t.segment === spec.segment && t.callOffset === spec.callOffset))
+      throw new RetroError(
+        'bad_request',
+        `A trace is already installed on ${hex(spec.segment)}:${hex(spec.callOffset)}.`,
+      );
     const originalRel = word(call, 1);
     const target = (spec.callOffset + 3 + originalRel) & 0xffff;
     const { bytes, slots } = assembleCave(spec, target);
-    if (spec.caveOffset + bytes.length > 0x10000) throw new RetroError('bad_request', 'The cave does not fit in the code segment at that offset.');
+    if (spec.caveOffset + bytes.length > 0x10000)
+      throw new RetroError('bad_request', 'The cave does not fit in the code segment at that offset.');
     const before = await this.guest.read(seg + spec.caveOffset, bytes.length);
-    if (before.some((b) => b !== 0)) throw new RetroError('bad_request', `The ${bytes.length} bytes at ${hex(spec.segment)}:${hex(spec.caveOffset)} are not all zero; a cave must go into unused, zero-filled memory.`);
+    if (before.some((b) => b !== 0))
+      throw new RetroError(
+        'bad_request',
+        `The ${bytes.length} bytes at ${hex(spec.segment)}:${hex(spec.caveOffset)} are not all zero; a cave must go into unused, zero-filled memory.`,
+      );
     await this.guest.write(seg + spec.caveOffset, bytes);
     // The CALL's displacement goes last, in one 2-byte write: the guest sees the old or the new call.
-    await this.guest.write(seg + spec.callOffset + 1, Uint8Array.from(le((spec.caveOffset - (spec.callOffset + 3)) & 0xffff)));
+    await this.guest.write(
+      seg + spec.callOffset + 1,
+      Uint8Array.from(le((spec.caveOffset - (spec.callOffset + 3)) & 0xffff)),
+    );
     const trace: InstalledTrace = { ...spec, id: this.nextId++, target, originalRel, caveSize: bytes.length, slots };
     this.installed.set(trace.id, trace);
     return trace;
@@ -107,7 +145,7 @@ export class TraceManager {
     const captures = [];
     for (let i = 0; i < t.captures.length; i++) {
       const c = t.captures[i];
-      const bytes = [...await this.guest.read(seg + t.slots.data[i], c.length)];
+      const bytes = [...(await this.guest.read(seg + t.slots.data[i], c.length))];
       captures.push({ name: c.name, offset: c.offset, hex: Buffer.from(bytes).toString('hex').toUpperCase(), bytes });
     }
     return { hits: word(head, 0), flags: word(head, 2), ds: word(head, 4), captures };
@@ -121,9 +159,19 @@ export class TraceManager {
 
   private get(id: number): InstalledTrace {
     const t = this.installed.get(id);
-    if (!t) throw new RetroError('not_found', `No trace ${id} is installed; installed: ${this.list().map((x) => x.id).join(', ') || 'none'}.`);
+    if (!t)
+      throw new RetroError(
+        'not_found',
+        `No trace ${id} is installed; installed: ${
+          this.list()
+            .map((x) => x.id)
+            .join(', ') || 'none'
+        }.`,
+      );
     return t;
   }
 }
 
-function hex(n: number): string { return n.toString(16).toUpperCase().padStart(4, '0'); }
+function hex(n: number): string {
+  return n.toString(16).toUpperCase().padStart(4, '0');
+}

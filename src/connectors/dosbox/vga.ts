@@ -5,12 +5,25 @@
  * reference frame; the confirmed page is cached, a blind read is marked.
  */
 import { RetroError } from '../../core/errors.js';
-import { decodeMode13, decodeText, chain4Matches, MODE13_SPAN, textIndex, textSpan, type TextScreen, type TextStride } from '../../machines/dos/video.js';
+import {
+  decodeMode13,
+  decodeText,
+  chain4Matches,
+  MODE13_SPAN,
+  textIndex,
+  textSpan,
+  type TextScreen,
+  type TextStride,
+} from '../../machines/dos/video.js';
 import { CALIBRATION_TEXT } from './dosbox-conf.js';
 import type { DosGuest } from './guest.js';
 import type { HostMemory } from './host-memory.js';
 
-export interface VgaLocation { address: number; stride: TextStride; how: string }
+export interface VgaLocation {
+  address: number;
+  stride: TextStride;
+  how: string;
+}
 
 /** DOSBox 0.74 (Debian amd64 build) allocates vga.mem.linear 0x201000 below guest memory. */
 const DOSBOX074_VGA_DELTA = 0x201000;
@@ -26,7 +39,12 @@ export async function searchStridedText(mem: HostMemory, text: string, stride: T
     for (let at = region.start; at < region.end; at += CH) {
       const len = Math.min(CH + bytes.length * stride, region.end - at);
       let buf: Buffer;
-      try { buf = Buffer.from(await mem.read(at, len)); } catch { if (!mem.alive()) throw new RetroError('target_lost', `${mem.description} has gone away.`); continue; }
+      try {
+        buf = Buffer.from(await mem.read(at, len));
+      } catch {
+        if (!mem.alive()) throw new RetroError('target_lost', `${mem.description} has gone away.`);
+        continue;
+      }
       for (let i = buf.indexOf(bytes[0]); i >= 0 && i < CH; i = buf.indexOf(bytes[0], i + 1)) {
         let ok = i + (bytes.length - 1) * stride < buf.length;
         for (let k = 1; ok && k < bytes.length; k++) ok = buf[i + k * stride] === bytes[k];
@@ -42,12 +60,26 @@ export async function searchStridedText(mem: HostMemory, text: string, stride: T
  * Calibrates on text known to be at (row, col) of text page 0 — by default the
  * line our autoexec prints at row 0 before the program starts.
  */
-export async function calibrateVga(mem: HostMemory, text = CALIBRATION_TEXT, row = 0, col = 0, columns = 80): Promise<VgaLocation | undefined> {
+export async function calibrateVga(
+  mem: HostMemory,
+  text = CALIBRATION_TEXT,
+  row = 0,
+  col = 0,
+  columns = 80,
+): Promise<VgaLocation | undefined> {
   for (const stride of [2, 8] as const) {
     const hits = await searchStridedText(mem, text, stride);
-    if (hits.length === 1) return { address: hits[0] - textIndex(stride, (row * columns + col) * 2), stride, how: `calibrated on "${text}" at row ${row}, column ${col}` };
+    if (hits.length === 1)
+      return {
+        address: hits[0] - textIndex(stride, (row * columns + col) * 2),
+        stride,
+        how: `calibrated on "${text}" at row ${row}, column ${col}`,
+      };
     if (hits.length > 1) {
-      throw new RetroError('incompatible_target', `The calibration text "${text}" appears ${hits.length} times as screen cells; give text that is on screen only once.`);
+      throw new RetroError(
+        'incompatible_target',
+        `The calibration text "${text}" appears ${hits.length} times as screen cells; give text that is on screen only once.`,
+      );
     }
   }
   return undefined;
@@ -63,7 +95,9 @@ export async function knownLayout(mem: HostMemory, guest: DosGuest): Promise<Vga
     const printable = screen.chars.filter((c) => c >= 0x20 && c < 0x7f).length;
     if (printable < 1000 && (await guest.bda()).videoMode <= 3) return undefined;
     return { address, stride: 2, how: 'DOSBox 0.74 layout (VGA buffer 0x201000 below guest memory)' };
-  } catch { return undefined; }
+  } catch {
+    return undefined;
+  }
 }
 
 export interface FrameResult {
@@ -77,10 +111,18 @@ export interface FrameResult {
 export class VgaScreen {
   private confirmedPage?: number;
 
-  constructor(private readonly guest: DosGuest, private location: VgaLocation) {}
+  constructor(
+    private readonly guest: DosGuest,
+    private location: VgaLocation,
+  ) {}
 
-  get where(): VgaLocation { return this.location; }
-  relocate(location: VgaLocation): void { this.location = location; this.confirmedPage = undefined; }
+  get where(): VgaLocation {
+    return this.location;
+  }
+  relocate(location: VgaLocation): void {
+    this.location = location;
+    this.confirmedPage = undefined;
+  }
 
   /** Raw VGA buffer bytes (space 'vram'). */
   async readBuffer(offset: number, length: number): Promise<Uint8Array> {
@@ -94,13 +136,21 @@ export class VgaScreen {
   async text(): Promise<TextScreen & { mode: number; cursor: { row: number; col: number } }> {
     const bda = await this.guest.bda();
     if (bda.videoMode > 3 && bda.videoMode !== 7) {
-      throw new RetroError('unsupported', `The guest is in video mode 0x${bda.videoMode.toString(16)}, not a text mode; read it with dosbox_read_framebuffer.`, { mode: bda.videoMode });
+      throw new RetroError(
+        'unsupported',
+        `The guest is in video mode 0x${bda.videoMode.toString(16)}, not a text mode; read it with dosbox_read_framebuffer.`,
+        { mode: bda.videoMode },
+      );
     }
     const { stride } = this.location;
     const cells = bda.columns * bda.rows;
     const start = textIndex(stride, bda.pageOffset);
     const bytes = await this.readBuffer(start, textSpan(stride, cells));
-    return { ...decodeText(bytes, stride, bda.columns, bda.rows), mode: bda.videoMode, cursor: { row: bda.cursorRow, col: bda.cursorCol } };
+    return {
+      ...decodeText(bytes, stride, bda.columns, bda.rows),
+      mode: bda.videoMode,
+      cursor: { row: bda.cursorRow, col: bda.cursorCol },
+    };
   }
 
   /**
@@ -111,10 +161,18 @@ export class VgaScreen {
   async frame(opts: { reference?: Uint8Array; allowUnconfirmed?: boolean } = {}): Promise<FrameResult> {
     const bda = await this.guest.bda();
     if (bda.videoMode !== 0x13) {
-      throw new RetroError('unsupported', `The guest is in video mode 0x${bda.videoMode.toString(16)}; only chain-4 mode 13h (320x200x256) is read from video memory${bda.videoMode <= 3 ? ' (text: use dosbox_read_screen)' : ''}.`, { mode: bda.videoMode });
+      throw new RetroError(
+        'unsupported',
+        `The guest is in video mode 0x${bda.videoMode.toString(16)}; only chain-4 mode 13h (320x200x256) is read from video memory${bda.videoMode <= 3 ? ' (text: use dosbox_read_screen)' : ''}.`,
+        { mode: bda.videoMode },
+      );
     }
     if (opts.reference) {
-      if (opts.reference.length !== 64000) throw new RetroError('bad_request', `A reference frame has 64000 bytes (320x200 palette indices); this one has ${opts.reference.length}.`);
+      if (opts.reference.length !== 64000)
+        throw new RetroError(
+          'bad_request',
+          `A reference frame has 64000 bytes (320x200 palette indices); this one has ${opts.reference.length}.`,
+        );
       const buf = await this.readBuffer(0, PAGE_SEARCH_BYTES + MODE13_SPAN);
       const pages: number[] = [];
       for (let p = 0; p * 4 + MODE13_SPAN <= buf.length && pages.length < 8; p += 4) {
@@ -124,18 +182,43 @@ export class VgaScreen {
         const blind = decodeMode13(buf.subarray(0, MODE13_SPAN));
         let diff = 0;
         for (let i = 0; i < blind.length; i++) if (blind[i] !== opts.reference[i]) diff++;
-        throw new RetroError('not_found', `No page of video memory equals the reference frame byte for byte (at display start 0, ${diff} of 64000 pixels differ); the screen is not showing it now.`, { differing_at_page_0: diff });
+        throw new RetroError(
+          'not_found',
+          `No page of video memory equals the reference frame byte for byte (at display start 0, ${diff} of 64000 pixels differ); the screen is not showing it now.`,
+          { differing_at_page_0: diff },
+        );
       }
       this.confirmedPage = pages[0];
-      return { indices: decodeMode13(buf.subarray(pages[0] * 4, pages[0] * 4 + MODE13_SPAN)), page_offset: pages[0], confirmed: true, cached: false, pages };
+      return {
+        indices: decodeMode13(buf.subarray(pages[0] * 4, pages[0] * 4 + MODE13_SPAN)),
+        page_offset: pages[0],
+        confirmed: true,
+        cached: false,
+        pages,
+      };
     }
     if (this.confirmedPage !== undefined) {
       const page = this.confirmedPage;
-      return { indices: decodeMode13(await this.readBuffer(page * 4, MODE13_SPAN)), page_offset: page, confirmed: true, cached: true, pages: [page] };
+      return {
+        indices: decodeMode13(await this.readBuffer(page * 4, MODE13_SPAN)),
+        page_offset: page,
+        confirmed: true,
+        cached: true,
+        pages: [page],
+      };
     }
     if (!opts.allowUnconfirmed) {
-      throw new RetroError('bad_request', 'No confirmed frame page yet: pass reference (a 64000-byte file of what is on screen now) once, or allow_unconfirmed: true for a blind read that is marked unconfirmed.');
+      throw new RetroError(
+        'bad_request',
+        'No confirmed frame page yet: pass reference (a 64000-byte file of what is on screen now) once, or allow_unconfirmed: true for a blind read that is marked unconfirmed.',
+      );
     }
-    return { indices: decodeMode13(await this.readBuffer(0, MODE13_SPAN)), page_offset: 0, confirmed: false, cached: false, pages: [] };
+    return {
+      indices: decodeMode13(await this.readBuffer(0, MODE13_SPAN)),
+      page_offset: 0,
+      confirmed: false,
+      cached: false,
+      pages: [],
+    };
   }
 }

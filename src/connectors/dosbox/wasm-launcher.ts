@@ -37,7 +37,11 @@ export interface WasmEmulator {
 }
 
 function packageEntry(): string | undefined {
-  try { return createRequire(__filename).resolve(PACKAGE); } catch { return undefined; }
+  try {
+    return createRequire(__filename).resolve(PACKAGE);
+  } catch {
+    return undefined;
+  }
 }
 
 export function wasmAvailable(): boolean {
@@ -60,16 +64,25 @@ function spawnWorker(workerData: WasmWorkerData): Worker {
 export async function launchWasm(o: { flavour: WasmFlavour; program?: string; args?: string }): Promise<WasmEmulator> {
   const entry = packageEntry();
   if (!entry) {
-    throw new RetroError('incompatible_target', 'The embedded DOSBox needs the optional npm package "emulators" (js-dos, GPL-2.0): run npm install emulators, or use backend "native".');
+    throw new RetroError(
+      'incompatible_target',
+      'The embedded DOSBox needs the optional npm package "emulators" (js-dos, GPL-2.0): run npm install emulators, or use backend "native".',
+    );
   }
   const init: unknown[] = [{ path: CLEAR_SCREEN_NAME, contents: CLEAR_SCREEN_COM }];
   const autoexec = ['mount c .', 'c:', ...calibrationAutoexec(CLEAR_SCREEN_NAME.replace(/\.COM$/, ''))];
   if (o.program) {
     const name = basename(o.program).toUpperCase();
-    if (name === CLEAR_SCREEN_NAME) throw new RetroError('bad_request', `${CLEAR_SCREEN_NAME} is the name of our own screen-clearing helper in the embedded DOSBox; rename the program.`);
-    const contents = new Uint8Array(await readFile(o.program).catch(() => {
-      throw new RetroError('launch_failed', `The DOS program ${o.program} does not exist.`);
-    }));
+    if (name === CLEAR_SCREEN_NAME)
+      throw new RetroError(
+        'bad_request',
+        `${CLEAR_SCREEN_NAME} is the name of our own screen-clearing helper in the embedded DOSBox; rename the program.`,
+      );
+    const contents = new Uint8Array(
+      await readFile(o.program).catch(() => {
+        throw new RetroError('launch_failed', `The DOS program ${o.program} does not exist.`);
+      }),
+    );
     init.push({ path: name, contents });
     autoexec.push(`${name}${o.args ? ' ' + o.args : ''}`);
   }
@@ -81,43 +94,64 @@ export async function launchWasm(o: { flavour: WasmFlavour; program?: string; ar
 
 class WorkerEmulator implements WasmEmulator {
   readonly memory: HostMemory;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve(v: unknown): void; reject(e: Error): void; timer: NodeJS.Timeout }
+  >();
   private readonly log: string[] = [];
   private nextId = 1;
   private heapSize = 0;
   private gone: string | undefined;
   private readonly started: Promise<void>;
 
-  constructor(private readonly worker: Worker, readonly flavour: WasmFlavour) {
+  constructor(
+    private readonly worker: Worker,
+    readonly flavour: WasmFlavour,
+  ) {
     const description = `embedded wasm ${flavour === 'dosbox-x' ? 'DOSBox-X' : 'DOSBox'} (worker thread ${worker.threadId})`;
     for (const s of [worker.stdout, worker.stderr]) s.setEncoding('utf8').on('data', (t: string) => this.keepLog(t));
     this.started = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(this.fail(`did not boot within ${BOOT_TIMEOUT_MS} ms`)), BOOT_TIMEOUT_MS);
       worker.on('message', (m: WasmReply) => {
         if ('type' in m) {
-          if (m.type === 'ready') { clearTimeout(timer); this.heapSize = m.heapSize; resolve(); }
-          else if (m.type === 'failed') { clearTimeout(timer); reject(this.fail(m.message)); }
-          else this.end(`the emulator exited by itself${this.logTail()}`);
+          if (m.type === 'ready') {
+            clearTimeout(timer);
+            this.heapSize = m.heapSize;
+            resolve();
+          } else if (m.type === 'failed') {
+            clearTimeout(timer);
+            reject(this.fail(m.message));
+          } else this.end(`the emulator exited by itself${this.logTail()}`);
           return;
         }
         const p = this.pending.get(m.id);
         if (!p) return;
         this.pending.delete(m.id);
         clearTimeout(p.timer);
-        if (m.ok) p.resolve(m.value); else p.reject(new RetroError('bad_address', `${this.memory.description}: ${m.message}.`));
+        if (m.ok) p.resolve(m.value);
+        else p.reject(new RetroError('bad_address', `${this.memory.description}: ${m.message}.`));
       });
-      worker.on('error', (err) => { clearTimeout(timer); reject(this.fail(`crashed (${err.message})`, true)); });
-      worker.on('exit', (code) => { clearTimeout(timer); reject(this.fail(`the worker exited (code ${code})`)); });
+      worker.on('error', (err) => {
+        clearTimeout(timer);
+        reject(this.fail(`crashed (${err.message})`, true));
+      });
+      worker.on('exit', (code) => {
+        clearTimeout(timer);
+        reject(this.fail(`the worker exited (code ${code})`));
+      });
     });
     const self = this;
     this.memory = {
-      description, backend: 'wasm',
+      description,
+      backend: 'wasm',
       async regions(): Promise<HostRegion[]> {
         self.heapSize = await self.request<number>({ op: 'size' });
         return [{ start: 0, end: self.heapSize, label: 'wasm heap' }];
       },
       read: (address, length) => this.request<Uint8Array>({ op: 'read', address, length }),
-      write: async (address, data) => { await this.request({ op: 'write', address, data: data.slice() }); },
+      write: async (address, data) => {
+        await this.request({ op: 'write', address, data: data.slice() });
+      },
       alive: () => this.gone === undefined,
       lostReason: () => this.gone,
       close: () => this.exit(),
@@ -125,12 +159,19 @@ class WorkerEmulator implements WasmEmulator {
   }
 
   ready(): Promise<void> {
-    return this.started.catch(async (err) => { await this.worker.terminate(); throw err; });
+    return this.started.catch(async (err) => {
+      await this.worker.terminate();
+      throw err;
+    });
   }
 
   async screenshot(): Promise<{ width: number; height: number; rgba: Buffer }> {
     const img = await this.request<{ width: number; height: number; rgba: Uint8Array }>({ op: 'screenshot' });
-    return { width: img.width, height: img.height, rgba: Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength) };
+    return {
+      width: img.width,
+      height: img.height,
+      rgba: Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength),
+    };
   }
 
   async exit(): Promise<void> {
@@ -139,12 +180,18 @@ class WorkerEmulator implements WasmEmulator {
   }
 
   private request<T>(req: DistributiveOmit<WasmRequest, 'id'>): Promise<T> {
-    if (this.gone !== undefined) return Promise.reject(new RetroError('target_lost', `${this.memory.description} is gone: ${this.gone}.`));
+    if (this.gone !== undefined)
+      return Promise.reject(new RetroError('target_lost', `${this.memory.description} is gone: ${this.gone}.`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new RetroError('timeout', `${this.memory.description} did not answer a ${req.op} request within ${REQUEST_TIMEOUT_MS} ms.`));
+        reject(
+          new RetroError(
+            'timeout',
+            `${this.memory.description} did not answer a ${req.op} request within ${REQUEST_TIMEOUT_MS} ms.`,
+          ),
+        );
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.worker.postMessage({ ...req, id });
@@ -163,7 +210,11 @@ class WorkerEmulator implements WasmEmulator {
 
   private fail(why: string, crashed = false): RetroError {
     this.end(why);
-    return new RetroError('launch_failed', `The embedded ${this.flavour === 'dosbox-x' ? 'DOSBox-X' : 'DOSBox'} ${why}.${this.logTail()}`, { wasm_crashed: crashed });
+    return new RetroError(
+      'launch_failed',
+      `The embedded ${this.flavour === 'dosbox-x' ? 'DOSBox-X' : 'DOSBox'} ${why}.${this.logTail()}`,
+      { wasm_crashed: crashed },
+    );
   }
 
   private logTail(): string {

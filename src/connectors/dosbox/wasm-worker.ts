@@ -58,15 +58,43 @@ async function start(port: NonNullable<typeof parentPort>, data: WasmWorkerData)
   if (!g.emulators) throw new Error('the npm package "emulators" loaded but did not define globalThis.emulators');
   g.emulators.pathPrefix = dirname(data.entry) + '/';
   // ci.screenshot() builds an ImageData, which Node lacks.
-  g.ImageData ??= class { constructor(readonly data: Uint8ClampedArray, readonly width: number, readonly height: number) {} };
-  const ci = await (data.flavour === 'dosbox-x' ? g.emulators.dosboxXNode(data.init) : g.emulators.dosboxNode(data.init));
+  g.ImageData ??= class {
+    constructor(
+      readonly data: Uint8ClampedArray,
+      readonly width: number,
+      readonly height: number,
+    ) {}
+  };
+  const ci = await (data.flavour === 'dosbox-x'
+    ? g.emulators.dosboxXNode(data.init)
+    : g.emulators.dosboxNode(data.init));
   const heap = () => ci.transport.module.HEAPU8; // fetched per access: the heap may grow and detach old views
   ci.events().onExit(() => port.postMessage({ type: 'exited' } satisfies WasmReply));
-  const reply = (id: number, value: unknown) => port.postMessage({ id, ok: true, value } satisfies WasmReply, value instanceof Uint8Array ? [value.buffer as ArrayBuffer] : []);
-  const refuse = (id: number, err: unknown) => port.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) } satisfies WasmReply);
+  const reply = (id: number, value: unknown) =>
+    port.postMessage(
+      { id, ok: true, value } satisfies WasmReply,
+      value instanceof Uint8Array ? [value.buffer as ArrayBuffer] : [],
+    );
+  const refuse = (id: number, err: unknown) =>
+    port.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) } satisfies WasmReply);
   port.on('message', (m: WasmRequest) => {
-    if (m.op === 'screenshot') { ci.screenshot().then((img) => reply(m.id, { width: img.width, height: img.height, rgba: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength).slice() }), (err) => refuse(m.id, err)); return; }
-    try { reply(m.id, answer(heap, m)); } catch (err) { refuse(m.id, err); }
+    if (m.op === 'screenshot') {
+      ci.screenshot().then(
+        (img) =>
+          reply(m.id, {
+            width: img.width,
+            height: img.height,
+            rgba: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength).slice(),
+          }),
+        (err) => refuse(m.id, err),
+      );
+      return;
+    }
+    try {
+      reply(m.id, answer(heap, m));
+    } catch (err) {
+      refuse(m.id, err);
+    }
   });
   port.postMessage({ type: 'ready', heapSize: heap().length } satisfies WasmReply);
 }
@@ -80,11 +108,13 @@ function answer(heap: () => Uint8Array, m: Exclude<WasmRequest, { op: 'screensho
     }
     case 'write': {
       const h = heap();
-      if (m.address < 0 || m.address + m.data.length > h.length) throw new Error(`outside the ${h.length}-byte wasm heap`);
+      if (m.address < 0 || m.address + m.data.length > h.length)
+        throw new Error(`outside the ${h.length}-byte wasm heap`);
       h.set(m.data, m.address);
       return undefined;
     }
-    case 'size': return heap().length;
+    case 'size':
+      return heap().length;
   }
 }
 

@@ -30,9 +30,24 @@ export interface RequestOptions {
 
 /** Ops that change emulator state: after a timeout they may have happened. */
 const MUTATING_OPS = new Set([
-  'write_register', 'write_memory', 'set_breakpoint', 'clear_breakpoint', 'resume', 'pause',
-  'step', 'step_over', 'step_out', 'step_range', 'exit',
-  'set_watchpoint', 'clear_watchpoint', 'console', 'input_enqueue', 'input_set', 'input_natural', 'input_release_all',
+  'write_register',
+  'write_memory',
+  'set_breakpoint',
+  'clear_breakpoint',
+  'resume',
+  'pause',
+  'step',
+  'step_over',
+  'step_out',
+  'step_range',
+  'exit',
+  'set_watchpoint',
+  'clear_watchpoint',
+  'console',
+  'input_enqueue',
+  'input_set',
+  'input_natural',
+  'input_release_all',
 ]);
 
 const MAX_LINE = 1024 * 1024;
@@ -41,7 +56,13 @@ const MAX_PENDING = 256;
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Error codes the bridge sends that map 1:1 onto ours. */
 const PASSTHROUGH: ReadonlySet<string> = new Set<ErrorCode>([
-  'bad_request', 'bad_address', 'too_large', 'not_stopped', 'not_found', 'unsupported', 'not_running',
+  'bad_request',
+  'bad_address',
+  'too_large',
+  'not_stopped',
+  'not_found',
+  'unsupported',
+  'not_running',
 ]);
 
 interface Pending {
@@ -65,7 +86,10 @@ export class BridgeClient {
   private doorbell: () => void = () => {};
   private connectWaiters: Array<{ resolve: () => void; reject: (e: RetroError) => void }> = [];
 
-  private constructor(private readonly server: Server, readonly port: number) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+  ) {}
 
   /** Start listening on 127.0.0.1 with a random port. */
   static async listen(): Promise<BridgeClient> {
@@ -101,8 +125,14 @@ export class BridgeClient {
     if (this.socket) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const waiter = {
-        resolve: () => { clearTimeout(timer); resolve(); },
-        reject: (e: RetroError) => { clearTimeout(timer); reject(e); },
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (e: RetroError) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       };
       const timer = setTimeout(() => {
         this.connectWaiters = this.connectWaiters.filter((w) => w !== waiter);
@@ -119,16 +149,25 @@ export class BridgeClient {
       return Promise.reject(new RetroError('too_large', `More than ${MAX_PENDING} requests are waiting for MAME.`));
     }
     const id = this.nextId++;
-    const binary = options.binary ? Buffer.from(options.binary.buffer, options.binary.byteOffset, options.binary.byteLength) : undefined;
+    const binary = options.binary
+      ? Buffer.from(options.binary.buffer, options.binary.byteOffset, options.binary.byteLength)
+      : undefined;
     const head = JSON.stringify({ id, op, args, ...(binary ? { binary: binary.length } : {}) }) + '\n';
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise<BridgeReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(MUTATING_OPS.has(op)
-          ? new RetroError('timeout_may_have_mutated',
-            `MAME did not answer "${op}" within ${timeoutMs} ms; it may still have carried it out, so the emulator state may have changed. It was not retried.`, { op })
-          : new RetroError('timeout', `MAME did not answer "${op}" within ${timeoutMs} ms; nothing was changed.`, { op }));
+        reject(
+          MUTATING_OPS.has(op)
+            ? new RetroError(
+                'timeout_may_have_mutated',
+                `MAME did not answer "${op}" within ${timeoutMs} ms; it may still have carried it out, so the emulator state may have changed. It was not retried.`,
+                { op },
+              )
+            : new RetroError('timeout', `MAME did not answer "${op}" within ${timeoutMs} ms; nothing was changed.`, {
+                op,
+              }),
+        );
       }, timeoutMs);
       this.pending.set(id, { op, resolve, reject, timer, onReply: options.onReply });
       this.socket!.write(binary ? Buffer.concat([Buffer.from(head), binary]) : head);
@@ -276,7 +315,9 @@ class FrameParser {
         }
         return;
       }
-      const line = this.take(nl + 1).subarray(0, nl).toString('utf8');
+      const line = this.take(nl + 1)
+        .subarray(0, nl)
+        .toString('utf8');
       let msg: unknown;
       try {
         msg = JSON.parse(line);

@@ -8,25 +8,45 @@ import { RetroError } from '../../core/errors.js';
 
 /** Reading commands of MAME 0.251's console (checked on the real console: none changes machine state). */
 export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
-  'print', 'printf', 'bplist', 'wplist', 'rplist', 'history', 'help', 'symlist', 'cpulist', 'time',
+  'print',
+  'printf',
+  'bplist',
+  'wplist',
+  'rplist',
+  'history',
+  'help',
+  'symlist',
+  'cpulist',
+  'time',
 ]);
 
 export const MAX_COMMAND_LENGTH = 500;
 
-export interface VettedCommand { name: string; readOnly: boolean; reason?: string }
+export interface VettedCommand {
+  name: string;
+  readOnly: boolean;
+  reason?: string;
+}
 
 /** Classifies a console line; throws bad_request only for lines no mode may run. */
 export function vetConsoleCommand(line: string): VettedCommand {
-  if (typeof line !== 'string' || line.trim() === '') throw new RetroError('bad_request', 'The debugger command is empty.');
-  if (line.length > MAX_COMMAND_LENGTH) throw new RetroError('too_large', `A debugger command is at most ${MAX_COMMAND_LENGTH} characters.`);
+  if (typeof line !== 'string' || line.trim() === '')
+    throw new RetroError('bad_request', 'The debugger command is empty.');
+  if (line.length > MAX_COMMAND_LENGTH)
+    throw new RetroError('too_large', `A debugger command is at most ${MAX_COMMAND_LENGTH} characters.`);
   if (/[\r\n]/.test(line)) throw new RetroError('bad_request', 'A debugger command is one line.');
   const text = line.trim();
   const name = text.split(/[\s,]/, 1)[0].toLowerCase();
   if (!READ_ONLY_COMMANDS.has(name)) {
-    return { name, readOnly: false, reason: `"${name}" is not one of the read-only commands (${[...READ_ONLY_COMMANDS].join(', ')})` };
+    return {
+      name,
+      readOnly: false,
+      reason: `"${name}" is not one of the read-only commands (${[...READ_ONLY_COMMANDS].join(', ')})`,
+    };
   }
   const args = text.slice(name.length).replace(/"(?:[^"\\]|\\.)*"/g, '""');
   if (/;/.test(args)) return { name, readOnly: false, reason: 'it chains several commands with ";"' };
-  if (/\+\+|--|(?<![=!<>])=(?!=)/.test(args)) return { name, readOnly: false, reason: 'its expression assigns (=, ++ or --)' };
+  if (/\+\+|--|(?<![=!<>])=(?!=)/.test(args))
+    return { name, readOnly: false, reason: 'its expression assigns (=, ++ or --)' };
   return { name, readOnly: true };
 }

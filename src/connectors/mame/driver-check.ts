@@ -24,13 +24,17 @@ export function mameHasDriver(mamePath: string, machine: string): Promise<boolea
 
 /** Machines that only newer MAME builds carry: refuse early, with what to do. */
 const NEWER_DRIVERS: Record<string, string> = {
-  sprinter: 'The Sprinter driver arrived after MAME 0.251 (it is not in Debian\'s package). Set mamePath to a MAME build that lists ' +
+  sprinter:
+    "The Sprinter driver arrived after MAME 0.251 (it is not in Debian's package). Set mamePath to a MAME build that lists " +
     '"sprinter" (mame -listfull sprinter), with the BIOS in rompath and the DSS disk image in media (e.g. {"hard1": "sp_hdd_sys.chd"}).',
 };
 
 export async function requireDriver(mamePath: string, machine: string): Promise<void> {
   if (!(machine in NEWER_DRIVERS)) return;
   if (!(await mameHasDriver(mamePath, machine))) {
-    throw new RetroError('incompatible_target', `${mamePath} has no "${machine}" driver. ${NEWER_DRIVERS[machine]}`, { machine, mamePath });
+    throw new RetroError('incompatible_target', `${mamePath} has no "${machine}" driver. ${NEWER_DRIVERS[machine]}`, {
+      machine,
+      mamePath,
+    });
   }
 }

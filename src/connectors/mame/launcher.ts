@@ -15,8 +15,13 @@ import { requireDriver } from './driver-check.js';
 import { checkDiskProgram } from './disk-program.js';
 
 const FALLBACK_MAME = '/usr/games/mame';
-const STOCK_PLUGIN_DIRS = ['/usr/share/games/mame/plugins', '/usr/share/mame/plugins', '/usr/local/share/games/mame/plugins',
-  '/usr/local/share/mame/plugins', '/opt/homebrew/share/mame/plugins'];
+const STOCK_PLUGIN_DIRS = [
+  '/usr/share/games/mame/plugins',
+  '/usr/share/mame/plugins',
+  '/usr/local/share/games/mame/plugins',
+  '/usr/local/share/mame/plugins',
+  '/opt/homebrew/share/mame/plugins',
+];
 const STDERR_TAIL = 8192;
 const KILL_GRACE_MS = 3000;
 
@@ -34,21 +39,36 @@ export function resolveMamePath(config: Pick<LaunchConfig, 'mamePath' | 'cwd'>):
   if (config.mamePath) {
     const path = resolve(config.cwd ?? process.cwd(), config.mamePath);
     if (isExecutable(path)) return path;
-    throw new RetroError('launch_failed', `MAME was not found at ${path} (mamePath); that file is missing or not executable.`, { tried: [path] });
+    throw new RetroError(
+      'launch_failed',
+      `MAME was not found at ${path} (mamePath); that file is missing or not executable.`,
+      { tried: [path] },
+    );
   }
-  const tried = (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'mame'));
+  const tried = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((d) => join(d, 'mame'));
   tried.push(FALLBACK_MAME);
   const found = tried.find(isExecutable);
   if (found) return found;
-  throw new RetroError('launch_failed',
-    `MAME was not found: no "mame" on PATH and nothing at ${FALLBACK_MAME}. Install MAME or set mamePath.`, { tried });
+  throw new RetroError(
+    'launch_failed',
+    `MAME was not found: no "mame" on PATH and nothing at ${FALLBACK_MAME}. Install MAME or set mamePath.`,
+    { tried },
+  );
 }
 
 /** The folder holding our `mamebridge` plugin, bundled (dist/mame-plugin) or from source. */
 export function resolvePluginDir(): string {
-  const candidates = [join(__dirname, 'mame-plugin'), join(__dirname, 'plugin'), resolve(__dirname, '..', 'mame-plugin')];
+  const candidates = [
+    join(__dirname, 'mame-plugin'),
+    join(__dirname, 'plugin'),
+    resolve(__dirname, '..', 'mame-plugin'),
+  ];
   const found = candidates.find((d) => existsSync(join(d, 'mamebridge', 'init.lua')));
-  if (!found) throw new RetroError('launch_failed', `The MAME bridge plugin is missing; looked in ${candidates.join(', ')}.`);
+  if (!found)
+    throw new RetroError('launch_failed', `The MAME bridge plugin is missing; looked in ${candidates.join(', ')}.`);
   return found;
 }
 
@@ -68,13 +88,19 @@ export interface MameLaunch {
 
 /** Everything short of spawning: checks inputs, stages the program, builds the command line. */
 export async function prepareMameLaunch(
-  config: LaunchConfig, workDir: string, bridge: { port: number; token: string },
+  config: LaunchConfig,
+  workDir: string,
+  bridge: { port: number; token: string },
 ): Promise<MameLaunch> {
   const cwd = resolve(config.cwd ?? process.cwd());
   const mamePath = resolveMamePath(config);
   await requireDriver(mamePath, config.machine);
   const stock = findStockPluginDir(mamePath);
-  if (!stock) throw new RetroError('launch_failed', `MAME's stock plugins folder (with boot.lua) was not found near ${mamePath} or in ${STOCK_PLUGIN_DIRS.join(', ')}.`);
+  if (!stock)
+    throw new RetroError(
+      'launch_failed',
+      `MAME's stock plugins folder (with boot.lua) was not found near ${mamePath} or in ${STOCK_PLUGIN_DIRS.join(', ')}.`,
+    );
   const runDir = join(resolve(workDir), `mame-run-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     return await buildLaunch(config, cwd, mamePath, stock, runDir, bridge);
@@ -84,8 +110,14 @@ export async function prepareMameLaunch(
   }
 }
 
-async function buildLaunch(config: LaunchConfig, cwd: string, mamePath: string, stock: string, runDir: string,
-  bridge: { port: number; token: string }): Promise<MameLaunch> {
+async function buildLaunch(
+  config: LaunchConfig,
+  cwd: string,
+  mamePath: string,
+  stock: string,
+  runDir: string,
+  bridge: { port: number; token: string },
+): Promise<MameLaunch> {
   const dirs = ['cfg', 'nvram', 'input', 'state', 'snapshot', 'diff', 'comment', 'share', 'roms', 'home'];
   for (const d of dirs) await mkdir(join(runDir, d), { recursive: true });
 
@@ -94,28 +126,54 @@ async function buildLaunch(config: LaunchConfig, cwd: string, mamePath: string, 
   if (config.program && !(await checkDiskProgram(config.machine, resolve(cwd, config.program)))) {
     await stageProgram(config.machine, resolve(cwd, config.program), join(runDir, 'roms'));
   }
-  if (config.rompath) rompaths.push(...config.rompath.split(';').filter(Boolean).map((p) => resolve(cwd, p)));
+  if (config.rompath)
+    rompaths.push(
+      ...config.rompath
+        .split(';')
+        .filter(Boolean)
+        .map((p) => resolve(cwd, p)),
+    );
 
   const media: string[] = [];
   for (const [slot, file] of Object.entries(config.media ?? {})) {
     const path = resolve(cwd, file);
-    if (!existsSync(path)) throw new RetroError('launch_failed', `The ${slot} media file ${path} does not exist.`, { path });
+    if (!existsSync(path))
+      throw new RetroError('launch_failed', `The ${slot} media file ${path} does not exist.`, { path });
     media.push(`-${slot}`, path);
   }
   const headless = config.headless !== false;
   const args = [
     config.machine,
-    '-debug', '-debugger', 'none',
+    '-debug',
+    '-debugger',
+    'none',
     '-skip_gameinfo',
     ...(headless ? ['-video', 'none', '-sound', 'none'] : ['-window']),
     ...(config.throttle ? [] : ['-nothrottle']),
-    '-rompath', rompaths.join(';'),
-    '-pluginspath', `${stock};${resolvePluginDir()}`, '-plugin', 'mamebridge',
-    '-homepath', join(runDir, 'home'),
-    '-cfg_directory', join(runDir, 'cfg'), '-nvram_directory', join(runDir, 'nvram'),
-    '-input_directory', join(runDir, 'input'), '-state_directory', join(runDir, 'state'),
-    '-snapshot_directory', join(runDir, 'snapshot'), '-diff_directory', join(runDir, 'diff'),
-    '-comment_directory', join(runDir, 'comment'), '-share_directory', join(runDir, 'share'),
+    '-rompath',
+    rompaths.join(';'),
+    '-pluginspath',
+    `${stock};${resolvePluginDir()}`,
+    '-plugin',
+    'mamebridge',
+    '-homepath',
+    join(runDir, 'home'),
+    '-cfg_directory',
+    join(runDir, 'cfg'),
+    '-nvram_directory',
+    join(runDir, 'nvram'),
+    '-input_directory',
+    join(runDir, 'input'),
+    '-state_directory',
+    join(runDir, 'state'),
+    '-snapshot_directory',
+    join(runDir, 'snapshot'),
+    '-diff_directory',
+    join(runDir, 'diff'),
+    '-comment_directory',
+    join(runDir, 'comment'),
+    '-share_directory',
+    join(runDir, 'share'),
     ...media,
     ...(config.extraArgs ?? []),
   ];
@@ -131,11 +189,15 @@ async function buildLaunch(config: LaunchConfig, cwd: string, mamePath: string, 
 }
 
 async function stageProgram(machine: string, program: string, romDir: string): Promise<void> {
-  if (!existsSync(program)) throw new RetroError('launch_failed', `The program file ${program} does not exist.`, { path: program });
+  if (!existsSync(program))
+    throw new RetroError('launch_failed', `The program file ${program} does not exist.`, { path: program });
   const slot = romSlotFor(machine);
   if (!slot) {
-    throw new RetroError('launch_failed',
-      `Retro Debug does not know how to load a program into the MAME machine "${machine}"; pass it as media instead.`, { machine });
+    throw new RetroError(
+      'launch_failed',
+      `Retro Debug does not know how to load a program into the MAME machine "${machine}"; pass it as media instead.`,
+      { machine },
+    );
   }
   const image = await loadProgramImage(program, slot);
   const dir = join(romDir, slot.set);
@@ -156,7 +218,10 @@ export class MameProcess {
   private tail = '';
   private exitInfo?: ExitInfo;
 
-  constructor(readonly child: ChildProcess, readonly launch: MameLaunch) {
+  constructor(
+    readonly child: ChildProcess,
+    readonly launch: MameLaunch,
+  ) {
     const keep = (chunk: Buffer) => {
       this.tail = (this.tail + chunk.toString('utf8')).slice(-STDERR_TAIL);
     };
@@ -212,8 +277,9 @@ export class MameProcess {
 export function spawnMame(launch: MameLaunch): MameProcess {
   // sh ignores SIGPIPE for MAME: otherwise a write after the peer went away kills it.
   const child = spawn('sh', ['-c', 'trap "" PIPE; exec "$@"', 'sh', launch.mamePath, ...launch.args], {
-    cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: launch.cwd,
+    env: launch.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   return new MameProcess(child, launch);
 }
-

@@ -10,16 +10,47 @@ import type { BridgeClient, BridgeEvent } from './bridge-client.js';
 
 export const MAME_RAW_FEATURE = 'mame-raw';
 
-export interface ShareInfo { tag: string; kind: 'share' | 'region'; size: number; bitwidth: number; endianness: string }
-export interface SpaceInfo { name: string; address_mask: number; data_width: number }
-export interface PortField {
-  name: string; mask: number; type: string; type_class: string; player: number; is_analog: boolean; defvalue: number;
-  minvalue?: number; maxvalue?: number;
+export interface ShareInfo {
+  tag: string;
+  kind: 'share' | 'region';
+  size: number;
+  bitwidth: number;
+  endianness: string;
 }
-export interface PortInfo { tag: string; fields: PortField[] }
-export interface FieldRef { port: string; field: string; value?: number }
-export interface InputStep { fields: FieldRef[]; frames: number; gap?: number }
-export interface Instruction { address: number; text: string }
+export interface SpaceInfo {
+  name: string;
+  address_mask: number;
+  data_width: number;
+}
+export interface PortField {
+  name: string;
+  mask: number;
+  type: string;
+  type_class: string;
+  player: number;
+  is_analog: boolean;
+  defvalue: number;
+  minvalue?: number;
+  maxvalue?: number;
+}
+export interface PortInfo {
+  tag: string;
+  fields: PortField[];
+}
+export interface FieldRef {
+  port: string;
+  field: string;
+  value?: number;
+}
+export interface InputStep {
+  fields: FieldRef[];
+  frames: number;
+  gap?: number;
+}
+export interface Instruction {
+  address: number;
+  text: string;
+}
 
 /** How long a queued input sequence may take before we stop waiting for it. */
 const INPUT_SEQUENCE_TIMEOUT_MS = 60_000;
@@ -48,7 +79,10 @@ export class MameRawFeature implements MameRaw {
   private nextInputId = 1;
   private readonly waiting = new Map<number, (how: 'done' | 'cut') => void>();
 
-  constructor(private readonly bridge: BridgeClient, readonly machine: string) {
+  constructor(
+    private readonly bridge: BridgeClient,
+    readonly machine: string,
+  ) {
     bridge.onEvent((e) => this.onEvent(e));
   }
 
@@ -87,7 +121,10 @@ export class MameRawFeature implements MameRaw {
     const done = new Promise<'done' | 'cut'>((resolve) => {
       const timer = setTimeout(() => this.settle(id, 'cut'), INPUT_SEQUENCE_TIMEOUT_MS);
       timer.unref();
-      this.waiting.set(id, (how) => { clearTimeout(timer); resolve(how); });
+      this.waiting.set(id, (how) => {
+        clearTimeout(timer);
+        resolve(how);
+      });
     });
     try {
       await this.bridge.request('input_enqueue', { id, steps });
@@ -120,22 +157,37 @@ export class MameRawFeature implements MameRaw {
 
   private onEvent(e: BridgeEvent): void {
     if (e.event === 'input_done' && typeof e.id === 'number') this.settle(e.id, 'done');
-    else if (e.event === 'input_released' && Array.isArray(e.cut)) e.cut.forEach((id) => typeof id === 'number' && this.settle(id, 'cut'));
+    else if (e.event === 'input_released' && Array.isArray(e.cut))
+      e.cut.forEach((id) => typeof id === 'number' && this.settle(id, 'cut'));
     else if (e.event === 'machine_stop') for (const id of [...this.waiting.keys()]) this.settle(id, 'cut');
   }
 }
 
 /** Mouse axes and buttons among a machine's ports; 'unsupported' naming the machine when it has none. */
-export function findMouse(ports: PortInfo[], machine: string, player = 1): { x: FieldRef; y: FieldRef; buttons: FieldRef[] } {
+export function findMouse(
+  ports: PortInfo[],
+  machine: string,
+  player = 1,
+): { x: FieldRef; y: FieldRef; buttons: FieldRef[] } {
   const all = ports.flatMap((p) => p.fields.map((f) => ({ port: p.tag, f })));
-  const axis = (suffix: string) => all.find(({ f }) => f.is_analog && f.player === player - 1 &&
-    ['MOUSE', 'LIGHTGUN', 'TRACKBALL', 'AD_STICK'].some((k) => f.type.endsWith(`_${k}_${suffix}`)));
+  const axis = (suffix: string) =>
+    all.find(
+      ({ f }) =>
+        f.is_analog &&
+        f.player === player - 1 &&
+        ['MOUSE', 'LIGHTGUN', 'TRACKBALL', 'AD_STICK'].some((k) => f.type.endsWith(`_${k}_${suffix}`)),
+    );
   const x = axis('X');
   const y = axis('Y');
   if (!x || !y) {
-    throw new RetroError('unsupported', `The MAME machine "${machine}" has no mouse (no analog mouse, trackball or lightgun X/Y input).`, { machine });
+    throw new RetroError(
+      'unsupported',
+      `The MAME machine "${machine}" has no mouse (no analog mouse, trackball or lightgun X/Y input).`,
+      { machine },
+    );
   }
-  const buttons = all.filter(({ f }) => /mouse/i.test(f.name) && /_BUTTON\d$/.test(f.type))
+  const buttons = all
+    .filter(({ f }) => /mouse/i.test(f.name) && /_BUTTON\d$/.test(f.type))
     .concat(all.filter(({ f }) => f.type === `P${player}_BUTTON1` || f.type === `P${player}_BUTTON2`))
     .map(({ port, f }) => ({ port, field: f.name }));
   return { x: { port: x.port, field: x.f.name }, y: { port: y.port, field: y.f.name }, buttons };

@@ -5,8 +5,19 @@
 import { RetroError } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import type {
-  Address, AddressRange, Register, ScreenImage, StopInfo, StopReason, Target, TargetCapabilities,
-  TargetEvent, TargetListener, TargetStatus, RunState, WatchSpec,
+  Address,
+  AddressRange,
+  Register,
+  ScreenImage,
+  StopInfo,
+  StopReason,
+  Target,
+  TargetCapabilities,
+  TargetEvent,
+  TargetListener,
+  TargetStatus,
+  RunState,
+  WatchSpec,
 } from '../../core/target.js';
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
@@ -21,8 +32,15 @@ const EXIT_OP_TIMEOUT_MS = 2_000;
 const RUN_CONTROL_TIMEOUT_MS = 15_000;
 
 const STOP_REASONS: Record<string, StopReason> = {
-  entry: 'entry', breakpoint: 'breakpoint', watchpoint: 'watchpoint', goto: 'goto', pause: 'pause',
-  step: 'step', step_over: 'step', step_out: 'step', unknown: 'unknown',
+  entry: 'entry',
+  breakpoint: 'breakpoint',
+  watchpoint: 'watchpoint',
+  goto: 'goto',
+  pause: 'pause',
+  step: 'step',
+  step_over: 'step',
+  step_out: 'step',
+  unknown: 'unknown',
 };
 
 export interface BreakpointInfo {
@@ -40,8 +58,13 @@ export class MameTarget implements Target {
   private closing?: Promise<void>;
   private readonly raw: MameRawFeature;
 
-  constructor(private readonly bridge: BridgeClient, private readonly proc: MameProcess, hello: Record<string, unknown>,
-    initialStop: StopInfo, machine = 'unknown') {
+  constructor(
+    private readonly bridge: BridgeClient,
+    private readonly proc: MameProcess,
+    hello: Record<string, unknown>,
+    initialStop: StopInfo,
+    machine = 'unknown',
+  ) {
     this.lastStop = initialStop;
     this.raw = new MameRawFeature(bridge, machine);
     const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
@@ -99,18 +122,25 @@ export class MameTarget implements Target {
   async readMemory(address: Address, length: number): Promise<Uint8Array> {
     checkInteger(length, 'The length');
     if (length > MAX_TRANSFER) {
-      throw new RetroError('too_large', `Reading ${length} bytes at once is more than the ${MAX_TRANSFER}-byte limit; read in pieces.`);
+      throw new RetroError(
+        'too_large',
+        `Reading ${length} bytes at once is more than the ${MAX_TRANSFER}-byte limit; read in pieces.`,
+      );
     }
     const { binary } = await this.bridge.request('read_memory', { ...bridgeSpace(address), length });
     const data = binary ?? Buffer.alloc(0);
-    if (data.length !== length) throw new RetroError('internal', `MAME returned ${data.length} bytes for a ${length}-byte read.`);
+    if (data.length !== length)
+      throw new RetroError('internal', `MAME returned ${data.length} bytes for a ${length}-byte read.`);
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
 
   async writeMemory(address: Address, data: Uint8Array): Promise<void> {
     if (!(data instanceof Uint8Array)) throw new RetroError('bad_request', 'Memory data must be bytes.');
     if (data.length > MAX_TRANSFER) {
-      throw new RetroError('too_large', `Writing ${data.length} bytes at once is more than the ${MAX_TRANSFER}-byte limit.`);
+      throw new RetroError(
+        'too_large',
+        `Writing ${data.length} bytes at once is more than the ${MAX_TRANSFER}-byte limit.`,
+      );
     }
     await this.bridge.request('write_memory', bridgeSpace(address), { binary: data });
   }
@@ -128,16 +158,25 @@ export class MameTarget implements Target {
 
   async listBreakpoints(): Promise<BreakpointInfo[]> {
     const { result } = await this.bridge.request('list_breakpoints');
-    return (result.breakpoints as Array<{ id: number; address: number; condition: string }>)
-      .map((b) => ({ id: b.id, address: { space: 'cpu', offset: b.address }, condition: b.condition }));
+    return (result.breakpoints as Array<{ id: number; address: number; condition: string }>).map((b) => ({
+      id: b.id,
+      address: { space: 'cpu', offset: b.address },
+      condition: b.condition,
+    }));
   }
 
   async setWatchpoint(spec: WatchSpec): Promise<number> {
     const type = ({ read: 'r', write: 'w', readwrite: 'rw' } as const)[spec.kind];
-    if (!type) throw new RetroError('bad_request', `A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
+    if (!type)
+      throw new RetroError('bad_request', `A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
     checkInteger(spec.length, 'The watchpoint length');
     const where = watchSpace(spec.address);
-    const { result } = await this.bridge.request('set_watchpoint', { ...where, type, length: spec.length, condition: spec.condition ?? '1' });
+    const { result } = await this.bridge.request('set_watchpoint', {
+      ...where,
+      type,
+      length: spec.length,
+      condition: spec.condition ?? '1',
+    });
     return result.id as number;
   }
 
@@ -174,13 +213,23 @@ export class MameTarget implements Target {
 
   /** `maxSteps` bounds the instructions stepped; at the bound it stops with reason 'step' anyway. */
   async stepRange(ranges: AddressRange[], mode: 'into' | 'over', maxSteps = 1_000_000): Promise<void> {
-    if (!Array.isArray(ranges) || ranges.length === 0) throw new RetroError('bad_request', 'stepRange needs at least one range.');
+    if (!Array.isArray(ranges) || ranges.length === 0)
+      throw new RetroError('bad_request', 'stepRange needs at least one range.');
     for (const r of ranges) {
-      if (!Array.isArray(r) || r.length !== 2 || !Number.isInteger(r[0]) || !Number.isInteger(r[1]) || r[0] > r[1] || r[0] < 0 || r[1] > 0xffff) {
+      if (
+        !Array.isArray(r) ||
+        r.length !== 2 ||
+        !Number.isInteger(r[0]) ||
+        !Number.isInteger(r[1]) ||
+        r[0] > r[1] ||
+        r[0] < 0 ||
+        r[1] > 0xffff
+      ) {
         throw new RetroError('bad_request', `The range ${JSON.stringify(r)} is not [first, last] inside 0..0xFFFF.`);
       }
     }
-    if (mode !== 'into' && mode !== 'over') throw new RetroError('bad_request', 'The step mode must be "into" or "over".');
+    if (mode !== 'into' && mode !== 'over')
+      throw new RetroError('bad_request', 'The step mode must be "into" or "over".');
     return this.runControl('step_range', { ranges, mode, max: maxSteps });
   }
 
@@ -247,7 +296,8 @@ export class MameTarget implements Target {
  * (state 'stopped', reason 'entry', PC 0).
  */
 export async function launchMameTarget(
-  config: LaunchConfig, opts: { workDir: string; onProgress?: (message: string) => void },
+  config: LaunchConfig,
+  opts: { workDir: string; onProgress?: (message: string) => void },
 ): Promise<MameTarget> {
   const progress = opts.onProgress ?? (() => {});
   if (config.emulator !== undefined && config.emulator !== 'mame') {
@@ -259,9 +309,13 @@ export async function launchMameTarget(
   const bridge = await BridgeClient.listen();
   let proc: MameProcess | undefined;
   const stops: StopInfo[] = [];
-  bridge.onEvent((e) => { if (e.event === 'stopped') stops.push(toStopInfo(e)); });
+  bridge.onEvent((e) => {
+    if (e.event === 'stopped') stops.push(toStopInfo(e));
+  });
   let hello: Record<string, unknown> | undefined;
-  bridge.onEvent((e) => { if (e.event === 'hello') hello = e; });
+  bridge.onEvent((e) => {
+    if (e.event === 'hello') hello = e;
+  });
   try {
     const launch = await prepareMameLaunch(config, opts.workDir, bridge);
     progress(`starting MAME (${launch.mamePath} ${config.machine})`);
@@ -330,7 +384,8 @@ function checkInteger(v: unknown, what: string): void {
 
 /** The bridge's space arguments for a typed address. */
 function bridgeSpace(address: Address): Record<string, unknown> {
-  if (!address || typeof address !== 'object') throw new RetroError('bad_request', 'An address {space, offset} is needed.');
+  if (!address || typeof address !== 'object')
+    throw new RetroError('bad_request', 'An address {space, offset} is needed.');
   checkInteger(address.offset, 'The address offset');
   switch (address.space) {
     case 'cpu':
@@ -343,7 +398,8 @@ function bridgeSpace(address: Address): Record<string, unknown> {
     case 'vram':
       return { space: 'vram', address: address.offset };
     case 'share':
-      if (typeof address.bank !== 'string') throw new RetroError('bad_address', 'A share address needs its tag in bank, e.g. ":video_ram".');
+      if (typeof address.bank !== 'string')
+        throw new RetroError('bad_address', 'A share address needs its tag in bank, e.g. ":video_ram".');
       return { space: 'share', tag: address.bank, address: address.offset };
     default:
       throw new RetroError('bad_address', `Unknown address space "${String((address as Address).space)}".`);
@@ -352,12 +408,16 @@ function bridgeSpace(address: Address): Record<string, unknown> {
 
 /** Watchpoints live on a space's own addresses; the CPU view of a 16-bit space is the same. */
 function watchSpace(address: Address): { space: string; address: number } {
-  if (address.space === 'cpu' || address.space === 'program') return { space: 'program', address: cpuOffset(address, 'Watchpoints') };
+  if (address.space === 'cpu' || address.space === 'program')
+    return { space: 'program', address: cpuOffset(address, 'Watchpoints') };
   if (address.space === 'io' || address.space === 'data') {
     checkInteger(address.offset, 'The address offset');
     return { space: address.space, address: address.offset };
   }
-  throw new RetroError('unsupported', `Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`);
+  throw new RetroError(
+    'unsupported',
+    `Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`,
+  );
 }
 
 function cpuOffset(address: Address, what: string): number {
@@ -365,7 +425,8 @@ function cpuOffset(address: Address, what: string): number {
     throw new RetroError('unsupported', `${what} are set on CPU addresses; "${address.space}" is not one.`);
   }
   checkInteger(address.offset, 'The address offset');
-  if (address.offset > 0xffff) throw new RetroError('bad_address', `0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
+  if (address.offset > 0xffff)
+    throw new RetroError('bad_address', `0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
   return address.offset;
 }
 

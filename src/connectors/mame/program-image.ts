@@ -34,12 +34,16 @@ export async function loadProgramImage(path: string, slot: RomSlot): Promise<Buf
   } catch (err) {
     throw new RetroError('launch_failed', `Cannot read the program file ${path}: ${(err as Error).message}`, { path });
   }
-  const image = extname(path).toLowerCase() === '.ihx' || extname(path).toLowerCase() === '.hex'
-    ? ihxToImage(raw.toString('latin1'), slot.size, path)
-    : raw;
+  const image =
+    extname(path).toLowerCase() === '.ihx' || extname(path).toLowerCase() === '.hex'
+      ? ihxToImage(raw.toString('latin1'), slot.size, path)
+      : raw;
   if (image.length > slot.size) {
-    throw new RetroError('launch_failed',
-      `The program ${path} is ${image.length} bytes; the ${slot.set} ROM holds at most ${slot.size}.`, { path });
+    throw new RetroError(
+      'launch_failed',
+      `The program ${path} is ${image.length} bytes; the ${slot.set} ROM holds at most ${slot.size}.`,
+      { path },
+    );
   }
   const out = Buffer.alloc(slot.size, FILL);
   image.copy(out);
@@ -63,7 +67,7 @@ export function ihxToImage(text: string, size: number, name = 'the .ihx file'): 
     if (sum !== 0) throw bad('checksum mismatch');
     const type = rec[3];
     if (type === 1) break;
-    if (type !== 0) continue;          // extended address records do not occur for 64 KiB Z80 images
+    if (type !== 0) continue; // extended address records do not occur for 64 KiB Z80 images
     const addr = rec.readUInt16BE(1);
     if (addr + count > size) throw bad(`data at 0x${addr.toString(16)} lies beyond the ${size}-byte ROM`);
     rec.copy(out, addr, 4, 4 + count);

@@ -11,8 +11,34 @@ interface CpuRegisters {
 
 const CPUS: Record<string, CpuRegisters> = {
   z80: {
-    order: ['PC', 'SP', 'AF', 'BC', 'DE', 'HL', 'IX', 'IY', 'AF2', 'BC2', 'DE2', 'HL2', 'A', 'B', 'C', 'D', 'E', 'H', 'L',
-      'I', 'R', 'IM', 'IFF1', 'IFF2', 'HALT', 'WZ'],
+    order: [
+      'PC',
+      'SP',
+      'AF',
+      'BC',
+      'DE',
+      'HL',
+      'IX',
+      'IY',
+      'AF2',
+      'BC2',
+      'DE2',
+      'HL2',
+      'A',
+      'B',
+      'C',
+      'D',
+      'E',
+      'H',
+      'L',
+      'I',
+      'R',
+      'IM',
+      'IFF1',
+      'IFF2',
+      'HALT',
+      'WZ',
+    ],
     eightBit: new Set(['A', 'B', 'C', 'D', 'E', 'H', 'L', 'I', 'R', 'IM', 'IFF1', 'IFF2', 'HALT']),
     hidden: new Set(['CURPC', 'CURFLAGS']),
   },
@@ -26,7 +52,11 @@ export function orderRegisters(cpu: string, values: Record<string, number>): Reg
     return i < 0 ? Number.MAX_SAFE_INTEGER : i;
   };
   names.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  return names.map((name) => ({ name, value: values[name], bits: known?.eightBit.has(name) ? 8 : widthOf(values[name]) }));
+  return names.map((name) => ({
+    name,
+    value: values[name],
+    bits: known?.eightBit.has(name) ? 8 : widthOf(values[name]),
+  }));
 }
 
 function widthOf(value: number): number {

@@ -37,12 +37,20 @@ export async function handshake(client: MonitorClient): Promise<ViceInfo> {
     infoBody = await client.request(Cmd.VICE_INFO);
   } catch (err) {
     if (err instanceof MonitorErrorReply && err.errorCode === 0x83) {
-      throw new RetroError('incompatible_target', 'This VICE does not know VICE_INFO (0x85), so it is older than 3.6; binary monitor API 2 of VICE 3.6 or later is needed.', { missing: 'VICE_INFO' });
+      throw new RetroError(
+        'incompatible_target',
+        'This VICE does not know VICE_INFO (0x85), so it is older than 3.6; binary monitor API 2 of VICE 3.6 or later is needed.',
+        { missing: 'VICE_INFO' },
+      );
     }
     throw err;
   }
   if (infoBody.length < 10 || infoBody[0] < 4) {
-    throw new RetroError('incompatible_target', `VICE_INFO answered ${infoBody.length} bytes, not the 10 of VICE 3.6+.`, { missing: 'VICE_INFO layout' });
+    throw new RetroError(
+      'incompatible_target',
+      `VICE_INFO answered ${infoBody.length} bytes, not the 10 of VICE 3.6+.`,
+      { missing: 'VICE_INFO layout' },
+    );
   }
   const versionParts = [...infoBody.subarray(1, 5)];
   const svnRevision = infoBody.readUInt32LE(6);
@@ -52,7 +60,11 @@ export async function handshake(client: MonitorClient): Promise<ViceInfo> {
   const missingBanks = REQUIRED_BANKS.filter((n) => !banks.some((b) => b.name === n));
   if (missingRegs.length || missingBanks.length) {
     const what = [...missingRegs.map((r) => `register ${r}`), ...missingBanks.map((b) => `bank "${b}"`)].join(', ');
-    throw new RetroError('incompatible_target', `This VICE's main CPU lacks ${what}; a C64 emulator (x64sc) is needed.`, { missing: [...missingRegs, ...missingBanks] });
+    throw new RetroError(
+      'incompatible_target',
+      `This VICE's main CPU lacks ${what}; a C64 emulator (x64sc) is needed.`,
+      { missing: [...missingRegs, ...missingBanks] },
+    );
   }
   const version = versionParts.slice(0, 3).join('.');
   return { version, versionParts, svnRevision, banks, registers, display: displaySupport(versionParts, svnRevision) };
@@ -64,9 +76,17 @@ export function displaySupport(v: number[], svn: number): DisplaySupport {
   const newer = major > 3 || (major === 3 && minor > 10);
   if (newer) return { ok: true, reason: `${at} is newer than 3.10` };
   if (major === 3 && minor === 10) {
-    if (svn >= DISPLAY_FIX_REVISION) return { ok: true, reason: `${at} includes the r${DISPLAY_FIX_REVISION} display-get fix` };
-    if (svn > 0) return { ok: false, reason: `${at} predates r${DISPLAY_FIX_REVISION}: its display get overruns its buffer and drops 4 pixels` };
+    if (svn >= DISPLAY_FIX_REVISION)
+      return { ok: true, reason: `${at} includes the r${DISPLAY_FIX_REVISION} display-get fix` };
+    if (svn > 0)
+      return {
+        ok: false,
+        reason: `${at} predates r${DISPLAY_FIX_REVISION}: its display get overruns its buffer and drops 4 pixels`,
+      };
     return { ok: 'probe', reason: `${at} reports no SVN revision; the display body length decides` };
   }
-  return { ok: false, reason: `${at} predates r${DISPLAY_FIX_REVISION} (the 3.10 release included): its display get overruns its buffer and drops 4 pixels` };
+  return {
+    ok: false,
+    reason: `${at} predates r${DISPLAY_FIX_REVISION} (the 3.10 release included): its display get overruns its buffer and drops 4 pixels`,
+  };
 }

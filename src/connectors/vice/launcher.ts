@@ -23,19 +23,42 @@ const LOG_TAIL = 8192;
 export function resolveVicePath(config: Pick<LaunchConfig, 'vicePath' | 'cwd'>): string {
   const candidates = config.vicePath
     ? [resolve(config.cwd ?? process.cwd(), config.vicePath)]
-    : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((d) => join(d, 'x64sc'));
-  const found = candidates.find((p) => { try { accessSync(p, constants.X_OK); return statSync(p).isFile(); } catch { return false; } });
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((d) => join(d, 'x64sc'));
+  const found = candidates.find((p) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  });
   if (found) return found;
-  throw new RetroError('launch_failed', config.vicePath
-    ? `VICE was not found at ${candidates[0]} (vicePath).`
-    : 'VICE\'s x64sc is not on PATH. Install VICE 3.6 or later, set vicePath, or use emulator "builtin" (no install needed).', { tried: candidates });
+  throw new RetroError(
+    'launch_failed',
+    config.vicePath
+      ? `VICE was not found at ${candidates[0]} (vicePath).`
+      : 'VICE\'s x64sc is not on PATH. Install VICE 3.6 or later, set vicePath, or use emulator "builtin" (no install needed).',
+    { tried: candidates },
+  );
 }
 
 /** x64sc's arguments: defaults only, no sound, binary monitor on loopback, inject-mode PRG autostart. */
 export function viceArgs(port: number, config: LaunchConfig): string[] {
   return [
-    '-default', '-sounddev', 'dummy', '-binarymonitor', '-binarymonitoraddress', `ip4://127.0.0.1:${port}`,
-    '-autostartprgmode', '1', '+autostart-delay-random', ...(config.throttle ? [] : ['-warp']), ...(config.extraArgs ?? []),
+    '-default',
+    '-sounddev',
+    'dummy',
+    '-binarymonitor',
+    '-binarymonitoraddress',
+    `ip4://127.0.0.1:${port}`,
+    '-autostartprgmode',
+    '1',
+    '+autostart-delay-random',
+    ...(config.throttle ? [] : ['-warp']),
+    ...(config.extraArgs ?? []),
   ];
 }
 
@@ -51,8 +74,12 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function launchViceTarget(config: LaunchConfig, opts: { onProgress?: (message: string) => void } = {}): Promise<Target> {
-  if (config.machine !== 'c64') throw new RetroError('unsupported', `The VICE connector drives x64sc (machine "c64"), not "${config.machine}".`);
+export async function launchViceTarget(
+  config: LaunchConfig,
+  opts: { onProgress?: (message: string) => void } = {},
+): Promise<Target> {
+  if (config.machine !== 'c64')
+    throw new RetroError('unsupported', `The VICE connector drives x64sc (machine "c64"), not "${config.machine}".`);
   if (config.viceMonitor) return attach(config, opts);
   const exe = resolveVicePath(config);
   const port = await freePort();
@@ -60,14 +87,23 @@ export async function launchViceTarget(config: LaunchConfig, opts: { onProgress?
   const child = spawn(exe, viceArgs(port, config), { stdio: ['ignore', 'pipe', 'pipe'], cwd: config.cwd });
   let log = '';
   let exited: string | undefined;
-  const keep = (b: Buffer) => { log = (log + b.toString('utf8')).slice(-LOG_TAIL); };
+  const keep = (b: Buffer) => {
+    log = (log + b.toString('utf8')).slice(-LOG_TAIL);
+  };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  child.once('exit', (code, signal) => { exited = `exit code ${code ?? signal}; log: ${log.trim().slice(-400)}`; });
-  child.once('error', (err) => { exited = err.message; });
+  child.once('exit', (code, signal) => {
+    exited = `exit code ${code ?? signal}; log: ${log.trim().slice(-400)}`;
+  });
+  child.once('error', (err) => {
+    exited = err.message;
+  });
   let target: ViceTarget | undefined;
   try {
-    const client = await MonitorClient.connect('127.0.0.1', port, { timeoutMs: CONNECT_TIMEOUT_MS, isAlive: () => exited });
+    const client = await MonitorClient.connect('127.0.0.1', port, {
+      timeoutMs: CONNECT_TIMEOUT_MS,
+      isAlive: () => exited,
+    });
     target = await ViceTarget.open(client, { kind: 'vice', shutdown: () => quit(target!, child) });
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;

@@ -45,10 +45,23 @@ const MUTATION: Partial<Record<number, string>> = {
 
 /** A monitor error reply (type 0x00) as a RetroError naming the command and code. */
 export class MonitorErrorReply extends RetroError {
-  constructor(readonly command: number, readonly errorCode: number) {
-    super(errorCode === 0x83 ? 'unsupported' : errorCode === 0x80 || errorCode === 0x81 ? 'bad_request' : errorCode === 0x01 ? 'not_found' : errorCode === 0x02 ? 'bad_address' : 'internal',
+  constructor(
+    readonly command: number,
+    readonly errorCode: number,
+  ) {
+    super(
+      errorCode === 0x83
+        ? 'unsupported'
+        : errorCode === 0x80 || errorCode === 0x81
+          ? 'bad_request'
+          : errorCode === 0x01
+            ? 'not_found'
+            : errorCode === 0x02
+              ? 'bad_address'
+              : 'internal',
       `VICE answered command 0x${command.toString(16).padStart(2, '0')} with error 0x${errorCode.toString(16).padStart(2, '0')}: ${ERROR_TEXT[errorCode] ?? 'unknown error'}.`,
-      { command, vice_error: errorCode });
+      { command, vice_error: errorCode },
+    );
   }
 }
 
@@ -77,7 +90,10 @@ export class MonitorClient {
   private closedReason?: string;
   private backlog: MonitorEvent[] = [];
 
-  private constructor(private readonly socket: Socket, readonly defaultTimeoutMs: number) {
+  private constructor(
+    private readonly socket: Socket,
+    readonly defaultTimeoutMs: number,
+  ) {
     socket.setNoDelay(true);
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', (err) => this.fail(`connection error: ${err.message}`));
@@ -85,15 +101,25 @@ export class MonitorClient {
   }
 
   /** Connects, retrying until `timeoutMs` (VICE opens its port a moment after starting). */
-  static async connect(host: string, port: number, opts: { timeoutMs?: number; requestTimeoutMs?: number; isAlive?: () => string | undefined } = {}): Promise<MonitorClient> {
+  static async connect(
+    host: string,
+    port: number,
+    opts: { timeoutMs?: number; requestTimeoutMs?: number; isAlive?: () => string | undefined } = {},
+  ): Promise<MonitorClient> {
     const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
     let last = '';
     while (Date.now() < deadline) {
       const dead = opts.isAlive?.();
-      if (dead) throw new RetroError('launch_failed', `VICE exited before its monitor port opened: ${dead}`, { kind: 'connector' });
+      if (dead)
+        throw new RetroError('launch_failed', `VICE exited before its monitor port opened: ${dead}`, {
+          kind: 'connector',
+        });
       try {
         const socket = await new Promise<Socket>((resolve, reject) => {
-          const s = netConnect({ host, port }, () => { s.off('error', reject); resolve(s); });
+          const s = netConnect({ host, port }, () => {
+            s.off('error', reject);
+            resolve(s);
+          });
           s.once('error', reject);
         });
         return new MonitorClient(socket, opts.requestTimeoutMs ?? 10_000);
@@ -102,7 +128,11 @@ export class MonitorClient {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    throw new RetroError('timeout', `Could not connect to the VICE binary monitor at ${host}:${port} within ${opts.timeoutMs ?? 10_000} ms (${last}); is VICE running with -binarymonitor on that address?`, { kind: 'connector', host, port });
+    throw new RetroError(
+      'timeout',
+      `Could not connect to the VICE binary monitor at ${host}:${port} within ${opts.timeoutMs ?? 10_000} ms (${last}); is VICE running with -binarymonitor on that address?`,
+      { kind: 'connector', host, port },
+    );
   }
 
   get closed(): string | undefined {
@@ -139,10 +169,19 @@ export class MonitorClient {
     this.fail('the connection was closed by us');
   }
 
-  private exchange(command: number, body: Uint8Array, until: number | undefined, opts: RequestOptions): Promise<Response[]> {
+  private exchange(
+    command: number,
+    body: Uint8Array,
+    until: number | undefined,
+    opts: RequestOptions,
+  ): Promise<Response[]> {
     return new Promise<Response[]>((resolve, reject) => {
       const start = () => {
-        if (this.closedReason) { reject(this.lost(command)); this.next(); return; }
+        if (this.closedReason) {
+          reject(this.lost(command));
+          this.next();
+          return;
+        }
         const id = this.allocateId();
         const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
         const timer = setTimeout(() => {
@@ -153,9 +192,21 @@ export class MonitorClient {
           this.next();
         }, timeoutMs);
         this.pending = {
-          id, command, replies: [], until, timer,
-          resolve: (r) => { clearTimeout(timer); resolve(r); this.next(); },
-          reject: (e) => { clearTimeout(timer); reject(e); this.next(); },
+          id,
+          command,
+          replies: [],
+          until,
+          timer,
+          resolve: (r) => {
+            clearTimeout(timer);
+            resolve(r);
+            this.next();
+          },
+          reject: (e) => {
+            clearTimeout(timer);
+            reject(e);
+            this.next();
+          },
         };
         this.socket.write(encodeRequest(id, command, body));
       };
@@ -180,20 +231,34 @@ export class MonitorClient {
     const effect = MUTATION[command];
     const name = `0x${command.toString(16).padStart(2, '0')}`;
     return effect
-      ? new RetroError('timeout_may_have_mutated', `VICE did not answer command ${name} within ${timeoutMs} ms; ${effect}. It was not retried.`, { kind: 'protocol', command, timeout_ms: timeoutMs })
-      : new RetroError('timeout', `VICE did not answer command ${name} within ${timeoutMs} ms; nothing was changed by it.`, { kind: 'protocol', command, timeout_ms: timeoutMs });
+      ? new RetroError(
+          'timeout_may_have_mutated',
+          `VICE did not answer command ${name} within ${timeoutMs} ms; ${effect}. It was not retried.`,
+          { kind: 'protocol', command, timeout_ms: timeoutMs },
+        )
+      : new RetroError(
+          'timeout',
+          `VICE did not answer command ${name} within ${timeoutMs} ms; nothing was changed by it.`,
+          { kind: 'protocol', command, timeout_ms: timeoutMs },
+        );
   }
 
   private lost(command?: number): RetroError {
     const effect = command !== undefined ? MUTATION[command] : undefined;
-    return new RetroError('target_lost', `The VICE monitor connection is gone (${this.closedReason ?? 'closed'})${effect ? `; ${effect}` : ''}.`, { kind: 'transport', command });
+    return new RetroError(
+      'target_lost',
+      `The VICE monitor connection is gone (${this.closedReason ?? 'closed'})${effect ? `; ${effect}` : ''}.`,
+      { kind: 'transport', command },
+    );
   }
 
   private onData(chunk: Buffer): void {
     this.inbox = this.inbox.length ? Buffer.concat([this.inbox, chunk]) : chunk;
     while (this.inbox.length >= RESPONSE_HEADER) {
       if (this.inbox[0] !== STX) {
-        this.protocolError(`a reply did not start with STX (0x${this.inbox[0].toString(16).padStart(2, '0')}); this is not a VICE binary monitor, or the stream is corrupt`);
+        this.protocolError(
+          `a reply did not start with STX (0x${this.inbox[0].toString(16).padStart(2, '0')}); this is not a VICE binary monitor, or the stream is corrupt`,
+        );
         return;
       }
       const length = this.inbox.readUInt32LE(2);
@@ -223,11 +288,17 @@ export class MonitorClient {
       return;
     }
     const p = this.pending;
-    if (!p || p.id !== r.requestId) return;   // a late reply to a timed-out request, or RESOURCE_GET's second error
+    if (!p || p.id !== r.requestId) return; // a late reply to a timed-out request, or RESOURCE_GET's second error
     this.pending = undefined;
-    if (r.type === 0x00 && r.error !== 0) { p.reject(new MonitorErrorReply(p.command, r.error)); return; }
+    if (r.type === 0x00 && r.error !== 0) {
+      p.reject(new MonitorErrorReply(p.command, r.error));
+      return;
+    }
     p.replies.push(r);
-    if (p.until !== undefined && r.type !== p.until) { this.pending = p; return; }
+    if (p.until !== undefined && r.type !== p.until) {
+      this.pending = p;
+      return;
+    }
     p.resolve(p.replies);
   }
 
@@ -241,9 +312,15 @@ export class MonitorClient {
     if (!this.closedReason) this.closedReason = reason;
     const p = this.pending;
     this.pending = undefined;
-    if (p) { clearTimeout(p.timer); p.reject(this.lost(p.command)); }
+    if (p) {
+      clearTimeout(p.timer);
+      p.reject(this.lost(p.command));
+    }
     const queued = this.queue.splice(0);
     for (const start of queued) start();
-    for (const l of [...this.closeListeners]) { this.closeListeners.delete(l); l(this.closedReason); }
+    for (const l of [...this.closeListeners]) {
+      this.closeListeners.delete(l);
+      l(this.closedReason);
+    }
   }
 }

@@ -12,16 +12,36 @@ export const RESPONSE_HEADER = 12;
 export const EVENT_ID = 0xffffffff;
 
 export const Cmd = {
-  MEM_GET: 0x01, MEM_SET: 0x02,
-  CHECKPOINT_GET: 0x11, CHECKPOINT_SET: 0x12, CHECKPOINT_DELETE: 0x13, CHECKPOINT_LIST: 0x14, CHECKPOINT_TOGGLE: 0x15,
+  MEM_GET: 0x01,
+  MEM_SET: 0x02,
+  CHECKPOINT_GET: 0x11,
+  CHECKPOINT_SET: 0x12,
+  CHECKPOINT_DELETE: 0x13,
+  CHECKPOINT_LIST: 0x14,
+  CHECKPOINT_TOGGLE: 0x15,
   CONDITION_SET: 0x22,
-  REGISTERS_GET: 0x31, REGISTERS_SET: 0x32,
-  DUMP: 0x41, UNDUMP: 0x42,
-  RESOURCE_GET: 0x51, RESOURCE_SET: 0x52,
-  ADVANCE_INSTRUCTIONS: 0x71, KEYBOARD_FEED: 0x72, EXECUTE_UNTIL_RETURN: 0x73,
-  PING: 0x81, BANKS_AVAILABLE: 0x82, REGISTERS_AVAILABLE: 0x83, DISPLAY_GET: 0x84, VICE_INFO: 0x85,
-  CPUHISTORY_GET: 0x86, PALETTE_GET: 0x91, JOYPORT_SET: 0xa2, USERPORT_SET: 0xb2,
-  EXIT: 0xaa, QUIT: 0xbb, RESET: 0xcc, AUTOSTART: 0xdd,
+  REGISTERS_GET: 0x31,
+  REGISTERS_SET: 0x32,
+  DUMP: 0x41,
+  UNDUMP: 0x42,
+  RESOURCE_GET: 0x51,
+  RESOURCE_SET: 0x52,
+  ADVANCE_INSTRUCTIONS: 0x71,
+  KEYBOARD_FEED: 0x72,
+  EXECUTE_UNTIL_RETURN: 0x73,
+  PING: 0x81,
+  BANKS_AVAILABLE: 0x82,
+  REGISTERS_AVAILABLE: 0x83,
+  DISPLAY_GET: 0x84,
+  VICE_INFO: 0x85,
+  CPUHISTORY_GET: 0x86,
+  PALETTE_GET: 0x91,
+  JOYPORT_SET: 0xa2,
+  USERPORT_SET: 0xb2,
+  EXIT: 0xaa,
+  QUIT: 0xbb,
+  RESET: 0xcc,
+  AUTOSTART: 0xdd,
 } as const;
 
 /** Unsolicited event types (request id 0xFFFFFFFF). 0x11 and 0x31 double as replies. */
@@ -29,8 +49,14 @@ export const Evt = { CHECKPOINT: 0x11, REGISTERS: 0x31, JAM: 0x61, STOPPED: 0x62
 
 /** Every error reply has response type 0x00 and one of these codes. */
 export const ErrCode = {
-  OK: 0x00, OBJECT_MISSING: 0x01, INVALID_MEMSPACE: 0x02, INVALID_LENGTH: 0x80, INVALID_PARAMETER: 0x81,
-  INVALID_API_VERSION: 0x82, INVALID_TYPE: 0x83, FAILURE: 0x8f,
+  OK: 0x00,
+  OBJECT_MISSING: 0x01,
+  INVALID_MEMSPACE: 0x02,
+  INVALID_LENGTH: 0x80,
+  INVALID_PARAMETER: 0x81,
+  INVALID_API_VERSION: 0x82,
+  INVALID_TYPE: 0x83,
+  FAILURE: 0x8f,
 } as const;
 
 export const ERROR_TEXT: Record<number, string> = {
@@ -44,11 +70,27 @@ export const ERROR_TEXT: Record<number, string> = {
 };
 
 /** Register ids of the C64 main CPU (montypes.h; stable binary API). */
-export const Reg = { A: 0x00, X: 0x01, Y: 0x02, PC: 0x03, SP: 0x04, FL: 0x05, LIN: 0x35, CYC: 0x36, P00: 0x37, P01: 0x38 } as const;
+export const Reg = {
+  A: 0x00,
+  X: 0x01,
+  Y: 0x02,
+  PC: 0x03,
+  SP: 0x04,
+  FL: 0x05,
+  LIN: 0x35,
+  CYC: 0x36,
+  P00: 0x37,
+  P01: 0x38,
+} as const;
 
 /** Bank ids of x64sc's main memspace (BANKS_AVAILABLE order). */
 export const C64_BANKS: { name: string; id: number }[] = [
-  { name: 'default', id: 0 }, { name: 'cpu', id: 0 }, { name: 'ram', id: 1 }, { name: 'rom', id: 2 }, { name: 'io', id: 3 }, { name: 'cart', id: 4 },
+  { name: 'default', id: 0 },
+  { name: 'cpu', id: 0 },
+  { name: 'ram', id: 1 },
+  { name: 'rom', id: 2 },
+  { name: 'io', id: 3 },
+  { name: 'cart', id: 4 },
 ];
 
 export interface Response {
@@ -69,7 +111,12 @@ export function encodeRequest(requestId: number, command: number, body: Uint8Arr
   return frame;
 }
 
-export function encodeResponse(type: number, error: number, requestId: number, body: Uint8Array = new Uint8Array(0)): Buffer {
+export function encodeResponse(
+  type: number,
+  error: number,
+  requestId: number,
+  body: Uint8Array = new Uint8Array(0),
+): Buffer {
   const frame = Buffer.alloc(RESPONSE_HEADER + body.length);
   frame[0] = STX;
   frame[1] = API_VERSION;
@@ -99,8 +146,26 @@ export interface CheckpointInfo {
 }
 
 /** CHECKPOINT_SET request body (9 bytes, with the memspace byte of VICE 3.6+). */
-export function encodeCheckpointSet(c: { start: number; end: number; stop: boolean; enabled: boolean; op: number; temporary: boolean; memspace?: number }): Buffer {
-  return Buffer.from([c.start & 0xff, c.start >> 8, c.end & 0xff, c.end >> 8, c.stop ? 1 : 0, c.enabled ? 1 : 0, c.op, c.temporary ? 1 : 0, c.memspace ?? 0]);
+export function encodeCheckpointSet(c: {
+  start: number;
+  end: number;
+  stop: boolean;
+  enabled: boolean;
+  op: number;
+  temporary: boolean;
+  memspace?: number;
+}): Buffer {
+  return Buffer.from([
+    c.start & 0xff,
+    c.start >> 8,
+    c.end & 0xff,
+    c.end >> 8,
+    c.stop ? 1 : 0,
+    c.enabled ? 1 : 0,
+    c.op,
+    c.temporary ? 1 : 0,
+    c.memspace ?? 0,
+  ]);
 }
 
 export function encodeCheckpoint(c: CheckpointInfo): Buffer {
@@ -124,14 +189,25 @@ export function encodeCheckpoint(c: CheckpointInfo): Buffer {
 export function decodeCheckpoint(body: Buffer): CheckpointInfo {
   if (body.length < 22) throw new Error(`checkpoint info is ${body.length} bytes, expected 23`);
   return {
-    number: body.readUInt32LE(0), hit: body[4] !== 0, start: body.readUInt16LE(5), end: body.readUInt16LE(7),
-    stop: body[9] !== 0, enabled: body[10] !== 0, op: body[11], temporary: body[12] !== 0,
-    hitCount: body.readUInt32LE(13), ignoreCount: body.readUInt32LE(17), hasCondition: body[21] !== 0,
+    number: body.readUInt32LE(0),
+    hit: body[4] !== 0,
+    start: body.readUInt16LE(5),
+    end: body.readUInt16LE(7),
+    stop: body[9] !== 0,
+    enabled: body[10] !== 0,
+    op: body[11],
+    temporary: body[12] !== 0,
+    hitCount: body.readUInt32LE(13),
+    ignoreCount: body.readUInt32LE(17),
+    hasCondition: body[21] !== 0,
     memspace: body.length > 22 ? body[22] : 0,
   };
 }
 
-export interface RegisterValue { id: number; value: number }
+export interface RegisterValue {
+  id: number;
+  value: number;
+}
 
 export function encodeRegisters(regs: RegisterValue[]): Buffer {
   const b = Buffer.alloc(2 + regs.length * 4);
@@ -159,10 +235,16 @@ export function decodeRegisters(body: Buffer): RegisterValue[] {
   return out;
 }
 
-export interface RegisterName { id: number; bits: number; name: string }
+export interface RegisterName {
+  id: number;
+  bits: number;
+  name: string;
+}
 
 export function encodeRegisterNames(names: RegisterName[]): Buffer {
-  const parts = names.map((n) => Buffer.concat([Buffer.from([n.name.length + 3, n.id, n.bits, n.name.length]), Buffer.from(n.name, 'latin1')]));
+  const parts = names.map((n) =>
+    Buffer.concat([Buffer.from([n.name.length + 3, n.id, n.bits, n.name.length]), Buffer.from(n.name, 'latin1')]),
+  );
   const count = Buffer.alloc(2);
   count.writeUInt16LE(names.length, 0);
   return Buffer.concat([count, ...parts]);
@@ -247,9 +329,12 @@ export function decodeDisplay(body: Buffer): DisplayInfo {
   if (length !== width * height) throw new Error(`display buffer length ${length} is not ${width}x${height}`);
   const available = body.length - 21;
   return {
-    width, height,
-    innerX: body.readUInt16LE(8), innerY: body.readUInt16LE(10),
-    innerWidth: body.readUInt16LE(12), innerHeight: body.readUInt16LE(14),
+    width,
+    height,
+    innerX: body.readUInt16LE(8),
+    innerY: body.readUInt16LE(10),
+    innerWidth: body.readUInt16LE(12),
+    innerHeight: body.readUInt16LE(14),
     bitsPerPixel: body[16],
     pixels: Buffer.from(body.subarray(21, 21 + Math.min(available, length))),
     short: available < length,
@@ -259,7 +344,12 @@ export function decodeDisplay(body: Buffer): DisplayInfo {
 export function encodePalette(colors: [number, number, number][]): Buffer {
   const b = Buffer.alloc(2 + colors.length * 4);
   b.writeUInt16LE(colors.length, 0);
-  colors.forEach(([r, g, bl], i) => { b[2 + i * 4] = 3; b[3 + i * 4] = r; b[4 + i * 4] = g; b[5 + i * 4] = bl; });
+  colors.forEach(([r, g, bl], i) => {
+    b[2 + i * 4] = 3;
+    b[3 + i * 4] = r;
+    b[4 + i * 4] = g;
+    b[5 + i * 4] = bl;
+  });
   return b;
 }
 
@@ -277,7 +367,13 @@ export function decodePalette(body: Buffer): [number, number, number][] {
 }
 
 /** MEM_GET / MEM_SET request header (8 bytes). */
-export function encodeMemHeader(sideEffects: boolean, start: number, end: number, memspace: number, bank: number): Buffer {
+export function encodeMemHeader(
+  sideEffects: boolean,
+  start: number,
+  end: number,
+  memspace: number,
+  bank: number,
+): Buffer {
   const b = Buffer.alloc(8);
   b[0] = sideEffects ? 1 : 0;
   b.writeUInt16LE(start, 1);

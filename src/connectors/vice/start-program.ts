@@ -14,7 +14,11 @@ import type { ViceTarget } from './vice-target.js';
 /** A PRG holds at most 64 KiB of data plus its 2-byte load address. */
 export const MAX_PRG_BYTES = 0x10000 + 2;
 
-export interface PrgInfo { load: number; end: number; entry: number }
+export interface PrgInfo {
+  load: number;
+  end: number;
+  entry: number;
+}
 
 /** Load address, end, and the entry point: the BASIC stub's SYS address, else the load address. */
 export function inspectPrg(path: string): PrgInfo {
@@ -24,13 +28,25 @@ export function inspectPrg(path: string): PrgInfo {
   } catch {
     throw new RetroError('not_found', `The program ${path} does not exist.`, { path });
   }
-  if (size > MAX_PRG_BYTES) throw new RetroError('too_large', `${path} is ${size} bytes; a C64 PRG holds at most 65,536 bytes after its load address.`, { path, size });
+  if (size > MAX_PRG_BYTES)
+    throw new RetroError(
+      'too_large',
+      `${path} is ${size} bytes; a C64 PRG holds at most 65,536 bytes after its load address.`,
+      { path, size },
+    );
   const prg = readFileSync(path);
-  if (prg.length < 3) throw new RetroError('bad_request', `${path} is ${prg.length} bytes: not a PRG (2-byte load address, then data).`, { path });
+  if (prg.length < 3)
+    throw new RetroError('bad_request', `${path} is ${prg.length} bytes: not a PRG (2-byte load address, then data).`, {
+      path,
+    });
   const load = prg[0] | (prg[1] << 8);
   const end = load + prg.length - 2;
   if (end > 0x10000) {
-    throw new RetroError('too_large', `${path} loads at $${load.toString(16)} and is ${prg.length - 2} bytes long, so it would run past $FFFF.`, { path, load });
+    throw new RetroError(
+      'too_large',
+      `${path} loads at $${load.toString(16)} and is ${prg.length - 2} bytes long, so it would run past $FFFF.`,
+      { path, load },
+    );
   }
   return { load, end, entry: sysAddress(prg) ?? load };
 }
@@ -53,7 +69,10 @@ export async function startProgram(target: ViceTarget, path: string, timeoutMs: 
     await target.autostart(path, true);
     const stop = await stopped;
     if (stop.pc !== prg.entry) {
-      throw new RetroError('launch_failed', `The program did not start at $${prg.entry.toString(16)} (the machine stopped at $${stop.pc.toString(16)}: ${stop.reason}).`);
+      throw new RetroError(
+        'launch_failed',
+        `The program did not start at $${prg.entry.toString(16)} (the machine stopped at $${stop.pc.toString(16)}: ${stop.reason}).`,
+      );
     }
   } finally {
     await target.clearBreakpoint(entry).catch(() => undefined);
@@ -62,7 +81,12 @@ export async function startProgram(target: ViceTarget, path: string, timeoutMs: 
 }
 
 /** The launchers' last step: autostart config.program (when given) and stop at its entry. */
-export async function startConfiguredProgram(target: ViceTarget, config: LaunchConfig, timeoutMs: number, onProgress?: (message: string) => void): Promise<void> {
+export async function startConfiguredProgram(
+  target: ViceTarget,
+  config: LaunchConfig,
+  timeoutMs: number,
+  onProgress?: (message: string) => void,
+): Promise<void> {
   if (!config.program) return;
   const program = resolve(config.cwd ?? process.cwd(), config.program);
   onProgress?.(`Autostarting ${program}`);

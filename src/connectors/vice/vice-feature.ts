@@ -28,7 +28,16 @@ export interface ViceFeature {
   bankId(bank: Address['bank']): number;
   readBank(bank: number, start: number, length: number): Promise<Uint8Array>;
   writeBank(bank: number, start: number, data: Uint8Array): Promise<void>;
-  addCheckpoint(spec: { start: number; end: number; op: number; stop: boolean; enabled: boolean; temporary: boolean; condition?: string; memspace?: number }): Promise<CheckpointInfo>;
+  addCheckpoint(spec: {
+    start: number;
+    end: number;
+    op: number;
+    stop: boolean;
+    enabled: boolean;
+    temporary: boolean;
+    condition?: string;
+    memspace?: number;
+  }): Promise<CheckpointInfo>;
   deleteCheckpoint(number: number): Promise<void>;
   toggleCheckpoint(number: number, enabled: boolean): Promise<void>;
   setCondition(number: number, expression: string): Promise<void>;

@@ -8,13 +8,32 @@
  */
 import { RetroError } from '../../core/errors.js';
 import type {
-  Address, AddressRange, Register, ScreenImage, StopInfo, StopReason, Target, TargetCapabilities, TargetEvent,
-  TargetListener, TargetStatus, WatchSpec,
+  Address,
+  AddressRange,
+  Register,
+  ScreenImage,
+  StopInfo,
+  StopReason,
+  Target,
+  TargetCapabilities,
+  TargetEvent,
+  TargetListener,
+  TargetStatus,
+  WatchSpec,
 } from '../../core/target.js';
 import { handshake, type ViceInfo } from './handshake.js';
 import { MonitorErrorReply, type MonitorClient, type MonitorEvent } from './monitor-client.js';
 import {
-  Cmd, EVENT_ID, Evt, decodeCheckpoint, decodeDisplay, decodePalette, decodeRegisters, encodeCheckpointSet, encodeMemHeader, encodeRegisters,
+  Cmd,
+  EVENT_ID,
+  Evt,
+  decodeCheckpoint,
+  decodeDisplay,
+  decodePalette,
+  decodeRegisters,
+  encodeCheckpointSet,
+  encodeMemHeader,
+  encodeRegisters,
   type CheckpointInfo,
 } from './protocol.js';
 import type { CaptureResult, ViceFeature, ViceStatus } from './vice-feature.js';
@@ -36,7 +55,12 @@ export interface ViceTargetOptions {
 export class ViceTarget implements Target, ViceFeature {
   readonly kind: string;
   readonly capabilities: TargetCapabilities = {
-    cpu: '6502', addressBits: 16, spaces: ['cpu'], screen: true, stepOverOut: true, nativeStepRange: false,
+    cpu: '6502',
+    addressBits: 16,
+    spaces: ['cpu'],
+    screen: true,
+    stepOverOut: true,
+    nativeStepRange: false,
   };
   private readonly listeners = new Set<TargetListener>();
   private state: 'running' | 'stopped' = 'running';
@@ -59,7 +83,11 @@ export class ViceTarget implements Target, ViceFeature {
   private stopWaiters: ((s: StopInfo) => void)[] = [];
   private eventChain: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly client: MonitorClient, readonly info: ViceInfo, private readonly opts: ViceTargetOptions) {
+  private constructor(
+    private readonly client: MonitorClient,
+    readonly info: ViceInfo,
+    private readonly opts: ViceTargetOptions,
+  ) {
     this.kind = opts.kind;
     client.onEvent((e) => this.onMonitorEvent(e));
     client.onClose((reason) => this.emit({ type: 'exited', reason: `monitor connection closed: ${reason}` }));
@@ -72,7 +100,7 @@ export class ViceTarget implements Target, ViceFeature {
     try {
       info = await handshake(client);
     } catch (err) {
-      client.close();   // an incompatible or broken peer: do not keep its connection
+      client.close(); // an incompatible or broken peer: do not keep its connection
       throw err;
     }
     const target = new ViceTarget(client, info, opts);
@@ -100,8 +128,12 @@ export class ViceTarget implements Target, ViceFeature {
 
   cachedStatus(): ViceStatus {
     return {
-      state: this.client.closed ? 'disconnected' : this.state, pc: this.state === 'stopped' ? this.pc : undefined,
-      last_stop: this.lastStop, connector: this.kind, version: this.info.version, svn_revision: this.info.svnRevision,
+      state: this.client.closed ? 'disconnected' : this.state,
+      pc: this.state === 'stopped' ? this.pc : undefined,
+      last_stop: this.lastStop,
+      connector: this.kind,
+      version: this.info.version,
+      svn_revision: this.info.svnRevision,
     };
   }
 
@@ -112,22 +144,34 @@ export class ViceTarget implements Target, ViceFeature {
 
   async writeRegister(name: string, value: number): Promise<void> {
     const reg = this.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
-    if (!reg) throw new RetroError('not_found', `VICE's main CPU has no register ${name}; it has ${this.info.registers.map((r) => r.name).join(', ')}.`);
-    if (value < 0 || value >= 2 ** reg.bits) throw new RetroError('bad_request', `${value} does not fit the ${reg.bits}-bit register ${reg.name}.`);
+    if (!reg)
+      throw new RetroError(
+        'not_found',
+        `VICE's main CPU has no register ${name}; it has ${this.info.registers.map((r) => r.name).join(', ')}.`,
+      );
+    if (value < 0 || value >= 2 ** reg.bits)
+      throw new RetroError('bad_request', `${value} does not fit the ${reg.bits}-bit register ${reg.name}.`);
     await this.setRegisters([{ id: reg.id, value }]);
   }
 
   async setRegisters(items: { id: number; value: number }[]): Promise<void> {
-    const body = Buffer.concat([Buffer.from([0]), encodeRegisters(items)]);   // main memspace, then the items
+    const body = Buffer.concat([Buffer.from([0]), encodeRegisters(items)]); // main memspace, then the items
     const reply = await this.hiddenStop(() => this.client.request(Cmd.REGISTERS_SET, body));
     this.takeRegisters(reply);
   }
 
   bankId(bank: Address['bank']): number {
     if (bank === undefined) return 0;
-    const found = typeof bank === 'number' ? this.info.banks.find((b) => b.id === bank) : this.info.banks.find((b) => b.name === bank);
+    const found =
+      typeof bank === 'number'
+        ? this.info.banks.find((b) => b.id === bank)
+        : this.info.banks.find((b) => b.name === bank);
     if (!found) {
-      throw new RetroError('bad_address', `VICE has no bank ${JSON.stringify(bank)}; it has ${this.info.banks.map((b) => `${b.name} (${b.id})`).join(', ')}.`, { bank });
+      throw new RetroError(
+        'bad_address',
+        `VICE has no bank ${JSON.stringify(bank)}; it has ${this.info.banks.map((b) => `${b.name} (${b.id})`).join(', ')}.`,
+        { bank },
+      );
     }
     return found.id;
   }
@@ -143,8 +187,12 @@ export class ViceTarget implements Target, ViceFeature {
     await this.hiddenStop(async () => {
       for (let done = 0; done < length; done += MAX_MEM_REQUEST) {
         const n = Math.min(MAX_MEM_REQUEST, length - done);
-        const body = await this.client.request(Cmd.MEM_GET, encodeMemHeader(false, start + done, start + done + n - 1, 0, bank));
-        if (body.length !== 2 + n) throw new RetroError('incompatible_target', `VICE returned ${body.length - 2} bytes for a ${n}-byte read.`);
+        const body = await this.client.request(
+          Cmd.MEM_GET,
+          encodeMemHeader(false, start + done, start + done + n - 1, 0, bank),
+        );
+        if (body.length !== 2 + n)
+          throw new RetroError('incompatible_target', `VICE returned ${body.length - 2} bytes for a ${n}-byte read.`);
         out.set(body.subarray(2), done);
       }
     });
@@ -168,7 +216,15 @@ export class ViceTarget implements Target, ViceFeature {
 
   async setBreakpoint(address: Address, condition?: string): Promise<number> {
     const start = this.checkSpan(address, 1);
-    const cp = await this.addCheckpoint({ start, end: start, op: OP_EXEC, stop: true, enabled: true, temporary: false, condition });
+    const cp = await this.addCheckpoint({
+      start,
+      end: start,
+      op: OP_EXEC,
+      stop: true,
+      enabled: true,
+      temporary: false,
+      condition,
+    });
     this.own.set(cp.number, 'break');
     return cp.number;
   }
@@ -180,7 +236,15 @@ export class ViceTarget implements Target, ViceFeature {
   async setWatchpoint(spec: WatchSpec): Promise<number> {
     const start = this.checkSpan(spec.address, spec.length);
     const op = spec.kind === 'read' ? 1 : spec.kind === 'write' ? 2 : 3;
-    const cp = await this.addCheckpoint({ start, end: start + spec.length - 1, op, stop: true, enabled: true, temporary: false, condition: spec.condition });
+    const cp = await this.addCheckpoint({
+      start,
+      end: start + spec.length - 1,
+      op,
+      stop: true,
+      enabled: true,
+      temporary: false,
+      condition: spec.condition,
+    });
     this.own.set(cp.number, 'watch');
     return cp.number;
   }
@@ -189,11 +253,22 @@ export class ViceTarget implements Target, ViceFeature {
     await this.deleteCheckpoint(id);
   }
 
-  async addCheckpoint(spec: { start: number; end: number; op: number; stop: boolean; enabled: boolean; temporary: boolean; condition?: string; memspace?: number }): Promise<CheckpointInfo> {
+  async addCheckpoint(spec: {
+    start: number;
+    end: number;
+    op: number;
+    stop: boolean;
+    enabled: boolean;
+    temporary: boolean;
+    condition?: string;
+    memspace?: number;
+  }): Promise<CheckpointInfo> {
     const body = encodeCheckpointSet(spec);
     return this.hiddenStop(async () => {
       // a temporary checkpoint resumes VICE: that is a run, not a hidden stop
-      const reply = spec.temporary ? await this.resuming(Cmd.CHECKPOINT_SET, body) : await this.client.request(Cmd.CHECKPOINT_SET, body);
+      const reply = spec.temporary
+        ? await this.resuming(Cmd.CHECKPOINT_SET, body)
+        : await this.client.request(Cmd.CHECKPOINT_SET, body);
       const cp = decodeCheckpoint(reply);
       if (spec.condition) {
         try {
@@ -210,10 +285,19 @@ export class ViceTarget implements Target, ViceFeature {
   async setCondition(number: number, expression: string): Promise<void> {
     if (expression.length > 255) throw new RetroError('too_large', 'A VICE condition is at most 255 characters.');
     try {
-      await this.hiddenStop(() => this.client.request(Cmd.CONDITION_SET, Buffer.concat([u32(number), Buffer.from([expression.length]), Buffer.from(expression, 'latin1')])));
+      await this.hiddenStop(() =>
+        this.client.request(
+          Cmd.CONDITION_SET,
+          Buffer.concat([u32(number), Buffer.from([expression.length]), Buffer.from(expression, 'latin1')]),
+        ),
+      );
     } catch (err) {
       if (err instanceof MonitorErrorReply && err.errorCode === 0x8f) {
-        throw new RetroError('bad_request', `VICE could not parse the condition "${expression}" (text-monitor syntax, e.g. "A == $10"; plain numbers are hex).`, { condition: expression });
+        throw new RetroError(
+          'bad_request',
+          `VICE could not parse the condition "${expression}" (text-monitor syntax, e.g. "A == $10"; plain numbers are hex).`,
+          { condition: expression },
+        );
       }
       throw err;
     }
@@ -225,7 +309,9 @@ export class ViceTarget implements Target, ViceFeature {
   }
 
   async toggleCheckpoint(number: number, enabled: boolean): Promise<void> {
-    await this.hiddenStop(() => this.client.request(Cmd.CHECKPOINT_TOGGLE, Buffer.concat([u32(number), Buffer.from([enabled ? 1 : 0])])));
+    await this.hiddenStop(() =>
+      this.client.request(Cmd.CHECKPOINT_TOGGLE, Buffer.concat([u32(number), Buffer.from([enabled ? 1 : 0])])),
+    );
   }
 
   async listCheckpoints(): Promise<CheckpointInfo[]> {
@@ -236,7 +322,7 @@ export class ViceTarget implements Target, ViceFeature {
   // ---- run control ----
 
   async resume(): Promise<void> {
-    if (this.state === 'running') return;   // a command now would stop VICE, not resume it
+    if (this.state === 'running') return; // a command now would stop VICE, not resume it
     this.expect = undefined;
     await this.resuming(Cmd.EXIT);
   }
@@ -245,13 +331,17 @@ export class ViceTarget implements Target, ViceFeature {
    * Sends a command after which VICE runs. The state turns 'running' before
    * sending, so a stop that follows closely cannot be overtaken by it.
    */
-  private async resuming(command: number, body: Uint8Array = new Uint8Array(0), opts?: { timeoutMs?: number }): Promise<Buffer> {
+  private async resuming(
+    command: number,
+    body: Uint8Array = new Uint8Array(0),
+    opts?: { timeoutMs?: number },
+  ): Promise<Buffer> {
     const before = this.state;
     this.state = 'running';
     try {
       return await this.client.request(command, body, opts);
     } catch (err) {
-      if (command !== Cmd.AUTOSTART) this.state = before;   // autostart resumes even when it fails
+      if (command !== Cmd.AUTOSTART) this.state = before; // autostart resumes even when it fails
       throw err;
     }
   }
@@ -271,7 +361,8 @@ export class ViceTarget implements Target, ViceFeature {
   }
 
   async advance(count: number, over: boolean): Promise<void> {
-    if (!Number.isInteger(count) || count < 1 || count > 0xffff) throw new RetroError('bad_request', `Step count must be 1-65535 (0 would just resume VICE), not ${count}.`);
+    if (!Number.isInteger(count) || count < 1 || count > 0xffff)
+      throw new RetroError('bad_request', `Step count must be 1-65535 (0 would just resume VICE), not ${count}.`);
     this.expect = 'step';
     const body = Buffer.alloc(3);
     body[0] = over ? 1 : 0;
@@ -291,7 +382,15 @@ export class ViceTarget implements Target, ViceFeature {
     const numbers: number[] = [];
     try {
       for (const [start, end] of gaps) {
-        const cp = await this.addCheckpoint({ start, end, op: OP_EXEC, stop: true, enabled: true, temporary: false, condition: mode === 'over' ? `SP >= $${sp.toString(16)}` : undefined });
+        const cp = await this.addCheckpoint({
+          start,
+          end,
+          op: OP_EXEC,
+          stop: true,
+          enabled: true,
+          temporary: false,
+          condition: mode === 'over' ? `SP >= $${sp.toString(16)}` : undefined,
+        });
         numbers.push(cp.number);
       }
     } catch (err) {
@@ -311,20 +410,29 @@ export class ViceTarget implements Target, ViceFeature {
 
   async autostart(path: string, run = true): Promise<void> {
     const name = Buffer.from(path, 'latin1');
-    if (name.length > 255) throw new RetroError('bad_request', `VICE's autostart takes paths of at most 255 bytes; ${path} is longer.`);
+    if (name.length > 255)
+      throw new RetroError('bad_request', `VICE's autostart takes paths of at most 255 bytes; ${path} is longer.`);
     this.expect = undefined;
     const body = Buffer.concat([Buffer.from([run ? 1 : 0, 0, 0, name.length]), name]);
     try {
       await this.resuming(Cmd.AUTOSTART, body, { timeoutMs: 30_000 });
     } catch (err) {
-      if (err instanceof MonitorErrorReply) throw new RetroError('launch_failed', `VICE could not autostart ${path} (error 0x${err.errorCode.toString(16)}); VICE's log says why. The machine runs on.`, { path });
+      if (err instanceof MonitorErrorReply)
+        throw new RetroError(
+          'launch_failed',
+          `VICE could not autostart ${path} (error 0x${err.errorCode.toString(16)}); VICE's log says why. The machine runs on.`,
+          { path },
+        );
       throw err;
     }
   }
 
   async keyboardFeed(petscii: Uint8Array): Promise<void> {
-    if (petscii.length > 255) throw new RetroError('too_large', `At most 255 keys can be typed at once; ${petscii.length} were given.`);
-    await this.hiddenStop(() => this.client.request(Cmd.KEYBOARD_FEED, Buffer.concat([Buffer.from([petscii.length]), petscii])));
+    if (petscii.length > 255)
+      throw new RetroError('too_large', `At most 255 keys can be typed at once; ${petscii.length} were given.`);
+    await this.hiddenStop(() =>
+      this.client.request(Cmd.KEYBOARD_FEED, Buffer.concat([Buffer.from([petscii.length]), petscii])),
+    );
   }
 
   async setJoyport(port: number, value: number): Promise<void> {
@@ -344,9 +452,17 @@ export class ViceTarget implements Target, ViceFeature {
     return new Promise<StopInfo>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.stopWaiters = this.stopWaiters.filter((w) => w !== waiter);
-        reject(new RetroError('timeout', `VICE did not stop within ${timeoutMs} ms; it is still running.`, { kind: 'connector', timeout_ms: timeoutMs }));
+        reject(
+          new RetroError('timeout', `VICE did not stop within ${timeoutMs} ms; it is still running.`, {
+            kind: 'connector',
+            timeout_ms: timeoutMs,
+          }),
+        );
       }, timeoutMs);
-      const waiter = (s: StopInfo) => { clearTimeout(timer); resolve(s); };
+      const waiter = (s: StopInfo) => {
+        clearTimeout(timer);
+        resolve(s);
+      };
       this.stopWaiters.push(waiter);
     });
   }
@@ -357,20 +473,34 @@ export class ViceTarget implements Target, ViceFeature {
   async capture(): Promise<CaptureResult> {
     this.requireStopped('capture the screen');
     const support = this.info.display;
-    if (support.ok === false) throw new RetroError('incompatible_target', `Screen capture is refused: ${support.reason}. Use VICE r${46020} or later.`, { reason: support.reason });
+    if (support.ok === false)
+      throw new RetroError(
+        'incompatible_target',
+        `Screen capture is refused: ${support.reason}. Use VICE r${46020} or later.`,
+        { reason: support.reason },
+      );
     if (support.ok === 'probe' && this.displayShort) {
-      throw new RetroError('incompatible_target', `Screen capture is refused: ${support.reason}, and its display body was 4 bytes shorter than its own length field (the overrun bug before r46020).`);
+      throw new RetroError(
+        'incompatible_target',
+        `Screen capture is refused: ${support.reason}, and its display body was 4 bytes shorter than its own length field (the overrun bug before r46020).`,
+      );
     }
     const raw = await this.client.request(Cmd.DISPLAY_GET, Uint8Array.of(1, 0), { timeoutMs: 20_000 });
     let display;
     try {
       display = decodeDisplay(raw);
     } catch (err) {
-      throw new RetroError('incompatible_target', `VICE's display reply does not have the API 2 layout: ${(err as Error).message}.`);
+      throw new RetroError(
+        'incompatible_target',
+        `VICE's display reply does not have the API 2 layout: ${(err as Error).message}.`,
+      );
     }
     if (display.short) {
       this.displayShort = true;
-      throw new RetroError('incompatible_target', `Screen capture is refused: ${this.info.display.reason}; its display body was shorter than its own length field (${raw.length - 21} of ${display.width * display.height} pixels), the overrun bug of builds before r46020.`);
+      throw new RetroError(
+        'incompatible_target',
+        `Screen capture is refused: ${this.info.display.reason}; its display body was shorter than its own length field (${raw.length - 21} of ${display.width * display.height} pixels), the overrun bug of builds before r46020.`,
+      );
     }
     const palette = decodePalette(await this.client.request(Cmd.PALETTE_GET, Uint8Array.of(1)));
     return { ...display, palette };
@@ -379,7 +509,10 @@ export class ViceTarget implements Target, ViceFeature {
   async screenshot(): Promise<ScreenImage> {
     const wasRunning = this.state === 'running';
     const shot = wasRunning
-      ? await this.hiddenStop(async () => { await this.client.request(Cmd.PING); return this.captureStopped(); })
+      ? await this.hiddenStop(async () => {
+          await this.client.request(Cmd.PING);
+          return this.captureStopped();
+        })
       : await this.captureStopped();
     return { ...shot, maybeStale: !wasRunning };
   }
@@ -387,8 +520,10 @@ export class ViceTarget implements Target, ViceFeature {
   private async captureStopped(): Promise<Omit<ScreenImage, 'maybeStale'>> {
     const c = await this.capture();
     // the normally visible area: 32 pixels of border left/right, 35 above and below
-    const x0 = Math.max(0, c.innerX - 32), y0 = Math.max(0, c.innerY - 35);
-    const width = Math.min(c.width - x0, c.innerWidth + 64), height = Math.min(c.height - y0, c.innerHeight + 72);
+    const x0 = Math.max(0, c.innerX - 32),
+      y0 = Math.max(0, c.innerY - 35);
+    const width = Math.min(c.width - x0, c.innerWidth + 64),
+      height = Math.min(c.height - y0, c.innerHeight + 72);
     const rgba = Buffer.alloc(width * height * 4);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
@@ -421,7 +556,8 @@ export class ViceTarget implements Target, ViceFeature {
   // ---- internals ----
 
   private requireStopped(what: string): void {
-    if (this.state !== 'stopped') throw new RetroError('not_stopped', `VICE must be stopped to ${what}; it is running (interrupt it first).`);
+    if (this.state !== 'stopped')
+      throw new RetroError('not_stopped', `VICE must be stopped to ${what}; it is running (interrupt it first).`);
   }
 
   /**
@@ -437,7 +573,11 @@ export class ViceTarget implements Target, ViceFeature {
     } finally {
       await this.eventChain;
       if (!this.realStop && resumeAfter && this.isStopped()) {
-        try { await this.resuming(Cmd.EXIT); } catch { /* the connection is gone: its close event says so */ }
+        try {
+          await this.resuming(Cmd.EXIT);
+        } catch {
+          /* the connection is gone: its close event says so */
+        }
         await this.eventChain;
       }
       this.hidden--;
@@ -462,10 +602,18 @@ export class ViceTarget implements Target, ViceFeature {
   private onMonitorEvent(e: MonitorEvent): void {
     if (e.requestId !== EVENT_ID) return;
     switch (e.type) {
-      case Evt.CHECKPOINT: this.hits.push(decodeCheckpoint(e.body)); break;
-      case Evt.REGISTERS: this.takeRegisters(e.body); break;
-      case Evt.JAM: this.jammed = true; break;   // VICE sends no body (not the documented PC)
-      case Evt.STOPPED: this.onStopped(e.body.length >= 2 ? e.body.readUInt16LE(0) : this.pc); break;
+      case Evt.CHECKPOINT:
+        this.hits.push(decodeCheckpoint(e.body));
+        break;
+      case Evt.REGISTERS:
+        this.takeRegisters(e.body);
+        break;
+      case Evt.JAM:
+        this.jammed = true;
+        break; // VICE sends no body (not the documented PC)
+      case Evt.STOPPED:
+        this.onStopped(e.body.length >= 2 ? e.body.readUInt16LE(0) : this.pc);
+        break;
       case Evt.RESUMED:
         this.state = 'running';
         this.jammed = false;
@@ -487,12 +635,20 @@ export class ViceTarget implements Target, ViceFeature {
     if (this.jammed) stop = { reason: 'exception', pc, log: [`CPU JAM at $${pc.toString(16).padStart(4, '0')}`] };
     else if (user.length) {
       const watch = user.find((h) => (h.op & OP_EXEC) === 0);
-      stop = watch ? { reason: 'watchpoint', pc, watchpointId: watch.number } : { reason: 'breakpoint', pc, breakpointId: user[0].number };
+      stop = watch
+        ? { reason: 'watchpoint', pc, watchpointId: watch.number }
+        : { reason: 'breakpoint', pc, breakpointId: user[0].number };
     } else stop = { reason: this.expect ?? (stepCps.length ? 'step' : 'pause'), pc };
     this.expect = undefined;
     this.lastStop = stop;
-    if (this.hidden) { this.realStop = stop; return; }   // hiddenStop reports it once its command is done
-    if (!stepCps.length) { this.publish(stop); return; }
+    if (this.hidden) {
+      this.realStop = stop;
+      return;
+    } // hiddenStop reports it once its command is done
+    if (!stepCps.length) {
+      this.publish(stop);
+      return;
+    }
     // a line step's checkpoints go before anyone hears of the stop
     this.eventChain = this.eventChain.then(async () => {
       for (const n of stepCps) await this.client.request(Cmd.CHECKPOINT_DELETE, u32(n)).catch(() => undefined);
@@ -512,18 +668,33 @@ export class ViceTarget implements Target, ViceFeature {
   }
 
   private emit(e: TargetEvent): void {
-    for (const l of [...this.listeners]) { try { l(e); } catch { /* a listener's bug stays its own */ } }
+    for (const l of [...this.listeners]) {
+      try {
+        l(e);
+      } catch {
+        /* a listener's bug stays its own */
+      }
+    }
   }
 
   private checkSpan(address: Address, length: number): number {
-    if (address.space !== 'cpu') throw new RetroError('bad_address', `VICE memory is addressed in the 'cpu' space with a bank; '${address.space}' is not available.`, { space: address.space });
+    if (address.space !== 'cpu')
+      throw new RetroError(
+        'bad_address',
+        `VICE memory is addressed in the 'cpu' space with a bank; '${address.space}' is not available.`,
+        { space: address.space },
+      );
     this.checkRange(address.offset, length);
     return address.offset;
   }
 
   private checkRange(start: number, length: number): void {
     if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 1 || start + length > 0x10000) {
-      throw new RetroError('bad_address', `$${start.toString(16)}+${length} runs outside $0000-$FFFF; VICE reads do not wrap.`, { start, length });
+      throw new RetroError(
+        'bad_address',
+        `$${start.toString(16)}+${length} runs outside $0000-$FFFF; VICE reads do not wrap.`,
+        { start, length },
+      );
     }
   }
 }

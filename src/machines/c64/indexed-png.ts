@@ -43,7 +43,8 @@ export interface IndexedPng {
 }
 
 export function encodeIndexedPng(img: IndexedImage, palette: readonly Rgb[]): IndexedPng {
-  if (img.pixels.length !== img.width * img.height) throw new RetroError('internal', 'Indexed image size does not match its pixels.');
+  if (img.pixels.length !== img.width * img.height)
+    throw new RetroError('internal', 'Indexed image size does not match its pixels.');
   const seen = new Uint8Array(256);
   for (const p of img.pixels) seen[p] = 1;
   const used = [...seen.keys()].filter((i) => seen[i]);
@@ -53,26 +54,40 @@ export function encodeIndexedPng(img: IndexedImage, palette: readonly Rgb[]): In
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(img.width, 0);
   ihdr.writeUInt32BE(img.height, 4);
-  ihdr[8] = 8; ihdr[9] = 3; // 8-bit palette indices
+  ihdr[8] = 8;
+  ihdr[9] = 3; // 8-bit palette indices
   const raw = Buffer.alloc((img.width + 1) * img.height);
-  for (let y = 0; y < img.height; y++) raw.set(img.pixels.subarray(y * img.width, (y + 1) * img.width), y * (img.width + 1) + 1);
+  for (let y = 0; y < img.height; y++)
+    raw.set(img.pixels.subarray(y * img.width, (y + 1) * img.width), y * (img.width + 1) + 1);
   const png = Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('PLTE', plte), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0)),
+    chunk('IHDR', ihdr),
+    chunk('PLTE', plte),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', new Uint8Array(0)),
   ]);
   return { png, used_indices: used, unmapped_indices: used.filter((i) => i >= palette.length), plte_entries: entries };
 }
 
 /** A caller palette: "#rrggbb" strings or [r, g, b] triples, 1-256 entries. */
 export function parsePalette(entries: readonly unknown[]): Rgb[] {
-  if (entries.length < 1 || entries.length > 256) throw new RetroError('bad_request', `A palette has 1-256 colours (got ${entries.length}).`);
+  if (entries.length < 1 || entries.length > 256)
+    throw new RetroError('bad_request', `A palette has 1-256 colours (got ${entries.length}).`);
   return entries.map((entry, i) => {
     if (typeof entry === 'string') {
       const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(entry);
       if (m) return [parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)] as const;
-    } else if (Array.isArray(entry) && entry.length === 3 && entry.every((v) => Number.isInteger(v) && v >= 0 && v <= 255)) {
+    } else if (
+      Array.isArray(entry) &&
+      entry.length === 3 &&
+      entry.every((v) => Number.isInteger(v) && v >= 0 && v <= 255)
+    ) {
       return [entry[0], entry[1], entry[2]] as const;
     }
-    throw new RetroError('bad_request', `Palette entry ${i} (${JSON.stringify(entry)?.slice(0, 40)}) is not a colour: use "#rrggbb" or [r, g, b] with 0-255.`, { index: i });
+    throw new RetroError(
+      'bad_request',
+      `Palette entry ${i} (${JSON.stringify(entry)?.slice(0, 40)}) is not a colour: use "#rrggbb" or [r, g, b] with 0-255.`,
+      { index: i },
+    );
   });
 }

@@ -5,10 +5,30 @@
 import { createHash } from 'node:crypto';
 import profileJson from '../../../data/c64-symbol-profile.json';
 
-export interface ProfileSymbol { name: string; address: number; size: number; comment: string }
-export interface SymbolGroup { id: string; title: string; source: string; symbols: ProfileSymbol[] }
-export interface EquateValue { name: string; value: number; register: string; comment: string }
-export interface EquateGroup { id: string; title: string; source: string; values: EquateValue[] }
+export interface ProfileSymbol {
+  name: string;
+  address: number;
+  size: number;
+  comment: string;
+}
+export interface SymbolGroup {
+  id: string;
+  title: string;
+  source: string;
+  symbols: ProfileSymbol[];
+}
+export interface EquateValue {
+  name: string;
+  value: number;
+  register: string;
+  comment: string;
+}
+export interface EquateGroup {
+  id: string;
+  title: string;
+  source: string;
+  values: EquateValue[];
+}
 
 export interface C64SymbolProfile {
   format: string;

@@ -61,7 +61,11 @@ export function locateText(bytes: Uint8Array, framing: Framing): { start: number
     case 'terminator': {
       const at = bytes.indexOf(framing.terminator);
       if (at < 0) {
-        throw new RetroError('not_found', `No terminator ${hex2(framing.terminator)} within the ${bytes.length} bytes available.`, { searched: bytes.length });
+        throw new RetroError(
+          'not_found',
+          `No terminator ${hex2(framing.terminator)} within the ${bytes.length} bytes available.`,
+          { searched: bytes.length },
+        );
       }
       return { start: 0, length: at, consumed: at + 1 };
     }
@@ -70,7 +74,11 @@ export function locateText(bytes: Uint8Array, framing: Framing): { start: number
       const declared = prefixValue(bytes, framing.size);
       const length = framing.includesItself ? declared - framing.size : declared;
       if (length < 0) {
-        throw new RetroError('bad_request', `The self-inclusive length prefix says ${declared}, less than its own ${framing.size} bytes.`, { declared });
+        throw new RetroError(
+          'bad_request',
+          `The self-inclusive length prefix says ${declared}, less than its own ${framing.size} bytes.`,
+          { declared },
+        );
       }
       if (bytes.length < framing.size + length) throw short(framing.size + length, bytes.length);
       return { start: framing.size, length, consumed: framing.size + length };
@@ -83,7 +91,10 @@ export function prefixValue(bytes: Uint8Array, size: 1 | 2): number {
 }
 
 function short(needed: number, available: number): RetroError {
-  return new RetroError('bad_request', `The text needs ${needed} bytes but the source has only ${available}.`, { needed, available });
+  return new RetroError('bad_request', `The text needs ${needed} bytes but the source has only ${available}.`, {
+    needed,
+    available,
+  });
 }
 
 /** The table entry a byte decodes to under the high-bit policy. */
@@ -93,16 +104,20 @@ function entryFor(byte: number, opts: TextOptions): CodeEntry {
 
 function controlText(byte: number, name: string | undefined, controls: Controls): string {
   switch (controls) {
-    case 'names': return `{${name ?? hex2(byte)}}`;
-    case 'escaped': return '\\x' + byte.toString(16).toUpperCase().padStart(2, '0');
-    case 'unicode': return String.fromCodePoint(byte); // the C0/C1 control of the same value
+    case 'names':
+      return `{${name ?? hex2(byte)}}`;
+    case 'escaped':
+      return '\\x' + byte.toString(16).toUpperCase().padStart(2, '0');
+    case 'unicode':
+      return String.fromCodePoint(byte); // the C0/C1 control of the same value
   }
 }
 
 function displayOf(byte: number, opts: TextOptions): string {
   const entry = entryFor(byte, opts);
   const looked = opts.highBit === 'strip' ? byte & 0x7f : byte;
-  if (entry.kind !== 'char') return controlText(looked, entry.kind === 'control' ? entry.name : undefined, opts.controls);
+  if (entry.kind !== 'char')
+    return controlText(looked, entry.kind === 'control' ? entry.name : undefined, opts.controls);
   const ch = String.fromCodePoint(entry.codePoint);
   return opts.highBit === 'annotate_reverse' && entry.reverse ? `{REV ${ch}}` : ch;
 }
@@ -118,19 +133,29 @@ export function fragmentOf(byte: number, encoding: Encoding, charset: CharSet): 
 
 export function checkTextOptions(opts: Pick<TextOptions, 'encoding' | 'highBit'>): void {
   if (opts.highBit === 'annotate_reverse' && opts.encoding !== 'screen') {
-    throw new RetroError('bad_request', 'high_bit "annotate_reverse" applies to screen codes only: in PETSCII the high bit selects other characters, not reverse video.');
+    throw new RetroError(
+      'bad_request',
+      'high_bit "annotate_reverse" applies to screen codes only: in PETSCII the high bit selects other characters, not reverse video.',
+    );
   }
 }
 
 export function decodeText(bytes: Uint8Array, framing: Framing, opts: TextOptions, maxRecords = 4096): DecodedText {
   checkTextOptions(opts);
   const where = locateText(bytes, framing);
-  const expander = new TokenExpander(opts.tokens ?? new Map(), opts.tokenMode ?? 'single', opts.tokenDepth ?? 8, opts.maxRenderedChars,
-    (b) => displayOf(b, opts));
+  const expander = new TokenExpander(
+    opts.tokens ?? new Map(),
+    opts.tokenMode ?? 'single',
+    opts.tokenDepth ?? 8,
+    opts.maxRenderedChars,
+    (b) => displayOf(b, opts),
+  );
   let text = '';
   let lossless = '';
   const records: ByteRecord[] = [];
-  const record = (r: ByteRecord) => { if (where.consumed <= maxRecords) records.push(r); };
+  const record = (r: ByteRecord) => {
+    if (where.consumed <= maxRecords) records.push(r);
+  };
   for (let i = 0; i < where.start; i++) record({ offset: i, byte: bytes[i], role: 'prefix', kind: 'framing' });
   for (let i = where.start; i < where.start + where.length; i++) {
     const byte = bytes[i];
@@ -139,17 +164,25 @@ export function decodeText(bytes: Uint8Array, framing: Framing, opts: TextOption
     text += expander.render(byte);
     lossless += fragment; // bounded by the input cap: at most 16 characters per byte
     record({
-      offset: i, byte, role: 'text', kind: entry.kind, fragment,
+      offset: i,
+      byte,
+      role: 'text',
+      kind: entry.kind,
+      fragment,
       ...(entry.kind === 'char' ? { char: String.fromCodePoint(entry.codePoint), reverse: entry.reverse } : {}),
       ...(entry.kind === 'control' ? { name: entry.name } : {}),
     });
   }
-  if (framing.kind === 'terminator') record({ offset: where.consumed - 1, byte: bytes[where.consumed - 1], role: 'terminator', kind: 'framing' });
+  if (framing.kind === 'terminator')
+    record({ offset: where.consumed - 1, byte: bytes[where.consumed - 1], role: 'terminator', kind: 'framing' });
   return { text, lossless, consumed: where.consumed, text_offset: where.start, text_length: where.length, records };
 }
 
 /** One code point per character byte, undefined for controls: what search_c64_text matches on. */
-export function codePointsOf(bytes: Uint8Array, opts: Pick<TextOptions, 'encoding' | 'charset' | 'highBit'>): (number | undefined)[] {
+export function codePointsOf(
+  bytes: Uint8Array,
+  opts: Pick<TextOptions, 'encoding' | 'charset' | 'highBit'>,
+): (number | undefined)[] {
   const table = TABLES[opts.encoding][opts.charset];
   return Array.from(bytes, (b) => {
     const e = table[opts.highBit === 'strip' ? b & 0x7f : b];

@@ -5,9 +5,15 @@
 import type { TextOptions } from './text-decode.js';
 import { codePointsOf } from './text-decode.js';
 
-export interface SearchHit { offset: number }
+export interface SearchHit {
+  offset: number;
+}
 
-export function searchBytes(haystack: Uint8Array, needle: Uint8Array, maxResults: number): { hits: number[]; more: boolean } {
+export function searchBytes(
+  haystack: Uint8Array,
+  needle: Uint8Array,
+  maxResults: number,
+): { hits: number[]; more: boolean } {
   const hits: number[] = [];
   const buf = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength);
   let from = 0;
@@ -21,7 +27,12 @@ export function searchBytes(haystack: Uint8Array, needle: Uint8Array, maxResults
   return { hits, more: false };
 }
 
-export function searchCodePoints(haystack: Uint8Array, text: string, opts: Pick<TextOptions, 'encoding' | 'charset' | 'highBit'>, maxResults: number): { hits: number[]; more: boolean } {
+export function searchCodePoints(
+  haystack: Uint8Array,
+  text: string,
+  opts: Pick<TextOptions, 'encoding' | 'charset' | 'highBit'>,
+  maxResults: number,
+): { hits: number[]; more: boolean } {
   const wanted = Array.from(text, (ch) => ch.codePointAt(0)!);
   const points = codePointsOf(haystack, opts);
   const hits: number[] = [];

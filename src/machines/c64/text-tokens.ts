@@ -15,16 +15,26 @@ export const MAX_TOKEN_CHARS = 1024;
 export function parseTokenMap(raw: Record<string, string>): Map<number, string> {
   const map = new Map<number, string>();
   const keys = Object.keys(raw);
-  if (keys.length > MAX_TOKENS) throw new RetroError('too_large', `A token map has at most ${MAX_TOKENS} entries (got ${keys.length}).`);
+  if (keys.length > MAX_TOKENS)
+    throw new RetroError('too_large', `A token map has at most ${MAX_TOKENS} entries (got ${keys.length}).`);
   for (const key of keys) {
     let byte: number;
     if (/^0x[0-9a-f]{1,2}$/i.test(key)) byte = parseInt(key.slice(2), 16);
     else if (/^(0|[1-9][0-9]{0,2})$/.test(key)) byte = parseInt(key, 10);
-    else throw new RetroError('bad_request', `Token key "${key}" is not a byte: use decimal ("129") or hex with 0x ("0x81").`);
+    else
+      throw new RetroError(
+        'bad_request',
+        `Token key "${key}" is not a byte: use decimal ("129") or hex with 0x ("0x81").`,
+      );
     if (byte > 255) throw new RetroError('bad_request', `Token key "${key}" is ${byte}, past the byte range 0-255.`);
-    if (map.has(byte)) throw new RetroError('bad_request', `Token keys name byte ${byte} twice (e.g. "${byte}" and "0x${byte.toString(16)}").`);
+    if (map.has(byte))
+      throw new RetroError(
+        'bad_request',
+        `Token keys name byte ${byte} twice (e.g. "${byte}" and "0x${byte.toString(16)}").`,
+      );
     const value = raw[key];
-    if (value.length > MAX_TOKEN_CHARS) throw new RetroError('too_large', `Token ${key} is longer than ${MAX_TOKEN_CHARS} characters.`);
+    if (value.length > MAX_TOKEN_CHARS)
+      throw new RetroError('too_large', `Token ${key} is longer than ${MAX_TOKEN_CHARS} characters.`);
     map.set(byte, value);
   }
   return map;
@@ -57,10 +67,18 @@ export class TokenExpander {
     const value = this.tokens.get(byte)!;
     if (this.mode === 'single') return value;
     if (stack.includes(byte)) {
-      throw new RetroError('bad_request', `Token cycle: ${[...stack, byte].map((b) => '{' + hex2(b) + '}').join(' → ')}.`, { cycle: [...stack, byte] });
+      throw new RetroError(
+        'bad_request',
+        `Token cycle: ${[...stack, byte].map((b) => '{' + hex2(b) + '}').join(' → ')}.`,
+        { cycle: [...stack, byte] },
+      );
     }
     if (stack.length >= this.maxDepth) {
-      throw new RetroError('bad_request', `Token expansion of {${hex2(stack[0])}} goes deeper than the depth limit ${this.maxDepth}.`, { depth: this.maxDepth });
+      throw new RetroError(
+        'bad_request',
+        `Token expansion of {${hex2(stack[0])}} goes deeper than the depth limit ${this.maxDepth}.`,
+        { depth: this.maxDepth },
+      );
     }
     const next = [...stack, byte];
     let out = '';
@@ -77,7 +95,11 @@ export class TokenExpander {
   private count(text: string): string {
     this.rendered += text.length;
     if (this.rendered > this.maxChars) {
-      throw new RetroError('too_large', `The rendered text exceeds the cap of ${this.maxChars} characters; raise max_rendered_chars or decode less.`, { cap: this.maxChars });
+      throw new RetroError(
+        'too_large',
+        `The rendered text exceeds the cap of ${this.maxChars} characters; raise max_rendered_chars or decode less.`,
+        { cap: this.maxChars },
+      );
     }
     return text;
   }

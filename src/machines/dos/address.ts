@@ -10,9 +10,19 @@ import type { DosProfile } from './profile.js';
 
 export type DosAddressInput = number | string | { segment: number | string; offset: number | string };
 
-export interface ResolvedAddress { physical: number; segment?: number; offset?: number; label: string; symbol?: string; size?: number }
+export interface ResolvedAddress {
+  physical: number;
+  segment?: number;
+  offset?: number;
+  label: string;
+  symbol?: string;
+  size?: number;
+}
 
-export interface AddressContext { profile?: DosProfile; ds?: number }
+export interface AddressContext {
+  profile?: DosProfile;
+  ds?: number;
+}
 
 function num(v: number | string, hexDefault: boolean): number {
   if (typeof v === 'number') return v;
@@ -24,14 +34,19 @@ function num(v: number | string, hexDefault: boolean): number {
 }
 
 const segOff = (segment: number, offset: number, extra: Partial<ResolvedAddress> = {}): ResolvedAddress => {
-  if (segment > 0xffff || offset > 0xffff) throw new RetroError('bad_address', `Segment and offset are 16-bit: ${segment.toString(16)}:${offset.toString(16)} is out of range.`);
+  if (segment > 0xffff || offset > 0xffff)
+    throw new RetroError(
+      'bad_address',
+      `Segment and offset are 16-bit: ${segment.toString(16)}:${offset.toString(16)} is out of range.`,
+    );
   return { physical: segment * 16 + offset, segment, offset, label: `${hex4(segment)}:${hex4(offset)}`, ...extra };
 };
 
 export function resolveDosAddress(input: DosAddressInput, ctx: AddressContext): ResolvedAddress {
   if (typeof input === 'object') return segOff(num(input.segment, true), num(input.offset, false));
   if (typeof input === 'number') {
-    if (!Number.isInteger(input) || input < 0) throw new RetroError('bad_address', `Address ${input} is negative or not an integer.`);
+    if (!Number.isInteger(input) || input < 0)
+      throw new RetroError('bad_address', `Address ${input} is negative or not an integer.`);
     return { physical: input, label: `0x${input.toString(16).toUpperCase()}` };
   }
   const t = input.trim();
@@ -45,17 +60,31 @@ export function resolveDosAddress(input: DosAddressInput, ctx: AddressContext): 
     const s = ctx.profile?.symbols[sym[1]];
     if (!s) {
       const known = ctx.profile ? Object.keys(ctx.profile.symbols).join(', ') : '';
-      throw new RetroError('not_found', ctx.profile ? `No symbol "${sym[1]}" in profile ${ctx.profile.name}; known: ${known || 'none'}.` : `"${sym[1]}" looks like a symbol name, but no profile is loaded (dosbox_load_profile).`);
+      throw new RetroError(
+        'not_found',
+        ctx.profile
+          ? `No symbol "${sym[1]}" in profile ${ctx.profile.name}; known: ${known || 'none'}.`
+          : `"${sym[1]}" looks like a symbol name, but no profile is loaded (dosbox_load_profile).`,
+      );
     }
     const plus = sym[2] ? num(sym[2], false) : 0;
     return segOff(requireDs(ctx, t), s.offset + plus, { symbol: sym[1], size: s.size });
   }
-  throw new RetroError('bad_address', `"${input}" is not a DOS address: use a physical number, "SSSS:OOOO", "ds:OOOO" or a profile symbol name.`);
+  throw new RetroError(
+    'bad_address',
+    `"${input}" is not a DOS address: use a physical number, "SSSS:OOOO", "ds:OOOO" or a profile symbol name.`,
+  );
 }
 
 function requireDs(ctx: AddressContext, text: string): number {
-  if (ctx.ds === undefined) throw new RetroError('not_found', `"${text}" is relative to a data segment, but no profile has matched a program yet (dosbox_load_profile).`);
+  if (ctx.ds === undefined)
+    throw new RetroError(
+      'not_found',
+      `"${text}" is relative to a data segment, but no profile has matched a program yet (dosbox_load_profile).`,
+    );
   return ctx.ds;
 }
 
-function hex4(n: number): string { return n.toString(16).toUpperCase().padStart(4, '0'); }
+function hex4(n: number): string {
+  return n.toString(16).toUpperCase().padStart(4, '0');
+}

@@ -32,7 +32,10 @@ export function dword(bytes: Uint8Array, at: number): number {
   return (word(bytes, at) + word(bytes, at + 2) * 0x10000) >>> 0;
 }
 
-export interface FarPointer { segment: number; offset: number }
+export interface FarPointer {
+  segment: number;
+  offset: number;
+}
 
 export function physical(p: FarPointer): number {
   return p.segment * 16 + p.offset;
@@ -74,7 +77,7 @@ export function readBda(low: Uint8Array): BdaSummary {
   const head = word(low, BDA.kbdHead);
   const tail = word(low, BDA.kbdTail);
   const size = end - start;
-  const queued = size > 0 ? (((tail - head) % size) + size) % size / 2 : 0;
+  const queued = size > 0 ? ((((tail - head) % size) + size) % size) / 2 : 0;
   return {
     conventionalKb: word(low, BDA.memKb),
     videoMode: low[BDA.videoMode],

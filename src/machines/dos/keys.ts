@@ -21,10 +21,37 @@ for (const [plain, shifted, first] of ROWS) {
 CHAR_SCAN.set(' ', 0x39);
 
 const NAMED: Record<string, number> = {
-  enter: 0x1c0d, return: 0x1c0d, esc: 0x011b, escape: 0x011b, backspace: 0x0e08, tab: 0x0f09, space: 0x3920,
-  f1: 0x3b00, f2: 0x3c00, f3: 0x3d00, f4: 0x3e00, f5: 0x3f00, f6: 0x4000, f7: 0x4100, f8: 0x4200, f9: 0x4300, f10: 0x4400,
-  home: 0x4700, up: 0x4800, pgup: 0x4900, pageup: 0x4900, left: 0x4b00, right: 0x4d00, end: 0x4f00,
-  down: 0x5000, pgdn: 0x5100, pagedown: 0x5100, ins: 0x5200, insert: 0x5200, del: 0x5300, delete: 0x5300,
+  enter: 0x1c0d,
+  return: 0x1c0d,
+  esc: 0x011b,
+  escape: 0x011b,
+  backspace: 0x0e08,
+  tab: 0x0f09,
+  space: 0x3920,
+  f1: 0x3b00,
+  f2: 0x3c00,
+  f3: 0x3d00,
+  f4: 0x3e00,
+  f5: 0x3f00,
+  f6: 0x4000,
+  f7: 0x4100,
+  f8: 0x4200,
+  f9: 0x4300,
+  f10: 0x4400,
+  home: 0x4700,
+  up: 0x4800,
+  pgup: 0x4900,
+  pageup: 0x4900,
+  left: 0x4b00,
+  right: 0x4d00,
+  end: 0x4f00,
+  down: 0x5000,
+  pgdn: 0x5100,
+  pagedown: 0x5100,
+  ins: 0x5200,
+  insert: 0x5200,
+  del: 0x5300,
+  delete: 0x5300,
 };
 
 /** One printable character as a ring word. */
@@ -33,7 +60,10 @@ export function charKey(c: string): number {
   if (c === '\t') return NAMED.tab;
   const scan = CHAR_SCAN.get(c);
   if (scan === undefined) {
-    throw new RetroError('bad_request', `Cannot type "${c}" (U+${c.codePointAt(0)!.toString(16).toUpperCase()}): only US-keyboard ASCII characters and named keys like {Enter} are supported.`);
+    throw new RetroError(
+      'bad_request',
+      `Cannot type "${c}" (U+${c.codePointAt(0)!.toString(16).toUpperCase()}): only US-keyboard ASCII characters and named keys like {Enter} are supported.`,
+    );
   }
   return (scan << 8) | c.charCodeAt(0);
 }
@@ -44,11 +74,16 @@ export function namedKey(name: string): number {
   const mod = /^(ctrl|alt)\+(.)$/.exec(lower);
   if (mod) {
     const scan = CHAR_SCAN.get(mod[2]);
-    if (scan === undefined || !/[a-z]/.test(mod[2])) throw new RetroError('bad_request', `Unknown key {${name}}: Ctrl/Alt combinations take a letter, e.g. {Ctrl+C}.`);
+    if (scan === undefined || !/[a-z]/.test(mod[2]))
+      throw new RetroError('bad_request', `Unknown key {${name}}: Ctrl/Alt combinations take a letter, e.g. {Ctrl+C}.`);
     return mod[1] === 'ctrl' ? (scan << 8) | (mod[2].charCodeAt(0) - 0x60) : scan << 8;
   }
   const word = NAMED[lower];
-  if (word === undefined) throw new RetroError('bad_request', `Unknown key {${name}}; known: ${Object.keys(NAMED).join(', ')}, Ctrl+letter, Alt+letter.`);
+  if (word === undefined)
+    throw new RetroError(
+      'bad_request',
+      `Unknown key {${name}}; known: ${Object.keys(NAMED).join(', ')}, Ctrl+letter, Alt+letter.`,
+    );
   return word;
 }
 
@@ -57,10 +92,18 @@ export function parseKeys(text: string): number[] {
   const words: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '{' && text[i + 1] === '{') { words.push(charKey('{')); i++; continue; }
+    if (c === '{' && text[i + 1] === '{') {
+      words.push(charKey('{'));
+      i++;
+      continue;
+    }
     if (c === '{') {
       const close = text.indexOf('}', i);
-      if (close < 0) throw new RetroError('bad_request', `Unclosed "{" at position ${i} in the keys; write "{{" for a literal brace.`);
+      if (close < 0)
+        throw new RetroError(
+          'bad_request',
+          `Unclosed "{" at position ${i} in the keys; write "{{" for a literal brace.`,
+        );
       words.push(namedKey(text.slice(i + 1, close)));
       i = close;
       continue;

@@ -91,8 +91,18 @@ export async function listPrograms(read: PhysReader, blocks: McbBlock[]): Promis
     if (head[0] !== 0xcd || head[1] !== 0x20) continue;
     const environment = word(head, 0x2c);
     const path = environment ? await environmentPath(read, environment) : undefined;
-    const fromPath = path?.split('\\').pop()?.replace(/\.[^.]*$/, '');
-    out.push({ name: b.name || fromPath || `PSP ${hex4(psp)}`, psp, bytes: b.size * 16, path, parent: word(head, 0x16), environment });
+    const fromPath = path
+      ?.split('\\')
+      .pop()
+      ?.replace(/\.[^.]*$/, '');
+    out.push({
+      name: b.name || fromPath || `PSP ${hex4(psp)}`,
+      psp,
+      bytes: b.size * 16,
+      path,
+      parent: word(head, 0x16),
+      environment,
+    });
   }
   return out;
 }

@@ -11,7 +11,12 @@ import { RetroError } from '../../core/errors.js';
 
 export type SymbolType = 'u8' | 'u16' | 'i16' | 'u32' | 'bytes' | 'cstring';
 
-export interface ProfileSymbol { offset: number; size: number; type: SymbolType; description?: string }
+export interface ProfileSymbol {
+  offset: number;
+  size: number;
+  type: SymbolType;
+  description?: string;
+}
 
 export type ProfileCheck =
   | { kind: 'equals'; offset: number; bytes: Uint8Array }
@@ -48,7 +53,8 @@ export function parseNumber(v: unknown, where: string): number {
 }
 
 function hexBytes(v: unknown, where: string): Uint8Array {
-  if (typeof v !== 'string' || !/^([0-9a-f]{2}\s*)+$/i.test(v.trim())) bad(where, 'expected hex byte pairs, e.g. "4B455945".');
+  if (typeof v !== 'string' || !/^([0-9a-f]{2}\s*)+$/i.test(v.trim()))
+    bad(where, 'expected hex byte pairs, e.g. "4B455945".');
   return Uint8Array.from(Buffer.from((v as string).replace(/\s+/g, ''), 'hex'));
 }
 
@@ -60,7 +66,11 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
   const o = json as Json;
   if (typeof o.name !== 'string' || !o.name) bad('name', 'is required (a string).');
   const m = o.marker as Json | undefined;
-  if (!m || typeof m !== 'object') bad('marker', 'is required: { "bytes": "hex", "offset": "0x…" } or { "source_dump": "file", "offset": "0x…", "length": n }.');
+  if (!m || typeof m !== 'object')
+    bad(
+      'marker',
+      'is required: { "bytes": "hex", "offset": "0x…" } or { "source_dump": "file", "offset": "0x…", "length": n }.',
+    );
   const offset = parseNumber(m.offset, 'marker.offset');
   let bytes: Uint8Array;
   if (m.bytes !== undefined) bytes = hexBytes(m.bytes, 'marker.bytes');
@@ -68,22 +78,37 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
     const length = parseNumber(m.length, 'marker.length');
     const dumpOffset = m.dump_offset === undefined ? offset : parseNumber(m.dump_offset, 'marker.dump_offset');
     let dump: Buffer;
-    try { dump = readFileSync(resolve(baseDir, m.source_dump)); } catch { return bad('marker.source_dump', `cannot read ${resolve(baseDir, m.source_dump)}.`); }
-    if (dumpOffset + length > dump.length) bad('marker', `the dump has ${dump.length} bytes; offset+length runs past it.`);
+    try {
+      dump = readFileSync(resolve(baseDir, m.source_dump));
+    } catch {
+      return bad('marker.source_dump', `cannot read ${resolve(baseDir, m.source_dump)}.`);
+    }
+    if (dumpOffset + length > dump.length)
+      bad('marker', `the dump has ${dump.length} bytes; offset+length runs past it.`);
     bytes = Uint8Array.from(dump.subarray(dumpOffset, dumpOffset + length));
   } else return bad('marker', 'needs "bytes" or "source_dump".');
   if (bytes.length < 4) bad('marker', `has ${bytes.length} bytes; use at least 4 (50–100 stable bytes are best).`);
-  const checks = (Array.isArray(o.checks) ? o.checks : o.checks === undefined ? [] : bad('checks', 'must be an array.')).map((c, i) => parseCheck(c, `checks[${i}]`));
+  const checks = (
+    Array.isArray(o.checks) ? o.checks : o.checks === undefined ? [] : bad('checks', 'must be an array.')
+  ).map((c, i) => parseCheck(c, `checks[${i}]`));
   const symbols: Record<string, ProfileSymbol> = {};
   for (const [name, s] of Object.entries((o.symbols ?? {}) as Json)) {
-    if (!/^[A-Za-z_][\w.]*$/.test(name)) bad(`symbols.${name}`, 'names are letters, digits, "_" and "." and start with a letter.');
+    if (!/^[A-Za-z_][\w.]*$/.test(name))
+      bad(`symbols.${name}`, 'names are letters, digits, "_" and "." and start with a letter.');
     const sj = s as Json;
     const given = sj.size === undefined ? undefined : parseNumber(sj.size, `symbols.${name}.size`);
-    const type = (sj.type ?? ({ 1: 'u8', 2: 'u16', 4: 'u32' } as Record<number, SymbolType>)[given ?? 1] ?? 'bytes') as SymbolType;
+    const type = (sj.type ??
+      ({ 1: 'u8', 2: 'u16', 4: 'u32' } as Record<number, SymbolType>)[given ?? 1] ??
+      'bytes') as SymbolType;
     if (!(type in SIZES)) bad(`symbols.${name}.type`, `must be one of ${Object.keys(SIZES).join(', ')}.`);
     const size = given ?? (SIZES[type] || bad(`symbols.${name}.size`, `is required for type ${type}.`));
     if (size < 1 || size > 4096) bad(`symbols.${name}.size`, 'must be 1..4096.');
-    symbols[name] = { offset: parseNumber(sj.offset, `symbols.${name}.offset`), size, type, description: typeof sj.description === 'string' ? sj.description : undefined };
+    symbols[name] = {
+      offset: parseNumber(sj.offset, `symbols.${name}.offset`),
+      size,
+      type,
+      description: typeof sj.description === 'string' ? sj.description : undefined,
+    };
   }
   const watchSets: Record<string, string[]> = {};
   for (const [set, list] of Object.entries((o.watch_sets ?? {}) as Json)) {
@@ -95,44 +120,100 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
   let mouse: DosProfile['mouse'];
   if (mj) {
     const buttons = parseNumber(mj.buttons, 'mouse.buttons');
-    if (mj.position !== undefined) { const p = parseNumber(mj.position, 'mouse.position'); mouse = { buttons, x: p, y: p + 2 }; }
-    else mouse = { buttons, x: parseNumber(mj.x, 'mouse.x'), y: parseNumber(mj.y, 'mouse.y') };
+    if (mj.position !== undefined) {
+      const p = parseNumber(mj.position, 'mouse.position');
+      mouse = { buttons, x: p, y: p + 2 };
+    } else mouse = { buttons, x: parseNumber(mj.x, 'mouse.x'), y: parseNumber(mj.y, 'mouse.y') };
   }
   const sj = o.screen as Json | undefined;
-  const palette = o.palette === undefined ? undefined : Array.isArray(o.palette) && o.palette.length >= 1 && o.palette.length <= 256 ? o.palette as (string | number[])[] : bad('palette', 'must be an array of 1..256 "RRGGBB" strings or [r,g,b] 6-bit DAC triples.');
+  const palette =
+    o.palette === undefined
+      ? undefined
+      : Array.isArray(o.palette) && o.palette.length >= 1 && o.palette.length <= 256
+        ? (o.palette as (string | number[])[])
+        : bad('palette', 'must be an array of 1..256 "RRGGBB" strings or [r,g,b] 6-bit DAC triples.');
   const codeRegions = (Array.isArray(o.code_regions) ? o.code_regions : []).map((r, i) => {
     const rj = r as Json;
-    return { name: String(rj.name ?? `region${i}`), start: parseNumber(rj.start, `code_regions[${i}].start`), end: parseNumber(rj.end, `code_regions[${i}].end`), description: typeof rj.description === 'string' ? rj.description : undefined };
+    return {
+      name: String(rj.name ?? `region${i}`),
+      start: parseNumber(rj.start, `code_regions[${i}].start`),
+      end: parseNumber(rj.end, `code_regions[${i}].end`),
+      description: typeof rj.description === 'string' ? rj.description : undefined,
+    };
   });
   return {
     name: o.name as string,
     program: typeof o.program === 'string' ? o.program : undefined,
     dsSegmentHint: o.ds_segment === undefined ? undefined : parseNumber(o.ds_segment, 'ds_segment'),
-    marker: { bytes, offset }, checks, mouse,
-    screen: sj ? { width: parseNumber(sj.width, 'screen.width'), height: parseNumber(sj.height, 'screen.height') } : undefined,
-    palette, symbols, watchSets, codeRegions,
+    marker: { bytes, offset },
+    checks,
+    mouse,
+    screen: sj
+      ? { width: parseNumber(sj.width, 'screen.width'), height: parseNumber(sj.height, 'screen.height') }
+      : undefined,
+    palette,
+    symbols,
+    watchSets,
+    codeRegions,
   };
 }
 
 function parseCheck(c: unknown, where: string): ProfileCheck {
   const j = c as Json;
-  const size = (v: unknown) => { const n = v === undefined ? 1 : parseNumber(v, `${where}.size`); return n === 1 || n === 2 ? n : bad(`${where}.size`, 'must be 1 or 2.'); };
+  const size = (v: unknown) => {
+    const n = v === undefined ? 1 : parseNumber(v, `${where}.size`);
+    return n === 1 || n === 2 ? n : bad(`${where}.size`, 'must be 1 or 2.');
+  };
   switch (j?.kind) {
-    case 'equals': return { kind: 'equals', offset: parseNumber(j.offset, `${where}.offset`), bytes: hexBytes(j.bytes ?? j.value, `${where}.bytes`) };
-    case 'max': return { kind: 'max', offset: parseNumber(j.offset, `${where}.offset`), size: size(j.size), max: parseNumber(j.max, `${where}.max`) };
-    case 'max_range': return { kind: 'max_range', offset: parseNumber(j.offset, `${where}.offset`), size: size(j.size), min: parseNumber(j.min ?? 0, `${where}.min`), max: parseNumber(j.max, `${where}.max`) };
+    case 'equals':
+      return {
+        kind: 'equals',
+        offset: parseNumber(j.offset, `${where}.offset`),
+        bytes: hexBytes(j.bytes ?? j.value, `${where}.bytes`),
+      };
+    case 'max':
+      return {
+        kind: 'max',
+        offset: parseNumber(j.offset, `${where}.offset`),
+        size: size(j.size),
+        max: parseNumber(j.max, `${where}.max`),
+      };
+    case 'max_range':
+      return {
+        kind: 'max_range',
+        offset: parseNumber(j.offset, `${where}.offset`),
+        size: size(j.size),
+        min: parseNumber(j.min ?? 0, `${where}.min`),
+        max: parseNumber(j.max, `${where}.max`),
+      };
     case 'cstring_via_pointer':
       if (typeof j.value !== 'string') bad(`${where}.value`, 'is the expected string.');
-      return { kind: 'cstring_via_pointer', pointer: parseNumber(j.pointer, `${where}.pointer`), value: j.value as string };
-    default: return bad(`${where}.kind`, `must be cstring_via_pointer, max, max_range or equals, not ${JSON.stringify(j?.kind)}.`);
+      return {
+        kind: 'cstring_via_pointer',
+        pointer: parseNumber(j.pointer, `${where}.pointer`),
+        value: j.value as string,
+      };
+    default:
+      return bad(
+        `${where}.kind`,
+        `must be cstring_via_pointer, max, max_range or equals, not ${JSON.stringify(j?.kind)}.`,
+      );
   }
 }
 
 export function loadProfileFile(path: string): DosProfile {
   let text: string;
-  try { text = readFileSync(path, 'utf8'); } catch { throw new RetroError('not_found', `Cannot read the profile ${path}.`, { path }); }
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new RetroError('not_found', `Cannot read the profile ${path}.`, { path });
+  }
   let json: unknown;
-  try { json = JSON.parse(text); } catch (err) { throw new RetroError('bad_request', `Profile ${path} is not valid JSON: ${(err as Error).message}`, { path }); }
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new RetroError('bad_request', `Profile ${path} is not valid JSON: ${(err as Error).message}`, { path });
+  }
   return validateProfile(json, dirname(path));
 }
 
@@ -142,18 +223,28 @@ export function failedCheck(check: ProfileCheck, ds: Uint8Array): string | undef
   switch (check.kind) {
     case 'equals': {
       const got = ds.subarray(check.offset, check.offset + check.bytes.length);
-      return Buffer.from(got).equals(Buffer.from(check.bytes)) ? undefined : `equals at 0x${check.offset.toString(16)}: found ${Buffer.from(got).toString('hex')}`;
+      return Buffer.from(got).equals(Buffer.from(check.bytes))
+        ? undefined
+        : `equals at 0x${check.offset.toString(16)}: found ${Buffer.from(got).toString('hex')}`;
     }
-    case 'max': return val(check.offset, check.size) <= check.max ? undefined : `max at 0x${check.offset.toString(16)}: ${val(check.offset, check.size)} > ${check.max}`;
+    case 'max':
+      return val(check.offset, check.size) <= check.max
+        ? undefined
+        : `max at 0x${check.offset.toString(16)}: ${val(check.offset, check.size)} > ${check.max}`;
     case 'max_range': {
       const v = val(check.offset, check.size);
-      return v >= check.min && v <= check.max ? undefined : `max_range at 0x${check.offset.toString(16)}: ${v} outside ${check.min}..${check.max}`;
+      return v >= check.min && v <= check.max
+        ? undefined
+        : `max_range at 0x${check.offset.toString(16)}: ${v} outside ${check.min}..${check.max}`;
     }
     case 'cstring_via_pointer': {
       const p = val(check.pointer, 2);
       let s = '';
-      for (let i = p; i < ds.length && ds[i] !== 0 && s.length <= check.value.length; i++) s += String.fromCharCode(ds[i]);
-      return s === check.value ? undefined : `cstring_via_pointer at 0x${check.pointer.toString(16)} → 0x${p.toString(16)}: "${s}" is not "${check.value}"`;
+      for (let i = p; i < ds.length && ds[i] !== 0 && s.length <= check.value.length; i++)
+        s += String.fromCharCode(ds[i]);
+      return s === check.value
+        ? undefined
+        : `cstring_via_pointer at 0x${check.pointer.toString(16)} → 0x${p.toString(16)}: "${s}" is not "${check.value}"`;
     }
   }
 }

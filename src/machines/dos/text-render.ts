@@ -24,7 +24,10 @@ export function renderText(screen: TextScreen, font: Uint8Array): { width: numbe
       for (let x = 0; x < 8; x++) {
         const c = bits & (0x80 >> x) ? fg : bg;
         const i = ((y0 + y) * width + x0 + x) * 4;
-        rgba[i] = c[0]; rgba[i + 1] = c[1]; rgba[i + 2] = c[2]; rgba[i + 3] = 255;
+        rgba[i] = c[0];
+        rgba[i + 1] = c[1];
+        rgba[i + 2] = c[2];
+        rgba[i + 3] = 255;
       }
     }
   }

@@ -48,7 +48,8 @@ export function decodeText(vga: Uint8Array, stride: TextStride, columns: number,
     attributes[k] = vga[textIndex(stride, k * 2 + 1)];
   }
   const lines: string[] = [];
-  for (let r = 0; r < rows; r++) lines.push(decodeCp437(chars.subarray(r * columns, (r + 1) * columns)).replace(/[ \u00a0]+$/, ''));
+  for (let r = 0; r < rows; r++)
+    lines.push(decodeCp437(chars.subarray(r * columns, (r + 1) * columns)).replace(/[ \u00a0]+$/, ''));
   return { columns, rows, lines, attributes, chars };
 }
 
@@ -57,7 +58,10 @@ export function decodeMode13(span: Uint8Array): Uint8Array {
   const out = new Uint8Array(MODE13_PIXELS);
   for (let o = 0; o < MODE13_PIXELS; o += 4) {
     const i = o * 4;
-    out[o] = span[i]; out[o + 1] = span[i + 1]; out[o + 2] = span[i + 2]; out[o + 3] = span[i + 3];
+    out[o] = span[i];
+    out[o + 1] = span[i + 1];
+    out[o + 2] = span[i + 2];
+    out[o + 3] = span[i + 3];
   }
   return out;
 }

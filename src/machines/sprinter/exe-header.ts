@@ -19,7 +19,8 @@ export interface ExeHeader {
 }
 
 export function parseExeHeader(bytes: Uint8Array): ExeHeader {
-  if (bytes.length < 0x16) throw new RetroError('bad_request', `A DSS EXE header needs at least 22 bytes; got ${bytes.length}.`);
+  if (bytes.length < 0x16)
+    throw new RetroError('bad_request', `A DSS EXE header needs at least 22 bytes; got ${bytes.length}.`);
   if (bytes[0] !== 0x45 || bytes[1] !== 0x58 || bytes[2] !== 0x45) {
     throw new RetroError('bad_request', 'Not a DSS EXE: it does not start with "EXE".');
   }
@@ -32,8 +33,13 @@ export function parseExeHeader(bytes: Uint8Array): ExeHeader {
     start: u16(0x12),
     stack: u16(0x14),
   };
-  if (header.codeOffset < 0x16) throw new RetroError('bad_request', `The EXE code offset ${header.codeOffset} lies inside its header.`);
-  if (header.load < 0x100) throw new RetroError('bad_request', `The EXE load address 0x${header.load.toString(16)} leaves no room for the 256-byte PSP.`);
+  if (header.codeOffset < 0x16)
+    throw new RetroError('bad_request', `The EXE code offset ${header.codeOffset} lies inside its header.`);
+  if (header.load < 0x100)
+    throw new RetroError(
+      'bad_request',
+      `The EXE load address 0x${header.load.toString(16)} leaves no room for the 256-byte PSP.`,
+    );
   return header;
 }
 

@@ -16,11 +16,18 @@ export type SquareMode =
   | { kind: 'border'; blank: boolean; interrupt: boolean };
 
 function checkVram(vram: Uint8Array): void {
-  if (vram.length < VRAM_SIZE) throw new RetroError('bad_request', `Sprinter VRAM is ${VRAM_SIZE} bytes; got ${vram.length}.`);
+  if (vram.length < VRAM_SIZE)
+    throw new RetroError('bad_request', `Sprinter VRAM is ${VRAM_SIZE} bytes; got ${vram.length}.`);
 }
 
 /** The 4 mode bytes of square (a = column 0..55, b = row 0..39) in mode page pm (RGMOD bit 0). */
-export function modeBytes(vram: Uint8Array, a: number, b: number, pm: 0 | 1 = 0, rightHalf = false): [number, number, number, number] {
+export function modeBytes(
+  vram: Uint8Array,
+  a: number,
+  b: number,
+  pm: 0 | 1 = 0,
+  rightHalf = false,
+): [number, number, number, number] {
   checkVram(vram);
   const row = 1 + 2 * a + 0x80 * pm + (rightHalf ? 1 : 0);
   const at = row * VRAM_ROW + MODE_COLUMN + 4 * b;
@@ -31,15 +38,20 @@ export function decodeMode([m0, m1, m2]: readonly number[]): SquareMode {
   if ((m0 & 0xf0) === 0xf0) return { kind: 'border', blank: (m0 & 0x0c) === 0x0c, interrupt: (m0 & 1) === 1 };
   if (m0 & 0x10) return { kind: 'text', char: m1, attrRow: m2, fontBlock: m0 & 0x0f, columns: m0 & 0x20 ? 80 : 40 };
   return {
-    kind: 'graphics', palette: (m0 >> 6) & 3, width: m0 & 0x20 ? 640 : 320,
-    sourceColumn: ((m0 & 0x0f) << 6) | ((m1 & 0x07) << 3), sourceRow: (m1 >> 3) << 3, lowRes: (m2 & 0x04) !== 0,
+    kind: 'graphics',
+    palette: (m0 >> 6) & 3,
+    width: m0 & 0x20 ? 640 : 320,
+    sourceColumn: ((m0 & 0x0f) << 6) | ((m1 & 0x07) << 3),
+    sourceRow: (m1 >> 3) << 3,
+    lowRes: (m2 & 0x04) !== 0,
   };
 }
 
 /** Colour n of palette k: R, G, B at row n, columns #3E0 + 4k. */
 export function paletteColor(vram: Uint8Array, k: number, n: number): { r: number; g: number; b: number } {
   checkVram(vram);
-  if (k < 0 || k > 3 || n < 0 || n > 255) throw new RetroError('bad_request', `Palette ${k} colour ${n} does not exist (palettes 0..3, colours 0..255).`);
+  if (k < 0 || k > 3 || n < 0 || n > 255)
+    throw new RetroError('bad_request', `Palette ${k} colour ${n} does not exist (palettes 0..3, colours 0..255).`);
   const at = n * VRAM_ROW + PALETTE_COLUMN + 4 * k;
   return { r: vram[at], g: vram[at + 1], b: vram[at + 2] };
 }

@@ -37,7 +37,8 @@ export function windowOf(logical: number): 0 | 1 | 2 | 3 {
 export function pagedAddress(logical: number, pages: WindowPages): PagedAddress {
   const window = windowOf(logical);
   const page = pages[`W${window}` as keyof WindowPages];
-  if (!Number.isInteger(page) || page < 0 || page > 0xff) throw new RetroError('bad_request', `Window ${window} has no valid page (${page}).`);
+  if (!Number.isInteger(page) || page < 0 || page > 0xff)
+    throw new RetroError('bad_request', `Window ${window} has no valid page (${page}).`);
   const offset = logical & (WINDOW_SIZE - 1);
   return { window, page, offset, ramOffset: page * WINDOW_SIZE + offset };
 }
@@ -56,8 +57,8 @@ export function logicalFor(page: number, offset: number, pages: WindowPages): nu
 export function translateZ84(logical: number, mcr = 0x01, csbr = 0xff): number {
   checkLogical(logical);
   const block = logical >> 12;
-  if ((mcr & 1) && (csbr & 0x0f) >= block) return 0x10000 | logical;
-  if ((mcr & 2) && ((csbr >> 4) & 0x0f) >= block && block > (csbr & 0x0f)) return 0x20000 | logical;
+  if (mcr & 1 && (csbr & 0x0f) >= block) return 0x10000 | logical;
+  if (mcr & 2 && ((csbr >> 4) & 0x0f) >= block && block > (csbr & 0x0f)) return 0x20000 | logical;
   return logical;
 }
 
@@ -73,6 +74,8 @@ export function isGraphicsPage(page: number): boolean {
 
 /** Reads the four page registers through a side-effect-free debugger expression evaluator. */
 export async function readWindowPages(evaluate: (expression: string) => Promise<number>): Promise<WindowPages> {
-  const [W0, W1, W2, W3] = await Promise.all(PAGE_PORTS.map((p) => evaluate(`ib@${p.toString(16)}`).then((v) => v & 0xff)));
+  const [W0, W1, W2, W3] = await Promise.all(
+    PAGE_PORTS.map((p) => evaluate(`ib@${p.toString(16)}`).then((v) => v & 0xff)),
+  );
   return { W0, W1, W2, W3 };
 }

@@ -3,17 +3,32 @@ import * as z from 'zod/v4';
 import type { SessionApi, StepGranularity } from '../../session/types.js';
 import type { MutationOptions } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
-import { describeLocation, formatBreakpoint, formatFrame, formatStop, formatVariable, parseAddress } from '../format.js';
+import {
+  describeLocation,
+  formatBreakpoint,
+  formatFrame,
+  formatStop,
+  formatVariable,
+  parseAddress,
+} from '../format.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, runThenWait } from '../run-control.js';
 import {
-  addressInput, breakpointSchema, frameSchema, generationInput, locationSchema, sessionIdInput, stopSchema, variableSchema,
+  addressInput,
+  breakpointSchema,
+  frameSchema,
+  generationInput,
+  locationSchema,
+  sessionIdInput,
+  stopSchema,
+  variableSchema,
 } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
 
 const setBreakpoint = defineTool({
   name: 'set_breakpoint',
   title: 'Set a breakpoint',
-  description: 'Set a breakpoint at file+line, at a function, or at an address ({space, offset} or a CPU address). ' +
+  description:
+    'Set a breakpoint at file+line, at a function, or at an address ({space, offset} or a CPU address). ' +
     'You own it; other clients see it read-only. Reports whether it is verified and the line it moved to.',
   input: {
     session_id: sessionIdInput,
@@ -27,23 +42,31 @@ const setBreakpoint = defineTool({
   annotations: MUTATES,
   async run(args, ctx) {
     const { session, client } = ctx.connection.use(args.session_id);
-    const kinds = [args.file !== undefined || args.line !== undefined, args.function !== undefined, args.address !== undefined];
+    const kinds = [
+      args.file !== undefined || args.line !== undefined,
+      args.function !== undefined,
+      args.address !== undefined,
+    ];
     if (kinds.filter(Boolean).length !== 1) {
       throw new RetroError('bad_request', 'Give exactly one of: file and line, function, or address.');
     }
     let bp;
     if (args.function !== undefined) bp = await session.setFunctionBreakpoint(client.id, args.function, args.condition);
-    else if (args.address !== undefined) bp = await session.setAddressBreakpoint(client.id, parseAddress(args.address), args.condition);
+    else if (args.address !== undefined)
+      bp = await session.setAddressBreakpoint(client.id, parseAddress(args.address), args.condition);
     else {
-      if (args.file === undefined || args.line === undefined) throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
+      if (args.file === undefined || args.line === undefined)
+        throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
       bp = await session.setLineBreakpoint(client.id, args.file, args.line, args.condition);
     }
     const moved = args.line !== undefined && bp.line !== undefined && bp.line !== args.line;
     return {
       session,
       data: { breakpoint: formatBreakpoint(bp, client.id), requested_line: args.line, moved },
-      summary: `Breakpoint ${bp.id} ${bp.verified ? 'verified' : 'NOT verified'}` +
-        (bp.file && bp.line ? ` at ${bp.file}:${bp.line}` : '') + (moved ? ` (moved from line ${args.line})` : '') +
+      summary:
+        `Breakpoint ${bp.id} ${bp.verified ? 'verified' : 'NOT verified'}` +
+        (bp.file && bp.line ? ` at ${bp.file}:${bp.line}` : '') +
+        (moved ? ` (moved from line ${args.line})` : '') +
         (bp.message ? `: ${bp.message}` : ''),
     };
   },
@@ -52,7 +75,7 @@ const setBreakpoint = defineTool({
 const clearBreakpoint = defineTool({
   name: 'clear_breakpoint',
   title: 'Clear a breakpoint',
-  description: 'Remove one of your own breakpoints by id (others\' are read-only: not_owner).',
+  description: "Remove one of your own breakpoints by id (others' are read-only: not_owner).",
   input: { session_id: sessionIdInput, id: z.number().int() },
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -92,13 +115,21 @@ const waitInput = (defaultWait: boolean) => ({
 type RunCommand = (session: SessionApi, clientId: string, opts: MutationOptions) => Promise<void>;
 
 /** One shape for every run-control tool: issue the command, maybe wait, report the new state. */
-async function runControl(ctx: ToolContext, args: { session_id?: string; generation?: number; wait: boolean; timeout_ms: number },
-  command: RunCommand) {
+async function runControl(
+  ctx: ToolContext,
+  args: { session_id?: string; generation?: number; wait: boolean; timeout_ms: number },
+  command: RunCommand,
+) {
   const { session, client } = ctx.connection.use(args.session_id);
   const opts: MutationOptions = { generation: args.generation };
-  const { status, timed_out } = await runThenWait(session, () => command(session, client.id, opts), args.wait ? args.timeout_ms : 0);
+  const { status, timed_out } = await runThenWait(
+    session,
+    () => command(session, client.id, opts),
+    args.wait ? args.timeout_ms : 0,
+  );
   return {
-    session, state: status.state,
+    session,
+    state: status.state,
     data: { timed_out, stop: formatStop(status), location: status.state === 'stopped' ? status.location : undefined },
     summary: status.state === 'stopped' ? `Stopped in ${describeLocation(status.location)}.` : `Now ${status.state}.`,
   };
@@ -167,8 +198,11 @@ const backtrace = defineTool({
     const { session } = ctx.connection.use(args.session_id);
     const frames = (await session.backtrace()).map(formatFrame);
     return {
-      session, data: { frames },
-      summary: frames.map((f) => `#${f.index} ${describeLocation(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`).join('\n'),
+      session,
+      data: { frames },
+      summary: frames
+        .map((f) => `#${f.index} ${describeLocation(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`)
+        .join('\n'),
     };
   },
 });
@@ -179,14 +213,19 @@ const listVariables = defineTool({
   name: 'list_variables',
   title: 'List variables',
   description: 'Typed C values of the locals of a frame, the globals, or the CPU registers.',
-  input: { session_id: sessionIdInput, scope: z.enum(['locals', 'globals', 'registers']).default('locals'), frame: frameInput },
+  input: {
+    session_id: sessionIdInput,
+    scope: z.enum(['locals', 'globals', 'registers']).default('locals'),
+    frame: frameInput,
+  },
   output: { scope: z.string(), frame: z.number().int(), variables: z.array(variableSchema) },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
     const vars = (await session.variables(args.scope, args.frame)).map(formatVariable);
     return {
-      session, data: { scope: args.scope, frame: args.frame, variables: vars },
+      session,
+      data: { scope: args.scope, frame: args.frame, variables: vars },
       summary: vars.map((v) => `${v.type} ${v.name} = ${v.value}`).join('\n'),
     };
   },
@@ -207,5 +246,15 @@ const readVariable = defineTool({
 });
 
 export const cTools: ToolDef[] = [
-  setBreakpoint, clearBreakpoint, listBreakpoints, resume, pause, stepInto, stepOver, stepOut, backtrace, listVariables, readVariable,
+  setBreakpoint,
+  clearBreakpoint,
+  listBreakpoints,
+  resume,
+  pause,
+  stepInto,
+  stepOver,
+  stepOut,
+  backtrace,
+  listVariables,
+  readVariable,
 ];

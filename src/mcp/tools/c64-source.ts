@@ -18,7 +18,13 @@ export const MAX_SOURCE_BYTES = 1 << 20;
 const C64_ADDRESS_END = 0x10000;
 
 export const byteSourceInput = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('inline'), hex: z.string().max(2 * MAX_SOURCE_BYTES + 1024).describe('hex bytes') }),
+  z.object({
+    kind: z.literal('inline'),
+    hex: z
+      .string()
+      .max(2 * MAX_SOURCE_BYTES + 1024)
+      .describe('hex bytes'),
+  }),
   z.object({
     kind: z.literal('file'),
     path: z.string().min(1).max(1000).describe('absolute or relative to the output folder'),
@@ -32,7 +38,9 @@ export const byteSourceInput = z.discriminatedUnion('kind', [
 ]);
 export type ByteSourceInput = z.infer<typeof byteSourceInput>;
 
-export const nonAtomicInput = z.boolean().default(false)
+export const nonAtomicInput = z
+  .boolean()
+  .default(false)
   .describe('allow several memory reads while running (not one snapshot)');
 
 /** A source checked and ready to read: `available` bytes can be read from its start. */
@@ -43,33 +51,62 @@ export interface PlannedSource {
   read(length: number): Promise<Uint8Array>;
 }
 
-async function planFile(ctx: ToolContext, label: string, src: { path: string; offset: number }): Promise<PlannedSource> {
+async function planFile(
+  ctx: ToolContext,
+  label: string,
+  src: { path: string; offset: number },
+): Promise<PlannedSource> {
   const full = isAbsolute(src.path) ? src.path : resolve(ctx.outputDir, src.path);
   const info = await stat(full).catch(() => undefined);
   if (!info?.isFile()) throw new RetroError('not_found', `${label}: no file ${full}.`, { source: label, path: full });
-  if (src.offset > info.size) throw new RetroError('bad_request', `${label}: offset ${src.offset} is past the end of ${full} (${info.size} bytes).`, { source: label });
+  if (src.offset > info.size)
+    throw new RetroError(
+      'bad_request',
+      `${label}: offset ${src.offset} is past the end of ${full} (${info.size} bytes).`,
+      { source: label },
+    );
   return {
-    label, kind: 'file', available: Math.min(info.size - src.offset, MAX_SOURCE_BYTES),
+    label,
+    kind: 'file',
+    available: Math.min(info.size - src.offset, MAX_SOURCE_BYTES),
     async read(length) {
       const handle = await open(full, 'r');
       try {
         const buf = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buf, 0, length, src.offset);
-        if (bytesRead !== length) throw new RetroError('bad_request', `${label}: ${full} changed while reading (got ${bytesRead} of ${length} bytes).`);
+        if (bytesRead !== length)
+          throw new RetroError(
+            'bad_request',
+            `${label}: ${full} changed while reading (got ${bytesRead} of ${length} bytes).`,
+          );
         return new Uint8Array(buf);
-      } finally { await handle.close(); }
+      } finally {
+        await handle.close();
+      }
     },
   };
 }
 
-function planMemory(session: SessionApi, label: string, src: { bank: string | number; address: number | string }): PlannedSource {
+function planMemory(
+  session: SessionApi,
+  label: string,
+  src: { bank: string | number; address: number | string },
+): PlannedSource {
   const offset = parseAddress(src.address).offset;
-  if (offset >= C64_ADDRESS_END) throw new RetroError('bad_address', `${label}: address ${hex(offset)} is outside $0000-$FFFF.`, { source: label });
+  if (offset >= C64_ADDRESS_END)
+    throw new RetroError('bad_address', `${label}: address ${hex(offset)} is outside $0000-$FFFF.`, { source: label });
   return {
-    label, kind: 'memory', available: C64_ADDRESS_END - offset,
+    label,
+    kind: 'memory',
+    available: C64_ADDRESS_END - offset,
     async read(length) {
       const bytes = await session.readMemory({ space: 'cpu', bank: src.bank, offset }, length);
-      if (bytes.length !== length) throw new RetroError('bad_address', `${label}: read ${bytes.length} of ${length} bytes at ${hex(offset)}; partial reads are refused.`, { source: label });
+      if (bytes.length !== length)
+        throw new RetroError(
+          'bad_address',
+          `${label}: read ${bytes.length} of ${length} bytes at ${hex(offset)}; partial reads are refused.`,
+          { source: label },
+        );
       return bytes;
     },
   };
@@ -86,16 +123,26 @@ export interface SourcePlan {
  * addresses are in range; more than one memory source while the machine runs
  * needs allowNonAtomic (then a warning).
  */
-export async function planSources(ctx: ToolContext, inputs: Record<string, ByteSourceInput | undefined>, opts: { sessionId?: string; allowNonAtomic?: boolean }): Promise<SourcePlan> {
+export async function planSources(
+  ctx: ToolContext,
+  inputs: Record<string, ByteSourceInput | undefined>,
+  opts: { sessionId?: string; allowNonAtomic?: boolean },
+): Promise<SourcePlan> {
   const sources: Record<string, PlannedSource> = {};
   const warnings: string[] = [];
-  const memoryNames = Object.entries(inputs).filter(([, s]) => s?.kind === 'memory').map(([n]) => n);
+  const memoryNames = Object.entries(inputs)
+    .filter(([, s]) => s?.kind === 'memory')
+    .map(([n]) => n);
   const session = memoryNames.length ? ctx.connection.use(opts.sessionId).session : undefined;
   for (const [label, src] of Object.entries(inputs)) {
     if (!src) continue;
     if (src.kind === 'inline') {
       const bytes = parseHex(src.hex);
-      if (bytes.length > MAX_SOURCE_BYTES) throw new RetroError('too_large', `${label}: inline input is ${bytes.length} bytes; the cap is ${MAX_SOURCE_BYTES}.`);
+      if (bytes.length > MAX_SOURCE_BYTES)
+        throw new RetroError(
+          'too_large',
+          `${label}: inline input is ${bytes.length} bytes; the cap is ${MAX_SOURCE_BYTES}.`,
+        );
       sources[label] = { label, kind: 'inline', available: bytes.length, read: async (n) => bytes.subarray(0, n) };
     } else if (src.kind === 'file') sources[label] = await planFile(ctx, label, src);
     else sources[label] = planMemory(session!, label, src);
@@ -104,10 +151,16 @@ export async function planSources(ctx: ToolContext, inputs: Record<string, ByteS
     const { state } = await session.status();
     if (state === 'running') {
       if (!opts.allowNonAtomic) {
-        throw new RetroError('not_stopped', `${memoryNames.length} memory sources (${memoryNames.join(', ')}) would be read separately while the machine runs, ` +
-          'so they may not match one another. Pause first, or pass allow_non_atomic_reads: true.', { sources: memoryNames });
+        throw new RetroError(
+          'not_stopped',
+          `${memoryNames.length} memory sources (${memoryNames.join(', ')}) would be read separately while the machine runs, ` +
+            'so they may not match one another. Pause first, or pass allow_non_atomic_reads: true.',
+          { sources: memoryNames },
+        );
       }
-      warnings.push(`non_atomic_reads: ${memoryNames.join(', ')} were read one after another while the machine ran; they may come from different moments.`);
+      warnings.push(
+        `non_atomic_reads: ${memoryNames.join(', ')} were read one after another while the machine ran; they may come from different moments.`,
+      );
     }
   }
   return { sources, session, warnings };
@@ -115,11 +168,15 @@ export async function planSources(ctx: ToolContext, inputs: Record<string, ByteS
 
 /** Fails unless a source can supply `needed` bytes (before any read). */
 export function requireBytes(source: PlannedSource, needed: number): void {
-  if (needed > MAX_SOURCE_BYTES) throw new RetroError('too_large', `${source.label}: ${needed} bytes exceeds the read cap of ${MAX_SOURCE_BYTES}.`);
+  if (needed > MAX_SOURCE_BYTES)
+    throw new RetroError('too_large', `${source.label}: ${needed} bytes exceeds the read cap of ${MAX_SOURCE_BYTES}.`);
   if (source.available < needed) {
     const why = source.kind === 'memory' ? ' before $FFFF (reads do not wrap)' : '';
-    throw new RetroError('bad_request', `${source.label} has ${source.available} bytes${why}; this geometry needs ${needed}.`,
-      { source: source.label, needed, available: source.available });
+    throw new RetroError(
+      'bad_request',
+      `${source.label} has ${source.available} bytes${why}; this geometry needs ${needed}.`,
+      { source: source.label, needed, available: source.available },
+    );
   }
 }
 

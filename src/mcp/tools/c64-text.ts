@@ -20,7 +20,8 @@ const SEARCH_MAX_RESULTS = 1000;
 const decodeC64Text = defineTool({
   name: 'decode_c64_text',
   title: 'Decode C64 text',
-  description: 'Decode PETSCII or screen codes from a byte source (inline hex, file, or session memory with its bank). ' +
+  description:
+    'Decode PETSCII or screen codes from a byte source (inline hex, file, or session memory with its bank). ' +
     'Exactly one framing: length, terminator, or prefix_size. Returns display text, a lossless fragment string and per-byte records.',
   input: { source: byteSourceInput, ...textInputs, session_id: sessionIdInput },
   output: textOutput,
@@ -28,14 +29,19 @@ const decodeC64Text = defineTool({
   async run(args, ctx) {
     const plan = await planSources(ctx, { source: args.source }, { sessionId: args.session_id });
     const { decoded, bytes } = await readAndDecode(plan.sources.source, args);
-    return { session: plan.session, data: textData(decoded, bytes), summary: `${decoded.text_length} text bytes: ${JSON.stringify(decoded.text.slice(0, 200))}` };
+    return {
+      session: plan.session,
+      data: textData(decoded, bytes),
+      summary: `${decoded.text_length} text bytes: ${JSON.stringify(decoded.text.slice(0, 200))}`,
+    };
   },
 });
 
 const searchC64Text = defineTool({
   name: 'search_c64_text',
   title: 'Search C64 text',
-  description: `Find exact raw bytes (bytes, hex) or exact decoded text (text, matched per code point; controls match nothing) in a byte source. ` +
+  description:
+    `Find exact raw bytes (bytes, hex) or exact decoded text (text, matched per code point; controls match nothing) in a byte source. ` +
     `Searches length bytes (default ${SEARCH_DEFAULT_BYTES} or to the source end, cap ${MAX_SOURCE_BYTES}); max_results default ${SEARCH_DEFAULT_RESULTS}, cap ${SEARCH_MAX_RESULTS}.`,
   input: {
     source: byteSourceInput,
@@ -48,13 +54,16 @@ const searchC64Text = defineTool({
     session_id: sessionIdInput,
   },
   output: {
-    matches: z.array(z.object({ offset: z.number().int(), address: z.number().int().optional(), address_hex: z.string().optional() })),
+    matches: z.array(
+      z.object({ offset: z.number().int(), address: z.number().int().optional(), address_hex: z.string().optional() }),
+    ),
     more: z.boolean().describe('true when max_results stopped the search'),
     searched: z.number().int(),
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
-    if ((args.bytes === undefined) === (args.text === undefined)) throw new RetroError('bad_request', 'Give exactly one of bytes (hex) or text.');
+    if ((args.bytes === undefined) === (args.text === undefined))
+      throw new RetroError('bad_request', 'Give exactly one of bytes (hex) or text.');
     const needle = args.bytes !== undefined ? parseHex(args.bytes) : undefined;
     if (needle?.length === 0 || args.text === '') throw new RetroError('bad_request', 'The search pattern is empty.');
     const plan = await planSources(ctx, { source: args.source }, { sessionId: args.session_id });
@@ -62,13 +71,30 @@ const searchC64Text = defineTool({
     const length = args.length ?? Math.min(SEARCH_DEFAULT_BYTES, source.available);
     requireBytes(source, length);
     const haystack = await source.read(length);
-    const found = needle ? searchBytes(haystack, needle, args.max_results) : searchCodePoints(haystack, args.text!, { encoding: args.encoding, charset: args.charset, highBit: args.high_bit }, args.max_results);
+    const found = needle
+      ? searchBytes(haystack, needle, args.max_results)
+      : searchCodePoints(
+          haystack,
+          args.text!,
+          { encoding: args.encoding, charset: args.charset, highBit: args.high_bit },
+          args.max_results,
+        );
     const base = args.source.kind === 'memory' ? parseAddress(args.source.address).offset : undefined;
-    const matches = found.hits.map((offset) => base === undefined ? { offset } : { offset, address: base + offset, address_hex: hex(base + offset) });
+    const matches = found.hits.map((offset) =>
+      base === undefined ? { offset } : { offset, address: base + offset, address_hex: hex(base + offset) },
+    );
     return {
       session: plan.session,
       data: { matches, more: found.more, searched: length },
-      summary: `${matches.length}${found.more ? '+' : ''} matches in ${length} bytes${matches.length ? ': ' + matches.slice(0, 10).map((m) => m.address_hex ?? m.offset).join(', ') : ''}`,
+      summary: `${matches.length}${found.more ? '+' : ''} matches in ${length} bytes${
+        matches.length
+          ? ': ' +
+            matches
+              .slice(0, 10)
+              .map((m) => m.address_hex ?? m.offset)
+              .join(', ')
+          : ''
+      }`,
     };
   },
 });
@@ -76,7 +102,8 @@ const searchC64Text = defineTool({
 const defineC64Text = defineTool({
   name: 'define_c64_text',
   title: 'Define C64 text',
-  description: 'Decode text in a session\'s memory, then label that region (name, size = consumed bytes, comment = the decoded text) in the session\'s labels. ' +
+  description:
+    "Decode text in a session's memory, then label that region (name, size = consumed bytes, comment = the decoded text) in the session's labels. " +
     'dry_run (default true) only reports the plan; conflict_policy error (default), skip or replace.',
   input: {
     address: z.union([z.number().int(), z.string()]).describe('start of the text, 0-$FFFF'),
@@ -89,13 +116,21 @@ const defineC64Text = defineTool({
   output: { ...textOutput, ...labelPlanOutput },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(args, ctx) {
-    const plan = await planSources(ctx, { source: { kind: 'memory', bank: args.bank, address: args.address } }, { sessionId: args.session_id });
+    const plan = await planSources(
+      ctx,
+      { source: { kind: 'memory', bank: args.bank, address: args.address } },
+      { sessionId: args.session_id },
+    );
     const session = plan.session!;
     const { decoded, bytes } = await readAndDecode(plan.sources.source, args);
     const address = parseAddress(args.address).offset;
     const name = args.name ?? `TEXT_${address.toString(16).toUpperCase().padStart(4, '0')}`;
     const comment = `${args.encoding} ${args.charset} text: ${JSON.stringify(decoded.text.slice(0, 500))}`;
-    const labelPlan = applyLabels(session, [{ name, address, size: decoded.consumed, comment, source: 'define_c64_text' }], args);
+    const labelPlan = applyLabels(
+      session,
+      [{ name, address, size: decoded.consumed, comment, source: 'define_c64_text' }],
+      args,
+    );
     return {
       session,
       data: { ...textData(decoded, bytes), ...labelPlan.data },

@@ -11,7 +11,9 @@ export const MAX_READ_BYTES = 65536;
 export const MAX_WRITE_BYTES = 4096;
 
 /** Sessions may offer symbol lookup; it is optional, so ask for it by shape. */
-interface SymbolLookup { symbolAt(address: Address): Promise<{ name: string; offset: number } | undefined> }
+interface SymbolLookup {
+  symbolAt(address: Address): Promise<{ name: string; offset: number } | undefined>;
+}
 
 async function symbolAt(session: SessionApi, address: Address): Promise<string | undefined> {
   const lookup = (session as Partial<SymbolLookup>).symbolAt;
@@ -37,7 +39,8 @@ const readRegisters = defineTool({
 const readMemory = defineTool({
   name: 'read_memory',
   title: 'Read memory',
-  description: `Read up to ${MAX_READ_BYTES} bytes. address: {space, offset, bank?} or a number/"0x…" string for the CPU's ` +
+  description:
+    `Read up to ${MAX_READ_BYTES} bytes. address: {space, offset, bank?} or a number/"0x…" string for the CPU's ` +
     'logical view. Returns hex, an ASCII preview and the symbol at the address when known.',
   input: {
     session_id: sessionIdInput,
@@ -55,8 +58,11 @@ const readMemory = defineTool({
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
     if (args.length > MAX_READ_BYTES) {
-      throw new RetroError('too_large', `Reading ${args.length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`,
-        { limit: MAX_READ_BYTES });
+      throw new RetroError(
+        'too_large',
+        `Reading ${args.length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`,
+        { limit: MAX_READ_BYTES },
+      );
     }
     const address = parseAddress(args.address);
     const bytes = await session.readMemory(address, args.length);
@@ -85,7 +91,9 @@ const writeMemory = defineTool({
     const { session, client } = ctx.connection.use(args.session_id);
     const data = parseHex(args.hex);
     if (data.length > MAX_WRITE_BYTES) {
-      throw new RetroError('too_large', `Writing ${data.length} bytes exceeds the limit of ${MAX_WRITE_BYTES}.`, { limit: MAX_WRITE_BYTES });
+      throw new RetroError('too_large', `Writing ${data.length} bytes exceeds the limit of ${MAX_WRITE_BYTES}.`, {
+        limit: MAX_WRITE_BYTES,
+      });
     }
     const address = parseAddress(args.address);
     await session.writeMemory(client.id, address, data, { generation: args.generation });

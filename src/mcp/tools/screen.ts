@@ -8,7 +8,8 @@ import { defineTool, type ToolDef } from '../tool-kit.js';
 const screenshot = defineTool({
   name: 'screenshot',
   title: 'Screenshot',
-  description: 'The emulated screen as a PNG image. maybe_stale is true while the CPU is stopped (the frame may predate it). ' +
+  description:
+    'The emulated screen as a PNG image. maybe_stale is true while the CPU is stopped (the frame may predate it). ' +
     'With output_path the PNG is also saved (relative to the output folder; refuses to overwrite unless overwrite is true).',
   input: {
     session_id: sessionIdInput,
@@ -28,10 +29,19 @@ const screenshot = defineTool({
     const { session } = ctx.connection.use(args.session_id);
     const image = await session.screenshot();
     const png = encodePng(image);
-    const path = args.output_path ? await writeOutputFile(ctx.outputDir, args.output_path, png, args.overwrite) : undefined;
+    const path = args.output_path
+      ? await writeOutputFile(ctx.outputDir, args.output_path, png, args.overwrite)
+      : undefined;
     return {
       session,
-      data: { width: image.width, height: image.height, frame: image.frame, maybe_stale: image.maybeStale, png_bytes: png.length, path },
+      data: {
+        width: image.width,
+        height: image.height,
+        frame: image.frame,
+        maybe_stale: image.maybeStale,
+        png_bytes: png.length,
+        path,
+      },
       image: { data: png.toString('base64'), mimeType: 'image/png' },
       summary: `${image.width}x${image.height} screen${path ? `, saved to ${path}` : ''}${image.maybeStale ? ' (may be stale: CPU stopped)' : ''}`,
     };

@@ -19,9 +19,15 @@ function formatLease(lease: LeaseInfo | undefined, myClientId: string | undefine
 
 const launchInput = {
   machine: z.string().min(1).default('spectrum').describe('machine name, e.g. "spectrum"'),
-  emulator: z.enum(['mame', 'vice', 'builtin', 'dosbox']).default('mame').describe('"dosbox" runs a DOS guest (machine "dos"; options in dos; the dos tool group drives it)'),
+  emulator: z
+    .enum(['mame', 'vice', 'builtin', 'dosbox'])
+    .default('mame')
+    .describe('"dosbox" runs a DOS guest (machine "dos"; options in dos; the dos tool group drives it)'),
   program: z.string().optional().describe('program image (ROM .rom/.bin or .ihx), relative to cwd'),
-  debugInfo: z.string().optional().describe('debug info (SDCC .cdb or cc65 .dbg); default: program with .cdb, then .dbg'),
+  debugInfo: z
+    .string()
+    .optional()
+    .describe('debug info (SDCC .cdb or cc65 .dbg); default: program with .cdb, then .dbg'),
   mamePath: z.string().optional().describe('MAME executable; default mame on PATH, then /usr/games/mame'),
   rompath: z.string().optional(),
   media: z.record(z.string(), z.string()).optional().describe('MAME media options, e.g. {"cart": "game.bin"}'),
@@ -31,23 +37,34 @@ const launchInput = {
   cwd: z.string().optional().describe('folder relative paths resolve against'),
   extraArgs: z.array(z.string()).max(32).optional().describe('extra MAME arguments'),
   vicePath: z.string().optional().describe('VICE x64sc executable (emulator "vice"); default x64sc on PATH'),
-  viceMonitor: z.string().regex(/^[\w.-]+:\d+$/).optional().describe('attach to a running VICE binary monitor at "host:port" instead of starting x64sc'),
-  dos: z.object({
-    backend: z.enum(['native', 'wasm-dosbox', 'wasm-dosbox-x']).optional().describe('default: embedded wasm DOSBox-X when the optional "emulators" package is installed, else native'),
-    pid: z.number().int().positive().optional().describe('attach to a running native DOSBox by process id'),
-    executable: z.string().optional(),
-    isolation: z.enum(['dummy', 'xvfb']).optional(),
-    conf: z.string().optional(),
-    args: z.string().max(120).optional(),
-    memsizeMb: z.number().int().min(1).max(64).optional(),
-    profile: z.string().optional().describe('program profile JSON to load once the guest is up'),
-  }).optional().describe('emulator "dosbox" only'),
+  viceMonitor: z
+    .string()
+    .regex(/^[\w.-]+:\d+$/)
+    .optional()
+    .describe('attach to a running VICE binary monitor at "host:port" instead of starting x64sc'),
+  dos: z
+    .object({
+      backend: z
+        .enum(['native', 'wasm-dosbox', 'wasm-dosbox-x'])
+        .optional()
+        .describe('default: embedded wasm DOSBox-X when the optional "emulators" package is installed, else native'),
+      pid: z.number().int().positive().optional().describe('attach to a running native DOSBox by process id'),
+      executable: z.string().optional(),
+      isolation: z.enum(['dummy', 'xvfb']).optional(),
+      conf: z.string().optional(),
+      args: z.string().max(120).optional(),
+      memsizeMb: z.number().int().min(1).max(64).optional(),
+      profile: z.string().optional().describe('program profile JSON to load once the guest is up'),
+    })
+    .optional()
+    .describe('emulator "dosbox" only'),
 };
 
 const startSession = defineTool({
   name: 'start_session',
   title: 'Start a debug session',
-  description: 'Start an emulator session for a program (returns at once; watch session_status for boot progress). ' +
+  description:
+    'Start an emulator session for a program (returns at once; watch session_status for boot progress). ' +
     'With stopOnEntry (default) it stops at main. Refused with session_exists while one runs for the same program.',
   input: launchInput,
   output: {
@@ -63,7 +80,8 @@ const startSession = defineTool({
     ctx.connection.adopt(session, client);
     const st = await session.status();
     return {
-      session, state: st.state,
+      session,
+      state: st.state,
       data: { phase: st.phase, progress: st.progress.slice(-MAX_PROGRESS_LINES), your_client_id: client.id },
       summary: `Session ${session.id} is starting (${st.phase}); poll session_status until phase is ready.`,
     };
@@ -90,7 +108,8 @@ export function statusData(st: SessionStatus, myClientId: string | undefined) {
 const sessionStatus = defineTool({
   name: 'session_status',
   title: 'Session status',
-  description: 'Phase (boot progress), run state, where the CPU stopped (file:line, function), who holds the control lease.',
+  description:
+    'Phase (boot progress), run state, where the CPU stopped (file:line, function), who holds the control lease.',
   input: { session_id: sessionIdInput },
   output: {
     phase: z.enum(PHASES),
@@ -103,7 +122,10 @@ const sessionStatus = defineTool({
     location: locationSchema.optional(),
     stop: stopSchema.optional(),
     lease: leaseSchema.optional(),
-    failure: z.object({ code: z.string(), message: z.string() }).optional().describe('why the session failed, when it did'),
+    failure: z
+      .object({ code: z.string(), message: z.string() })
+      .optional()
+      .describe('why the session failed, when it did'),
     your_client_id: z.string().optional(),
   },
   annotations: READ_ONLY,
@@ -111,7 +133,9 @@ const sessionStatus = defineTool({
     const { session, client } = ctx.connection.use(args.session_id);
     const st = await session.status();
     return {
-      session, state: st.state, data: statusData(st, client.id),
+      session,
+      state: st.state,
+      data: statusData(st, client.id),
       summary: `${st.phase}, ${st.state}${st.state === 'stopped' ? ' in ' + describeLocation(st.location) : ''}`,
     };
   },
@@ -120,7 +144,8 @@ const sessionStatus = defineTool({
 const stopSession = defineTool({
   name: 'stop_session',
   title: 'Stop a session',
-  description: 'End the session (and the emulator, if this session started it). Only the client that started it or the lease holder may.',
+  description:
+    'End the session (and the emulator, if this session started it). Only the client that started it or the lease holder may.',
   input: { session_id: sessionIdInput },
   output: { stopped: z.boolean() },
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
@@ -129,8 +154,10 @@ const stopSession = defineTool({
     const st = await session.status();
     if (!isStarter(session, client.id) && st.lease?.holder.id !== client.id) {
       const holder = st.lease ? `; the lease is held by ${st.lease.holder.label}` : '';
-      throw new RetroError('not_owner',
-        `Only the client that started session ${session.id} or the control lease holder may stop it${holder}. Use claim_control first.`);
+      throw new RetroError(
+        'not_owner',
+        `Only the client that started session ${session.id} or the control lease holder may stop it${holder}. Use claim_control first.`,
+      );
     }
     await session.stop(`stopped by ${client.label}`);
     return { session, state: 'exited', data: { stopped: true }, summary: `Session ${session.id} stopped.` };
@@ -140,15 +167,23 @@ const stopSession = defineTool({
 const claimControl = defineTool({
   name: 'claim_control',
   title: 'Claim the control lease',
-  description: 'Take the control lease needed for run control, breakpoints and memory writes. ' +
+  description:
+    'Take the control lease needed for run control, breakpoints and memory writes. ' +
     'Refused with lease_held (naming the holder) unless take_over is true.',
-  input: { session_id: sessionIdInput, take_over: z.boolean().default(false).describe('take the lease from its current holder') },
+  input: {
+    session_id: sessionIdInput,
+    take_over: z.boolean().default(false).describe('take the lease from its current holder'),
+  },
   output: { lease: leaseSchema },
   annotations: MUTATES,
   async run(args, ctx) {
     const { session, client } = ctx.connection.use(args.session_id);
     const lease = session.claimControl(client.id, { takeOver: args.take_over });
-    return { session, data: { lease: formatLease(lease, client.id)! }, summary: `You hold the control lease of ${session.id}.` };
+    return {
+      session,
+      data: { lease: formatLease(lease, client.id)! },
+      summary: `You hold the control lease of ${session.id}.`,
+    };
   },
 });
 
@@ -169,7 +204,8 @@ const releaseControl = defineTool({
 const waitForStop = defineTool({
   name: 'wait_for_stop',
   title: 'Wait for the CPU to stop',
-  description: `Wait up to timeout_ms (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS}) for a stop; returns it with file:line ` +
+  description:
+    `Wait up to timeout_ms (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS}) for a stop; returns it with file:line ` +
     'and function, or state running with timed_out true (not an error; call again).',
   input: {
     session_id: sessionIdInput,
@@ -181,11 +217,21 @@ const waitForStop = defineTool({
     const { session } = ctx.connection.use(args.session_id);
     const { status, timed_out } = await waitForStopOrTimeout(session, args.timeout_ms);
     return {
-      session, state: status.state,
+      session,
+      state: status.state,
       data: { timed_out, stop: formatStop(status), location: status.location },
-      summary: timed_out ? `Still ${status.state} after ${args.timeout_ms} ms.` : `Stopped in ${describeLocation(status.location)}.`,
+      summary: timed_out
+        ? `Still ${status.state} after ${args.timeout_ms} ms.`
+        : `Stopped in ${describeLocation(status.location)}.`,
     };
   },
 });
 
-export const sessionTools: ToolDef[] = [startSession, sessionStatus, stopSession, claimControl, releaseControl, waitForStop];
+export const sessionTools: ToolDef[] = [
+  startSession,
+  sessionStatus,
+  stopSession,
+  claimControl,
+  releaseControl,
+  waitForStop,
+];

@@ -30,7 +30,12 @@ export async function unwind6502Cc65(regs: Register[], index: DebugIndex, read: 
   const frames: RawFrame[] = [];
   let fn = index.functionAt(pc);
   let entry = fn && csp !== undefined ? csp + (await allocatedAt(fn, pc, index, read)) : undefined;
-  frames.push({ pc, sp: s, frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {}, registersValid: true });
+  frames.push({
+    pc,
+    sp: s,
+    frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {},
+    registersValid: true,
+  });
 
   const stack = await read(0x100, 0x100);
   for (let at = s + 1; at < 0xff && frames.length < MAX_DEPTH; at++) {
@@ -41,7 +46,12 @@ export async function unwind6502Cc65(regs: Register[], index: DebugIndex, read: 
     // the caller's C sp once the callee returned: the callee's entry plus the parameters it pops
     csp = entry !== undefined && fn ? entry + paramBytes(fn) : undefined;
     entry = csp !== undefined ? csp + localBytes(caller) : undefined;
-    frames.push({ pc: ret, sp: (at + 1) & 0xff, frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {}, registersValid: false });
+    frames.push({
+      pc: ret,
+      sp: (at + 1) & 0xff,
+      frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {},
+      registersValid: false,
+    });
     fn = caller;
     at++;
   }
@@ -66,9 +76,11 @@ async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read
     if (code[at] === OP_JSR) jsrs.push(fn.start + at);
     at += instructionLength(code[at]);
   }
-  if (fn.params.some((p) => p.storage.kind === 'frame' && p.storage.offset === 0)) jsrs.shift();   // the fastcall push
-  const locals = fn.locals.filter((v) => v.storage.kind === 'frame' && v.storage.offset < 0)
-    .map((v) => -(v.storage as { offset: number }).offset).sort((a, b) => a - b);
+  if (fn.params.some((p) => p.storage.kind === 'frame' && p.storage.offset === 0)) jsrs.shift(); // the fastcall push
+  const locals = fn.locals
+    .filter((v) => v.storage.kind === 'frame' && v.storage.offset < 0)
+    .map((v) => -(v.storage as { offset: number }).offset)
+    .sort((a, b) => a - b);
   let allocated = 0;
   locals.forEach((depth, i) => {
     const jsr = jsrs[i];
@@ -79,7 +91,8 @@ async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read
 
 function localBytes(fn: FunctionInfo): number {
   let most = 0;
-  for (const v of fn.locals) if (v.storage.kind === 'frame' && v.storage.offset < 0) most = Math.max(most, -v.storage.offset);
+  for (const v of fn.locals)
+    if (v.storage.kind === 'frame' && v.storage.offset < 0) most = Math.max(most, -v.storage.offset);
   return most;
 }
 

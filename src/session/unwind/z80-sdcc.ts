@@ -34,7 +34,7 @@ export async function unwindZ80Sdcc(regs: Register[], index: DebugIndex, read: R
       caller = await scanForReturn(sp, ix, index, read);
     }
     if (!caller || !index.functionAt(caller.pc)) break;
-    if (caller.sp <= sp) break;   // the stack grows down: a caller's SP is always higher
+    if (caller.sp <= sp) break; // the stack grows down: a caller's SP is always higher
     ({ pc, sp, ix } = caller);
     frames.push({ pc, sp, frameRegs: { IX: ix }, registersValid: false });
   }

@@ -10,7 +10,8 @@ const ISOLATIONS = ['dummy', 'xvfb'] as const;
 
 export function parseDosOptions(raw: unknown): DosLaunchOptions | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw bad('"dos" must be an object, e.g. { "backend": "native", "profile": "game.dosprofile.json" }.');
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw bad('"dos" must be an object, e.g. { "backend": "native", "profile": "game.dosprofile.json" }.');
   const o = raw as Record<string, unknown>;
   const known = new Set(['backend', 'pid', 'executable', 'isolation', 'conf', 'args', 'memsizeMb', 'profile']);
   const unknown = Object.keys(o).filter((k) => !known.has(k));
@@ -39,14 +40,16 @@ function str(o: Record<string, unknown>, key: string): string | undefined {
 function positiveInt(o: Record<string, unknown>, key: string): number | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw bad(`"dos.${key}" must be a positive whole number.`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+    throw bad(`"dos.${key}" must be a positive whole number.`);
   return v;
 }
 
 function oneOf<T extends string>(o: Record<string, unknown>, key: string, values: readonly T[]): T | undefined {
   const v = str(o, key);
   if (v === undefined) return undefined;
-  if (!(values as readonly string[]).includes(v)) throw bad(`"dos.${key}" must be one of ${values.join(', ')}, not "${v}".`);
+  if (!(values as readonly string[]).includes(v))
+    throw bad(`"dos.${key}" must be one of ${values.join(', ')}, not "${v}".`);
   return v as T;
 }
 

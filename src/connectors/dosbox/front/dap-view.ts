@@ -19,14 +19,21 @@ const PEEK_BYTES = 16;
 
 /** The session's DOS machine, or undefined for any other target. */
 export function dosOf(session: SessionApi): DosMachine | undefined {
-  try { return session.feature<DosMachine>('dos'); } catch { return undefined; }
+  try {
+    return session.feature<DosMachine>('dos');
+  } catch {
+    return undefined;
+  }
 }
 
 const cpu = (physical: number) => ({ space: 'cpu' as const, offset: physical });
 
 /** Threads: one per program; the id is its PSP segment (stable while it runs). */
 export async function dosThreads(m: DosMachine): Promise<DebugProtocol.Thread[]> {
-  const programs = await m.guest.programMap().then((map) => map.programs, () => []);
+  const programs = await m.guest.programMap().then(
+    (map) => map.programs,
+    () => [],
+  );
   if (!programs.length) return [{ id: 1, name: 'DOS guest (no program list yet)' }];
   return programs.map((p) => ({ id: p.psp, name: `${p.name} (PSP ${hex4(p.psp)}, ${p.bytes} bytes, running)` }));
 }
@@ -36,8 +43,16 @@ export async function dosFrames(m: DosMachine, threadId: number): Promise<DebugP
   const { programs } = await m.guest.programMap();
   const p = programs.find((x) => x.psp === threadId);
   if (!p) return [];
-  return [{ id: 1, name: `${p.name} at ${hex4(p.psp)}:0100 (running; a DOS guest has no CPU debugger)`, line: 0, column: 0,
-    instructionPointerReference: formatHex(p.psp * 16 + 0x100, 5), presentationHint: 'subtle' }];
+  return [
+    {
+      id: 1,
+      name: `${p.name} at ${hex4(p.psp)}:0100 (running; a DOS guest has no CPU debugger)`,
+      line: 0,
+      column: 0,
+      instructionPointerReference: formatHex(p.psp * 16 + 0x100, 5),
+      presentationHint: 'subtle',
+    },
+  ];
 }
 
 export async function dosPrograms(m: DosMachine): Promise<VariableValue[]> {
@@ -50,7 +65,13 @@ export async function dosPrograms(m: DosMachine): Promise<VariableValue[]> {
     children: [
       { name: 'psp', type: 'segment', value: hex4(p.psp), numeric: p.psp, address: cpu(p.psp * 16) },
       { name: 'bytes', type: 'size', value: String(p.bytes), numeric: p.bytes },
-      { name: 'environment', type: 'segment', value: hex4(p.environment), numeric: p.environment, address: cpu(p.environment * 16) },
+      {
+        name: 'environment',
+        type: 'segment',
+        value: hex4(p.environment),
+        numeric: p.environment,
+        address: cpu(p.environment * 16),
+      },
       { name: 'parent', type: 'segment', value: hex4(p.parent), numeric: p.parent },
       ...(p.path ? [{ name: 'path', type: 'string', value: p.path }] : []),
     ],
@@ -66,7 +87,14 @@ export async function dosSymbols(m: DosMachine): Promise<VariableValue[]> {
 
 async function symbolValue(m: DosMachine, name: string, sym: ProfileSymbol): Promise<VariableValue> {
   const r = await m.readSymbol(name);
-  return { name, type: `${sym.type} @ ${r.address.label}`, value: r.value, numeric: r.numeric, address: cpu(r.address.physical), bytes: Buffer.from(r.bytes).toString('hex') };
+  return {
+    name,
+    type: `${sym.type} @ ${r.address.label}`,
+    value: r.value,
+    numeric: r.numeric,
+    address: cpu(r.address.physical),
+    bytes: Buffer.from(r.bytes).toString('hex'),
+  };
 }
 
 export async function dosBios(m: DosMachine): Promise<VariableValue[]> {
@@ -77,15 +105,27 @@ export async function dosBios(m: DosMachine): Promise<VariableValue[]> {
     v('timer ticks', String(b.ticks), b.ticks),
     v('keys queued', `${b.ring.queued} of ${b.ring.capacity}`, b.ring.queued),
     v('conventional memory', `${b.conventionalKb} KiB`, b.conventionalKb),
-    v('INT 21h', farHex(b.int21)), v('INT 9', farHex(b.int9)), v('INT 16h', farHex(b.int16)), v('INT 33h', farHex(b.int33)),
+    v('INT 21h', farHex(b.int21)),
+    v('INT 9', farHex(b.int9)),
+    v('INT 16h', farHex(b.int16)),
+    v('INT 33h', farHex(b.int33)),
   ];
 }
 
 /** The text screen read from video memory: the cursor row as the value, every row as a child. */
 export async function dosScreen(m: DosMachine): Promise<VariableValue> {
   const t = await (await m.screen()).text();
-  const rows = t.lines.map((line, i) => ({ name: String(i).padStart(2, '0'), type: 'row', value: JSON.stringify(line.trimEnd()) }));
-  return { name: 'screen', type: `text ${t.columns}x${t.rows}, mode ${t.mode}`, value: t.lines[t.cursor.row]?.trimEnd() ?? '', children: rows };
+  const rows = t.lines.map((line, i) => ({
+    name: String(i).padStart(2, '0'),
+    type: 'row',
+    value: JSON.stringify(line.trimEnd()),
+  }));
+  return {
+    name: 'screen',
+    type: `text ${t.columns}x${t.rows}, mode ${t.mode}`,
+    value: t.lines[t.cursor.row]?.trimEnd() ?? '',
+    children: rows,
+  };
 }
 
 /**
@@ -97,30 +137,52 @@ export async function evaluateDos(m: DosMachine, expression: string): Promise<Va
   const sym = m.profile?.symbols[expression];
   if (sym) return symbolValue(m, expression, sym);
   let at;
-  try { at = m.resolve(expression); } catch { return undefined; }
+  try {
+    at = m.resolve(expression);
+  } catch {
+    return undefined;
+  }
   const bytes = await m.guest.read(at.physical, at.size ?? PEEK_BYTES);
-  return { name: expression, type: `bytes @ ${at.label}`, value: Buffer.from(bytes).toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1 '), address: cpu(at.physical) };
+  return {
+    name: expression,
+    type: `bytes @ ${at.label}`,
+    value: Buffer.from(bytes)
+      .toString('hex')
+      .toUpperCase()
+      .replace(/(..)(?!$)/g, '$1 '),
+    address: cpu(at.physical),
+  };
 }
 
 /** Writes a profile symbol from the text a person typed; returns the bytes and where. */
 export function encodeSymbol(m: DosMachine, name: string, text: string): { physical: number; bytes: Uint8Array } {
   const sym = m.profile?.symbols[name];
-  if (!sym) throw new RetroError('unsupported', `Only profile symbols can be set in a DOS guest; "${name}" is not one (write memory in the memory view instead).`);
+  if (!sym)
+    throw new RetroError(
+      'unsupported',
+      `Only profile symbols can be set in a DOS guest; "${name}" is not one (write memory in the memory view instead).`,
+    );
   const physical = m.resolve(name).physical;
   const t = text.trim();
   if (sym.type === 'cstring') {
-    const s = /^".*"$/.test(t) ? JSON.parse(t) as string : t;
+    const s = /^".*"$/.test(t) ? (JSON.parse(t) as string) : t;
     const bytes = Buffer.from(s + '\0', 'latin1');
-    if (bytes.length > sym.size) throw new RetroError('too_large', `"${name}" holds ${sym.size - 1} characters at most.`);
+    if (bytes.length > sym.size)
+      throw new RetroError('too_large', `"${name}" holds ${sym.size - 1} characters at most.`);
     return { physical, bytes };
   }
   if (sym.type === 'bytes') {
     const hex = t.replace(/\s+/g, '');
-    if (!/^([0-9a-f]{2})+$/i.test(hex) || hex.length / 2 > sym.size) throw new RetroError('bad_request', `"${name}" takes up to ${sym.size} bytes as hex, e.g. "01 02".`);
+    if (!/^([0-9a-f]{2})+$/i.test(hex) || hex.length / 2 > sym.size)
+      throw new RetroError('bad_request', `"${name}" takes up to ${sym.size} bytes as hex, e.g. "01 02".`);
     return { physical, bytes: Buffer.from(hex, 'hex') };
   }
   const n = /^-?0x[0-9a-f]+$/i.test(t) ? parseInt(t, 16) : /^-?\d+$/.test(t) ? parseInt(t, 10) : NaN;
   const [min, max] = { u8: [0, 0xff], u16: [0, 0xffff], i16: [-0x8000, 0x7fff], u32: [0, 0xffffffff] }[sym.type];
-  if (!Number.isInteger(n) || n < min || n > max) throw new RetroError('bad_request', `"${name}" is ${sym.type}: give a whole number from ${min} to ${max} (decimal or 0x hex), not "${text}".`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new RetroError(
+      'bad_request',
+      `"${name}" is ${sym.type}: give a whole number from ${min} to ${max} (decimal or 0x hex), not "${text}".`,
+    );
   return { physical, bytes: Uint8Array.from({ length: sym.size }, (_, i) => (n >>> (8 * i)) & 0xff) };
 }

@@ -15,7 +15,11 @@ export function useDos(ctx: ToolContext, sessionId?: string) {
 
 export const dosAddressInput = z.union([
   z.number().int().min(0).describe('guest physical address'),
-  z.string().describe('"0x1D2C7" physical, "0191:01D2" segment:offset, "ds:1D2", or a profile symbol name like "lives" or "lives+1"'),
+  z
+    .string()
+    .describe(
+      '"0x1D2C7" physical, "0191:01D2" segment:offset, "ds:1D2", or a profile symbol name like "lives" or "lives+1"',
+    ),
   z.object({ segment: z.union([z.number().int(), z.string()]), offset: z.union([z.number().int(), z.string()]) }),
 ]);
 
@@ -27,19 +31,33 @@ export const resolvedSchema = z.object({
 });
 
 export function resolvedOut(r: { physical: number; label: string; symbol?: string }) {
-  return { physical: r.physical, physical_hex: '0x' + r.physical.toString(16).toUpperCase().padStart(5, '0'), label: r.label, symbol: r.symbol };
+  return {
+    physical: r.physical,
+    physical_hex: '0x' + r.physical.toString(16).toUpperCase().padStart(5, '0'),
+    label: r.label,
+    symbol: r.symbol,
+  };
 }
 
 /** Absolute paths are used as given; relative ones resolve under the output folder. Written atomically. */
 export async function saveFile(ctx: ToolContext, path: string, data: Uint8Array, overwrite: boolean): Promise<string> {
-  if (isAbsolute(path)) { await writeFileAtomic(path, data, { overwrite }); return path; }
+  if (isAbsolute(path)) {
+    await writeFileAtomic(path, data, { overwrite });
+    return path;
+  }
   return writeOutputFile(ctx.outputDir, path, data, overwrite);
 }
 
 export async function loadFile(ctx: ToolContext, path: string): Promise<{ path: string; data: Buffer }> {
   const full = isAbsolute(path) ? path : resolve(ctx.outputDir, path);
-  try { return { path: full, data: await readFile(full) }; } catch {
-    throw new RetroError('not_found', `Cannot read ${full} (relative paths resolve under the output folder ${ctx.outputDir}).`, { path: full });
+  try {
+    return { path: full, data: await readFile(full) };
+  } catch {
+    throw new RetroError(
+      'not_found',
+      `Cannot read ${full} (relative paths resolve under the output folder ${ctx.outputDir}).`,
+      { path: full },
+    );
   }
 }
 

@@ -6,7 +6,16 @@ import { formatSymbol } from '../dos-machine.js';
 import { asciiPreview, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
-import { dosAddressInput, hexOf, outputPathInput, overwriteInput, resolvedOut, resolvedSchema, saveFile, useDos } from './mcp-common.js';
+import {
+  dosAddressInput,
+  hexOf,
+  outputPathInput,
+  overwriteInput,
+  resolvedOut,
+  resolvedSchema,
+  saveFile,
+  useDos,
+} from './mcp-common.js';
 
 const MAX_READ = 65536;
 const MAX_WRITE = 4096;
@@ -18,8 +27,18 @@ const read = defineTool({
   name: 'dosbox_read',
   title: 'Read guest memory',
   description: `Read up to ${MAX_READ} bytes of guest memory. address: physical, "SSSS:OOOO", "ds:OOOO" or a profile symbol (length defaults to the symbol's size).`,
-  input: { session_id: sessionIdInput, address: dosAddressInput, length: z.number().int().min(1).max(MAX_READ).optional() },
-  output: { address: resolvedSchema, length: z.number().int(), hex: z.string(), ascii: z.string(), value: z.string().optional() },
+  input: {
+    session_id: sessionIdInput,
+    address: dosAddressInput,
+    length: z.number().int().min(1).max(MAX_READ).optional(),
+  },
+  output: {
+    address: resolvedSchema,
+    length: z.number().int(),
+    hex: z.string(),
+    ascii: z.string(),
+    value: z.string().optional(),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
@@ -28,7 +47,11 @@ const read = defineTool({
     const bytes = await machine.guest.read(at.physical, length);
     const sym = at.symbol && !args.length ? machine.profile!.symbols[at.symbol] : undefined;
     const value = sym ? formatSymbol(sym, bytes).value : undefined;
-    return { session, data: { address: resolvedOut(at), length, hex: hexOf(bytes), ascii: asciiPreview(bytes), value }, summary: `${length} bytes at ${at.label}${at.symbol ? ` (${at.symbol}${value ? ' = ' + value : ''})` : ''}` };
+    return {
+      session,
+      data: { address: resolvedOut(at), length, hex: hexOf(bytes), ascii: asciiPreview(bytes), value },
+      summary: `${length} bytes at ${at.label}${at.symbol ? ` (${at.symbol}${value ? ' = ' + value : ''})` : ''}`,
+    };
   },
 });
 
@@ -37,12 +60,19 @@ const write = defineTool({
   title: 'Write guest memory',
   description: `Write up to ${MAX_WRITE} bytes (hex, or value for a numeric symbol) into the running guest (needs the control lease), then read back. Writes are not undone; the program may recompute the field right after.`,
   input: {
-    session_id: sessionIdInput, address: dosAddressInput,
+    session_id: sessionIdInput,
+    address: dosAddressInput,
     hex: z.string().optional().describe('bytes as hex pairs'),
     value: z.number().int().optional().describe('little-endian value, sized by the symbol (or 1 byte)'),
     generation: generationInput,
   },
-  output: { address: resolvedSchema, written: z.number().int(), before: z.string(), read_back: z.string(), verified: z.boolean() },
+  output: {
+    address: resolvedSchema,
+    written: z.number().int(),
+    before: z.string(),
+    read_back: z.string(),
+    verified: z.boolean(),
+  },
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
@@ -52,7 +82,11 @@ const write = defineTool({
     if (args.hex !== undefined) data = parseHex(args.hex);
     else if (args.value !== undefined) {
       const size = at.size ?? 1;
-      if (size > 4) throw new RetroError('bad_request', `value fits symbols of 1, 2 or 4 bytes; ${at.symbol} has ${size}: give hex.`);
+      if (size > 4)
+        throw new RetroError(
+          'bad_request',
+          `value fits symbols of 1, 2 or 4 bytes; ${at.symbol} has ${size}: give hex.`,
+        );
       data = Uint8Array.from({ length: size }, (_, i) => (args.value! >>> (8 * i)) & 0xff);
     } else throw new RetroError('bad_request', 'Give hex or value.');
     if (data.length > MAX_WRITE) throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write.`);
@@ -60,20 +94,29 @@ const write = defineTool({
     await machine.guest.write(at.physical, data);
     const back = await machine.guest.read(at.physical, data.length);
     const verified = Buffer.from(back).equals(Buffer.from(data));
-    return { session, data: { address: resolvedOut(at), written: data.length, before: hexOf(before), read_back: hexOf(back), verified }, summary: `Wrote ${data.length} bytes at ${at.label}; ${verified ? 'read back matches' : 'read back DIFFERS (the program rewrote it)'}.` };
+    return {
+      session,
+      data: { address: resolvedOut(at), written: data.length, before: hexOf(before), read_back: hexOf(back), verified },
+      summary: `Wrote ${data.length} bytes at ${at.label}; ${verified ? 'read back matches' : 'read back DIFFERS (the program rewrote it)'}.`,
+    };
   },
 });
 
 const search = defineTool({
   name: 'dosbox_search_memory',
   title: 'Search guest memory',
-  description: 'Find text (case-sensitive, as bytes) or hex bytes in guest memory (default: all 1 MiB + HMA, or one segment). Hits name segment:offset relative to the loaded program that holds them.',
+  description:
+    'Find text (case-sensitive, as bytes) or hex bytes in guest memory (default: all 1 MiB + HMA, or one segment). Hits name segment:offset relative to the loaded program that holds them.',
   input: {
     session_id: sessionIdInput,
-    text: z.string().min(1).max(256).optional(), hex: z.string().optional(),
+    text: z.string().min(1).max(256).optional(),
+    hex: z.string().optional(),
     segment: z.string().optional().describe('limit to 64 KB from this segment (hex)'),
   },
-  output: { hits: z.array(z.object({ physical: z.number().int(), address: z.string(), program: z.string().optional() })), truncated: z.boolean() },
+  output: {
+    hits: z.array(z.object({ physical: z.number().int(), address: z.string(), program: z.string().optional() })),
+    truncated: z.boolean(),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
@@ -82,7 +125,9 @@ const search = defineTool({
     const start = args.segment ? parseInt(args.segment, 16) * 16 : 0;
     const length = args.segment ? 0x10000 : 0x10fff0;
     const hay = Buffer.from(await machine.guest.read(start, Math.min(length, 0x10fff0 - start)));
-    const { programs } = await machine.guest.programMap().catch(() => ({ programs: [] as { psp: number; bytes: number; name: string }[] }));
+    const { programs } = await machine.guest
+      .programMap()
+      .catch(() => ({ programs: [] as { psp: number; bytes: number; name: string }[] }));
     const hits = [];
     for (let i = hay.indexOf(needle); i >= 0 && hits.length < MAX_SEARCH_HITS; i = hay.indexOf(needle, i + 1)) {
       const phys = start + i;
@@ -90,30 +135,50 @@ const search = defineTool({
       const seg = owner ? owner.psp : args.segment ? parseInt(args.segment, 16) : phys >> 4;
       hits.push({ physical: phys, address: `${hex4(seg)}:${hex4(phys - seg * 16)}`, program: owner?.name });
     }
-    return { session, data: { hits, truncated: hits.length >= MAX_SEARCH_HITS }, summary: hits.length ? hits.map((h) => `${h.address}${h.program ? ' (' + h.program + ')' : ''}`).join(', ') : 'not found' };
+    return {
+      session,
+      data: { hits, truncated: hits.length >= MAX_SEARCH_HITS },
+      summary: hits.length
+        ? hits.map((h) => `${h.address}${h.program ? ' (' + h.program + ')' : ''}`).join(', ')
+        : 'not found',
+    };
   },
 });
 
 const dump = defineTool({
   name: 'dosbox_dump_segment',
   title: 'Dump a segment to a file',
-  description: 'Write 64 KB (or length bytes) from a segment to a file (relative paths resolve under the output folder; atomic; no overwrite unless overwrite). A dump is where profile markers are cut from.',
-  input: { session_id: sessionIdInput, segment: z.string().describe('hex segment, e.g. "2456", or "ds"'), length: z.number().int().min(1).max(0x10000).default(0x10000), path: outputPathInput, overwrite: overwriteInput },
+  description:
+    'Write 64 KB (or length bytes) from a segment to a file (relative paths resolve under the output folder; atomic; no overwrite unless overwrite). A dump is where profile markers are cut from.',
+  input: {
+    session_id: sessionIdInput,
+    segment: z.string().describe('hex segment, e.g. "2456", or "ds"'),
+    length: z.number().int().min(1).max(0x10000).default(0x10000),
+    path: outputPathInput,
+    overwrite: overwriteInput,
+  },
   output: { path: z.string(), segment: z.string(), bytes: z.number().int() },
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
-    const seg = machine.resolve(args.segment.toLowerCase() === 'ds' ? 'ds:0' : `${args.segment.replace(/^0x/i, '')}:0`).segment!;
+    const seg = machine.resolve(
+      args.segment.toLowerCase() === 'ds' ? 'ds:0' : `${args.segment.replace(/^0x/i, '')}:0`,
+    ).segment!;
     const bytes = await machine.guest.read(seg * 16, Math.min(args.length, 0x10fff0 - seg * 16));
     const path = await saveFile(ctx, args.path, bytes, args.overwrite);
-    return { session, data: { path, segment: hex4(seg), bytes: bytes.length }, summary: `${bytes.length} bytes of segment ${hex4(seg)} written to ${path}` };
+    return {
+      session,
+      data: { path, segment: hex4(seg), bytes: bytes.length },
+      summary: `${bytes.length} bytes of segment ${hex4(seg)} written to ${path}`,
+    };
   },
 });
 
 const watch = defineTool({
   name: 'dosbox_watch',
   title: 'Sample values over time',
-  description: 'Sample addresses (or a profile watch set) every interval_ms for duration_ms; returns the distinct values seen with the time of each change.',
+  description:
+    'Sample addresses (or a profile watch set) every interval_ms for duration_ms; returns the distinct values seen with the time of each change.',
   input: {
     session_id: sessionIdInput,
     addresses: z.array(dosAddressInput).max(32).optional(),
@@ -122,29 +187,58 @@ const watch = defineTool({
     interval_ms: z.number().int().min(1).max(10_000).default(20),
     duration_ms: z.number().int().min(1).max(MAX_WATCH_MS).default(1000),
   },
-  output: { series: z.array(z.object({ name: z.string(), changes: z.array(z.object({ t_ms: z.number(), hex: z.string(), value: z.string().optional() })) })), samples: z.number().int() },
+  output: {
+    series: z.array(
+      z.object({
+        name: z.string(),
+        changes: z.array(z.object({ t_ms: z.number(), hex: z.string(), value: z.string().optional() })),
+      }),
+    ),
+    samples: z.number().int(),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     const names = args.watch_set ? machine.profile?.watchSets[args.watch_set] : undefined;
-    if (args.watch_set && !names) throw new RetroError('not_found', `No watch set "${args.watch_set}" in the loaded profile.`);
+    if (args.watch_set && !names)
+      throw new RetroError('not_found', `No watch set "${args.watch_set}" in the loaded profile.`);
     const inputs = [...(names ?? []), ...(args.addresses ?? [])];
     if (!inputs.length) throw new RetroError('bad_request', 'Give addresses or watch_set.');
-    const targets = inputs.map((a) => { const r = machine.resolve(a); return { r, name: r.symbol ?? r.label, length: r.size ?? args.length, sym: r.symbol ? machine.profile!.symbols[r.symbol] : undefined }; });
-    const series = targets.map((t) => ({ name: t.name, changes: [] as { t_ms: number; hex: string; value?: string }[] }));
+    const targets = inputs.map((a) => {
+      const r = machine.resolve(a);
+      return {
+        r,
+        name: r.symbol ?? r.label,
+        length: r.size ?? args.length,
+        sym: r.symbol ? machine.profile!.symbols[r.symbol] : undefined,
+      };
+    });
+    const series = targets.map((t) => ({
+      name: t.name,
+      changes: [] as { t_ms: number; hex: string; value?: string }[],
+    }));
     const t0 = Date.now();
     let samples = 0;
     while (samples < MAX_SAMPLES) {
       for (let i = 0; i < targets.length; i++) {
         const bytes = await machine.guest.read(targets[i].r.physical, targets[i].length);
         const h = hexOf(bytes);
-        if (series[i].changes.at(-1)?.hex !== h) series[i].changes.push({ t_ms: Date.now() - t0, hex: h, value: targets[i].sym ? formatSymbol(targets[i].sym!, bytes).value : undefined });
+        if (series[i].changes.at(-1)?.hex !== h)
+          series[i].changes.push({
+            t_ms: Date.now() - t0,
+            hex: h,
+            value: targets[i].sym ? formatSymbol(targets[i].sym!, bytes).value : undefined,
+          });
       }
       samples++;
       if (Date.now() - t0 + args.interval_ms > args.duration_ms) break;
       await new Promise((r) => setTimeout(r, args.interval_ms));
     }
-    return { session, data: { series, samples }, summary: series.map((s) => `${s.name}: ${s.changes.map((c) => c.value ?? c.hex).join(' → ')}`).join('\n') };
+    return {
+      session,
+      data: { series, samples },
+      summary: series.map((s) => `${s.name}: ${s.changes.map((c) => c.value ?? c.hex).join(' → ')}`).join('\n'),
+    };
   },
 });
 

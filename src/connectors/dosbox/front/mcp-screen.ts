@@ -14,23 +14,44 @@ const readScreen = defineTool({
   title: 'Read the text screen',
   description: 'The text screen decoded from VGA memory (CP437 → Unicode), with the cursor and video mode.',
   input: { session_id: sessionIdInput },
-  output: { lines: z.array(z.string()), columns: z.number().int(), rows: z.number().int(), cursor: z.object({ row: z.number().int(), col: z.number().int() }), mode: z.number().int() },
+  output: {
+    lines: z.array(z.string()),
+    columns: z.number().int(),
+    rows: z.number().int(),
+    cursor: z.object({ row: z.number().int(), col: z.number().int() }),
+    mode: z.number().int(),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     const t = await (await machine.screen()).text();
-    return { session, data: { lines: t.lines, columns: t.columns, rows: t.rows, cursor: t.cursor, mode: t.mode }, summary: t.lines.join('\n').trimEnd() };
+    return {
+      session,
+      data: { lines: t.lines, columns: t.columns, rows: t.rows, cursor: t.cursor, mode: t.mode },
+      summary: t.lines.join('\n').trimEnd(),
+    };
   },
 });
 
 const frameOut = {
-  page_offset: z.number().int(), confirmed: z.boolean(), cached: z.boolean(), pages: z.array(z.number().int()),
-  width: z.number().int(), height: z.number().int(), sha256: z.string(),
-  indices_path: z.string().optional(), png_path: z.string().optional(), reference_path: z.string().optional(),
-  differing_pixels: z.number().int().optional(), palette_source: z.string().optional(),
+  page_offset: z.number().int(),
+  confirmed: z.boolean(),
+  cached: z.boolean(),
+  pages: z.array(z.number().int()),
+  width: z.number().int(),
+  height: z.number().int(),
+  sha256: z.string(),
+  indices_path: z.string().optional(),
+  png_path: z.string().optional(),
+  reference_path: z.string().optional(),
+  differing_pixels: z.number().int().optional(),
+  palette_source: z.string().optional(),
 };
 
-async function readFrame(ctx: ToolContext, args: { session_id?: string; reference?: string; allow_unconfirmed: boolean; stem?: string; overwrite: boolean }) {
+async function readFrame(
+  ctx: ToolContext,
+  args: { session_id?: string; reference?: string; allow_unconfirmed: boolean; stem?: string; overwrite: boolean },
+) {
   const { session, machine } = useDos(ctx, args.session_id);
   const ref = args.reference ? await loadFile(ctx, args.reference) : undefined;
   const f = await (await machine.screen()).frame({ reference: ref?.data, allowUnconfirmed: args.allow_unconfirmed });
@@ -41,16 +62,36 @@ async function readFrame(ctx: ToolContext, args: { session_id?: string; referenc
     indicesPath = await saveFile(ctx, `${args.stem}.bin`, f.indices, args.overwrite);
     const pal = await machine.palette().catch(() => undefined);
     if (pal) {
-      pngPath = await saveFile(ctx, `${args.stem}.png`, encodePng({ width: MODE13_WIDTH, height: MODE13_HEIGHT, rgba: indicesToRgba(f.indices, pal.palette), maybeStale: false }), args.overwrite);
+      pngPath = await saveFile(
+        ctx,
+        `${args.stem}.png`,
+        encodePng({
+          width: MODE13_WIDTH,
+          height: MODE13_HEIGHT,
+          rgba: indicesToRgba(f.indices, pal.palette),
+          maybeStale: false,
+        }),
+        args.overwrite,
+      );
       paletteSource = pal.source;
     }
   }
   return {
-    session, frame: f,
+    session,
+    frame: f,
     data: {
-      page_offset: f.page_offset, confirmed: f.confirmed, cached: f.cached, pages: f.pages, width: MODE13_WIDTH, height: MODE13_HEIGHT,
-      sha256: createHash('sha256').update(f.indices).digest('hex'), indices_path: indicesPath, png_path: pngPath, reference_path: ref?.path,
-      differing_pixels: ref ? countDifferences(f.indices, ref.data) : undefined, palette_source: paletteSource,
+      page_offset: f.page_offset,
+      confirmed: f.confirmed,
+      cached: f.cached,
+      pages: f.pages,
+      width: MODE13_WIDTH,
+      height: MODE13_HEIGHT,
+      sha256: createHash('sha256').update(f.indices).digest('hex'),
+      indices_path: indicesPath,
+      png_path: pngPath,
+      reference_path: ref?.path,
+      differing_pixels: ref ? countDifferences(f.indices, ref.data) : undefined,
+      palette_source: paletteSource,
     },
     summary: `page_offset ${f.page_offset}, confirmed ${f.confirmed}${f.cached ? ' (cached page)' : ''}${f.confirmed ? '' : ' — UNCONFIRMED blind read: check it yourself'}${f.pages.length ? `, pages [${f.pages.join(', ')}]` : ''}`,
   };
@@ -59,9 +100,16 @@ async function readFrame(ctx: ToolContext, args: { session_id?: string; referenc
 const readFramebuffer = defineTool({
   name: 'dosbox_read_framebuffer',
   title: 'Read the mode-13h frame',
-  description: 'The 320x200 palette indices the guest wrote, from chain-4 video memory. Needs a reference the first time: a 64000-byte file of what is on screen now, confirming the page byte for byte (then cached). ' +
+  description:
+    'The 320x200 palette indices the guest wrote, from chain-4 video memory. Needs a reference the first time: a 64000-byte file of what is on screen now, confirming the page byte for byte (then cached). ' +
     'allow_unconfirmed returns a blind display-start-0 read, marked unconfirmed. stem saves <stem>.bin (indices) and <stem>.png (when a palette is known).',
-  input: { session_id: sessionIdInput, reference: z.string().optional(), allow_unconfirmed: z.boolean().default(false), stem: outputPathInput.optional(), overwrite: overwriteInput },
+  input: {
+    session_id: sessionIdInput,
+    reference: z.string().optional(),
+    allow_unconfirmed: z.boolean().default(false),
+    stem: outputPathInput.optional(),
+    overwrite: overwriteInput,
+  },
   output: frameOut,
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(args, ctx) {
@@ -73,30 +121,64 @@ const readFramebuffer = defineTool({
 const capture = defineTool({
   name: 'dosbox_capture_screen',
   title: 'Capture the screen as PNG',
-  description: 'A PNG of the screen: source "vram" (default) decodes video memory (text with the guest font; 13h with the profile or guest palette); source "emulator" uses the wasm emulator\'s own renderer. ' +
+  description:
+    'A PNG of the screen: source "vram" (default) decodes video memory (text with the guest font; 13h with the profile or guest palette); source "emulator" uses the wasm emulator\'s own renderer. ' +
     'Never touches a window. Relative paths resolve under the output folder; atomic; no overwrite unless overwrite.',
-  input: { session_id: sessionIdInput, path: outputPathInput.optional(), source: z.enum(['vram', 'emulator']).default('vram'), overwrite: overwriteInput },
-  output: { width: z.number().int(), height: z.number().int(), png_bytes: z.number().int(), path: z.string().optional(), source: z.string() },
+  input: {
+    session_id: sessionIdInput,
+    path: outputPathInput.optional(),
+    source: z.enum(['vram', 'emulator']).default('vram'),
+    overwrite: overwriteInput,
+  },
+  output: {
+    width: z.number().int(),
+    height: z.number().int(),
+    png_bytes: z.number().int(),
+    path: z.string().optional(),
+    source: z.string(),
+  },
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     let image;
     if (args.source === 'emulator') {
-      if (!machine.backend.emulatorScreenshot) throw new RetroError('unsupported', 'source "emulator" needs the wasm backend; a native DOSBox window is never photographed (use source "vram").');
+      if (!machine.backend.emulatorScreenshot)
+        throw new RetroError(
+          'unsupported',
+          'source "emulator" needs the wasm backend; a native DOSBox window is never photographed (use source "vram").',
+        );
       image = { ...(await machine.backend.emulatorScreenshot()), maybeStale: false };
     } else image = await session.screenshot();
     const png = encodePng(image);
     const path = args.path ? await saveFile(ctx, args.path, png, args.overwrite) : undefined;
-    return { session, data: { width: image.width, height: image.height, png_bytes: png.length, path, source: args.source }, image: { data: png.toString('base64'), mimeType: 'image/png' }, summary: `${image.width}x${image.height}${path ? ' saved to ' + path : ''}` };
+    return {
+      session,
+      data: { width: image.width, height: image.height, png_bytes: png.length, path, source: args.source },
+      image: { data: png.toString('base64'), mimeType: 'image/png' },
+      summary: `${image.width}x${image.height}${path ? ' saved to ' + path : ''}`,
+    };
   },
 });
 
 const watchFrames = defineTool({
   name: 'dosbox_watch_frames',
   title: 'Watch mode-13h frames',
-  description: 'Read the confirmed frame every interval_ms for duration_ms (needs a confirmed page, see dosbox_read_framebuffer); reports each distinct frame (hash, time, pixels changed) and, with stem, saves each as <stem>-N.bin.',
-  input: { session_id: sessionIdInput, interval_ms: z.number().int().min(10).max(5000).default(100), duration_ms: z.number().int().min(10).max(60_000).default(1000), max_frames: z.number().int().min(1).max(100).default(20), stem: outputPathInput.optional(), overwrite: overwriteInput },
-  output: { frames: z.array(z.object({ t_ms: z.number(), sha256: z.string(), changed_pixels: z.number().int(), path: z.string().optional() })), reads: z.number().int() },
+  description:
+    'Read the confirmed frame every interval_ms for duration_ms (needs a confirmed page, see dosbox_read_framebuffer); reports each distinct frame (hash, time, pixels changed) and, with stem, saves each as <stem>-N.bin.',
+  input: {
+    session_id: sessionIdInput,
+    interval_ms: z.number().int().min(10).max(5000).default(100),
+    duration_ms: z.number().int().min(10).max(60_000).default(1000),
+    max_frames: z.number().int().min(1).max(100).default(20),
+    stem: outputPathInput.optional(),
+    overwrite: overwriteInput,
+  },
+  output: {
+    frames: z.array(
+      z.object({ t_ms: z.number(), sha256: z.string(), changed_pixels: z.number().int(), path: z.string().optional() }),
+    ),
+    reads: z.number().int(),
+  },
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
@@ -109,8 +191,15 @@ const watchFrames = defineTool({
       const f = await screen.frame();
       reads++;
       if (!last || countDifferences(last, f.indices)) {
-        const path = args.stem ? await saveFile(ctx, `${args.stem}-${frames.length}.bin`, f.indices, args.overwrite) : undefined;
-        frames.push({ t_ms: Date.now() - t0, sha256: createHash('sha256').update(f.indices).digest('hex'), changed_pixels: last ? countDifferences(last, f.indices) : 64000, path });
+        const path = args.stem
+          ? await saveFile(ctx, `${args.stem}-${frames.length}.bin`, f.indices, args.overwrite)
+          : undefined;
+        frames.push({
+          t_ms: Date.now() - t0,
+          sha256: createHash('sha256').update(f.indices).digest('hex'),
+          changed_pixels: last ? countDifferences(last, f.indices) : 64000,
+          path,
+        });
         last = f.indices;
       }
       await new Promise((r) => setTimeout(r, args.interval_ms));

@@ -13,7 +13,13 @@ import { useDos } from './mcp-common.js';
 
 const READY_WAIT_MS = 45_000;
 
-const programSchema = z.object({ name: z.string(), psp: z.string(), load_segment: z.string(), bytes: z.number().int(), path: z.string().optional() });
+const programSchema = z.object({
+  name: z.string(),
+  psp: z.string(),
+  load_segment: z.string(),
+  bytes: z.number().int(),
+  path: z.string().optional(),
+});
 
 async function waitReady(ctx: ToolContext, sessionId: string) {
   const session = ctx.manager.get(sessionId);
@@ -21,8 +27,16 @@ async function waitReady(ctx: ToolContext, sessionId: string) {
   for (;;) {
     const st = await session.status();
     if (st.phase === 'ready') return session;
-    if (st.phase === 'failed' || st.phase === 'exited') throw new RetroError(st.error?.code as never ?? 'launch_failed', st.error?.message ?? `The DOS session ended: ${st.progress.at(-1)}`);
-    if (Date.now() > deadline) throw new RetroError('timeout', `The DOS guest was not ready within ${READY_WAIT_MS} ms (${st.progress.at(-1)}); the session keeps starting: check session_status.`);
+    if (st.phase === 'failed' || st.phase === 'exited')
+      throw new RetroError(
+        (st.error?.code as never) ?? 'launch_failed',
+        st.error?.message ?? `The DOS session ended: ${st.progress.at(-1)}`,
+      );
+    if (Date.now() > deadline)
+      throw new RetroError(
+        'timeout',
+        `The DOS guest was not ready within ${READY_WAIT_MS} ms (${st.progress.at(-1)}); the session keeps starting: check session_status.`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -43,12 +57,25 @@ async function guestData(ctx: ToolContext, sessionId: string) {
       int21_live: s.int21Live,
       video_mode: '0x' + s.bda.videoMode.toString(16).padStart(2, '0'),
       first_mcb: hex4(s.firstMcb),
-      programs: s.programs.map((p) => ({ name: p.name, psp: hex4(p.psp), load_segment: hex4(p.psp), bytes: p.bytes, path: p.path })),
+      programs: s.programs.map((p) => ({
+        name: p.name,
+        psp: hex4(p.psp),
+        load_segment: hex4(p.psp),
+        bytes: p.bytes,
+        path: p.path,
+      })),
       vga: where ? { how: where.how, stride: where.stride } : undefined,
-      profile: machine.profileMatch ? { name: machine.profile!.name, ds: hex4(machine.profileMatch.ds), program: machine.profileMatch.program } : undefined,
+      profile: machine.profileMatch
+        ? { name: machine.profile!.name, ds: hex4(machine.profileMatch.ds), program: machine.profileMatch.program }
+        : undefined,
     },
-    summary: `${s.bda.conventionalKb} KiB, INT 21h ${s.int21Live ? 'live' : 'not live'} at ${farHex(s.bda.int21)}; programs:\n` +
-      s.programs.map((p) => `  ${p.name.padEnd(8)} load segment ${hex4(p.psp)} ${String(p.bytes).padStart(7)} B  ${p.path ?? ''}`).join('\n'),
+    summary:
+      `${s.bda.conventionalKb} KiB, INT 21h ${s.int21Live ? 'live' : 'not live'} at ${farHex(s.bda.int21)}; programs:\n` +
+      s.programs
+        .map(
+          (p) => `  ${p.name.padEnd(8)} load segment ${hex4(p.psp)} ${String(p.bytes).padStart(7)} B  ${p.path ?? ''}`,
+        )
+        .join('\n'),
   };
 }
 
@@ -70,7 +97,8 @@ const guestOutput = {
 const launch = defineTool({
   name: 'dosbox_launch',
   title: 'Launch a DOS program',
-  description: 'Start a DOS program in an emulator isolated from the desktop (no window, focus, keys or pointer of yours are touched) and wait until DOS and the program are up. ' +
+  description:
+    'Start a DOS program in an emulator isolated from the desktop (no window, focus, keys or pointer of yours are touched) and wait until DOS and the program are up. ' +
     'backend: "wasm-dosbox-x" / "wasm-dosbox" (embedded, needs the optional npm package "emulators") or "native" (DOSBox on PATH; isolation "dummy" = SDL dummy video, "xvfb" = a private X display). Returns the guest summary.',
   input: {
     program: z.string().optional().describe('the .COM/.EXE to run (its folder becomes C:), relative to cwd'),
@@ -85,8 +113,20 @@ const launch = defineTool({
   output: { ...guestOutput, your_client_id: z.string() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   async run(args, ctx) {
-    const config: LaunchConfig = { machine: 'dos', emulator: 'dosbox', program: args.program, cwd: args.cwd && resolve(args.cwd),
-      dos: { backend: args.backend, isolation: args.isolation, executable: args.executable, conf: args.conf, args: args.args, profile: args.profile } };
+    const config: LaunchConfig = {
+      machine: 'dos',
+      emulator: 'dosbox',
+      program: args.program,
+      cwd: args.cwd && resolve(args.cwd),
+      dos: {
+        backend: args.backend,
+        isolation: args.isolation,
+        executable: args.executable,
+        conf: args.conf,
+        args: args.args,
+        profile: args.profile,
+      },
+    };
     const { session, client } = ctx.manager.start(config, { kind: ctx.connection.kind, label: ctx.connection.label });
     ctx.connection.adopt(session, client);
     await waitReady(ctx, session.id);
@@ -98,13 +138,22 @@ const launch = defineTool({
 const attach = defineTool({
   name: 'dosbox_attach',
   title: 'Attach to a running DOSBox',
-  description: 'Attach to a native DOSBox (DOSBox-X, Staging) that is already running, by process id, and find its guest. Needs ptrace rights: see dosbox_capabilities.',
+  description:
+    'Attach to a native DOSBox (DOSBox-X, Staging) that is already running, by process id, and find its guest. Needs ptrace rights: see dosbox_capabilities.',
   input: { pid: z.number().int().min(1), profile: z.string().optional(), cwd: z.string().optional() },
   output: { ...guestOutput, your_client_id: z.string() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   async run(args, ctx) {
-    const { session, client } = ctx.manager.start({ machine: 'dos', emulator: 'dosbox', program: `pid:${args.pid}`, cwd: args.cwd, dos: { pid: args.pid, profile: args.profile } },
-      { kind: ctx.connection.kind, label: ctx.connection.label });
+    const { session, client } = ctx.manager.start(
+      {
+        machine: 'dos',
+        emulator: 'dosbox',
+        program: `pid:${args.pid}`,
+        cwd: args.cwd,
+        dos: { pid: args.pid, profile: args.profile },
+      },
+      { kind: ctx.connection.kind, label: ctx.connection.label },
+    );
     ctx.connection.adopt(session, client);
     await waitReady(ctx, session.id);
     const out = await guestData(ctx, session.id);
@@ -115,11 +164,16 @@ const attach = defineTool({
 const capabilities = defineTool({
   name: 'dosbox_capabilities',
   title: 'What this host allows',
-  description: 'Reports what this host allows for reaching emulator memory: platform, kernel.yama.ptrace_scope, uid, which backends work (native launch/attach, embedded wasm).',
+  description:
+    'Reports what this host allows for reaching emulator memory: platform, kernel.yama.ptrace_scope, uid, which backends work (native launch/attach, embedded wasm).',
   input: {},
   output: {
-    platform: z.string(), ptrace_scope: z.number().int().nullable(), uid: z.number().int().nullable(), root: z.boolean(),
-    notes: z.array(z.string()), backends: z.object({ native_launch: z.boolean(), native_attach: z.string(), wasm: z.string() }),
+    platform: z.string(),
+    ptrace_scope: z.number().int().nullable(),
+    uid: z.number().int().nullable(),
+    root: z.boolean(),
+    notes: z.array(z.string()),
+    backends: z.object({ native_launch: z.boolean(), native_attach: z.string(), wasm: z.string() }),
   },
   annotations: READ_ONLY,
   async run() {
@@ -131,7 +185,8 @@ const capabilities = defineTool({
 const findGuest = defineTool({
   name: 'dosbox_find_guest',
   title: 'Find the DOS guest',
-  description: 'The guest found by its BIOS keyboard ring and live INT 21h vector: memory size, loaded programs (name, load segment, size, path) from the MCB chain, ' +
+  description:
+    'The guest found by its BIOS keyboard ring and live INT 21h vector: memory size, loaded programs (name, load segment, size, path) from the MCB chain, ' +
     'the VGA buffer. screen_text/row/col: text on screen now, to calibrate the VGA buffer of an emulator build we do not know.',
   input: {
     session_id: sessionIdInput,
@@ -142,18 +197,32 @@ const findGuest = defineTool({
   output: guestOutput,
   annotations: READ_ONLY,
   async run(args, ctx) {
-    if (args.screen_text) await useDos(ctx, args.session_id).machine.screen({ text: args.screen_text, row: args.row, col: args.col });
+    if (args.screen_text)
+      await useDos(ctx, args.session_id).machine.screen({ text: args.screen_text, row: args.row, col: args.col });
     return guestData(ctx, args.session_id ?? ctx.connection.use().session.id);
   },
 });
 
-const profileOut = { name: z.string(), ds: z.string(), program: z.string(), checks_passed: z.number().int(), symbols: z.array(z.string()), watch_sets: z.array(z.string()), path: z.string().optional() };
+const profileOut = {
+  name: z.string(),
+  ds: z.string(),
+  program: z.string(),
+  checks_passed: z.number().int(),
+  symbols: z.array(z.string()),
+  watch_sets: z.array(z.string()),
+  path: z.string().optional(),
+};
 
 const loadProfile = defineTool({
   name: 'dosbox_load_profile',
   title: 'Load a program profile',
-  description: 'Load a profile (JSON file, or inline JSON) and match it: its marker must be found in a loaded program with every check passing. Then DS-relative tools take symbol names.',
-  input: { session_id: sessionIdInput, path: z.string().optional(), profile: z.record(z.string(), z.unknown()).optional().describe('inline profile JSON') },
+  description:
+    'Load a profile (JSON file, or inline JSON) and match it: its marker must be found in a loaded program with every check passing. Then DS-relative tools take symbol names.',
+  input: {
+    session_id: sessionIdInput,
+    path: z.string().optional(),
+    profile: z.record(z.string(), z.unknown()).optional().describe('inline profile JSON'),
+  },
   output: profileOut,
   annotations: MUTATES,
   async run(args, ctx) {
@@ -164,7 +233,15 @@ const loadProfile = defineTool({
     const match = await machine.loadProfile(profile, full);
     return {
       session,
-      data: { name: profile.name, ds: hex4(match.ds), program: match.program, checks_passed: match.checked, symbols: Object.keys(profile.symbols), watch_sets: Object.keys(profile.watchSets), path: full },
+      data: {
+        name: profile.name,
+        ds: hex4(match.ds),
+        program: match.program,
+        checks_passed: match.checked,
+        symbols: Object.keys(profile.symbols),
+        watch_sets: Object.keys(profile.watchSets),
+        path: full,
+      },
       summary: `Profile ${profile.name} matched ${match.program} with DS=${hex4(match.ds)} (${match.checked} checks passed).`,
     };
   },
@@ -173,14 +250,30 @@ const loadProfile = defineTool({
 const validate = defineTool({
   name: 'dosbox_validate_profile',
   title: 'Validate a program profile',
-  description: 'Check a profile file against the schema rules without touching any guest; returns what it defines or the first problem.',
+  description:
+    'Check a profile file against the schema rules without touching any guest; returns what it defines or the first problem.',
   input: { path: z.string() },
-  output: { name: z.string(), marker_bytes: z.number().int(), checks: z.number().int(), symbols: z.array(z.string()), path: z.string() },
+  output: {
+    name: z.string(),
+    marker_bytes: z.number().int(),
+    checks: z.number().int(),
+    symbols: z.array(z.string()),
+    path: z.string(),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const full = resolve(ctx.outputDir, args.path);
     const p = loadProfileFile(full);
-    return { data: { name: p.name, marker_bytes: p.marker.bytes.length, checks: p.checks.length, symbols: Object.keys(p.symbols), path: full }, summary: `${full}: valid profile ${p.name}.` };
+    return {
+      data: {
+        name: p.name,
+        marker_bytes: p.marker.bytes.length,
+        checks: p.checks.length,
+        symbols: Object.keys(p.symbols),
+        path: full,
+      },
+      summary: `${full}: valid profile ${p.name}.`,
+    };
   },
 });
 

@@ -4,7 +4,10 @@ import { MAME_RAW_FEATURE } from '../mame-raw.js';
 import type { ClientRef, SessionApi } from '../../../session/types.js';
 import type { ToolContext } from '../../../mcp/tool-kit.js';
 
-export function useMame(ctx: ToolContext, sessionId?: string): { session: SessionApi; client: ClientRef; raw: MameRaw } {
+export function useMame(
+  ctx: ToolContext,
+  sessionId?: string,
+): { session: SessionApi; client: ClientRef; raw: MameRaw } {
   const { session, client } = ctx.connection.use(sessionId);
   return { session, client, raw: session.feature<MameRaw>(MAME_RAW_FEATURE) };
 }

@@ -13,7 +13,8 @@ import { useMame } from './mcp-common.js';
 const debuggerCommand = defineTool({
   name: 'debugger_command',
   title: 'MAME debugger console command',
-  description: 'Run one MAME debugger console command and return its output lines. Read-only commands (print, printf, bplist, ' +
+  description:
+    'Run one MAME debugger console command and return its output lines. Read-only commands (print, printf, bplist, ' +
     'wplist, rplist, history, help, symlist, cpulist, time — no assignments) run for anyone. Any other command is refused by name ' +
     'unless you hold the exclusive raw lease (claim_raw_lease); after such a command the session re-reads the machine and bumps the generation.',
   input: { session_id: sessionIdInput, command: z.string().min(1).max(500), generation: generationInput },
@@ -27,22 +28,31 @@ const debuggerCommand = defineTool({
         session.requireRawLease(client.id, { generation: args.generation });
       } catch (err) {
         if (err instanceof RetroError && err.code === 'no_lease') {
-          throw new RetroError('no_lease', `debugger_command refused "${vetted.name}": ${vetted.reason}. Nothing was run. ` +
-            'Run it only under the exclusive raw lease (claim_control, then claim_raw_lease).', { command: vetted.name });
+          throw new RetroError(
+            'no_lease',
+            `debugger_command refused "${vetted.name}": ${vetted.reason}. Nothing was run. ` +
+              'Run it only under the exclusive raw lease (claim_control, then claim_raw_lease).',
+            { command: vetted.name },
+          );
         }
         throw err;
       }
     }
     const lines = await raw.console(args.command.trim());
     if (!vetted.readOnly) await session.afterRawCommand(vetted.name);
-    return { session, data: { command: args.command.trim(), read_only: vetted.readOnly, lines }, summary: lines.slice(0, 10).join('\n') };
+    return {
+      session,
+      data: { command: args.command.trim(), read_only: vetted.readOnly, lines },
+      summary: lines.slice(0, 10).join('\n'),
+    };
   },
 });
 
 const claimRawLease = defineTool({
   name: 'claim_raw_lease',
   title: 'Claim the exclusive raw lease',
-  description: 'Opt in to unvetted MAME console commands (they may change anything: the C view is re-read after each one). ' +
+  description:
+    'Opt in to unvetted MAME console commands (they may change anything: the C view is re-read after each one). ' +
     'Needs the control lease; ends when you release it, lose control, or disconnect.',
   input: { session_id: sessionIdInput },
   output: { raw_lease: z.boolean() },

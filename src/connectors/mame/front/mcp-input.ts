@@ -30,9 +30,18 @@ async function mutateInput(ctx: ToolContext, args: { session_id?: string; genera
 }
 
 /** Queue a sequence, record it as held by the caller, optionally wait for it to finish. */
-async function runSequence(session: SessionApi, client: ClientRef, raw: MameRaw, what: string, steps: InputStep[], wait: boolean) {
+async function runSequence(
+  session: SessionApi,
+  client: ClientRef,
+  raw: MameRaw,
+  what: string,
+  steps: InputStep[],
+  wait: boolean,
+) {
   const { done } = await raw.enqueueInput(steps);
-  const tracked = session.trackInput(client.id, what, async () => { await raw.releaseAllInput(); });
+  const tracked = session.trackInput(client.id, what, async () => {
+    await raw.releaseAllInput();
+  });
   const settled = done.finally(() => session.untrackInput(tracked));
   if (!wait) return 'queued' as const;
   return settled;
@@ -40,29 +49,60 @@ async function runSequence(session: SessionApi, client: ClientRef, raw: MameRaw,
 
 /** A keyboard field by exact name or by its first word ("a" for "a    A    STOP …", "ENTER"). */
 function findKey(ports: PortInfo[], key: string, machine: string): FieldRef {
-  const keys = ports.flatMap((p) => p.fields.filter((f) => f.type_class === 'keyboard').map((f) => ({ port: p.tag, field: f.name })));
+  const keys = ports.flatMap((p) =>
+    p.fields.filter((f) => f.type_class === 'keyboard').map((f) => ({ port: p.tag, field: f.name })),
+  );
   const exact = keys.find((k) => k.field === key);
   if (exact) return exact;
   const lower = key.toLowerCase();
-  const byWord = keys.filter((k) => k.field.trim().split(/\s{2,}|\s(?=\S)/)[0].toLowerCase() === lower || k.field.toLowerCase() === lower);
+  const byWord = keys.filter(
+    (k) =>
+      k.field
+        .trim()
+        .split(/\s{2,}|\s(?=\S)/)[0]
+        .toLowerCase() === lower || k.field.toLowerCase() === lower,
+  );
   if (byWord.length === 1) return byWord[0];
-  if (byWord.length > 1) throw new RetroError('bad_request', `"${key}" names several keys (${byWord.map((k) => k.field).join(', ')}); give the exact field name.`);
-  throw new RetroError('not_found', `The ${machine} machine has no key named "${key}"; list_ports shows the keyboard fields.`, { key });
+  if (byWord.length > 1)
+    throw new RetroError(
+      'bad_request',
+      `"${key}" names several keys (${byWord.map((k) => k.field).join(', ')}); give the exact field name.`,
+    );
+  throw new RetroError(
+    'not_found',
+    `The ${machine} machine has no key named "${key}"; list_ports shows the keyboard fields.`,
+    { key },
+  );
 }
 
 const listPorts = defineTool({
   name: 'list_ports',
   title: 'List input ports',
-  description: 'Every MAME input port and its fields (name, mask, type token, class, player, analog range): the names press_key, press_input and set_input take.',
-  input: { session_id: sessionIdInput, type_class: z.string().max(40).optional().describe('only fields of this class, e.g. "keyboard"') },
+  description:
+    'Every MAME input port and its fields (name, mask, type token, class, player, analog range): the names press_key, press_input and set_input take.',
+  input: {
+    session_id: sessionIdInput,
+    type_class: z.string().max(40).optional().describe('only fields of this class, e.g. "keyboard"'),
+  },
   output: {
-    ports: z.array(z.object({
-      tag: z.string(),
-      fields: z.array(z.object({
-        name: z.string(), mask: z.number().int(), type: z.string(), type_class: z.string(), player: z.number().int(),
-        is_analog: z.boolean(), defvalue: z.number().int(), minvalue: z.number().int().optional(), maxvalue: z.number().int().optional(),
-      })),
-    })),
+    ports: z.array(
+      z.object({
+        tag: z.string(),
+        fields: z.array(
+          z.object({
+            name: z.string(),
+            mask: z.number().int(),
+            type: z.string(),
+            type_class: z.string(),
+            player: z.number().int(),
+            is_analog: z.boolean(),
+            defvalue: z.number().int(),
+            minvalue: z.number().int().optional(),
+            maxvalue: z.number().int().optional(),
+          }),
+        ),
+      }),
+    ),
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
@@ -70,14 +110,19 @@ const listPorts = defineTool({
     const ports = (await raw.listPorts())
       .map((p) => ({ ...p, fields: p.fields.filter((f) => !args.type_class || f.type_class === args.type_class) }))
       .filter((p) => p.fields.length > 0);
-    return { session, data: { ports }, summary: `${ports.length} ports, ${ports.reduce((n, p) => n + p.fields.length, 0)} fields` };
+    return {
+      session,
+      data: { ports },
+      summary: `${ports.length} ports, ${ports.reduce((n, p) => n + p.fields.length, 0)} fields`,
+    };
   },
 });
 
 const readPort = defineTool({
   name: 'read_port',
   title: 'Read an input port',
-  description: 'The value an input port reads now (all its fields combined, active-low bits as the machine sees them): shows what a press, a held field or the mouse did.',
+  description:
+    'The value an input port reads now (all its fields combined, active-low bits as the machine sees them): shows what a press, a held field or the mouse did.',
   input: { session_id: sessionIdInput, port: z.string().min(1).max(200) },
   output: { port: z.string(), value: z.number().int(), binary: z.string() },
   annotations: READ_ONLY,
@@ -93,26 +138,46 @@ const waitArg = z.boolean().default(true).describe('wait until the input finishe
 const pressKey = defineTool({
   name: 'press_key',
   title: 'Press a key',
-  description: `Hold one keyboard key for 1..${MAX_HOLD_FRAMES} frames, then release it (needs the lease and a running machine). ` +
+  description:
+    `Hold one keyboard key for 1..${MAX_HOLD_FRAMES} frames, then release it (needs the lease and a running machine). ` +
     'key: the exact field name or its first word, e.g. "a", "ENTER", "SPACE".',
-  input: { session_id: sessionIdInput, generation: generationInput, key: z.string().min(1).max(100), frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(3), wait: waitArg },
+  input: {
+    session_id: sessionIdInput,
+    generation: generationInput,
+    key: z.string().min(1).max(100),
+    frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(3),
+    wait: waitArg,
+  },
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, client, raw } = await mutateInput(ctx, args);
     const field = findKey(await raw.listPorts(), args.key, raw.machine);
-    const outcome = await runSequence(session, client, raw, `key "${field.field}" for ${args.frames} frames`, [{ fields: [field], frames: args.frames }], args.wait);
-    return { session, data: { pressed: [field], outcome }, summary: `Pressed ${field.field} for ${args.frames} frames: ${outcome}.` };
+    const outcome = await runSequence(
+      session,
+      client,
+      raw,
+      `key "${field.field}" for ${args.frames} frames`,
+      [{ fields: [field], frames: args.frames }],
+      args.wait,
+    );
+    return {
+      session,
+      data: { pressed: [field], outcome },
+      summary: `Pressed ${field.field} for ${args.frames} frames: ${outcome}.`,
+    };
   },
 });
 
 const typeString = defineTool({
   name: 'type_string',
   title: 'Type a string key by key',
-  description: `Type 1..${MAX_TYPE_STRING} characters through the machine's key fields, frame-paced (each key held frames_per_key, then released for gap_frames), ` +
+  description:
+    `Type 1..${MAX_TYPE_STRING} characters through the machine's key fields, frame-paced (each key held frames_per_key, then released for gap_frames), ` +
     'with shift keys where needed. Every character is checked first: one the keyboard cannot type refuses the whole string and nothing is pressed. "\\n" is ENTER.',
   input: {
-    session_id: sessionIdInput, generation: generationInput,
+    session_id: sessionIdInput,
+    generation: generationInput,
     text: z.string().min(1).max(MAX_TYPE_STRING),
     frames_per_key: z.number().int().min(1).max(10).default(2),
     gap_frames: z.number().int().min(1).max(10).default(2),
@@ -124,7 +189,11 @@ const typeString = defineTool({
     const { session, client, raw } = await mutateInput(ctx, args);
     const { keys, missing } = await raw.keymap(args.text);
     if (missing.length) {
-      throw new RetroError('bad_request', `The ${raw.machine} keyboard cannot type ${missing.map((c) => JSON.stringify(c)).join(', ')}; nothing was typed.`, { missing });
+      throw new RetroError(
+        'bad_request',
+        `The ${raw.machine} keyboard cannot type ${missing.map((c) => JSON.stringify(c)).join(', ')}; nothing was typed.`,
+        { missing },
+      );
     }
     // As a person types: shift keys go down a frame before the key, then both are held.
     const steps = keys.flatMap((fields) => [
@@ -132,42 +201,71 @@ const typeString = defineTool({
       { fields, frames: args.frames_per_key, gap: args.gap_frames },
     ]);
     const outcome = await runSequence(session, client, raw, `typing ${JSON.stringify(args.text)}`, steps, args.wait);
-    return { session, data: { pressed: keys.flat(), outcome, characters: keys.length }, summary: `Typed ${keys.length} characters: ${outcome}.` };
+    return {
+      session,
+      data: { pressed: keys.flat(), outcome, characters: keys.length },
+      summary: `Typed ${keys.length} characters: ${outcome}.`,
+    };
   },
 });
 
 const typeText = defineTool({
   name: 'type_text',
-  title: 'Type text with MAME\'s natural keyboard',
-  description: `Post up to ${MAX_TYPE_TEXT} characters to MAME's natural keyboard, which paces and maps them itself. With coded:true, ` +
+  title: "Type text with MAME's natural keyboard",
+  description:
+    `Post up to ${MAX_TYPE_TEXT} characters to MAME's natural keyboard, which paces and maps them itself. With coded:true, ` +
     '{ENTER}, {SPACE}, {TAB} and similar codes are understood. MAME types it while the machine runs; it cannot be taken back.',
-  input: { session_id: sessionIdInput, generation: generationInput, text: z.string().min(1).max(MAX_TYPE_TEXT), coded: z.boolean().default(false) },
+  input: {
+    session_id: sessionIdInput,
+    generation: generationInput,
+    text: z.string().min(1).max(MAX_TYPE_TEXT),
+    coded: z.boolean().default(false),
+  },
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, raw } = await mutateInput(ctx, args);
     await raw.typeNatural(args.text, args.coded);
-    return { session, data: { pressed: [], outcome: 'posted' as const }, summary: `Posted ${args.text.length} characters to the natural keyboard.` };
+    return {
+      session,
+      data: { pressed: [], outcome: 'posted' as const },
+      summary: `Posted ${args.text.length} characters to the natural keyboard.`,
+    };
   },
 });
 
 const moveMouse = defineTool({
   name: 'move_mouse',
   title: 'Move the mouse',
-  description: 'Set the mouse X/Y axes (MAME analog fields, relative devices: the machine sees the change) for some frames. ' +
+  description:
+    'Set the mouse X/Y axes (MAME analog fields, relative devices: the machine sees the change) for some frames. ' +
     'Machines without a mouse (e.g. spectrum) answer unsupported.',
   input: {
-    session_id: sessionIdInput, generation: generationInput,
-    x: z.number().int().min(-65536).max(65536), y: z.number().int().min(-65536).max(65536),
-    player: z.number().int().min(1).max(8).default(1), frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(2), wait: waitArg,
+    session_id: sessionIdInput,
+    generation: generationInput,
+    x: z.number().int().min(-65536).max(65536),
+    y: z.number().int().min(-65536).max(65536),
+    player: z.number().int().min(1).max(8).default(1),
+    frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(2),
+    wait: waitArg,
   },
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, client, raw } = await mutateInput(ctx, args);
     const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
-    const fields = [{ ...mouse.x, value: args.x }, { ...mouse.y, value: args.y }];
-    const outcome = await runSequence(session, client, raw, `mouse to ${args.x},${args.y}`, [{ fields, frames: args.frames }], args.wait);
+    const fields = [
+      { ...mouse.x, value: args.x },
+      { ...mouse.y, value: args.y },
+    ];
+    const outcome = await runSequence(
+      session,
+      client,
+      raw,
+      `mouse to ${args.x},${args.y}`,
+      [{ fields, frames: args.frames }],
+      args.wait,
+    );
     return { session, data: { pressed: [mouse.x, mouse.y], outcome } };
   },
 });
@@ -177,9 +275,12 @@ const clickMouse = defineTool({
   title: 'Click a mouse button',
   description: 'Hold mouse button N for some frames. Machines without a mouse answer unsupported.',
   input: {
-    session_id: sessionIdInput, generation: generationInput,
-    button: z.number().int().min(1).max(8).default(1), player: z.number().int().min(1).max(8).default(1),
-    frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(3), wait: waitArg,
+    session_id: sessionIdInput,
+    generation: generationInput,
+    button: z.number().int().min(1).max(8).default(1),
+    player: z.number().int().min(1).max(8).default(1),
+    frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(3),
+    wait: waitArg,
   },
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -188,7 +289,14 @@ const clickMouse = defineTool({
     const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
     const button = mouse.buttons[args.button - 1];
     if (!button) throw new RetroError('not_found', `The ${raw.machine} mouse has no button ${args.button}.`);
-    const outcome = await runSequence(session, client, raw, `mouse button ${args.button}`, [{ fields: [button], frames: args.frames }], args.wait);
+    const outcome = await runSequence(
+      session,
+      client,
+      raw,
+      `mouse button ${args.button}`,
+      [{ fields: [button], frames: args.frames }],
+      args.wait,
+    );
     return { session, data: { pressed: [button], outcome } };
   },
 });
@@ -198,16 +306,27 @@ const pressInput = defineTool({
   title: 'Press any input field',
   description: `Hold a named port field (list_ports) at value (default 1) for 1..${MAX_HOLD_FRAMES} frames, then release it.`,
   input: {
-    session_id: sessionIdInput, generation: generationInput,
-    port: z.string().min(1).max(200), field: z.string().min(1).max(200), value: z.number().int().default(1),
-    frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(3), wait: waitArg,
+    session_id: sessionIdInput,
+    generation: generationInput,
+    port: z.string().min(1).max(200),
+    field: z.string().min(1).max(200),
+    value: z.number().int().default(1),
+    frames: z.number().int().min(1).max(MAX_HOLD_FRAMES).default(3),
+    wait: waitArg,
   },
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, client, raw } = await mutateInput(ctx, args);
     const field = { port: args.port, field: args.field, value: args.value };
-    const outcome = await runSequence(session, client, raw, `field ${args.port}/${args.field} for ${args.frames} frames`, [{ fields: [field], frames: args.frames }], args.wait);
+    const outcome = await runSequence(
+      session,
+      client,
+      raw,
+      `field ${args.port}/${args.field} for ${args.frames} frames`,
+      [{ fields: [field], frames: args.frames }],
+      args.wait,
+    );
     return { session, data: { pressed: [{ port: args.port, field: args.field }], outcome } };
   },
 });
@@ -215,11 +334,15 @@ const pressInput = defineTool({
 const setInput = defineTool({
   name: 'set_input',
   title: 'Hold or release an input field',
-  description: 'Hold a named port field at a value until released (value 0 releases). Held fields belong to you: they are released ' +
+  description:
+    'Hold a named port field at a value until released (value 0 releases). Held fields belong to you: they are released ' +
     'when the machine stops, when you lose the lease, or when you disconnect.',
   input: {
-    session_id: sessionIdInput, generation: generationInput,
-    port: z.string().min(1).max(200), field: z.string().min(1).max(200), value: z.number().int(),
+    session_id: sessionIdInput,
+    generation: generationInput,
+    port: z.string().min(1).max(200),
+    field: z.string().min(1).max(200),
+    value: z.number().int(),
   },
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
@@ -229,7 +352,13 @@ const setInput = defineTool({
     await raw.setInput(args.port, args.field, args.value);
     for (const h of session.heldInputs()) if (h.what === what && h.owner.id === client.id) session.untrackInput(h.id);
     if (args.value !== 0) session.trackInput(client.id, what, () => raw.setInput(args.port, args.field, 0));
-    return { session, data: { pressed: [{ port: args.port, field: args.field }], outcome: args.value !== 0 ? 'held' as const : 'released' as const } };
+    return {
+      session,
+      data: {
+        pressed: [{ port: args.port, field: args.field }],
+        outcome: args.value !== 0 ? ('held' as const) : ('released' as const),
+      },
+    };
   },
 });
 
@@ -238,7 +367,16 @@ const listHeldInputs = defineTool({
   title: 'List held inputs',
   description: 'Inputs held right now (held fields, sequences being typed) and who holds them.',
   input: { session_id: sessionIdInput },
-  output: { held: z.array(z.object({ id: z.number().int(), owner: z.object({ id: z.string(), kind: z.string(), label: z.string() }), what: z.string(), since: z.number() })) },
+  output: {
+    held: z.array(
+      z.object({
+        id: z.number().int(),
+        owner: z.object({ id: z.string(), kind: z.string(), label: z.string() }),
+        what: z.string(),
+        since: z.number(),
+      }),
+    ),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
@@ -246,4 +384,15 @@ const listHeldInputs = defineTool({
   },
 });
 
-export const mameInputTools: ToolDef[] = [listPorts, readPort, pressKey, typeString, typeText, moveMouse, clickMouse, pressInput, setInput, listHeldInputs];
+export const mameInputTools: ToolDef[] = [
+  listPorts,
+  readPort,
+  pressKey,
+  typeString,
+  typeText,
+  moveMouse,
+  clickMouse,
+  pressInput,
+  setInput,
+  listHeldInputs,
+];

@@ -14,7 +14,9 @@ import { useMame } from './mcp-common.js';
 
 export const MAX_DISASSEMBLE = 256;
 
-const pagesSchema = z.record(z.string(), z.number().int()).optional()
+const pagesSchema = z
+  .record(z.string(), z.number().int())
+  .optional()
   .describe('current page of each memory window (machines with banking, e.g. sprinter W0..W3)');
 
 const bytesOutput = {
@@ -28,14 +30,20 @@ const bytesOutput = {
 };
 
 function checkLength(length: number): void {
-  if (length > MAX_READ_BYTES) throw new RetroError('too_large', `Reading ${length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`, { limit: MAX_READ_BYTES });
+  if (length > MAX_READ_BYTES)
+    throw new RetroError(
+      'too_large',
+      `Reading ${length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`,
+      { limit: MAX_READ_BYTES },
+    );
 }
 
 const readProgramMemory = defineTool({
   name: 'read_program_memory',
   title: 'Read raw address-space memory',
-  description: `Read up to ${MAX_READ_BYTES} bytes of a raw CPU address space (program = physical, e.g. the Sprinter's 18-bit space; ` +
-    'io = ports; data) without side effects (no watchpoints, no I/O handlers). read_memory is the CPU\'s logical view instead.',
+  description:
+    `Read up to ${MAX_READ_BYTES} bytes of a raw CPU address space (program = physical, e.g. the Sprinter's 18-bit space; ` +
+    "io = ports; data) without side effects (no watchpoints, no I/O handlers). read_memory is the CPU's logical view instead.",
   input: {
     session_id: sessionIdInput,
     space: z.enum(['program', 'io', 'data']).default('program'),
@@ -50,7 +58,14 @@ const readProgramMemory = defineTool({
     const bytes = await session.readMemory({ space: args.space, offset: args.offset }, args.length);
     return {
       session,
-      data: { space: args.space, offset: args.offset, length: bytes.length, hex: bytesToHex(bytes), ascii: asciiPreview(bytes), pages: await bankPages(raw) },
+      data: {
+        space: args.space,
+        offset: args.offset,
+        length: bytes.length,
+        hex: bytesToHex(bytes),
+        ascii: asciiPreview(bytes),
+        pages: await bankPages(raw),
+      },
       summary: `${bytes.length} bytes of raw ${args.space} at ${hex(args.offset)}`,
     };
   },
@@ -60,14 +75,27 @@ const readVram = defineTool({
   name: 'read_vram',
   title: 'Read video RAM',
   description: `Read up to ${MAX_READ_BYTES} bytes of the machine's video RAM share (e.g. spectrum :video_ram, sprinter :vram).`,
-  input: { session_id: sessionIdInput, offset: z.number().int().min(0).default(0), length: z.number().int().min(1).default(256) },
+  input: {
+    session_id: sessionIdInput,
+    offset: z.number().int().min(0).default(0),
+    length: z.number().int().min(1).default(256),
+  },
   output: bytesOutput,
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = useMame(ctx, args.session_id);
     checkLength(args.length);
     const bytes = await session.readMemory({ space: 'vram', offset: args.offset }, args.length);
-    return { session, data: { space: 'vram', offset: args.offset, length: bytes.length, hex: bytesToHex(bytes), ascii: asciiPreview(bytes) } };
+    return {
+      session,
+      data: {
+        space: 'vram',
+        offset: args.offset,
+        length: bytes.length,
+        hex: bytesToHex(bytes),
+        ascii: asciiPreview(bytes),
+      },
+    };
   },
 });
 
@@ -87,31 +115,55 @@ const readShare = defineTool({
     const { session } = useMame(ctx, args.session_id);
     checkLength(args.length);
     const bytes = await session.readMemory({ space: 'share', bank: args.tag, offset: args.offset }, args.length);
-    return { session, data: { space: 'share', tag: args.tag, offset: args.offset, length: bytes.length, hex: bytesToHex(bytes), ascii: asciiPreview(bytes) } };
+    return {
+      session,
+      data: {
+        space: 'share',
+        tag: args.tag,
+        offset: args.offset,
+        length: bytes.length,
+        hex: bytesToHex(bytes),
+        ascii: asciiPreview(bytes),
+      },
+    };
   },
 });
 
 const listShares = defineTool({
   name: 'list_shares',
   title: 'List memory shares, regions and spaces',
-  description: 'Every memory share and region of the machine (tag, size, bit width, endianness) and the CPU\'s address spaces (mask, width).',
+  description:
+    "Every memory share and region of the machine (tag, size, bit width, endianness) and the CPU's address spaces (mask, width).",
   input: { session_id: sessionIdInput },
   output: {
-    shares: z.array(z.object({ tag: z.string(), kind: z.enum(['share', 'region']), size: z.number().int(), bitwidth: z.number().int(), endianness: z.string() })),
+    shares: z.array(
+      z.object({
+        tag: z.string(),
+        kind: z.enum(['share', 'region']),
+        size: z.number().int(),
+        bitwidth: z.number().int(),
+        endianness: z.string(),
+      }),
+    ),
     spaces: z.array(z.object({ name: z.string(), address_mask: z.number().int(), data_width: z.number().int() })),
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, raw } = useMame(ctx, args.session_id);
     const { shares, spaces } = await raw.listShares();
-    return { session, data: { shares, spaces }, summary: shares.map((s) => `${s.tag} (${s.kind}, ${s.size} bytes)`).join(', ') };
+    return {
+      session,
+      data: { shares, spaces },
+      summary: shares.map((s) => `${s.tag} (${s.kind}, ${s.size} bytes)`).join(', '),
+    };
   },
 });
 
 const disassemble = defineTool({
   name: 'disassemble',
   title: 'Disassemble',
-  description: `Disassemble up to ${MAX_DISASSEMBLE} instructions of the CPU's logical view from an address (default: PC), with bytes, ` +
+  description:
+    `Disassemble up to ${MAX_DISASSEMBLE} instructions of the CPU's logical view from an address (default: PC), with bytes, ` +
     'the C function and line from debug info where known, and the window pages on banked machines.',
   input: {
     session_id: sessionIdInput,
@@ -120,10 +172,17 @@ const disassemble = defineTool({
   },
   output: {
     space: z.literal('cpu'),
-    instructions: z.array(z.object({
-      address: z.number().int(), address_hex: z.string(), bytes: z.string(), text: z.string(),
-      function: z.string().optional(), line: z.number().int().optional(), file: z.string().optional(),
-    })),
+    instructions: z.array(
+      z.object({
+        address: z.number().int(),
+        address_hex: z.string(),
+        bytes: z.string(),
+        text: z.string(),
+        function: z.string().optional(),
+        line: z.number().int().optional(),
+        file: z.string().optional(),
+      }),
+    ),
     pages: pagesSchema,
   },
   annotations: READ_ONLY,
@@ -136,12 +195,21 @@ const disassemble = defineTool({
     const instructions = list.map((ins, i) => {
       const next = list[i + 1]?.address ?? Math.min(end, ins.address + 1);
       const own = bytes.subarray(ins.address - start, Math.max(ins.address - start + 1, next - start));
-      return { address: ins.address, address_hex: hex(ins.address), bytes: bytesToHex(own), text: ins.text, ...where(session.locationAt(ins.address)) };
+      return {
+        address: ins.address,
+        address_hex: hex(ins.address),
+        bytes: bytesToHex(own),
+        text: ins.text,
+        ...where(session.locationAt(ins.address)),
+      };
     });
     return {
       session,
       data: { space: 'cpu' as const, instructions, pages: await bankPages(raw) },
-      summary: instructions.slice(0, 8).map((i) => `${i.address_hex}: ${i.text}`).join('\n'),
+      summary: instructions
+        .slice(0, 8)
+        .map((i) => `${i.address_hex}: ${i.text}`)
+        .join('\n'),
     };
   },
 });

@@ -13,17 +13,27 @@ export const MAX_STEP_COUNT = 64;
 const readScreenPixels = defineTool({
   name: 'read_screen_pixels',
   title: 'Read screen pixels',
-  description: `Raw RGBA pixels (4 bytes a pixel, row-major, base64) of the screen or of a rectangle, at most ${MAX_PIXELS} pixels, ` +
+  description:
+    `Raw RGBA pixels (4 bytes a pixel, row-major, base64) of the screen or of a rectangle, at most ${MAX_PIXELS} pixels, ` +
     'with the frame number and maybe_stale (true while the CPU is stopped: the frame may predate the current state).',
   input: {
     session_id: sessionIdInput,
-    x: z.number().int().min(0).default(0), y: z.number().int().min(0).default(0),
-    width: z.number().int().min(1).optional(), height: z.number().int().min(1).optional(),
+    x: z.number().int().min(0).default(0),
+    y: z.number().int().min(0).default(0),
+    width: z.number().int().min(1).optional(),
+    height: z.number().int().min(1).optional(),
   },
   output: {
-    format: z.literal('rgba8'), screen_width: z.number().int(), screen_height: z.number().int(),
-    x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int(),
-    frame: z.number().int().optional(), maybe_stale: z.boolean(), pixels: z.string().describe('base64 RGBA'),
+    format: z.literal('rgba8'),
+    screen_width: z.number().int(),
+    screen_height: z.number().int(),
+    x: z.number().int(),
+    y: z.number().int(),
+    width: z.number().int(),
+    height: z.number().int(),
+    frame: z.number().int().optional(),
+    maybe_stale: z.boolean(),
+    pixels: z.string().describe('base64 RGBA'),
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
@@ -32,9 +42,17 @@ const readScreenPixels = defineTool({
     const width = args.width ?? image.width - args.x;
     const height = args.height ?? image.height - args.y;
     if (args.x + width > image.width || args.y + height > image.height || width < 1 || height < 1) {
-      throw new RetroError('bad_request', `The rectangle ${args.x},${args.y} ${width}x${height} is outside the ${image.width}x${image.height} screen.`);
+      throw new RetroError(
+        'bad_request',
+        `The rectangle ${args.x},${args.y} ${width}x${height} is outside the ${image.width}x${image.height} screen.`,
+      );
     }
-    if (width * height > MAX_PIXELS) throw new RetroError('too_large', `${width * height} pixels exceed the limit of ${MAX_PIXELS}; ask for a smaller rectangle.`, { limit: MAX_PIXELS });
+    if (width * height > MAX_PIXELS)
+      throw new RetroError(
+        'too_large',
+        `${width * height} pixels exceed the limit of ${MAX_PIXELS}; ask for a smaller rectangle.`,
+        { limit: MAX_PIXELS },
+      );
     const out = Buffer.alloc(width * height * 4);
     for (let row = 0; row < height; row++) {
       const from = ((args.y + row) * image.width + args.x) * 4;
@@ -42,8 +60,18 @@ const readScreenPixels = defineTool({
     }
     return {
       session,
-      data: { format: 'rgba8' as const, screen_width: image.width, screen_height: image.height, x: args.x, y: args.y, width, height,
-        frame: image.frame, maybe_stale: image.maybeStale, pixels: out.toString('base64') },
+      data: {
+        format: 'rgba8' as const,
+        screen_width: image.width,
+        screen_height: image.height,
+        x: args.x,
+        y: args.y,
+        width,
+        height,
+        frame: image.frame,
+        maybe_stale: image.maybeStale,
+        pixels: out.toString('base64'),
+      },
       summary: `${width}x${height} pixels of frame ${image.frame ?? '?'}${image.maybeStale ? ' (may be stale: CPU stopped)' : ''}`,
     };
   },
@@ -53,7 +81,12 @@ const stepInstruction = defineTool({
   name: 'step_instruction',
   title: 'Step machine instructions',
   description: `Step 1..${MAX_STEP_COUNT} machine instructions (into calls), stopping early at a breakpoint or watchpoint. Needs the lease and a stopped CPU.`,
-  input: { session_id: sessionIdInput, generation: generationInput, count: z.number().int().min(1).max(MAX_STEP_COUNT).default(1), timeout_ms: z.number().int().min(100).max(60_000).default(10_000) },
+  input: {
+    session_id: sessionIdInput,
+    generation: generationInput,
+    count: z.number().int().min(1).max(MAX_STEP_COUNT).default(1),
+    timeout_ms: z.number().int().min(100).max(60_000).default(10_000),
+  },
   output: { steps: z.number().int(), stop: stopSchema.optional(), timed_out: z.boolean() },
   annotations: MUTATES,
   async run(args, ctx) {
@@ -61,10 +94,23 @@ const stepInstruction = defineTool({
     let steps = 0;
     let outcome;
     do {
-      outcome = await runThenWait(session, () => session.stepInto(client.id, 'instruction', { generation: args.generation }), args.timeout_ms);
+      outcome = await runThenWait(
+        session,
+        () => session.stepInto(client.id, 'instruction', { generation: args.generation }),
+        args.timeout_ms,
+      );
       steps++;
-    } while (steps < args.count && !outcome.timed_out && outcome.status.state === 'stopped' && outcome.status.last_stop?.reason === 'step');
-    return { session, state: outcome.status.state, data: { steps, stop: formatStop(outcome.status), timed_out: outcome.timed_out } };
+    } while (
+      steps < args.count &&
+      !outcome.timed_out &&
+      outcome.status.state === 'stopped' &&
+      outcome.status.last_stop?.reason === 'step'
+    );
+    return {
+      session,
+      state: outcome.status.state,
+      data: { steps, stop: formatStop(outcome.status), timed_out: outcome.timed_out },
+    };
   },
 });
 

@@ -15,29 +15,48 @@ const watchpointSchema = z.object({
   kind: z.enum(['read', 'write', 'readwrite']),
   condition: z.string().optional(),
   hit_count: z.number().int(),
-  last_hit: z.object({
-    pc: z.number().int().describe('where the CPU stopped: the instruction after the access'),
-    access_pc: z.number().int().optional().describe('the instruction that made the access'),
-    access: z.string().optional().describe('reading / writing'),
-    address: z.number().int().optional(),
-    value: z.number().int().optional(),
-  }).optional(),
+  last_hit: z
+    .object({
+      pc: z.number().int().describe('where the CPU stopped: the instruction after the access'),
+      access_pc: z.number().int().optional().describe('the instruction that made the access'),
+      access: z.string().optional().describe('reading / writing'),
+      address: z.number().int().optional(),
+      value: z.number().int().optional(),
+    })
+    .optional(),
 });
 
 function formatWatchpoint(w: WatchpointInfo, myClientId: string) {
-  return { id: w.id, owner: w.owner, read_only: w.owner.id !== myClientId, address: w.address, length: w.length, kind: w.kind, condition: w.condition, hit_count: w.hit_count, last_hit: w.last_hit };
+  return {
+    id: w.id,
+    owner: w.owner,
+    read_only: w.owner.id !== myClientId,
+    address: w.address,
+    length: w.length,
+    kind: w.kind,
+    condition: w.condition,
+    hit_count: w.hit_count,
+    last_hit: w.last_hit,
+  };
 }
 
 const setWatchpoint = defineTool({
   name: 'set_watchpoint',
   title: 'Set a watchpoint',
-  description: 'Stop when memory (cpu/program/data) or I/O ports (space io) are read, written or both. Give a C variable name ' +
+  description:
+    'Stop when memory (cpu/program/data) or I/O ports (space io) are read, written or both. Give a C variable name ' +
     '(its address and size come from debug info) or an address and length. You own it; the stop reports the accessing PC.',
   input: {
     session_id: sessionIdInput,
     variable: z.string().min(1).max(200).optional().describe('a global C variable, e.g. "counter"'),
     address: addressInput.optional(),
-    length: z.number().int().min(1).max(65536).optional().describe('bytes to watch (default: the variable size, else 1)'),
+    length: z
+      .number()
+      .int()
+      .min(1)
+      .max(65536)
+      .optional()
+      .describe('bytes to watch (default: the variable size, else 1)'),
     kind: z.enum(['read', 'write', 'readwrite']).default('write'),
     condition: z.string().max(500).optional().describe('MAME expression; stop only when true'),
   },
@@ -53,15 +72,24 @@ const setWatchpoint = defineTool({
       length ??= v.bytes ? v.bytes.length / 2 : undefined;
     }
     if (!address) throw new RetroError('bad_request', 'Give a variable or an address to watch.');
-    const wp = await session.setWatchpoint(client.id, { address, length: length ?? 1, kind: args.kind, condition: args.condition });
-    return { session, data: { watchpoint: formatWatchpoint(wp, client.id) }, summary: `Watchpoint ${wp.id}: ${wp.kind} of ${wp.length} bytes at ${wp.address.space}:${hex(wp.address.offset)}` };
+    const wp = await session.setWatchpoint(client.id, {
+      address,
+      length: length ?? 1,
+      kind: args.kind,
+      condition: args.condition,
+    });
+    return {
+      session,
+      data: { watchpoint: formatWatchpoint(wp, client.id) },
+      summary: `Watchpoint ${wp.id}: ${wp.kind} of ${wp.length} bytes at ${wp.address.space}:${hex(wp.address.offset)}`,
+    };
   },
 });
 
 const clearWatchpoint = defineTool({
   name: 'clear_watchpoint',
   title: 'Clear a watchpoint',
-  description: 'Remove one of your own watchpoints by id (others\' are read-only: not_owner).',
+  description: "Remove one of your own watchpoints by id (others' are read-only: not_owner).",
   input: { session_id: sessionIdInput, id: z.number().int() },
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -75,7 +103,7 @@ const clearWatchpoint = defineTool({
 const listWatchpoints = defineTool({
   name: 'list_watchpoints',
   title: 'List watchpoints',
-  description: 'Every watchpoint in the session with its owner; other clients\' are marked read_only.',
+  description: "Every watchpoint in the session with its owner; other clients' are marked read_only.",
   input: { session_id: sessionIdInput },
   output: { watchpoints: z.array(watchpointSchema) },
   annotations: READ_ONLY,

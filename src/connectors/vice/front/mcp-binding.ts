@@ -8,7 +8,11 @@ import type { ToolContext } from '../../../mcp/tool-kit.js';
 /** This MCP connection's binding to a session's VICE connector. */
 const bindings = new WeakMap<McpConnection, string>();
 
-export interface BoundVice { session: SessionApi; client: ClientRef; vice: ViceFeature }
+export interface BoundVice {
+  session: SessionApi;
+  client: ClientRef;
+  vice: ViceFeature;
+}
 
 /** The bound session (or the one named), with its VICE connector. */
 export function boundVice(ctx: ToolContext, sessionId?: string): BoundVice {
@@ -19,7 +23,9 @@ export function boundVice(ctx: ToolContext, sessionId?: string): BoundVice {
   try {
     vice = session.feature<ViceFeature>('vice');
   } catch {
-    throw new RetroError('incompatible_target', `Session ${session.id} is not a VICE (or built-in C64) session.`, { session_id: session.id });
+    throw new RetroError('incompatible_target', `Session ${session.id} is not a VICE (or built-in C64) session.`, {
+      session_id: session.id,
+    });
   }
   return { session, client, vice };
 }

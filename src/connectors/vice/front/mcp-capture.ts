@@ -9,7 +9,8 @@ import { boundVice } from './mcp-binding.js';
 export const viceCaptureScreen: ToolDef = defineTool({
   name: 'vice_capture_screen',
   title: 'VICE: capture the screen',
-  description: 'The composited frame (border and blanking included) as an indexed PNG mapped through the palette VICE reports. ' +
+  description:
+    'The composited frame (border and blanking included) as an indexed PNG mapped through the palette VICE reports. ' +
     'crop=true (default) keeps the inner screen rectangle VICE reports; crop=false the whole debug buffer. Needs a stopped machine ' +
     '(vice_execute interrupt, capture, resume). VICE builds before r46020 (3.10 release included) overrun their buffer answering ' +
     'this and are refused. output_path is written atomically and never replaces a file unless overwrite=true.',
@@ -20,9 +21,13 @@ export const viceCaptureScreen: ToolDef = defineTool({
     overwrite: z.boolean().default(false),
   },
   output: {
-    width: z.number().int(), height: z.number().int(), cropped: z.boolean(),
+    width: z.number().int(),
+    height: z.number().int(),
+    cropped: z.boolean(),
     inner: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
-    palette_size: z.number().int(), used_indices: z.array(z.number().int()), distinct_index_count: z.number().int(),
+    palette_size: z.number().int(),
+    used_indices: z.array(z.number().int()),
+    distinct_index_count: z.number().int(),
     output_path: z.string().nullable(),
   },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
@@ -38,12 +43,21 @@ export const viceCaptureScreen: ToolDef = defineTool({
       pixels.set(frame.pixels.subarray(from, from + width), y * width);
     }
     const png = encodeIndexedPng({ width, height, pixels }, frame.palette);
-    const outputPath = args.output_path ? await writeOutputFile(ctx.outputDir, args.output_path, png.png, args.overwrite) : null;
+    const outputPath = args.output_path
+      ? await writeOutputFile(ctx.outputDir, args.output_path, png.png, args.overwrite)
+      : null;
     return {
-      session, state: 'stopped',
+      session,
+      state: 'stopped',
       data: {
-        width, height, cropped: args.crop, inner, palette_size: frame.palette.length,
-        used_indices: png.used_indices, distinct_index_count: png.used_indices.length, output_path: outputPath,
+        width,
+        height,
+        cropped: args.crop,
+        inner,
+        palette_size: frame.palette.length,
+        used_indices: png.used_indices,
+        distinct_index_count: png.used_indices.length,
+        output_path: outputPath,
       },
       image: { data: png.png.toString('base64'), mimeType: 'image/png' },
       summary: `${width}x${height} ${args.crop ? 'inner screen' : 'debug frame'}, ${png.used_indices.length} colours${outputPath ? `, saved to ${outputPath}` : ''}`,

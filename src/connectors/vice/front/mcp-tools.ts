@@ -21,36 +21,67 @@ const MAX_WRITE = 4096;
 const MUTATING = { readOnly: false, destructive: true, idempotent: false, openWorld: false } as const;
 
 const checkpointSchema = z.object({
-  number: z.number().int(), start: z.number().int(), end: z.number().int(), start_hex: z.string(),
-  stop: z.boolean(), enabled: z.boolean(), operations: z.array(z.enum(['load', 'store', 'exec'])),
-  temporary: z.boolean(), hit_count: z.number().int(), has_condition: z.boolean(), memspace: z.number().int(),
+  number: z.number().int(),
+  start: z.number().int(),
+  end: z.number().int(),
+  start_hex: z.string(),
+  stop: z.boolean(),
+  enabled: z.boolean(),
+  operations: z.array(z.enum(['load', 'store', 'exec'])),
+  temporary: z.boolean(),
+  hit_count: z.number().int(),
+  has_condition: z.boolean(),
+  memspace: z.number().int(),
 });
 
 function formatCheckpoint(c: CheckpointInfo): z.infer<typeof checkpointSchema> {
   const operations = (['load', 'store', 'exec'] as const).filter((_, i) => c.op & (1 << i));
   return {
-    number: c.number, start: c.start, end: c.end, start_hex: hex(c.start), stop: c.stop, enabled: c.enabled, operations,
-    temporary: c.temporary, hit_count: c.hitCount, has_condition: c.hasCondition, memspace: c.memspace,
+    number: c.number,
+    start: c.start,
+    end: c.end,
+    start_hex: hex(c.start),
+    stop: c.stop,
+    enabled: c.enabled,
+    operations,
+    temporary: c.temporary,
+    hit_count: c.hitCount,
+    has_condition: c.hasCondition,
+    memspace: c.memspace,
   };
 }
 
 const viceConnect = defineTool({
   name: 'vice_connect',
   title: 'Connect to VICE',
-  description: 'Bind this connection to a VICE debugger: an existing session (session_id; default the latest), or a running VICE ' +
+  description:
+    'Bind this connection to a VICE debugger: an existing session (session_id; default the latest), or a running VICE ' +
     'whose binary monitor listens at `monitor` ("127.0.0.1:6502"), which starts a session attached to it. The handshake checks ' +
     'version, banks and registers and refuses an incompatible VICE naming what is missing.',
-  input: { session_id: sessionIdInput, monitor: z.string().regex(/^[\w.-]+:\d+$/).optional(), timeout_ms: TIMEOUT_MS.default(20_000) },
+  input: {
+    session_id: sessionIdInput,
+    monitor: z
+      .string()
+      .regex(/^[\w.-]+:\d+$/)
+      .optional(),
+    timeout_ms: TIMEOUT_MS.default(20_000),
+  },
   output: {
-    connector: z.string(), version: z.string(), svn_revision: z.number().int(),
+    connector: z.string(),
+    version: z.string(),
+    svn_revision: z.number().int(),
     banks: z.array(z.object({ name: z.string(), id: z.number().int() })),
-    registers: z.array(z.string()), display_capture: z.object({ supported: z.union([z.boolean(), z.literal('probe')]), reason: z.string() }),
+    registers: z.array(z.string()),
+    display_capture: z.object({ supported: z.union([z.boolean(), z.literal('probe')]), reason: z.string() }),
   },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
   async run(args, ctx) {
     let sessionId = args.session_id;
     if (args.monitor) {
-      const started = ctx.manager.start({ machine: 'c64', emulator: 'vice', viceMonitor: args.monitor }, { kind: 'mcp', label: 'vice_connect' });
+      const started = ctx.manager.start(
+        { machine: 'c64', emulator: 'vice', viceMonitor: args.monitor },
+        { kind: 'mcp', label: 'vice_connect' },
+      );
       ctx.connection.adopt(started.session, started.client);
       const status = await started.session.waitForStop(args.timeout_ms);
       if (status.error) throw new RetroError(status.error.code as never, status.error.message);
@@ -63,8 +94,12 @@ const viceConnect = defineTool({
     return {
       session,
       data: {
-        connector: vice.cachedStatus().connector, version: info.version, svn_revision: info.svnRevision, banks: info.banks,
-        registers: info.registers.map((r) => r.name), display_capture: { supported: info.display.ok, reason: info.display.reason },
+        connector: vice.cachedStatus().connector,
+        version: info.version,
+        svn_revision: info.svnRevision,
+        banks: info.banks,
+        registers: info.registers.map((r) => r.name),
+        display_capture: { supported: info.display.ok, reason: info.display.reason },
       },
       summary: `Bound to ${vice.cachedStatus().connector} VICE ${info.version} in session ${session.id}`,
     };
@@ -74,7 +109,7 @@ const viceConnect = defineTool({
 const viceDisconnect = defineTool({
   name: 'vice_disconnect',
   title: 'Disconnect from VICE',
-  description: 'Drop this connection\'s binding only: the session, the monitor connection and VICE keep running.',
+  description: "Drop this connection's binding only: the session, the monitor connection and VICE keep running.",
   input: {},
   output: { unbound: z.string().nullable() },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
@@ -89,14 +124,28 @@ const viceStatus = defineTool({
   title: 'VICE status (cached)',
   description: 'What the last monitor events said: running or stopped, PC, last stop. Performs no I/O.',
   input: { session_id: sessionIdInput },
-  output: { vice_state: z.string(), pc: z.number().int().optional(), pc_hex: z.string().optional(), last_stop_reason: z.string().optional(), connector: z.string(), version: z.string() },
+  output: {
+    vice_state: z.string(),
+    pc: z.number().int().optional(),
+    pc_hex: z.string().optional(),
+    last_stop_reason: z.string().optional(),
+    connector: z.string(),
+    version: z.string(),
+  },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, vice } = boundVice(ctx, args.session_id);
     const s = vice.cachedStatus();
     return {
       session,
-      data: { vice_state: s.state, pc: s.pc, pc_hex: s.pc === undefined ? undefined : hex(s.pc), last_stop_reason: s.last_stop?.reason, connector: s.connector, version: s.version },
+      data: {
+        vice_state: s.state,
+        pc: s.pc,
+        pc_hex: s.pc === undefined ? undefined : hex(s.pc),
+        last_stop_reason: s.last_stop?.reason,
+        connector: s.connector,
+        version: s.version,
+      },
       summary: `${s.state}${s.pc !== undefined ? ` at ${hex(s.pc)}` : ''}`,
     };
   },
@@ -105,9 +154,18 @@ const viceStatus = defineTool({
 const viceRegisters = defineTool({
   name: 'vice_registers',
   title: 'VICE registers',
-  description: 'Main-CPU registers as VICE names them (PC A X Y SP 00 01 FL LIN CYC). With `set` ({"A": 16, "PC": 2061}) they are written first (needs the lease and a stopped machine; 00/01 are memory: use vice_write_memory).',
-  input: { session_id: sessionIdInput, set: z.record(z.string(), z.number().int().min(0).max(0xffff)).optional(), generation: generationInput },
-  output: { registers: z.array(z.object({ name: z.string(), value: z.number().int(), hex: z.string(), bits: z.number().int() })) },
+  description:
+    'Main-CPU registers as VICE names them (PC A X Y SP 00 01 FL LIN CYC). With `set` ({"A": 16, "PC": 2061}) they are written first (needs the lease and a stopped machine; 00/01 are memory: use vice_write_memory).',
+  input: {
+    session_id: sessionIdInput,
+    set: z.record(z.string(), z.number().int().min(0).max(0xffff)).optional(),
+    generation: generationInput,
+  },
+  output: {
+    registers: z.array(
+      z.object({ name: z.string(), value: z.number().int(), hex: z.string(), bits: z.number().int() }),
+    ),
+  },
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
@@ -115,7 +173,11 @@ const viceRegisters = defineTool({
       session.requireControl(client.id, { generation: args.generation }, 'stopped');
       const items = Object.entries(args.set).map(([name, value]) => {
         const reg = vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
-        if (!reg) throw new RetroError('not_found', `VICE has no register ${name}; it has ${vice.info.registers.map((r) => r.name).join(', ')}.`);
+        if (!reg)
+          throw new RetroError(
+            'not_found',
+            `VICE has no register ${name}; it has ${vice.info.registers.map((r) => r.name).join(', ')}.`,
+          );
         return { id: reg.id, value };
       });
       await vice.setRegisters(items);
@@ -134,14 +196,29 @@ const viceBanks = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, vice } = boundVice(ctx, args.session_id);
-    return { session, data: { banks: vice.info.banks }, summary: vice.info.banks.map((b) => `${b.name}=${b.id}`).join(' ') };
+    return {
+      session,
+      data: { banks: vice.info.banks },
+      summary: vice.info.banks.map((b) => `${b.name}=${b.id}`).join(' '),
+    };
   },
 });
 
-const memoryRange = { start: z.number().int().min(0).max(0xffff), bank_id: z.number().int().min(0).describe('mandatory: the same address holds different bytes in different banks (see vice_banks)') };
+const memoryRange = {
+  start: z.number().int().min(0).max(0xffff),
+  bank_id: z
+    .number()
+    .int()
+    .min(0)
+    .describe('mandatory: the same address holds different bytes in different banks (see vice_banks)'),
+};
 
 function checkSpan(start: number, length: number): void {
-  if (start + length > 0x10000) throw new RetroError('bad_address', `${hex(start)}+${length} runs past $FFFF; VICE reads are not wrapped.`, { start, length });
+  if (start + length > 0x10000)
+    throw new RetroError('bad_address', `${hex(start)}+${length} runs past $FFFF; VICE reads are not wrapped.`, {
+      start,
+      length,
+    });
 }
 
 const viceReadMemory = defineTool({
@@ -156,7 +233,11 @@ const viceReadMemory = defineTool({
     checkSpan(args.start, args.length);
     vice.bankId(args.bank_id);
     const bytes = await vice.readBank(args.bank_id, args.start, args.length);
-    return { session, data: { start: args.start, bank_id: args.bank_id, length: bytes.length, hex: bytesToHex(bytes) }, summary: `${bytes.length} bytes at ${hex(args.start)} (bank ${args.bank_id})` };
+    return {
+      session,
+      data: { start: args.start, bank_id: args.bank_id, length: bytes.length, hex: bytesToHex(bytes) },
+      summary: `${bytes.length} bytes at ${hex(args.start)} (bank ${args.bank_id})`,
+    };
   },
 });
 
@@ -170,25 +251,39 @@ const viceWriteMemory = defineTool({
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     const data = parseHex(args.hex);
-    if (data.length > MAX_WRITE) throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write; ${data.length} were given.`);
+    if (data.length > MAX_WRITE)
+      throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write; ${data.length} were given.`);
     checkSpan(args.start, data.length);
     vice.bankId(args.bank_id);
     session.requireControl(client.id, { generation: args.generation }, 'stopped');
     await vice.writeBank(args.bank_id, args.start, data);
-    return { session, data: { start: args.start, bank_id: args.bank_id, written: data.length }, summary: `Wrote ${data.length} bytes at ${hex(args.start)}` };
+    return {
+      session,
+      data: { start: args.start, bank_id: args.bank_id, written: data.length },
+      summary: `Wrote ${data.length} bytes at ${hex(args.start)}`,
+    };
   },
 });
 
 const viceCheckpointSet = defineTool({
   name: 'vice_checkpoint_set',
   title: 'VICE: set a checkpoint',
-  description: 'A VICE checkpoint: exec (breakpoint), load and/or store (watchpoint) over start..end, optionally trace-only (stop=false), ' +
+  description:
+    'A VICE checkpoint: exec (breakpoint), load and/or store (watchpoint) over start..end, optionally trace-only (stop=false), ' +
     'temporary (VICE resumes at once when one is set) and with a condition in VICE\'s monitor syntax ("A == $10"; plain numbers are hex). ' +
-    'Checkpoints are VICE-global and survive reconnects; the session\'s C breakpoints are separate.',
+    "Checkpoints are VICE-global and survive reconnects; the session's C breakpoints are separate.",
   input: {
-    session_id: sessionIdInput, start: z.number().int().min(0).max(0xffff), end: z.number().int().min(0).max(0xffff).optional(),
-    operations: z.array(z.enum(['load', 'store', 'exec'])).min(1).default(['exec']), stop: z.boolean().default(true),
-    temporary: z.boolean().default(false), condition: z.string().max(255).optional(), generation: generationInput,
+    session_id: sessionIdInput,
+    start: z.number().int().min(0).max(0xffff),
+    end: z.number().int().min(0).max(0xffff).optional(),
+    operations: z
+      .array(z.enum(['load', 'store', 'exec']))
+      .min(1)
+      .default(['exec']),
+    stop: z.boolean().default(true),
+    temporary: z.boolean().default(false),
+    condition: z.string().max(255).optional(),
+    generation: generationInput,
   },
   output: { checkpoint: checkpointSchema },
   annotations: MUTATING,
@@ -196,15 +291,28 @@ const viceCheckpointSet = defineTool({
     const { session, client, vice } = boundVice(ctx, args.session_id);
     session.requireControl(client.id, { generation: args.generation });
     const op = args.operations.reduce((m, o) => m | ({ load: 1, store: 2, exec: 4 } as const)[o], 0);
-    const cp = await vice.addCheckpoint({ start: args.start, end: args.end ?? args.start, op, stop: args.stop, enabled: true, temporary: args.temporary, condition: args.condition });
-    return { session, data: { checkpoint: formatCheckpoint(cp) }, summary: `Checkpoint ${cp.number} at ${hex(cp.start)}` };
+    const cp = await vice.addCheckpoint({
+      start: args.start,
+      end: args.end ?? args.start,
+      op,
+      stop: args.stop,
+      enabled: true,
+      temporary: args.temporary,
+      condition: args.condition,
+    });
+    return {
+      session,
+      data: { checkpoint: formatCheckpoint(cp) },
+      summary: `Checkpoint ${cp.number} at ${hex(cp.start)}`,
+    };
   },
 });
 
 const viceCheckpointList = defineTool({
   name: 'vice_checkpoint_list',
   title: 'VICE: list checkpoints',
-  description: 'Every checkpoint VICE holds (ordered by start address, as VICE lists them), including ones left by earlier clients.',
+  description:
+    'Every checkpoint VICE holds (ordered by start address, as VICE lists them), including ones left by earlier clients.',
   input: { session_id: sessionIdInput },
   output: { checkpoints: z.array(checkpointSchema) },
   annotations: READ_ONLY,
@@ -219,7 +327,12 @@ const viceCheckpointDelete = defineTool({
   name: 'vice_checkpoint_delete',
   title: 'VICE: delete or toggle a checkpoint',
   description: 'Delete checkpoint `number`, or with `enabled` switch it on or off instead.',
-  input: { session_id: sessionIdInput, number: z.number().int().min(1), enabled: z.boolean().optional(), generation: generationInput },
+  input: {
+    session_id: sessionIdInput,
+    number: z.number().int().min(1),
+    enabled: z.boolean().optional(),
+    generation: generationInput,
+  },
   output: { number: z.number().int(), action: z.enum(['deleted', 'enabled', 'disabled']) },
   annotations: MUTATING,
   async run(args, ctx) {
@@ -227,7 +340,8 @@ const viceCheckpointDelete = defineTool({
     session.requireControl(client.id, { generation: args.generation });
     if (args.enabled === undefined) await vice.deleteCheckpoint(args.number);
     else await vice.toggleCheckpoint(args.number, args.enabled);
-    const action = (args.enabled === undefined ? 'deleted' : args.enabled ? 'enabled' : 'disabled') as 'deleted' | 'enabled' | 'disabled';
+    const action = (args.enabled === undefined ? 'deleted' : args.enabled ? 'enabled' : 'disabled') as
+      'deleted' | 'enabled' | 'disabled';
     return { session, data: { number: args.number, action }, summary: `Checkpoint ${args.number} ${action}` };
   },
 });
@@ -235,11 +349,15 @@ const viceCheckpointDelete = defineTool({
 const viceExecution = defineTool({
   name: 'vice_execute',
   title: 'VICE: run control',
-  description: 'interrupt (stop now), resume, step (count instructions; over=true treats JSR as one), or return (run until the current subroutine returns). ' +
+  description:
+    'interrupt (stop now), resume, step (count instructions; over=true treats JSR as one), or return (run until the current subroutine returns). ' +
     'Returns once VICE accepted it; use vice_wait_for_stop for the stop.',
   input: {
-    session_id: sessionIdInput, action: z.enum(['interrupt', 'resume', 'step', 'return']),
-    count: z.number().int().min(1).max(0xffff).default(1), over: z.boolean().default(false), generation: generationInput,
+    session_id: sessionIdInput,
+    action: z.enum(['interrupt', 'resume', 'step', 'return']),
+    count: z.number().int().min(1).max(0xffff).default(1),
+    over: z.boolean().default(false),
+    generation: generationInput,
   },
   output: { action: z.string() },
   annotations: MUTATING,
@@ -258,7 +376,8 @@ const viceExecution = defineTool({
 const viceWait = defineTool({
   name: 'vice_wait_for_stop',
   title: 'VICE: wait for a stop',
-  description: 'Wait until VICE stops (checkpoint, step end, interrupt, JAM) or timeout_ms passes (a timeout changes nothing).',
+  description:
+    'Wait until VICE stops (checkpoint, step end, interrupt, JAM) or timeout_ms passes (a timeout changes nothing).',
   input: { session_id: sessionIdInput, timeout_ms: TIMEOUT_MS.default(10_000) },
   output: { reason: z.string(), pc: z.number().int(), pc_hex: z.string(), checkpoint: z.number().int().optional() },
   annotations: READ_ONLY,
@@ -266,8 +385,14 @@ const viceWait = defineTool({
     const { session, vice } = boundVice(ctx, args.session_id);
     const stop = await vice.waitForStop(args.timeout_ms);
     return {
-      session, state: 'stopped',
-      data: { reason: stop.reason, pc: stop.pc, pc_hex: hex(stop.pc), checkpoint: stop.breakpointId ?? stop.watchpointId },
+      session,
+      state: 'stopped',
+      data: {
+        reason: stop.reason,
+        pc: stop.pc,
+        pc_hex: hex(stop.pc),
+        checkpoint: stop.breakpointId ?? stop.watchpointId,
+      },
       summary: `Stopped (${stop.reason}) at ${hex(stop.pc)}`,
     };
   },
@@ -276,7 +401,8 @@ const viceWait = defineTool({
 const viceReset = defineTool({
   name: 'vice_reset',
   title: 'VICE: reset',
-  description: 'Reset the machine (soft: CPU reset; hard: power cycle). VICE resumes afterwards; checkpoints survive; the session generation is bumped.',
+  description:
+    'Reset the machine (soft: CPU reset; hard: power cycle). VICE resumes afterwards; checkpoints survive; the session generation is bumped.',
   input: { session_id: sessionIdInput, kind: z.enum(['soft', 'hard']).default('soft'), generation: generationInput },
   output: { kind: z.string() },
   annotations: MUTATING,
@@ -291,9 +417,15 @@ const viceReset = defineTool({
 const viceTypeKeys = defineTool({
   name: 'vice_type_keys',
   title: 'VICE: type keys',
-  description: 'Put text into the C64\'s keyboard buffer (VICE\'s keyboard feed), typed while it runs. a-z type the unshifted keys, ' +
+  description:
+    "Put text into the C64's keyboard buffer (VICE's keyboard feed), typed while it runs. a-z type the unshifted keys, " +
     'A-Z the shifted ones, "\\n" is RETURN; or give raw PETSCII bytes as petscii_hex. At most 255 keys; needs the lease.',
-  input: { session_id: sessionIdInput, text: z.string().max(255).optional(), petscii_hex: z.string().optional(), generation: generationInput },
+  input: {
+    session_id: sessionIdInput,
+    text: z.string().max(255).optional(),
+    petscii_hex: z.string().optional(),
+    generation: generationInput,
+  },
   output: { typed: z.number().int(), petscii_hex: z.string() },
   annotations: MUTATING,
   async run(args, ctx) {
@@ -301,25 +433,44 @@ const viceTypeKeys = defineTool({
     session.requireControl(client.id, { generation: args.generation });
     const bytes = args.petscii_hex ? parseHex(args.petscii_hex) : asciiToPetscii(args.text ?? '');
     if (!bytes.length) throw new RetroError('bad_request', 'Give text or petscii_hex with at least one key.');
-    if (bytes.includes(0)) throw new RetroError('bad_request', 'A NUL byte would end VICE\'s keyboard feed early.');
+    if (bytes.includes(0)) throw new RetroError('bad_request', "A NUL byte would end VICE's keyboard feed early.");
     await vice.keyboardFeed(bytes);
-    return { session, data: { typed: bytes.length, petscii_hex: bytesToHex(bytes) }, summary: `Typed ${bytes.length} key(s)` };
+    return {
+      session,
+      data: { typed: bytes.length, petscii_hex: bytesToHex(bytes) },
+      summary: `Typed ${bytes.length} key(s)`,
+    };
   },
 });
 
 /** Unshifted letters are PETSCII $41-$5A, shifted ones $C1-$DA; RETURN is $0D. */
 export function asciiToPetscii(text: string): Uint8Array {
-  return Uint8Array.from([...text].map((ch) => {
-    const c = ch.codePointAt(0)!;
-    if (ch === '\n' || ch === '\r') return 0x0d;
-    if (c >= 0x61 && c <= 0x7a) return c - 0x20;
-    if (c >= 0x41 && c <= 0x5a) return c + 0x80;
-    if (c >= 0x20 && c <= 0x40) return c;
-    throw new RetroError('bad_request', `"${ch}" has no key to type; use petscii_hex.`);
-  }));
+  return Uint8Array.from(
+    [...text].map((ch) => {
+      const c = ch.codePointAt(0)!;
+      if (ch === '\n' || ch === '\r') return 0x0d;
+      if (c >= 0x61 && c <= 0x7a) return c - 0x20;
+      if (c >= 0x41 && c <= 0x5a) return c + 0x80;
+      if (c >= 0x20 && c <= 0x40) return c;
+      throw new RetroError('bad_request', `"${ch}" has no key to type; use petscii_hex.`);
+    }),
+  );
 }
 
 export const viceTools: ToolDef[] = [
-  viceConnect, viceDisconnect, viceStatus, viceRegisters, viceBanks, viceReadMemory, viceWriteMemory,
-  viceCheckpointSet, viceCheckpointList, viceCheckpointDelete, viceExecution, viceWait, viceReset, viceTypeKeys, viceCaptureScreen,
+  viceConnect,
+  viceDisconnect,
+  viceStatus,
+  viceRegisters,
+  viceBanks,
+  viceReadMemory,
+  viceWriteMemory,
+  viceCheckpointSet,
+  viceCheckpointList,
+  viceCheckpointDelete,
+  viceExecution,
+  viceWait,
+  viceReset,
+  viceTypeKeys,
+  viceCaptureScreen,
 ];
