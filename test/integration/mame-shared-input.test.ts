@@ -16,7 +16,6 @@ import { findKeyBuffer, rowAtoG, typedText, waitFor, type KeyBuffer } from '../m
 const LEASE_MS = 5000;
 let rig: ThreeClients;
 let fx: ZxFixture;
-let manager: ThreeClients['manager'];
 let vscode: RecordingClient;
 let alice: Client;
 let bob: Client;
@@ -26,7 +25,7 @@ let message = 0;
 
 before(async () => {
   rig = await startThreeClients(LEASE_MS);
-  ({ fx, manager, vscode, alice, bob } = rig);
+  ({ fx, vscode, alice, bob } = rig);
   keyBuffer = await findKeyBuffer(bob);
   message = (await call(bob, 'read_variable', { name: 'message' })).variable.address.offset;
 });

@@ -140,13 +140,12 @@ class WorkerEmulator implements WasmEmulator {
         reject(this.fail(`the worker exited (code ${code})`));
       });
     });
-    const self = this;
     this.memory = {
       description,
       backend: 'wasm',
-      async regions(): Promise<HostRegion[]> {
-        self.heapSize = await self.request<number>({ op: 'size' });
-        return [{ start: 0, end: self.heapSize, label: 'wasm heap' }];
+      regions: async (): Promise<HostRegion[]> => {
+        this.heapSize = await this.request<number>({ op: 'size' });
+        return [{ start: 0, end: this.heapSize, label: 'wasm heap' }];
       },
       read: (address, length) => this.request<Uint8Array>({ op: 'read', address, length }),
       write: async (address, data) => {
