@@ -554,14 +554,12 @@ export class Session implements SessionApi {
       case 'reset':
         this.bumpGeneration(e.hard ? 'hard reset' : 'soft reset');
         if (e.hard)
-          void this.breakpoints
-            .rearmAll()
-            .catch((err) =>
-              this.emit({
-                type: 'output',
-                text: `Re-arming breakpoints after reset failed: ${asRetroError(err).message}`,
-              }),
-            );
+          void this.breakpoints.rearmAll().catch((err) =>
+            this.emit({
+              type: 'output',
+              text: `Re-arming breakpoints after reset failed: ${asRetroError(err).message}`,
+            }),
+          );
         break;
       case 'output':
         this.emit({ type: 'output', text: e.text });

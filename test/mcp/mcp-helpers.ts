@@ -12,7 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManagerApi } from '../../src/session/types.js';
 import { startHttpMcpServer, type HttpMcpOptions, type HttpMcpServer } from '../../src/mcp/http.js';
 
-export type Structured = Record<string, any>;  
+export type Structured = Record<string, any>;
 
 export function startHttpServerOn(
   manager: SessionManagerApi,

@@ -153,14 +153,12 @@ const traceTool = defineTool({
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
     const list = () =>
-      machine.traces
-        .list()
-        .map((t) => ({
-          id: t.id,
-          call: `${hex4(t.segment)}:${hex4(t.callOffset)}`,
-          target: `${hex4(t.segment)}:${hex4(t.target)}`,
-          cave: `${hex4(t.segment)}:${hex4(t.caveOffset)}`,
-        }));
+      machine.traces.list().map((t) => ({
+        id: t.id,
+        call: `${hex4(t.segment)}:${hex4(t.callOffset)}`,
+        target: `${hex4(t.segment)}:${hex4(t.target)}`,
+        cave: `${hex4(t.segment)}:${hex4(t.caveOffset)}`,
+      }));
     if (args.action === 'list') return { session, data: { traces: list() } };
     if (args.action === 'read') {
       if (args.id === undefined) throw new RetroError('bad_request', 'read needs id.');
