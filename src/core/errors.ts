@@ -43,3 +43,62 @@ export function asRetroError(err: unknown): RetroError {
   const message = err instanceof Error ? err.message : String(err);
   return new RetroError('internal', message);
 }
+
+/** Who holds or owns something, as refusals name them. */
+export interface Holder {
+  label: string;
+}
+
+// Factories for the refusals every layer makes, so the same situation reads the same everywhere.
+
+export function notStopped(state: string, details: Record<string, unknown> = {}): RetroError {
+  return new RetroError('not_stopped', `The machine is ${state}; pause it first.`, { state, ...details });
+}
+
+export function leaseHeld(holder: Holder): RetroError {
+  return new RetroError(
+    'lease_held',
+    `Control is held by ${holder.label}; ask it to release control, or take over explicitly (take_over: true / "Retro Debug: Take Control").`,
+    { holder },
+  );
+}
+
+export function noLease(
+  client: Holder,
+  lease = 'the control lease',
+  how = 'claim it first (claim_control)',
+): RetroError {
+  return new RetroError('no_lease', `${client.label} does not hold ${lease}; ${how}.`);
+}
+
+export function notOwner(thing: string, id: number | string, owner: Holder): RetroError {
+  return new RetroError('not_owner', `${thing} ${id} belongs to ${owner.label}; only its owner can remove it.`, {
+    id,
+    owner,
+  });
+}
+
+export function staleGeneration(requested: number, current: number): RetroError {
+  return new RetroError(
+    'stale_generation',
+    `This request names generation ${requested}, but the session is at ${current} (the machine was reset, reloaded or restarted since); re-read the state first.`,
+    { requested, current },
+  );
+}
+
+/** `what` is refused because this target, machine or build cannot do it; `why` says what would. */
+export function unsupported(what: string, why?: string, details: Record<string, unknown> = {}): RetroError {
+  return new RetroError('unsupported', why ? `${what}: ${why}` : `${what}.`, details);
+}
+
+export function tooLarge(message: string, limit: number, details: Record<string, unknown> = {}): RetroError {
+  return new RetroError('too_large', message, { limit, ...details });
+}
+
+export function targetLost(reason: string, details: Record<string, unknown> = {}): RetroError {
+  return new RetroError('target_lost', reason, details);
+}
+
+export function badRequest(message: string, details: Record<string, unknown> = {}): RetroError {
+  return new RetroError('bad_request', message, details);
+}

@@ -4,18 +4,17 @@
  */
 import type { Label } from '../session/labels.js';
 import type { SessionApi, VariableValue } from '../session/types.js';
+import { hex } from '../core/hex.js';
 
 /** Labels listed in the scope at most (the rest are reachable by evaluate). */
 export const MAX_SCOPE_LABELS = 2000;
 
-const hex4 = (n: number) => '$' + n.toString(16).toUpperCase().padStart(4, '0');
-
 export function labelValue(l: Label): VariableValue {
-  const range = l.size > 1 ? `-${hex4(l.address + l.size - 1)}` : '';
+  const range = l.size > 1 ? `-${hex(l.address + l.size - 1, 4, '$')}` : '';
   return {
     name: l.name,
     type: 'label',
-    value: `${hex4(l.address)}${range}${l.comment ? ` ${l.comment}` : ''}`,
+    value: `${hex(l.address, 4, '$')}${range}${l.comment ? ` ${l.comment}` : ''}`,
     numeric: l.address,
     address: { space: 'cpu', offset: l.address },
   };

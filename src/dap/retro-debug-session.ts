@@ -38,7 +38,7 @@ import { ClientBreakpoints, foreignBreakpointSummary } from './breakpoints.js';
 import { holderFromError, TAKE_CONTROL_HINT, toDapMessage, userSentence } from './error-text.js';
 import { parseAttachArgs, parseLaunchArgs } from './launch-args.js';
 import { dapStopReason, describeStop } from './stop-text.js';
-import { formatHex, parseMemoryReference, toDapVariable, VariableHandles } from './variables.js';
+import { parseMemoryReference, toDapVariable, VariableHandles } from './variables.js';
 import { evaluateLabel, labelScope } from './labels-view.js';
 import {
   dosBios,
@@ -50,6 +50,7 @@ import {
   encodeSymbol,
   evaluateDos,
 } from '../connectors/dosbox/front/dap-view.js';
+import { hex } from '../core/hex.js';
 
 export interface RetroDebugSessionOptions {
   /** how this client is named to others (lease refusals, breakpoint owners) */
@@ -357,10 +358,10 @@ export class RetroDebugSession extends DebugSession {
       const stackFrames: DebugProtocol.StackFrame[] = frames.slice(start, end).map((f) => {
         const frame: DebugProtocol.StackFrame = {
           id: f.index + 1,
-          name: f.function || formatHex(f.pc),
+          name: f.function || hex(f.pc),
           line: f.location?.line ?? 0,
           column: f.location ? 1 : 0,
-          instructionPointerReference: formatHex(f.pc),
+          instructionPointerReference: hex(f.pc),
         };
         if (f.location) frame.source = this.sourceOf(f.location);
         else frame.presentationHint = 'subtle';
@@ -469,7 +470,7 @@ export class RetroDebugSession extends DebugSession {
       }
       const address = parseMemoryReference(args.memoryReference, args.offset ?? 0);
       const data = count ? await session.readMemory(address, count) : new Uint8Array(0);
-      return { address: formatHex(address.offset), data: Buffer.from(data).toString('base64') };
+      return { address: hex(address.offset), data: Buffer.from(data).toString('base64') };
     });
   }
 
@@ -485,8 +486,7 @@ export class RetroDebugSession extends DebugSession {
       }
       const { session, clientId } = this.control();
       await session.writeMemory(clientId, address, data);
-      if (this.clientCaps.supportsMemoryEvent)
-        this.sendEvent(new MemoryEvent(formatHex(address.offset), 0, data.length));
+      if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(hex(address.offset), 0, data.length));
       this.invalidate(['variables']);
       return { bytesWritten: data.length };
     });
@@ -508,7 +508,7 @@ export class RetroDebugSession extends DebugSession {
       const { session, clientId } = this.control();
       await session.writeMemory(clientId, { space: 'cpu', offset: physical }, bytes);
       const now = await evaluateDos(dos, args.name);
-      if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(formatHex(physical, 5), 0, bytes.length));
+      if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(hex(physical, 5), 0, bytes.length));
       return { value: now?.value ?? '', type: now?.type };
     });
   }

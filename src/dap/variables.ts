@@ -6,6 +6,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { RetroError } from '../core/errors.js';
 import type { Address } from '../core/target.js';
 import type { ScopeName, VariableValue } from '../session/types.js';
+import { hex } from '../core/hex.js';
 
 /** What a variablesReference stands for; handles are dropped whenever the CPU moves. */
 export type VariableContainer =
@@ -48,11 +49,7 @@ export function toDapVariable(v: VariableValue, handles: VariableHandles): Debug
 
 /** DAP memory references are CPU logical addresses written in hex. */
 export function cpuMemoryReference(address?: Address): string | undefined {
-  return address && address.space === 'cpu' ? formatHex(address.offset) : undefined;
-}
-
-export function formatHex(n: number, digits = 4): string {
-  return `0x${n.toString(16).toUpperCase().padStart(digits, '0')}`;
+  return address && address.space === 'cpu' ? hex(address.offset) : undefined;
 }
 
 /** Parses a memoryReference (+ optional offset) into a CPU address; rejects anything that is not a plain number. */

@@ -7,6 +7,7 @@ import { RetroError } from '../core/errors.js';
 import type { Address } from '../core/target.js';
 import type { VariableValue } from '../session/types.js';
 import type { CField, CType } from './model.js';
+import { hexBytes } from '../core/hex.js';
 
 /** At most this many elements/fields are decoded as children of one value. */
 export const MAX_CHILDREN = 64;
@@ -84,7 +85,7 @@ function decodeNode(
   budget: Budget,
 ): VariableValue {
   budget.left--;
-  const base: VariableValue = { name, type: typeName(type), value: '', bytes: hex(bytes) };
+  const base: VariableValue = { name, type: typeName(type), value: '', bytes: bytesPreview(bytes) };
   if (address) base.address = address;
   switch (type.kind) {
     case 'int':
@@ -165,7 +166,7 @@ function decodeBitField(f: CField, slice: Uint8Array, address: Address | undefin
     type: `${typeName(f.type)} : ${width}`,
     value: v.toString(),
     numeric: Number(v),
-    bytes: hex(slice),
+    bytes: bytesPreview(slice),
   };
   if (address) out.address = address;
   return out;
@@ -339,10 +340,10 @@ function summary(parts: string[]): string {
   return `${s}}`;
 }
 
-function hex(bytes: Uint8Array): string {
-  const shown = bytes.subarray(0, MAX_HEX_BYTES);
-  const s = Array.from(shown, (b) => b.toString(16).padStart(2, '0')).join(' ');
-  return bytes.length > shown.length ? `${s} …` : s;
+/** The first MAX_HEX_BYTES bytes, for a glance at a value's storage. */
+function bytesPreview(bytes: Uint8Array): string {
+  const s = hexBytes(bytes.subarray(0, MAX_HEX_BYTES));
+  return bytes.length > MAX_HEX_BYTES ? `${s} …` : s;
 }
 
 function offsetBy(address: Address | undefined, delta: number): Address | undefined {

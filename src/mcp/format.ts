@@ -6,13 +6,11 @@ import type { Address, Register } from '../core/target.js';
 import type { BreakpointInfo, SessionStatus, StackFrameInfo, VariableValue } from '../session/types.js';
 import { RetroError } from '../core/errors.js';
 import type { VariableOut } from './schemas.js';
+import { hex, hexBytes } from '../core/hex.js';
 
-export function hex(value: number, digits = 4): string {
-  return '0x' + value.toString(16).toUpperCase().padStart(digits, '0');
-}
-
+/** Bytes on the wire: upper-case hex pairs, no separator. */
 export function bytesToHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').toUpperCase();
+  return hexBytes(bytes, '', true);
 }
 
 /** Printable ASCII, '.' for the rest: a quick look at text in memory. */

@@ -1,4 +1,4 @@
-import { RetroError } from '../core/errors.js';
+import { notOwner, RetroError } from '../core/errors.js';
 import type { Address, Target } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
 
@@ -44,11 +44,7 @@ export class BreakpointTable {
   async remove(clientId: string, id: number): Promise<void> {
     const bp = this.get(id);
     if (bp.owner.id !== clientId) {
-      throw new RetroError(
-        'not_owner',
-        `Breakpoint ${id} belongs to ${bp.owner.label}; only its owner can remove it.`,
-        { id, owner: bp.owner },
-      );
+      throw notOwner('Breakpoint', id, bp.owner);
     }
     await this.drop(bp);
   }

@@ -1,4 +1,4 @@
-import { RetroError } from '../core/errors.js';
+import { leaseHeld, noLease } from '../core/errors.js';
 import type { ClientRef, LeaseInfo } from './types.js';
 
 /**
@@ -23,7 +23,7 @@ export class ControlLease {
 
   claim(client: ClientRef, takeOver = false): LeaseInfo {
     this.expireIfStale();
-    if (this.holder && this.holder.id !== client.id && !takeOver) throw this.heldBy(this.holder);
+    if (this.holder && this.holder.id !== client.id && !takeOver) throw leaseHeld(this.holder);
     this.holder = client;
     this.lastBeat = this.now();
     return this.info()!;
@@ -43,12 +43,9 @@ export class ControlLease {
   require(client: ClientRef): void {
     this.expireIfStale();
     if (!this.holder) {
-      throw new RetroError(
-        'no_lease',
-        `${client.label} does not hold the control lease; claim it first (claim_control).`,
-      );
+      throw noLease(client);
     }
-    if (this.holder.id !== client.id) throw this.heldBy(this.holder);
+    if (this.holder.id !== client.id) throw leaseHeld(this.holder);
   }
 
   /** True when the holder lapsed since the last look (and clears it). */
@@ -59,13 +56,5 @@ export class ControlLease {
       return lapsed;
     }
     return undefined;
-  }
-
-  private heldBy(holder: ClientRef): RetroError {
-    return new RetroError(
-      'lease_held',
-      `Control is held by ${holder.label}; ask it to release control, or take over explicitly (take_over: true / "Retro Debug: Take Control").`,
-      { holder },
-    );
   }
 }

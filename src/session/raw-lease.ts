@@ -1,4 +1,4 @@
-import { RetroError } from '../core/errors.js';
+import { noLease } from '../core/errors.js';
 import type { ClientRef } from './types.js';
 
 /**
@@ -30,10 +30,10 @@ export class RawLease {
 
   require(client: ClientRef): void {
     if (this.owner?.id !== client.id) {
-      throw new RetroError(
-        'no_lease',
-        `${client.label} does not hold the exclusive raw lease; console commands outside the read-only set need it (claim_raw_lease, after claim_control).`,
-        { holder: this.owner },
+      throw noLease(
+        client,
+        'the exclusive raw lease',
+        'console commands outside the read-only set need it (claim_raw_lease, after claim_control)',
       );
     }
   }

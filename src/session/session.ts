@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { RetroError, asRetroError } from '../core/errors.js';
+import { asRetroError, notStopped, RetroError, staleGeneration } from '../core/errors.js';
+import { hex } from '../core/hex.js';
+import { MAX_TRANSFER } from '../core/limits.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type {
   Address,
@@ -45,9 +47,6 @@ import type {
   HeldInputInfo,
   WatchpointInfo,
 } from './types.js';
-
-/** Largest single memory transfer a client may ask for. */
-export const MAX_TRANSFER = 1 << 20;
 
 export interface SessionDeps {
   target: Target;
@@ -634,9 +633,7 @@ export class Session implements SessionApi {
 
   private requireStopped(): void {
     if (this.state !== 'stopped' || this.busy) {
-      throw new RetroError('not_stopped', `The machine is ${this.busy ? 'stepping' : this.state}; pause it first.`, {
-        state: this.state,
-      });
+      throw notStopped(this.busy ? 'stepping' : this.state, { state: this.state });
     }
   }
 
@@ -644,11 +641,7 @@ export class Session implements SessionApi {
     const client = this.clients.get(clientId);
     const target = this.requireTarget();
     if (opts?.generation !== undefined && opts.generation !== this.generation) {
-      throw new RetroError(
-        'stale_generation',
-        `This request names generation ${opts.generation}, but the session is at ${this.generation} (the machine was reset, reloaded or restarted since); re-read the state first.`,
-        { requested: opts.generation, current: this.generation },
-      );
+      throw staleGeneration(opts.generation, this.generation);
     }
     this.lease.require(client);
     this.lease.beat(clientId);
@@ -713,8 +706,4 @@ export class Session implements SessionApi {
     if (removed.length) this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
     if (removedWatch.length) this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
   }
-}
-
-function hex(value: number, digits = 4): string {
-  return `0x${value.toString(16).toUpperCase().padStart(digits, '0')}`;
 }

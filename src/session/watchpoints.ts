@@ -1,4 +1,4 @@
-import { RetroError } from '../core/errors.js';
+import { notOwner, RetroError } from '../core/errors.js';
 import type { StopInfo, Target, WatchSpec } from '../core/target.js';
 import type { ClientRef, WatchpointInfo } from './types.js';
 
@@ -39,11 +39,7 @@ export class WatchpointTable {
     const wp = this.byId.get(id);
     if (!wp) throw new RetroError('not_found', `There is no watchpoint ${id}.`, { id });
     if (wp.owner.id !== clientId) {
-      throw new RetroError(
-        'not_owner',
-        `Watchpoint ${id} belongs to ${wp.owner.label}; only its owner can remove it.`,
-        { id, owner: wp.owner },
-      );
+      throw notOwner('Watchpoint', id, wp.owner);
     }
     await this.drop(wp);
   }

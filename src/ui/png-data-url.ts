@@ -1,5 +1,5 @@
 /** Turns a session screenshot into a PNG data URL the webview can show. */
-import { encodePng } from '../session/screen-png.js';
+import { encodePng } from '../core/png.js';
 import { RetroError } from '../core/errors.js';
 import type { ScreenImage } from '../core/target.js';
 

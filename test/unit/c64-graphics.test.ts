@@ -11,7 +11,7 @@ import {
   decodeSprites,
   type IndexedImage,
 } from '../../src/machines/c64/vic-graphics.js';
-import { encodeIndexedPng, parsePalette } from '../../src/machines/c64/indexed-png.js';
+import { encodeIndexedPng, parsePalette } from '../../src/core/indexed-png.js';
 import { PEPTO_PAL } from '../../src/machines/c64/pepto-palette.js';
 
 const px = (img: IndexedImage, x: number, y: number) => img.pixels[y * img.width + x];

@@ -11,6 +11,7 @@ import { Kernal } from './kernal.js';
 import { K, KERNAL_BASE } from './kernal-image.js';
 import { ScreenEditor } from './screen-editor.js';
 import type { CheckpointInfo } from '../vice/protocol.js';
+import { hex } from '../../core/hex.js';
 
 export const CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME;
 /** VICE's keyboard queue drops text beyond this many bytes */
@@ -103,7 +104,7 @@ export class BuiltinC64 {
     const end = load + prg.length - 2;
     if (end > 0x10000)
       throw new MachineError(
-        `the program is too large: ${prg.length - 2} bytes at $${hex(load)} would end at $${end.toString(16)}, past $FFFF`,
+        `the program is too large: ${prg.length - 2} bytes at $${hex(load, 4, '')} would end at $${end.toString(16)}, past $FFFF`,
       );
     const start = run ? sysAddress(prg.subarray(2), load) : undefined;
     if (run && start === undefined)
@@ -348,9 +349,9 @@ export class BuiltinC64 {
     const pc = this.cpu.pc;
     const where =
       pc >= KERNAL_BASE && this.bus.portData & 2
-        ? `: the program called KERNAL address $${hex(pc)}, which the built-in C64 does not provide`
+        ? `: the program called KERNAL address $${hex(pc, 4, '')}, which the built-in C64 does not provide`
         : ` (opcode $${this.bus.peek(pc).toString(16).padStart(2, '0')} is a JAM or undocumented opcode)`;
-    this.events.log(`CPU JAM at $${hex(pc)}${where}.`);
+    this.events.log(`CPU JAM at $${hex(pc, 4, '')}${where}.`);
     this.finishStep();
     return 'jam';
   }
@@ -419,8 +420,4 @@ function sysAddress(data: Uint8Array, load: number): number | undefined {
   const m = /^\d+/.exec(text);
   const value = m ? Number(m[0]) : NaN;
   return Number.isInteger(value) && value <= 0xffff ? value : undefined;
-}
-
-function hex(v: number): string {
-  return v.toString(16).toUpperCase().padStart(4, '0');
 }

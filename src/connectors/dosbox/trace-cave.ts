@@ -9,6 +9,7 @@
 import { RetroError } from '../../core/errors.js';
 import { word } from '../../machines/dos/bda.js';
 import type { DosGuest } from './guest.js';
+import { hex } from '../../core/hex.js';
 
 export interface TraceCapture {
   name: string;
@@ -109,12 +110,12 @@ export class TraceManager {
     if (call[0] !== 0xe8)
       throw new RetroError(
         'bad_request',
-        `The byte at ${hex(spec.segment)}:${hex(spec.callOffset)} is 0x${call[0].toString(16).toUpperCase()}, not a near CALL (E8); give the offset of an E8 rel16 instruction.`,
+        `The byte at ${hex(spec.segment, 4, '')}:${hex(spec.callOffset, 4, '')} is 0x${call[0].toString(16).toUpperCase()}, not a near CALL (E8); give the offset of an E8 rel16 instruction.`,
       );
     if (this.list().some((t) => t.segment === spec.segment && t.callOffset === spec.callOffset))
       throw new RetroError(
         'bad_request',
-        `A trace is already installed on ${hex(spec.segment)}:${hex(spec.callOffset)}.`,
+        `A trace is already installed on ${hex(spec.segment, 4, '')}:${hex(spec.callOffset, 4, '')}.`,
       );
     const originalRel = word(call, 1);
     const target = (spec.callOffset + 3 + originalRel) & 0xffff;
@@ -125,7 +126,7 @@ export class TraceManager {
     if (before.some((b) => b !== 0))
       throw new RetroError(
         'bad_request',
-        `The ${bytes.length} bytes at ${hex(spec.segment)}:${hex(spec.caveOffset)} are not all zero; a cave must go into unused, zero-filled memory.`,
+        `The ${bytes.length} bytes at ${hex(spec.segment, 4, '')}:${hex(spec.caveOffset, 4, '')} are not all zero; a cave must go into unused, zero-filled memory.`,
       );
     await this.guest.write(seg + spec.caveOffset, bytes);
     // The CALL's displacement goes last, in one 2-byte write: the guest sees the old or the new call.
@@ -170,8 +171,4 @@ export class TraceManager {
       );
     return t;
   }
-}
-
-function hex(n: number): string {
-  return n.toString(16).toUpperCase().padStart(4, '0');
 }

@@ -23,9 +23,9 @@ import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-clien
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
+import { MAX_TRANSFER } from '../../core/limits.js';
 
 /** Largest single memory transfer. */
-export const MAX_TRANSFER = 1024 * 1024;
 const START_TIMEOUT_MS = 60_000;
 const EXIT_OP_TIMEOUT_MS = 2_000;
 /** Stepping over a long call or a long range takes emulated time: allow for it. */

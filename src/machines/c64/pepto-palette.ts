@@ -2,7 +2,8 @@
  * The 16 VIC-II colours as Philip "Pepto" Timmermann measured them for PAL
  * machines (2001), the palette VICE ships as "pepto-pal". RGB triples.
  */
-export type Rgb = readonly [number, number, number];
+import type { Rgb } from '../../core/indexed-png.js';
+export type { Rgb } from '../../core/indexed-png.js';
 
 export const PEPTO_PAL: readonly Rgb[] = Object.freeze(
   [

@@ -9,6 +9,7 @@
 import { RetroError } from '../../core/errors.js';
 import { TABLES, type CharSet, type CodeEntry, type Encoding } from './petscii.js';
 import { TokenExpander, type TokenMode } from './text-tokens.js';
+import { hex } from '../../core/hex.js';
 
 export type Framing =
   | { kind: 'length'; length: number }
@@ -50,8 +51,6 @@ export interface DecodedText {
   records: ByteRecord[];
 }
 
-const hex2 = (b: number) => '$' + b.toString(16).toUpperCase().padStart(2, '0');
-
 /** Where the text lies in `bytes` under a framing; errors when the bytes end first. */
 export function locateText(bytes: Uint8Array, framing: Framing): { start: number; length: number; consumed: number } {
   switch (framing.kind) {
@@ -63,7 +62,7 @@ export function locateText(bytes: Uint8Array, framing: Framing): { start: number
       if (at < 0) {
         throw new RetroError(
           'not_found',
-          `No terminator ${hex2(framing.terminator)} within the ${bytes.length} bytes available.`,
+          `No terminator ${hex(framing.terminator, 2, '$')} within the ${bytes.length} bytes available.`,
           { searched: bytes.length },
         );
       }
@@ -105,7 +104,7 @@ function entryFor(byte: number, opts: TextOptions): CodeEntry {
 function controlText(byte: number, name: string | undefined, controls: Controls): string {
   switch (controls) {
     case 'names':
-      return `{${name ?? hex2(byte)}}`;
+      return `{${name ?? hex(byte, 2, '$')}}`;
     case 'escaped':
       return '\\x' + byte.toString(16).toUpperCase().padStart(2, '0');
     case 'unicode':
@@ -125,10 +124,10 @@ function displayOf(byte: number, opts: TextOptions): string {
 /** The lossless fragment of a byte: its original value always survives. */
 export function fragmentOf(byte: number, encoding: Encoding, charset: CharSet): string {
   const entry = TABLES[encoding][charset][byte];
-  if (entry.kind === 'control') return `{${entry.name}:${hex2(byte)}}`;
-  if (entry.kind === 'undefined') return `{UNDEF:${hex2(byte)}}`;
+  if (entry.kind === 'control') return `{${entry.name}:${hex(byte, 2, '$')}}`;
+  if (entry.kind === 'undefined') return `{UNDEF:${hex(byte, 2, '$')}}`;
   const ch = String.fromCodePoint(entry.codePoint);
-  return `{${entry.reverse ? 'REV ' + ch : ch}:${hex2(byte)}}`;
+  return `{${entry.reverse ? 'REV ' + ch : ch}:${hex(byte, 2, '$')}}`;
 }
 
 export function checkTextOptions(opts: Pick<TextOptions, 'encoding' | 'highBit'>): void {

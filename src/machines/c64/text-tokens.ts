@@ -6,6 +6,7 @@
  * cycles. The aggregate rendering cap fails rather than truncates.
  */
 import { RetroError } from '../../core/errors.js';
+import { hex } from '../../core/hex.js';
 
 export type TokenMode = 'single' | 'recursive';
 export const MAX_TOKEN_DEPTH = 32;
@@ -40,8 +41,6 @@ export function parseTokenMap(raw: Record<string, string>): Map<number, string> 
   return map;
 }
 
-const hex2 = (b: number) => b.toString(16).toUpperCase().padStart(2, '0');
-
 /** Expands byte tokens into a rendering; `fallback` renders a byte that has no token. */
 export class TokenExpander {
   private rendered = 0;
@@ -69,14 +68,14 @@ export class TokenExpander {
     if (stack.includes(byte)) {
       throw new RetroError(
         'bad_request',
-        `Token cycle: ${[...stack, byte].map((b) => '{' + hex2(b) + '}').join(' → ')}.`,
+        `Token cycle: ${[...stack, byte].map((b) => '{' + hex(b, 2, '') + '}').join(' → ')}.`,
         { cycle: [...stack, byte] },
       );
     }
     if (stack.length >= this.maxDepth) {
       throw new RetroError(
         'bad_request',
-        `Token expansion of {${hex2(stack[0])}} goes deeper than the depth limit ${this.maxDepth}.`,
+        `Token expansion of {${hex(stack[0], 2, '')}} goes deeper than the depth limit ${this.maxDepth}.`,
         { depth: this.maxDepth },
       );
     }

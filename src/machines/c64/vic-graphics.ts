@@ -5,12 +5,9 @@
  * 320x200). Geometry is capped; byte counts are checked before decoding.
  */
 import { RetroError } from '../../core/errors.js';
+import type { IndexedImage } from '../../core/indexed-png.js';
 
-export interface IndexedImage {
-  width: number;
-  height: number;
-  pixels: Uint8Array;
-}
+export type { IndexedImage } from '../../core/indexed-png.js';
 
 export const GRAPHICS_CAPS = Object.freeze({
   columns: 64,

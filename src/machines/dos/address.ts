@@ -7,6 +7,7 @@
  */
 import { RetroError } from '../../core/errors.js';
 import type { DosProfile } from './profile.js';
+import { hex } from '../../core/hex.js';
 
 export type DosAddressInput = number | string | { segment: number | string; offset: number | string };
 
@@ -39,7 +40,13 @@ const segOff = (segment: number, offset: number, extra: Partial<ResolvedAddress>
       'bad_address',
       `Segment and offset are 16-bit: ${segment.toString(16)}:${offset.toString(16)} is out of range.`,
     );
-  return { physical: segment * 16 + offset, segment, offset, label: `${hex4(segment)}:${hex4(offset)}`, ...extra };
+  return {
+    physical: segment * 16 + offset,
+    segment,
+    offset,
+    label: `${hex(segment, 4, '')}:${hex(offset, 4, '')}`,
+    ...extra,
+  };
 };
 
 export function resolveDosAddress(input: DosAddressInput, ctx: AddressContext): ResolvedAddress {
@@ -83,8 +90,4 @@ function requireDs(ctx: AddressContext, text: string): number {
       `"${text}" is relative to a data segment, but no profile has matched a program yet (dosbox_load_profile).`,
     );
   return ctx.ds;
-}
-
-function hex4(n: number): string {
-  return n.toString(16).toUpperCase().padStart(4, '0');
 }

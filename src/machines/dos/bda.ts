@@ -3,6 +3,7 @@
  * the interrupt vector table and segment:offset arithmetic. Pure functions
  * over bytes read from guest physical memory.
  */
+import { hex } from '../../core/hex.js';
 
 export const BDA = {
   kbdHead: 0x41a,
@@ -42,11 +43,7 @@ export function physical(p: FarPointer): number {
 }
 
 export function farHex(p: FarPointer): string {
-  return `${hex4(p.segment)}:${hex4(p.offset)}`;
-}
-
-export function hex4(n: number): string {
-  return n.toString(16).toUpperCase().padStart(4, '0');
+  return `${hex(p.segment, 4, '')}:${hex(p.offset, 4, '')}`;
 }
 
 /** IVT entry n from the first 0x400 bytes of guest memory. */

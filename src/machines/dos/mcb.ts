@@ -4,7 +4,8 @@
  * conventional memory (in DOSBox that is the shell's own block, so
  * COMMAND.COM is listed too). Pure over a reader of guest physical memory.
  */
-import { hex4, word } from './bda.js';
+import { word } from './bda.js';
+import { hex } from '../../core/hex.js';
 
 export type PhysReader = (physical: number, length: number) => Promise<Uint8Array>;
 
@@ -96,7 +97,7 @@ export async function listPrograms(read: PhysReader, blocks: McbBlock[]): Promis
       .pop()
       ?.replace(/\.[^.]*$/, '');
     out.push({
-      name: b.name || fromPath || `PSP ${hex4(psp)}`,
+      name: b.name || fromPath || `PSP ${hex(psp, 4, '')}`,
       psp,
       bytes: b.size * 16,
       path,

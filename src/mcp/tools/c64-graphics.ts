@@ -6,7 +6,7 @@
 import { access } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import { RetroError } from '../../core/errors.js';
-import { encodeIndexedPng, parsePalette } from '../../machines/c64/indexed-png.js';
+import { encodeIndexedPng, parsePalette } from '../../core/indexed-png.js';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
 import {
   GRAPHICS_CAPS,

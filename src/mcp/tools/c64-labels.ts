@@ -7,7 +7,7 @@ import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
 import type { ApplyPlan, ConflictPolicy, Label } from '../../session/labels.js';
-import { hex } from '../format.js';
+import { hex } from '../../core/hex.js';
 
 export const conflictInputs = {
   dry_run: z.boolean().default(true).describe('only report what would change (default true)'),

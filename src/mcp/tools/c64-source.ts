@@ -10,8 +10,9 @@ import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
-import { hex, parseAddress, parseHex } from '../format.js';
+import { parseAddress, parseHex } from '../format.js';
 import type { ToolContext } from '../tool-kit.js';
+import { hex } from '../../core/hex.js';
 
 /** Hard cap on any one read or inline input. */
 export const MAX_SOURCE_BYTES = 1 << 20;

@@ -7,11 +7,11 @@ import * as z from 'zod/v4';
 import { RetroError } from '../../core/errors.js';
 import { viceLabelFile, type Label } from '../../session/labels.js';
 import { C64_PROFILE_SHA256, C64_SYMBOL_PROFILE, profileSymbols } from '../../machines/c64/symbol-profile.js';
-import { hex } from '../format.js';
 import { writeOutputFile } from '../output-file.js';
 import { sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { applyLabels, conflictInputs, labelPlanOutput, labelsOf } from './c64-labels.js';
+import { hex } from '../../core/hex.js';
 
 const GROUP_IDS = C64_SYMBOL_PROFILE.groups.map((g) => g.id);
 const groupsInput = z

@@ -6,12 +6,13 @@
 import * as z from 'zod/v4';
 import { RetroError } from '../../core/errors.js';
 import { searchBytes, searchCodePoints } from '../../machines/c64/text-search.js';
-import { hex, parseAddress, parseHex } from '../format.js';
+import { parseAddress, parseHex } from '../format.js';
 import { sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { MAX_SOURCE_BYTES, byteSourceInput, planSources, requireBytes } from './c64-source.js';
 import { encodingInputs, readAndDecode, textData, textInputs, textOutput } from './c64-text-input.js';
 import { applyLabels, conflictInputs, labelPlanOutput } from './c64-labels.js';
+import { hex } from '../../core/hex.js';
 
 const SEARCH_DEFAULT_BYTES = 64 * 1024;
 const SEARCH_DEFAULT_RESULTS = 100;

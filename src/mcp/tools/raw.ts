@@ -3,9 +3,10 @@ import * as z from 'zod/v4';
 import type { Address } from '../../core/target.js';
 import type { SessionApi } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
-import { asciiPreview, bytesToHex, formatRegister, hex, parseAddress, parseHex } from '../format.js';
+import { asciiPreview, bytesToHex, formatRegister, parseAddress, parseHex } from '../format.js';
 import { addressInput, addressSchema, generationInput, registerSchema, sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
+import { hex } from '../../core/hex.js';
 
 export const MAX_READ_BYTES = 65536;
 export const MAX_WRITE_BYTES = 4096;

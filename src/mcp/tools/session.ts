@@ -4,10 +4,11 @@ import type { LaunchConfig } from '../../core/launch.js';
 import type { LeaseInfo, SessionStatus } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
 import { isStarter } from '../connection.js';
-import { describeLocation, formatStop, hex } from '../format.js';
+import { describeLocation, formatStop } from '../format.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, waitForStopOrTimeout } from '../run-control.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
+import { hex } from '../../core/hex.js';
 
 const PHASES = ['starting_emulator', 'booting', 'program_loaded', 'ready', 'exited', 'failed'] as const;
 const MAX_PROGRESS_LINES = 20;

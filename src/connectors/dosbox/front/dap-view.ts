@@ -11,8 +11,8 @@ import { RetroError } from '../../../core/errors.js';
 import type { SessionApi, VariableValue } from '../../../session/types.js';
 import type { DosMachine } from '../dos-machine.js';
 import type { ProfileSymbol } from '../../../machines/dos/profile.js';
-import { farHex, hex4 } from '../../../machines/dos/bda.js';
-import { formatHex } from '../../../dap/variables.js';
+import { farHex } from '../../../machines/dos/bda.js';
+import { hex } from '../../../core/hex.js';
 
 /** Bytes shown for an evaluated DOS address that is no symbol. */
 const PEEK_BYTES = 16;
@@ -35,7 +35,7 @@ export async function dosThreads(m: DosMachine): Promise<DebugProtocol.Thread[]>
     () => [],
   );
   if (!programs.length) return [{ id: 1, name: 'DOS guest (no program list yet)' }];
-  return programs.map((p) => ({ id: p.psp, name: `${p.name} (PSP ${hex4(p.psp)}, ${p.bytes} bytes, running)` }));
+  return programs.map((p) => ({ id: p.psp, name: `${p.name} (PSP ${hex(p.psp, 4, '')}, ${p.bytes} bytes, running)` }));
 }
 
 /** The one frame a program "thread" shows: where a .COM starts, marked as running (no CPU debugger). */
@@ -46,10 +46,10 @@ export async function dosFrames(m: DosMachine, threadId: number): Promise<DebugP
   return [
     {
       id: 1,
-      name: `${p.name} at ${hex4(p.psp)}:0100 (running; a DOS guest has no CPU debugger)`,
+      name: `${p.name} at ${hex(p.psp, 4, '')}:0100 (running; a DOS guest has no CPU debugger)`,
       line: 0,
       column: 0,
-      instructionPointerReference: formatHex(p.psp * 16 + 0x100, 5),
+      instructionPointerReference: hex(p.psp * 16 + 0x100, 5),
       presentationHint: 'subtle',
     },
   ];
@@ -60,19 +60,19 @@ export async function dosPrograms(m: DosMachine): Promise<VariableValue[]> {
   return programs.map((p) => ({
     name: p.name,
     type: 'program',
-    value: `PSP ${hex4(p.psp)}, ${p.bytes} bytes${p.path ? `, ${p.path}` : ''}`,
+    value: `PSP ${hex(p.psp, 4, '')}, ${p.bytes} bytes${p.path ? `, ${p.path}` : ''}`,
     address: cpu(p.psp * 16),
     children: [
-      { name: 'psp', type: 'segment', value: hex4(p.psp), numeric: p.psp, address: cpu(p.psp * 16) },
+      { name: 'psp', type: 'segment', value: hex(p.psp, 4, ''), numeric: p.psp, address: cpu(p.psp * 16) },
       { name: 'bytes', type: 'size', value: String(p.bytes), numeric: p.bytes },
       {
         name: 'environment',
         type: 'segment',
-        value: hex4(p.environment),
+        value: hex(p.environment, 4, ''),
         numeric: p.environment,
         address: cpu(p.environment * 16),
       },
-      { name: 'parent', type: 'segment', value: hex4(p.parent), numeric: p.parent },
+      { name: 'parent', type: 'segment', value: hex(p.parent, 4, ''), numeric: p.parent },
       ...(p.path ? [{ name: 'path', type: 'string', value: p.path }] : []),
     ],
   }));

@@ -64,6 +64,4 @@ export async function loadFile(ctx: ToolContext, path: string): Promise<{ path: 
 export const outputPathInput = z.string().min(1).max(500);
 export const overwriteInput = z.boolean().default(false).describe('replace an existing file');
 
-export function hexOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex').toUpperCase();
-}
+export { bytesToHex as hexOf } from '../../../mcp/format.js';

@@ -1,12 +1,12 @@
 /** Tool group `dos`, part 4: keys into the BIOS ring, clicks into the INT 33h words, code-cave traces. */
 import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
-import { hex4 } from '../../../machines/dos/bda.js';
 import { parseKeys } from '../../../machines/dos/keys.js';
 import { click, typeKeys } from '../input.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { MUTATES, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { dosAddressInput, useDos } from './mcp-common.js';
+import { hex } from '../../../core/hex.js';
 
 const MAX_KEYS = 512;
 
@@ -155,9 +155,9 @@ const traceTool = defineTool({
     const list = () =>
       machine.traces.list().map((t) => ({
         id: t.id,
-        call: `${hex4(t.segment)}:${hex4(t.callOffset)}`,
-        target: `${hex4(t.segment)}:${hex4(t.target)}`,
-        cave: `${hex4(t.segment)}:${hex4(t.caveOffset)}`,
+        call: `${hex(t.segment, 4, '')}:${hex(t.callOffset, 4, '')}`,
+        target: `${hex(t.segment, 4, '')}:${hex(t.target, 4, '')}`,
+        cave: `${hex(t.segment, 4, '')}:${hex(t.caveOffset, 4, '')}`,
       }));
     if (args.action === 'list') return { session, data: { traces: list() } };
     if (args.action === 'read') {
@@ -165,7 +165,7 @@ const traceTool = defineTool({
       const r = await machine.traces.read(args.id);
       return {
         session,
-        data: { id: args.id, hits: r.hits, flags: r.flags, ds: hex4(r.ds), captures: r.captures },
+        data: { id: args.id, hits: r.hits, flags: r.flags, ds: hex(r.ds, 4, ''), captures: r.captures },
         summary: `${r.hits} hits; ${r.captures.map((c) => `${c.name}=${c.hex}`).join(' ')}`,
       };
     }
@@ -198,7 +198,7 @@ const traceTool = defineTool({
     return {
       session,
       data: { id: t.id, traces: list() },
-      summary: `Trace ${t.id}: CALL at ${call.label} now goes through the cave at ${hex4(t.segment)}:${hex4(caveOffset)} to ${hex4(t.target)}.`,
+      summary: `Trace ${t.id}: CALL at ${call.label} now goes through the cave at ${hex(t.segment, 4, '')}:${hex(caveOffset, 4, '')} to ${hex(t.target, 4, '')}.`,
     };
   },
 });

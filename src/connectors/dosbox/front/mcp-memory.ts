@@ -1,7 +1,6 @@
 /** Tool group `dos`, part 2: guest memory — read, write, search, dump a segment, watch values over time. */
 import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
-import { hex4 } from '../../../machines/dos/bda.js';
 import { formatSymbol } from '../dos-machine.js';
 import { asciiPreview, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
@@ -16,6 +15,7 @@ import {
   saveFile,
   useDos,
 } from './mcp-common.js';
+import { hex } from '../../../core/hex.js';
 
 const MAX_READ = 65536;
 const MAX_WRITE = 4096;
@@ -133,7 +133,7 @@ const search = defineTool({
       const phys = start + i;
       const owner = programs.find((p) => phys >= p.psp * 16 && phys < p.psp * 16 + p.bytes);
       const seg = owner ? owner.psp : args.segment ? parseInt(args.segment, 16) : phys >> 4;
-      hits.push({ physical: phys, address: `${hex4(seg)}:${hex4(phys - seg * 16)}`, program: owner?.name });
+      hits.push({ physical: phys, address: `${hex(seg, 4, '')}:${hex(phys - seg * 16, 4, '')}`, program: owner?.name });
     }
     return {
       session,
@@ -168,8 +168,8 @@ const dump = defineTool({
     const path = await saveFile(ctx, args.path, bytes, args.overwrite);
     return {
       session,
-      data: { path, segment: hex4(seg), bytes: bytes.length },
-      summary: `${bytes.length} bytes of segment ${hex4(seg)} written to ${path}`,
+      data: { path, segment: hex(seg, 4, ''), bytes: bytes.length },
+      summary: `${bytes.length} bytes of segment ${hex(seg, 4, '')} written to ${path}`,
     };
   },
 });

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { RetroError } from '../../../core/errors.js';
 import { indicesToRgba } from '../../../machines/dos/palette.js';
 import { MODE13_HEIGHT, MODE13_WIDTH, countDifferences } from '../../../machines/dos/video.js';
-import { encodePng } from '../../../session/screen-png.js';
+import { encodePng } from '../../../core/png.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
 import { loadFile, outputPathInput, overwriteInput, saveFile, useDos } from './mcp-common.js';

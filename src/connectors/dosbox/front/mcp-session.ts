@@ -5,11 +5,12 @@ import type { LaunchConfig } from '../../../core/launch.js';
 import { RetroError } from '../../../core/errors.js';
 import { accessReport } from '../capabilities.js';
 import { wasmAvailable } from '../wasm-launcher.js';
-import { farHex, hex4 } from '../../../machines/dos/bda.js';
+import { farHex } from '../../../machines/dos/bda.js';
 import { loadProfileFile, validateProfile } from '../../../machines/dos/profile.js';
 import { READ_ONLY, MUTATES, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { useDos } from './mcp-common.js';
+import { hex } from '../../../core/hex.js';
 
 const READY_WAIT_MS = 45_000;
 
@@ -56,24 +57,29 @@ async function guestData(ctx: ToolContext, sessionId: string) {
       int21: farHex(s.bda.int21),
       int21_live: s.int21Live,
       video_mode: '0x' + s.bda.videoMode.toString(16).padStart(2, '0'),
-      first_mcb: hex4(s.firstMcb),
+      first_mcb: hex(s.firstMcb, 4, ''),
       programs: s.programs.map((p) => ({
         name: p.name,
-        psp: hex4(p.psp),
-        load_segment: hex4(p.psp),
+        psp: hex(p.psp, 4, ''),
+        load_segment: hex(p.psp, 4, ''),
         bytes: p.bytes,
         path: p.path,
       })),
       vga: where ? { how: where.how, stride: where.stride } : undefined,
       profile: machine.profileMatch
-        ? { name: machine.profile!.name, ds: hex4(machine.profileMatch.ds), program: machine.profileMatch.program }
+        ? {
+            name: machine.profile!.name,
+            ds: hex(machine.profileMatch.ds, 4, ''),
+            program: machine.profileMatch.program,
+          }
         : undefined,
     },
     summary:
       `${s.bda.conventionalKb} KiB, INT 21h ${s.int21Live ? 'live' : 'not live'} at ${farHex(s.bda.int21)}; programs:\n` +
       s.programs
         .map(
-          (p) => `  ${p.name.padEnd(8)} load segment ${hex4(p.psp)} ${String(p.bytes).padStart(7)} B  ${p.path ?? ''}`,
+          (p) =>
+            `  ${p.name.padEnd(8)} load segment ${hex(p.psp, 4, '')} ${String(p.bytes).padStart(7)} B  ${p.path ?? ''}`,
         )
         .join('\n'),
   };
@@ -235,14 +241,14 @@ const loadProfile = defineTool({
       session,
       data: {
         name: profile.name,
-        ds: hex4(match.ds),
+        ds: hex(match.ds, 4, ''),
         program: match.program,
         checks_passed: match.checked,
         symbols: Object.keys(profile.symbols),
         watch_sets: Object.keys(profile.watchSets),
         path: full,
       },
-      summary: `Profile ${profile.name} matched ${match.program} with DS=${hex4(match.ds)} (${match.checked} checks passed).`,
+      summary: `Profile ${profile.name} matched ${match.program} with DS=${hex(match.ds, 4, '')} (${match.checked} checks passed).`,
     };
   },
 });

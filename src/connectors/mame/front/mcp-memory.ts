@@ -6,11 +6,12 @@
 import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
 import { bankPages } from '../bank-pages.js';
-import { asciiPreview, bytesToHex, hex } from '../../../mcp/format.js';
+import { asciiPreview, bytesToHex } from '../../../mcp/format.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { MAX_READ_BYTES } from '../../../mcp/tools/raw.js';
 import { useMame } from './mcp-common.js';
+import { hex } from '../../../core/hex.js';
 
 export const MAX_DISASSEMBLE = 256;
 

@@ -2,9 +2,10 @@
 import * as z from 'zod/v4';
 import type { WatchpointInfo } from '../../../session/types.js';
 import { RetroError } from '../../../core/errors.js';
-import { hex, parseAddress } from '../../../mcp/format.js';
+import { parseAddress } from '../../../mcp/format.js';
 import { addressInput, addressSchema, clientSchema, sessionIdInput } from '../../../mcp/schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
+import { hex } from '../../../core/hex.js';
 
 const watchpointSchema = z.object({
   id: z.number().int(),

@@ -8,11 +8,12 @@
 import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
 import type { CheckpointInfo } from '../protocol.js';
-import { bytesToHex, hex, parseHex } from '../../../mcp/format.js';
+import { bytesToHex, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { bindVice, boundVice, unbindVice } from './mcp-binding.js';
 import { viceCaptureScreen } from './mcp-capture.js';
+import { hex } from '../../../core/hex.js';
 
 /** What a caller may ask to wait, as the seed's vice_* calls accept. */
 const TIMEOUT_MS = z.number().int().min(1).max(55_000);

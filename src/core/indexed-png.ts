@@ -4,9 +4,17 @@
  * used; indices the caller's palette did not cover are reported.
  */
 import { deflateSync } from 'node:zlib';
-import { RetroError } from '../../core/errors.js';
-import type { Rgb } from './pepto-palette.js';
-import type { IndexedImage } from './vic-graphics.js';
+import { RetroError } from './errors.js';
+
+/** One palette entry. */
+export type Rgb = readonly [number, number, number];
+
+/** A picture of palette indices, one byte a pixel, row-major. */
+export interface IndexedImage {
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+}
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);

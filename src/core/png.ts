@@ -1,7 +1,7 @@
 /** Encodes an RGBA ScreenImage as PNG (pngjs, synchronous: screens are small). */
 import { PNG } from 'pngjs';
-import type { ScreenImage } from '../core/target.js';
-import { RetroError } from '../core/errors.js';
+import type { ScreenImage } from './target.js';
+import { RetroError } from './errors.js';
 
 export function encodePng(image: ScreenImage): Buffer {
   const expected = image.width * image.height * 4;

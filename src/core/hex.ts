@@ -1,0 +1,16 @@
+/**
+ * The one hex formatter. Three prefix styles, because each audience reads its own:
+ * `0x` (C, DAP, MCP), `$` (6502 assemblers, VICE), none (inside tables and DOS seg:off).
+ */
+export type HexPrefix = '0x' | '$' | '';
+
+/** `hex(0xd020)` → "0xD020"; `hex(1, 2, '$')` → "$01". Upper case, zero-padded to `digits`. */
+export function hex(value: number, digits = 4, prefix: HexPrefix = '0x'): string {
+  return prefix + value.toString(16).toUpperCase().padStart(digits, '0');
+}
+
+/** Bytes as hex pairs: `hexBytes(b)` → "a9 00 8d" (for people); `hexBytes(b, '', true)` → "A9008D" (for data). */
+export function hexBytes(bytes: Uint8Array, separator = ' ', upper = false): string {
+  const text = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(separator);
+  return upper ? text.toUpperCase() : text;
+}
