@@ -2,6 +2,9 @@ import { RetroError } from '../core/errors.js';
 import type { Variable } from '../debuginfo/model.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { decodeValue, sizeOf, typeName } from '../debuginfo/values.js';
+import { evaluateExpression, scopeAt } from '../debuginfo/expr/index.js';
+import type { ExprMachine, ExprScope, Location } from '../debuginfo/expr/index.js';
+import { resultValue } from './expr-value.js';
 import type { Register } from '../core/target.js';
 import type { RawFrame } from './unwind/frames.js';
 import { registerValue } from './unwind/frames.js';
@@ -12,7 +15,7 @@ export type ReadCpu = (offset: number, length: number) => Promise<Uint8Array>;
 /** Bytes a single variable read may fetch: bigger objects are shown truncated. */
 const MAX_VARIABLE_BYTES = 4096;
 
-/** Reads C variables of one frame from memory and registers. */
+/** Reads C variables and evaluates C expressions of one frame from memory and registers. */
 export class VariableReader {
   constructor(
     private readonly index: DebugIndex,
@@ -32,57 +35,66 @@ export class VariableReader {
     return Promise.all(globals.map((v) => this.value(v)));
   }
 
-  /** `name`, `name.field`, `name[3]`, `name[1].x` — locals of `frame` first, then globals. */
+  /** A C expression (see debuginfo/expr) in `frame`'s scope: its locals first, then statics and globals. */
   async evaluate(expression: string, frame?: RawFrame): Promise<VariableValue> {
-    const path = parsePath(expression);
-    const variable = this.lookup(path.name, frame);
-    let value = await this.value(variable, frame);
-    for (const step of path.steps) {
-      const child = value.children?.find((c) => c.name === step);
-      if (!child) {
-        throw new RetroError(
-          'not_found',
-          `"${expression}": ${value.name} (${value.type}) has no member ${step}, or it is past the shown elements.`,
-          { expression },
-        );
-      }
-      value = { ...child, name: `${value.name}${step.startsWith('[') ? '' : '.'}${step}` };
-    }
-    return value;
+    const scope = this.scope(frame);
+    const result = await evaluateExpression(expression, scope, this.machine(frame));
+    return resultValue(expression.trim(), result);
   }
 
-  private lookup(name: string, frame?: RawFrame): Variable {
-    const fn = frame && this.index.functionAt(frame.pc);
-    const local = fn ? this.index.locals(fn, frame.pc).find((v) => v.name === name) : undefined;
-    const found = local ?? this.index.global(name);
-    if (!found) throw new RetroError('not_found', `No variable named "${name}" is visible here.`, { name });
-    return found;
+  scope(frame?: RawFrame): ExprScope {
+    return scopeAt(this.index, frame?.pc, { registers: this.regs.map((r) => ({ name: r.name, bits: r.bits })) });
+  }
+
+  /** Memory, registers and variable places as seen from `frame`. */
+  machine(frame?: RawFrame): ExprMachine {
+    return {
+      read: (address, length) => this.read(address, length),
+      register: async (name) => {
+        const value = registerValue(this.regs, name);
+        if (value === undefined) throw new RetroError('not_found', `The target reports no register ${name}.`);
+        return value;
+      },
+      locate: async (v) => this.locate(v, frame),
+    };
+  }
+
+  /** Where `v` is in `frame`: an address, register bytes, or why it cannot be read. */
+  locate(v: Variable, frame?: RawFrame): Location {
+    const s = v.storage;
+    switch (s.kind) {
+      case 'static':
+        return { kind: 'memory', address: s.address };
+      case 'frame': {
+        const base = frame?.frameRegs[s.register.toUpperCase()];
+        if (base === undefined)
+          return { kind: 'unavailable', reason: `frame register ${s.register} unknown in this frame` };
+        return { kind: 'memory', address: (base + s.offset) & 0xffff };
+      }
+      case 'register': {
+        if (frame && !frame.registersValid)
+          return {
+            kind: 'unavailable',
+            reason: `kept in ${s.registers.join(':')}, not recoverable in a calling frame`,
+          };
+        const bytes = registerBytes(s.registers, this.regs);
+        if (!bytes)
+          return { kind: 'unavailable', reason: `register ${s.registers.join(':')} not reported by the emulator` };
+        return { kind: 'value', bytes };
+      }
+      case 'stack':
+        return { kind: 'unavailable', reason: 'stack-relative storage without a frame pointer is not supported yet' };
+      case 'optimized_out':
+        return { kind: 'unavailable', reason: 'optimized out' };
+    }
   }
 
   async value(v: Variable, frame?: RawFrame): Promise<VariableValue> {
     const size = Math.min(sizeOf(v.type), MAX_VARIABLE_BYTES);
-    const s = v.storage;
-    switch (s.kind) {
-      case 'static':
-        return decodeValue(v.name, v.type, await this.read(s.address, size), { space: 'cpu', offset: s.address });
-      case 'frame': {
-        const base = frame?.frameRegs[s.register.toUpperCase()];
-        if (base === undefined) return unavailable(v, `frame register ${s.register} unknown in this frame`);
-        const address = (base + s.offset) & 0xffff;
-        return decodeValue(v.name, v.type, await this.read(address, size), { space: 'cpu', offset: address });
-      }
-      case 'register': {
-        if (frame && !frame.registersValid)
-          return unavailable(v, `kept in ${s.registers.join(':')}, not recoverable in a calling frame`);
-        const bytes = registerBytes(s.registers, this.regs);
-        if (!bytes) return unavailable(v, `register ${s.registers.join(':')} not reported by the emulator`);
-        return decodeValue(v.name, v.type, bytes.subarray(0, size));
-      }
-      case 'stack':
-        return unavailable(v, 'stack-relative storage without a frame pointer is not supported yet');
-      case 'optimized_out':
-        return unavailable(v, 'optimized out');
-    }
+    const loc = this.locate(v, frame);
+    if (loc.kind === 'unavailable') return unavailable(v, loc.reason);
+    if (loc.kind === 'value') return decodeValue(v.name, v.type, loc.bytes.subarray(0, size));
+    return decodeValue(v.name, v.type, await this.read(loc.address, size), { space: 'cpu', offset: loc.address });
   }
 }
 
@@ -117,18 +129,4 @@ function byteRegister(name: string, regs: Register[]): number | undefined {
   const whole = registerValue(regs, half[0]);
   if (whole === undefined) return undefined;
   return half[1] === 'lo' ? whole & 0xff : (whole >> 8) & 0xff;
-}
-
-function parsePath(expression: string): { name: string; steps: string[] } {
-  const text = expression.trim();
-  const match = /^([A-Za-z_]\w*)((?:\.[A-Za-z_]\w*|\[\d+\])*)$/.exec(text);
-  if (!match) {
-    throw new RetroError(
-      'bad_request',
-      `"${expression}" is not a variable path; use a name with .field and [index] parts.`,
-      { expression },
-    );
-  }
-  const steps = match[2].match(/\.[A-Za-z_]\w*|\[\d+\]/g) ?? [];
-  return { name: match[1], steps: steps.map((s) => (s.startsWith('.') ? s.slice(1) : s)) };
 }
