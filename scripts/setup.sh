@@ -1,14 +1,37 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine to run Retro Debug headless: MAME and SDCC from
-# Debian's packages (cc65 for the C64 demo), the npm dependencies, and the bundle in dist/.
+# Sets up a fresh Debian machine for Retro Debug (with `sudo` when not root).
+#   bash scripts/setup.sh           MAME, SDCC and cc65 from Debian, `npm ci`, the bundle in dist/:
+#                                   enough for the headless demo (README's first command).
+#   bash scripts/setup.sh --tests   also everything `npm test` needs: the Debian packages listed in
+#                                   scripts/test-packages.txt (DOSBox, nasm, bcc, …) and, through
+#                                   scripts/install-e2e.sh, code-server with Node 24, playwright-core
+#                                   and Chromium for the end-to-end test (README's second command).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --tests) tests=true ;;
+    *) echo "setup.sh: unknown option $arg (use --tests or nothing)" >&2; exit 2 ;;
+  esac
+done
+
 sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+if $tests; then
+  wanted=($(grep -v '^#' scripts/test-packages.txt))
+else
+  wanted=(mame sdcc cc65)
+fi
 missing=()
-for p in mame sdcc cc65; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+for p in "${wanted[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup.sh: installing ${missing[*]}"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 npm ci --no-audit --no-fund
 npm run build
+if $tests; then
+  bash scripts/install-e2e.sh
+fi

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
+import { registerAsmAssociation } from './host/asm-association.js';
 import { resolveDebugConfigurationDefaults, starterConfigurations } from './host/debug-config.js';
 import {
   pruneStaleDiscoveryFiles,
@@ -81,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
+  registerAsmAssociation(context, log);
   const mcp = setUpMcp(context, manager, log);
   shutdown = async () => {
     ScreenPanel.disposeCurrent();

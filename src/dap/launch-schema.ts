@@ -105,67 +105,14 @@ export const attachAttributes: Schema = {
   },
 };
 
-export const initialConfigurations = [
-  {
-    type: DEBUG_TYPE,
-    request: 'launch',
-    name: 'Retro: debug program in MAME',
-    machine: 'spectrum',
-    emulator: 'mame',
-    program: '${workspaceFolder}/build/program.rom',
-    stopOnEntry: true,
-    cwd: '${workspaceFolder}',
-  },
-];
-
-export const configurationSnippets = [
-  {
-    label: 'Retro Debug: Launch in MAME',
-    description: 'Start MAME with a program and stop at main.',
-    body: {
-      type: DEBUG_TYPE,
-      request: 'launch',
-      name: 'Retro: ${1:debug program}',
-      machine: '${2:spectrum}',
-      emulator: 'mame',
-      program: '^"\\${workspaceFolder}/${3:build/program.rom}"',
-      stopOnEntry: true,
-      cwd: '^"\\${workspaceFolder}"',
-    },
-  },
-  {
-    label: 'Retro Debug: Run a DOS program',
-    description:
-      'Run a .COM/.EXE in DOSBox without touching the desktop; programs, memory and profile symbols in VS Code.',
-    body: {
-      type: DEBUG_TYPE,
-      request: 'launch',
-      name: 'Retro: ${1:DOS program}',
-      machine: 'dos',
-      emulator: 'dosbox',
-      program: '^"\\${workspaceFolder}/${2:GAME.COM}"',
-      dos: { backend: 'native' },
-      cwd: '^"\\${workspaceFolder}"',
-    },
-  },
-  {
-    label: 'Retro Debug: Attach to a running session',
-    description: 'Join a session that an AI agent (MCP) started, without a second emulator.',
-    body: {
-      type: DEBUG_TYPE,
-      request: 'attach',
-      name: 'Retro: attach',
-      cwd: '^"\\${workspaceFolder}"',
-    },
-  },
-];
-
-/** The `contributes.debuggers[]` entry (minus `program`/`runtime`, which the extension wires inline). */
+/**
+ * The `contributes.debuggers[]` entry (minus `program`/`runtime`, which the extension wires inline).
+ * Snippets: src/host/launch-snippets.ts; no initialConfigurations — the extension's provider
+ * generates them per detected project (a static list here would be written a second time).
+ */
 export const debuggerContribution = {
   type: DEBUG_TYPE,
   label: 'Retro Debug',
   languages: ['c'],
   configurationAttributes: { launch: launchAttributes, attach: attachAttributes },
-  initialConfigurations,
-  configurationSnippets,
 };

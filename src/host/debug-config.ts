@@ -5,7 +5,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
-import { DEBUG_TYPE, initialConfigurations } from '../dap/launch-schema.js';
+import { DEBUG_TYPE } from '../dap/launch-schema.js';
 
 /** A launch.json entry of type "retro" (the LaunchConfig fields plus VS Code's own). */
 export interface RetroDebugConfiguration {
@@ -33,9 +33,20 @@ const SEARCH_DEPTH = 4;
 const SEARCH_MAX_ENTRIES = 5000;
 const SKIP_DIRS = new Set(['node_modules', '.git', '.vscode', 'dist', 'out']);
 
-/** What "Add Configuration" / a new launch.json starts with: the debugger contribution's own. */
+const STARTER: RetroDebugConfiguration = {
+  type: DEBUG_TYPE,
+  request: 'launch',
+  name: 'Retro: debug program in MAME',
+  machine: 'spectrum',
+  emulator: 'mame',
+  program: '${workspaceFolder}/build/program.rom',
+  stopOnEntry: true,
+  cwd: '${workspaceFolder}',
+};
+
+/** What a new launch.json starts with when no project is detected. */
 export function starterConfigurations(): RetroDebugConfiguration[] {
-  return structuredClone(initialConfigurations);
+  return [structuredClone(STARTER)];
 }
 
 export async function resolveDebugConfigurationDefaults(

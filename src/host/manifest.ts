@@ -6,6 +6,9 @@
  */
 import { DEBUG_TYPE, debuggerContribution } from '../dap/launch-schema.js';
 import { DEFAULT_PROFILE, PROFILES } from '../mcp/groups.js';
+import { ASM_LANGUAGES } from '../lsp/asm-dialect.js';
+import { problemMatcherContributions } from '../lsp/toolchain-messages.js';
+import { LAUNCH_SNIPPETS } from './launch-snippets.js';
 
 export const EXTENSION_ID = 'retro-debug.retro-debug';
 export const MCP_PROVIDER_ID = 'retro-debug.mcp';
@@ -23,7 +26,11 @@ export const SETTINGS = {
   mcpPort: 'retro.mcp.port',
   mcpEnabled: 'retro.mcp.enabled',
   mcpProfile: 'retro.mcp.profile',
+  assemblyDetect: 'retro.assembly.detect',
 } as const;
+
+/** How .s/.asm/.inc files get one of our assembler languages (see src/lsp/asm-dialect.ts). */
+export const ASSEMBLY_DETECT_MODES = ['plaintext', 'always', 'off'] as const;
 
 /** The MCP start-up profiles, as src/mcp/groups.ts defines them. */
 export const MCP_PROFILES: readonly string[] = Object.keys(PROFILES);
@@ -32,7 +39,7 @@ const CATEGORY = 'Retro Debug';
 
 export function contributes(): Record<string, unknown> {
   return {
-    debuggers: [debuggerContribution],
+    debuggers: [{ ...debuggerContribution, configurationSnippets: LAUNCH_SNIPPETS }],
     breakpoints: [{ language: 'c' }],
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {
@@ -66,6 +73,18 @@ export function contributes(): Record<string, unknown> {
           markdownDescription:
             'Tool groups MCP clients see when they connect (see the README). Agents can load more with `load_tool_group`; a client that never refreshes its tool list can add `?profile=full` to the endpoint URL.',
         },
+        [SETTINGS.assemblyDetect]: {
+          type: 'string',
+          enum: [...ASSEMBLY_DETECT_MODES],
+          default: 'plaintext',
+          enumDescriptions: [
+            'A .s/.asm/.inc file that opens as Plain Text gets the ca65, sdas or nasm language its content shows.',
+            'Also files another extension has claimed.',
+            'Never: use `files.associations` (e.g. `"*.s": "retro-ca65"`) to choose.',
+          ],
+          markdownDescription:
+            'How assembly files with a shared extension (`.s`, `.asm`, `.inc`) get the ca65, sdas/asz80 or nasm language. `files.associations` always wins.',
+        },
         [SETTINGS.mcpEnabled]: {
           type: 'boolean',
           default: true,
@@ -74,9 +93,14 @@ export function contributes(): Record<string, unknown> {
         },
       },
     },
-    languages: [{ id: DISASM_LANGUAGE, aliases: ['Retro Disassembly'], extensions: ['.retro-disasm'] }],
+    languages: [
+      { id: DISASM_LANGUAGE, aliases: ['Retro Disassembly'], extensions: ['.retro-disasm'] },
+      ...Object.values(ASM_LANGUAGES).map((l) => ({ id: l.id, aliases: [l.alias], extensions: l.extensions })),
+    ],
     grammars: [
       { language: DISASM_LANGUAGE, scopeName: 'source.retro-disasm', path: './syntaxes/retro-disasm.tmLanguage.json' },
+      ...Object.values(ASM_LANGUAGES).map((l) => ({ language: l.id, scopeName: l.scopeName, path: l.grammar })),
     ],
+    problemMatchers: problemMatcherContributions(),
   };
 }

@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { initialConfigurations } from '../../src/dap/launch-schema.js';
 import { guessProgram, resolveDebugConfigurationDefaults, starterConfigurations } from '../../src/host/debug-config.js';
 
 const root = mkdtempSync(join(tmpdir(), 'retro-debug-config-'));
@@ -107,9 +106,9 @@ test('the guess prefers the build nearest the active file, then the shallowest',
   assert.equal(await guessProgram(join(root, 'missing')), undefined);
 });
 
-test("starter configurations are the debugger contribution's, as a copy", () => {
+test('starter configurations are a fresh copy each time', () => {
   const starters = starterConfigurations();
-  assert.deepEqual(starters, initialConfigurations);
+  assert.equal(starters.length, 1);
   starters[0].name = 'changed';
-  assert.notEqual(initialConfigurations[0].name, 'changed');
+  assert.notEqual(starterConfigurations()[0].name, 'changed');
 });

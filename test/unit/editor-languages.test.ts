@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { contributes } from '../../src/host/manifest.js';
+import { ASM_LANGUAGES, detectAsmDialect, dialectOfLanguage } from '../../src/lsp/asm-dialect.js';
+import { parseToolchainOutput, TOOLCHAIN_FORMATS } from '../../src/lsp/toolchain-messages.js';
+
+const root = join(__dirname, '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+test('each dialect is detected from the project files written in it; C and unknown text are not', () => {
+  assert.equal(detectAsmDialect('border.s', read('test/fixtures/c64/asmproj/border.s')), 'ca65');
+  assert.equal(detectAsmDialect('crt0.s', read('examples/zx-demo/crt0.s')), 'sdas');
+  assert.equal(detectAsmDialect('keyecho.asm', read('test/fixtures/dos/keyecho.asm')), 'nasm');
+  assert.equal(detectAsmDialect('print.inc', read('test/fixtures/dos/print.inc')), 'nasm');
+  assert.equal(detectAsmDialect('main.c', read('test/fixtures/c64/asmproj/main.c')), undefined);
+  assert.equal(detectAsmDialect('notes.s', 'shopping list\nmilk\n'), undefined);
+  // the dialects' own extensions decide without looking
+  assert.equal(detectAsmDialect('x.ca65', ''), 'ca65');
+  assert.equal(detectAsmDialect('x.asz80', ''), 'sdas');
+  assert.equal(detectAsmDialect('x.nasm', ''), 'nasm');
+  assert.equal(dialectOfLanguage('retro-nasm'), 'nasm');
+  assert.equal(dialectOfLanguage('plaintext'), undefined);
+});
+
+test('the manifest declares a language and grammar per dialect, and the grammar files are theirs', () => {
+  const manifest = contributes() as {
+    languages: { id: string; extensions: string[] }[];
+    grammars: { language: string; scopeName: string; path: string }[];
+  };
+  for (const lang of Object.values(ASM_LANGUAGES)) {
+    const language = manifest.languages.find((l) => l.id === lang.id);
+    assert.deepEqual(language?.extensions, lang.extensions);
+    const grammarEntry = manifest.grammars.find((g) => g.language === lang.id);
+    assert.ok(grammarEntry, `grammar for ${lang.id}`);
+    const grammar = JSON.parse(read(grammarEntry.path));
+    assert.equal(grammar.scopeName, grammarEntry.scopeName);
+    const patterns = grammar.patterns as { match?: string; name?: string }[];
+    // every match expression is one JavaScript can compile too (the (?i) flag aside)
+    for (const p of patterns) if (p.match) new RegExp(p.match.replace(/^\(\?i\)/, ''), 'i');
+    const mnemonic = patterns.find((p) => p.name === 'keyword.mnemonic');
+    const probe = { ca65: 'lda', sdas: 'ldir', nasm: 'int' }[lang.dialect];
+    assert.match(probe, new RegExp(mnemonic!.match!.replace(/^\(\?i\)/, ''), 'i'));
+  }
+});
+
+test('toolchain messages, as the real tools print them, become file/line/severity/message', () => {
+  // captured from cc65 2.19, SDCC 4.2.0 and NASM 2.16.01 on Debian (test/lsp runs the tools themselves)
+  const output = [
+    "bad.c(1): Error: Undefined symbol: 'x'",
+    "bad.s(2): Error: ':' expected",
+    "und.c:1: warning 112: function 'foo' implicit declaration",
+    'badz.s:3: Error: <q> missing or improper operators, terminators, or delimiters',
+    'bad.asm:3: error: parser: instruction expected',
+    "?ASlink-Warning-Undefined Global '_foo' referenced by module 'und'",
+  ].join('\n');
+  assert.deepEqual(
+    parseToolchainOutput(output).map((m) => [m.file, m.line, m.severity, m.message]),
+    [
+      ['bad.c', 1, 'error', "Undefined symbol: 'x'"],
+      ['bad.s', 2, 'error', "':' expected"],
+      ['und.c', 1, 'warning', "function 'foo' implicit declaration"],
+      ['badz.s', 3, 'error', '<q> missing or improper operators, terminators, or delimiters'],
+      ['bad.asm', 3, 'error', 'parser: instruction expected'],
+    ],
+  );
+  const nasmOnly = TOOLCHAIN_FORMATS.filter((f) => f.owner === 'nasm');
+  assert.equal(parseToolchainOutput('bad.asm:3: error: parser: instruction expected', nasmOnly)[0].source, 'nasm');
+  const matchers = (contributes() as { problemMatchers: { name: string; pattern: { regexp: string } }[] })
+    .problemMatchers;
+  assert.deepEqual(
+    matchers.map((m) => m.name),
+    TOOLCHAIN_FORMATS.map((f) => f.name),
+  );
+  for (const m of matchers)
+    assert.equal(m.pattern.regexp, TOOLCHAIN_FORMATS.find((f) => f.name === m.name)!.regexp.source);
+});
