@@ -16,7 +16,7 @@ import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
 import { serveStdio } from './mcp/stdio.js';
-import { writeFileAtomic } from './mcp/output-file.js';
+import { writeFileAtomic } from './core/files.js';
 import { runDemo } from './cli/demo.js';
 
 const HELP = `Usage: retro-debug <command> [options]
@@ -98,6 +98,7 @@ async function commandMcp(values: Values): Promise<void> {
   const server = await serveStdio({
     manager,
     outputDir: resolve(values.out ?? '.'),
+    roots: () => [process.cwd()],
     profile: profileOption(values.profile),
   });
   logErr('retro-debug: MCP server on stdio ready');
@@ -121,6 +122,7 @@ async function commandServe(values: Values): Promise<void> {
     port,
     token,
     outputDir: resolve(values.out ?? '.'),
+    roots: () => [process.cwd()],
     profile: profileOption(values.profile),
   });
   const dap = await serveDap(manager, dapPort);

@@ -111,7 +111,13 @@ function setUpMcp(
     token,
     start: ({ port, token }) => {
       const profile = settings().get<string>(SETTINGS.mcpProfile) ?? DEFAULT_PROFILE;
-      return startHttpMcpServer({ manager, port, token, profile: isProfile(profile) ? profile : DEFAULT_PROFILE });
+      return startHttpMcpServer({
+        manager,
+        port,
+        token,
+        profile: isProfile(profile) ? profile : DEFAULT_PROFILE,
+        roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      });
     },
     choosePort: () => {
       const configured = settings().get<number>(SETTINGS.mcpPort) ?? 0;

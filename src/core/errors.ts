@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'launch_failed' // emulator could not be started
   | 'bad_debug_info' // debug info missing or unparsable
   | 'file_exists' // refusing to overwrite without overwrite:true
+  | 'outside_roots' // a path (after resolving symlinks) outside the folders this client may use
   | 'session_exists' // a session with that id/emulator already runs
   | 'no_session' // no session is active
   | 'internal'; // a bug: never expected

@@ -27,6 +27,7 @@ const CODE_IDS: Record<ErrorCode, number> = {
   file_exists: 3018,
   session_exists: 3019,
   no_session: 3020,
+  outside_roots: 3021,
   internal: 3099,
 };
 

@@ -5,10 +5,9 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { privateOutputDir } from '../core/files.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { PROFILES, isProfile, type Profile } from './groups.js';
 import { checkRequest } from './http-guard.js';
@@ -22,8 +21,10 @@ export interface HttpMcpOptions {
   port?: number;
   /** bearer token; absent: a fresh 256-bit one */
   token?: string;
-  /** where relative screenshot paths go (default: <tmp>/retro-debug-output) */
+  /** where relative screenshot paths go (default: the private per-user output folder) */
   outputDir?: string;
+  /** see McpServerOptions.roots */
+  roots?: () => readonly string[];
   profile?: Profile;
   heartbeatMs?: number;
   /** MCP sessions kept at once; the least recently used is closed beyond this (default 32) */
@@ -95,7 +96,7 @@ const isInitialize = (body: unknown) =>
 
 export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpServer> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
-  const outputDir = opts.outputDir ?? join(tmpdir(), 'retro-debug-output');
+  const outputDir = opts.outputDir ?? privateOutputDir();
   const maxSessions = opts.maxSessions ?? 32;
   const idleMs = opts.idleMs ?? 30 * 60_000;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
@@ -121,6 +122,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     const cs = createMcpServer(opts.manager, {
       transport: 'http',
       outputDir,
+      roots: opts.roots,
       profile: profile ?? opts.profile,
       heartbeatMs: opts.heartbeatMs,
       isAlive: () => entry.streams > 0,

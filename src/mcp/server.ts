@@ -3,7 +3,9 @@
  * profile, gives them a per-connection context (ClientRefs attached lazily,
  * heartbeats on every message and on a timer), and detaches on close.
  */
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { McpConnection } from './connection.js';
@@ -21,6 +23,8 @@ export interface McpServerOptions {
   transport: string;
   /** relative output paths (screenshots) resolve under this folder */
   outputDir: string;
+  /** folders besides outputDir that tools may read and write (the workspace); the client's declared roots join them */
+  roots?: () => readonly string[];
   /** which tool groups are visible from the start (default 'full'; the CLI and extension default to DEFAULT_PROFILE) */
   profile?: Profile;
   heartbeatMs?: number;
@@ -59,11 +63,28 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     manager,
     connection,
     outputDir: opts.outputDir,
+    roots: async () => [...(opts.roots?.() ?? []), ...(await clientRoots())],
     groups: () => catalog.groups(),
   };
   for (const tool of catalogTools) registerToolDef(server, tool, ctx);
   const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full');
   ctx.catalog = catalog;
+  // The client's declared roots (file: URIs), asked once and again after roots/list_changed.
+  let declared: Promise<string[]> | undefined;
+  const clientRoots = (): Promise<string[]> => {
+    if (!server.server.getClientCapabilities()?.roots) return Promise.resolve([]);
+    declared ??= server.server
+      .listRoots(undefined, { timeout: 5000 })
+      .then((r) => r.roots.filter((root) => root.uri.startsWith('file:')).map((root) => fileURLToPath(root.uri)))
+      .catch(() => {
+        declared = undefined; // ask again next time
+        return [];
+      });
+    return declared;
+  };
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    declared = undefined;
+  });
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     markClosed = resolve;

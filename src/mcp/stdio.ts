@@ -11,6 +11,8 @@ import { createMcpServer } from './server.js';
 export interface StdioMcpOptions {
   manager: SessionManagerApi;
   outputDir: string;
+  /** see McpServerOptions.roots */
+  roots?: () => readonly string[];
   profile?: Profile;
   heartbeatMs?: number;
   stdin?: NodeJS.ReadableStream & { on(event: 'end' | 'close', listener: () => void): unknown };
@@ -29,6 +31,7 @@ export async function serveStdio(opts: StdioMcpOptions): Promise<StdioMcpServer>
   const cs = createMcpServer(opts.manager, {
     transport: 'stdio',
     outputDir: opts.outputDir,
+    roots: opts.roots,
     profile: opts.profile,
     heartbeatMs: opts.heartbeatMs,
   });

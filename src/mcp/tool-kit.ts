@@ -28,6 +28,8 @@ export interface ToolContext {
   connection: McpConnection;
   /** relative output paths (screenshots, dumps) resolve under this folder */
   outputDir: string;
+  /** folders besides outputDir that tools may read and write (workspace, the MCP client's roots) */
+  roots?: () => Promise<readonly string[]>;
   /** the tool groups this connection knows, for the catalog tools */
   groups: () => GroupSummary[];
   /** load/unload/search tool groups on this connection (absent outside an MCP server, e.g. the CLI demo) */

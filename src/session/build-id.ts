@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { MAX_PROGRAM_BYTES, readRegularFile } from '../core/files.js';
 
 /** Hash of the loaded program and its debug info: tells whether two replies speak of the same build. */
 export async function computeBuildId(files: (string | undefined)[]): Promise<string> {
@@ -10,9 +10,9 @@ export async function computeBuildId(files: (string | undefined)[]): Promise<str
       continue;
     }
     try {
-      hash.update(await readFile(file));
+      hash.update(await readRegularFile(file, { maxBytes: 4 * MAX_PROGRAM_BYTES }));
     } catch {
-      hash.update(`\0missing:${file}\0`);
+      hash.update(`\0unreadable:${file}\0`);
     }
   }
   return hash.digest('hex').slice(0, 16);

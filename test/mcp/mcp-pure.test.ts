@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import { RetroError } from '../../src/core/errors.js';
 import { checkRequest, isAllowedOrigin, isLoopbackHost } from '../../src/mcp/http-guard.js';
 import { asciiPreview, parseAddress, parseHex } from '../../src/mcp/format.js';
-import { resolveOutputPath, writeOutputFile } from '../../src/mcp/output-file.js';
+import { resolveOutputPath, writeOutputFile } from '../../src/core/files.js';
 import { encodePng } from '../../src/core/png.js';
 import { findTool } from '../../src/mcp/groups.js';
 import { invokeTool, type ToolContext } from '../../src/mcp/tool-kit.js';

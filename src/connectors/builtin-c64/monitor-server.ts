@@ -11,8 +11,8 @@
  * display get answers the fixed (r46020) layout.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { readFileSync, statSync } from 'node:fs';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
+import { readRegularFileSync } from '../../core/files.js';
 import {
   C64_BANKS,
   Cmd,
@@ -31,7 +31,7 @@ import {
   encodeResponse,
   type RegisterName,
 } from '../vice/protocol.js';
-import { BuiltinC64, CYCLES_PER_FRAME, MachineError } from './c64.js';
+import { BuiltinC64, CYCLES_PER_FRAME } from './c64.js';
 import { DISPLAY, renderDisplay } from './video.js';
 
 /** Requests larger than this close the connection (VICE has no bound; we keep memory bounded). */
@@ -588,9 +588,7 @@ export class BuiltinMonitorServer {
     const path = body.toString('latin1', 4, 4 + body[3]);
     const m = this.machine;
     try {
-      const size = statSync(path).size;
-      if (size > 0x10000 + 2) throw new MachineError(`${path} is ${size} bytes, larger than any C64 program can be`);
-      const prg = readFileSync(path);
+      const prg = readRegularFileSync(path, { maxBytes: 0x10000 + 2, what: 'program' });
       const loaded = m.autostart(prg, run);
       this.opts.onLog?.(
         `Monitor: autostarting ${path}: loaded $${loaded.load.toString(16)}-$${(loaded.end - 1).toString(16)}${loaded.start !== undefined ? `, SYS ${loaded.start}` : ''}.`,

@@ -8,10 +8,10 @@
  */
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { RetroError } from '../../core/errors.js';
+import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import { CLEAR_SCREEN_COM, CLEAR_SCREEN_NAME, calibrationAutoexec } from './dosbox-conf.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
 import type { WasmReply, WasmRequest, WasmWorkerData } from './wasm-worker.js';
@@ -79,8 +79,8 @@ export async function launchWasm(o: { flavour: WasmFlavour; program?: string; ar
         `${CLEAR_SCREEN_NAME} is the name of our own screen-clearing helper in the embedded DOSBox; rename the program.`,
       );
     const contents = new Uint8Array(
-      await readFile(o.program).catch(() => {
-        throw new RetroError('launch_failed', `The DOS program ${o.program} does not exist.`);
+      await readRegularFile(o.program, { maxBytes: MAX_PROGRAM_BYTES, what: 'DOS program' }).catch((err: Error) => {
+        throw new RetroError('launch_failed', err.message);
       }),
     );
     init.push({ path: name, contents });

@@ -3,8 +3,8 @@
  * the Sprinter's DSS .EXE files. We check the header (so a wrong file fails at
  * launch, with a reason) and leave the file where the disk image holds it.
  */
-import { readFile } from 'node:fs/promises';
 import { RetroError } from '../../core/errors.js';
+import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import { EXE_HEADER_SIZE, parseExeHeader, type ExeHeader } from '../../machines/sprinter/exe-header.js';
 
 const DISK_PROGRAM_MACHINES = new Set(['sprinter']);
@@ -14,9 +14,9 @@ export async function checkDiskProgram(machine: string, path: string): Promise<E
   if (!DISK_PROGRAM_MACHINES.has(machine)) return undefined;
   let head: Buffer;
   try {
-    head = (await readFile(path)).subarray(0, EXE_HEADER_SIZE);
+    head = (await readRegularFile(path, { maxBytes: MAX_PROGRAM_BYTES, what: 'program' })).subarray(0, EXE_HEADER_SIZE);
   } catch (err) {
-    throw new RetroError('launch_failed', `Cannot read the program ${path}: ${(err as Error).message}`, { path });
+    throw new RetroError('launch_failed', (err as Error).message, { path });
   }
   try {
     return parseExeHeader(head);

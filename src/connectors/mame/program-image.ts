@@ -2,9 +2,9 @@
  * Turns a program file (raw .rom/.bin or Intel HEX .ihx) into the ROM image a
  * MAME driver loads, staged in our private rompath. The user's files are only read.
  */
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { RetroError } from '../../core/errors.js';
+import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 
 /** Where a driver expects the program, as MAME's ROM set names it. */
 export interface RomSlot {
@@ -30,9 +30,9 @@ const FILL = 0xff;
 export async function loadProgramImage(path: string, slot: RomSlot): Promise<Buffer> {
   let raw: Buffer;
   try {
-    raw = await readFile(path);
+    raw = await readRegularFile(path, { maxBytes: MAX_PROGRAM_BYTES, what: 'program file' });
   } catch (err) {
-    throw new RetroError('launch_failed', `Cannot read the program file ${path}: ${(err as Error).message}`, { path });
+    throw new RetroError('launch_failed', (err as Error).message, { path });
   }
   const image =
     extname(path).toLowerCase() === '.ihx' || extname(path).toLowerCase() === '.hex'

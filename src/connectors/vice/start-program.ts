@@ -5,8 +5,8 @@
  * autostart and wait for that stop. The session then arms its breakpoints
  * and runs to main with the machine never having run the program unwatched.
  */
-import { statSync, readFileSync } from 'node:fs';
 import { RetroError } from '../../core/errors.js';
+import { readRegularFileSync } from '../../core/files.js';
 import { resolve } from 'node:path';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { ViceTarget } from './vice-target.js';
@@ -22,19 +22,7 @@ export interface PrgInfo {
 
 /** Load address, end, and the entry point: the BASIC stub's SYS address, else the load address. */
 export function inspectPrg(path: string): PrgInfo {
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch {
-    throw new RetroError('not_found', `The program ${path} does not exist.`, { path });
-  }
-  if (size > MAX_PRG_BYTES)
-    throw new RetroError(
-      'too_large',
-      `${path} is ${size} bytes; a C64 PRG holds at most 65,536 bytes after its load address.`,
-      { path, size },
-    );
-  const prg = readFileSync(path);
+  const prg = readRegularFileSync(path, { maxBytes: MAX_PRG_BYTES, what: 'program' });
   if (prg.length < 3)
     throw new RetroError('bad_request', `${path} is ${prg.length} bytes: not a PRG (2-byte load address, then data).`, {
       path,

@@ -5,9 +5,9 @@
  * code regions. The JSON schema is schemas/dos-profile.schema.json; this
  * validator gives the same verdicts with sentences a person understands.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RetroError } from '../../core/errors.js';
+import { MAX_PROFILE_BYTES, MAX_PROGRAM_BYTES, readRegularFileSync } from '../../core/files.js';
 
 export type SymbolType = 'u8' | 'u16' | 'i16' | 'u32' | 'bytes' | 'cstring';
 
@@ -60,8 +60,10 @@ function hexBytes(v: unknown, where: string): Uint8Array {
 
 const SIZES: Record<SymbolType, number> = { u8: 1, u16: 2, i16: 2, u32: 4, bytes: 0, cstring: 0 };
 
-/** Validates parsed JSON; `baseDir` resolves a marker's source_dump. */
-export function validateProfile(json: unknown, baseDir = process.cwd()): DosProfile {
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validates parsed JSON; `baseDir` resolves a marker's source_dump, which must lie in `roots` when given. */
+export function validateProfile(json: unknown, baseDir = process.cwd(), roots?: readonly string[]): DosProfile {
   if (!json || typeof json !== 'object' || Array.isArray(json)) bad('root', 'must be a JSON object.');
   const o = json as Json;
   if (typeof o.name !== 'string' || !o.name) bad('name', 'is required (a string).');
@@ -79,9 +81,10 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
     const dumpOffset = m.dump_offset === undefined ? offset : parseNumber(m.dump_offset, 'marker.dump_offset');
     let dump: Buffer;
     try {
-      dump = readFileSync(resolve(baseDir, m.source_dump));
-    } catch {
-      return bad('marker.source_dump', `cannot read ${resolve(baseDir, m.source_dump)}.`);
+      dump = readRegularFileSync(resolve(baseDir, m.source_dump), { maxBytes: MAX_PROGRAM_BYTES, what: 'dump', roots });
+    } catch (err) {
+      if (err instanceof RetroError && err.code === 'outside_roots') throw err;
+      return bad('marker.source_dump', `cannot read ${resolve(baseDir, m.source_dump)}: ${(err as Error).message}`);
     }
     if (dumpOffset + length > dump.length)
       bad('marker', `the dump has ${dump.length} bytes; offset+length runs past it.`);
@@ -92,10 +95,12 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
     Array.isArray(o.checks) ? o.checks : o.checks === undefined ? [] : bad('checks', 'must be an array.')
   ).map((c, i) => parseCheck(c, `checks[${i}]`));
   const symbols: Record<string, ProfileSymbol> = {};
+  if (o.symbols !== undefined && !isObject(o.symbols)) bad('symbols', 'must be an object of name: { offset, … }.');
   for (const [name, s] of Object.entries((o.symbols ?? {}) as Json)) {
     if (!/^[A-Za-z_][\w.]*$/.test(name))
       bad(`symbols.${name}`, 'names are letters, digits, "_" and "." and start with a letter.');
-    const sj = s as Json;
+    if (!isObject(s)) bad(`symbols.${name}`, 'must be an object: { "offset": …, "type": … }.');
+    const sj = s;
     const given = sj.size === undefined ? undefined : parseNumber(sj.size, `symbols.${name}.size`);
     const type = (sj.type ??
       ({ 1: 'u8', 2: 'u16', 4: 'u32' } as Record<number, SymbolType>)[given ?? 1] ??
@@ -111,13 +116,17 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
     };
   }
   const watchSets: Record<string, string[]> = {};
+  if (o.watch_sets !== undefined && !isObject(o.watch_sets)) bad('watch_sets', 'must be an object of name: [symbols].');
   for (const [set, list] of Object.entries((o.watch_sets ?? {}) as Json)) {
     if (!Array.isArray(list)) bad(`watch_sets.${set}`, 'must be an array of symbol names.');
-    for (const n of list) if (!symbols[n as string]) bad(`watch_sets.${set}`, `names "${n}", which is not in symbols.`);
+    for (const n of list)
+      if (typeof n !== 'string' || !Object.hasOwn(symbols, n))
+        bad(`watch_sets.${set}`, `names "${n}", which is not in symbols.`);
     watchSets[set] = list as string[];
   }
   const mj = o.mouse as Json | undefined;
   let mouse: DosProfile['mouse'];
+  if (mj !== undefined && !isObject(mj)) bad('mouse', 'must be an object: { "buttons", "x", "y" }.');
   if (mj) {
     const buttons = parseNumber(mj.buttons, 'mouse.buttons');
     if (mj.position !== undefined) {
@@ -126,6 +135,7 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
     } else mouse = { buttons, x: parseNumber(mj.x, 'mouse.x'), y: parseNumber(mj.y, 'mouse.y') };
   }
   const sj = o.screen as Json | undefined;
+  if (sj !== undefined && !isObject(sj)) bad('screen', 'must be an object: { "width", "height" }.');
   const palette =
     o.palette === undefined
       ? undefined
@@ -133,7 +143,8 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
         ? (o.palette as (string | number[])[])
         : bad('palette', 'must be an array of 1..256 "RRGGBB" strings or [r,g,b] 6-bit DAC triples.');
   const codeRegions = (Array.isArray(o.code_regions) ? o.code_regions : []).map((r, i) => {
-    const rj = r as Json;
+    if (!isObject(r)) bad(`code_regions[${i}]`, 'must be an object: { "name", "start", "end" }.');
+    const rj = r;
     return {
       name: String(rj.name ?? `region${i}`),
       start: parseNumber(rj.start, `code_regions[${i}].start`),
@@ -159,7 +170,8 @@ export function validateProfile(json: unknown, baseDir = process.cwd()): DosProf
 }
 
 function parseCheck(c: unknown, where: string): ProfileCheck {
-  const j = c as Json;
+  if (!isObject(c)) bad(where, 'must be an object with a "kind".');
+  const j = c;
   const size = (v: unknown) => {
     const n = v === undefined ? 1 : parseNumber(v, `${where}.size`);
     return n === 1 || n === 2 ? n : bad(`${where}.size`, 'must be 1 or 2.');
@@ -201,20 +213,17 @@ function parseCheck(c: unknown, where: string): ProfileCheck {
   }
 }
 
-export function loadProfileFile(path: string): DosProfile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new RetroError('not_found', `Cannot read the profile ${path}.`, { path });
-  }
+/** Reads and validates a profile file (a regular file, size-capped; inside `roots` when given). */
+export function loadProfileFile(path: string, roots?: readonly string[]): DosProfile {
+  const text = readRegularFileSync(path, { maxBytes: MAX_PROFILE_BYTES, what: 'profile', roots }).toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (err) {
-    throw new RetroError('bad_request', `Profile ${path} is not valid JSON: ${(err as Error).message}`, { path });
+  } catch {
+    // the parser's message quotes the file's text: never echo a file's content back to a client
+    throw new RetroError('bad_request', `Profile ${path} is not valid JSON.`, { path });
   }
-  return validateProfile(json, dirname(path));
+  return validateProfile(json, dirname(path), roots);
 }
 
 /** Does a check hold for the DS segment bytes (64 KB from DS:0)? Returns a sentence when not. */

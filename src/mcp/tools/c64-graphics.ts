@@ -20,7 +20,7 @@ import {
   spriteBytesNeeded,
   type IndexedImage,
 } from '../../machines/c64/vic-graphics.js';
-import { resolveOutputPath, writeOutputFile } from '../output-file.js';
+import { resolveOutputPath, writeOutputFile } from '../../core/files.js';
 import { sessionIdInput } from '../schemas.js';
 import { defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
 import {

@@ -6,11 +6,11 @@
  * then each is read exactly once. Nothing is ever written.
  */
 import { open, stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
 import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
 import { parseAddress, parseHex } from '../format.js';
+import { toolPath } from '../tool-files.js';
 import type { ToolContext } from '../tool-kit.js';
 import { hex } from '../../core/hex.js';
 
@@ -57,9 +57,11 @@ async function planFile(
   label: string,
   src: { path: string; offset: number },
 ): Promise<PlannedSource> {
-  const full = isAbsolute(src.path) ? src.path : resolve(ctx.outputDir, src.path);
+  const full = await toolPath(ctx, src.path);
   const info = await stat(full).catch(() => undefined);
-  if (!info?.isFile()) throw new RetroError('not_found', `${label}: no file ${full}.`, { source: label, path: full });
+  if (!info) throw new RetroError('not_found', `${label}: no file ${full}.`, { source: label, path: full });
+  if (!info.isFile())
+    throw new RetroError('bad_request', `${label}: ${full} is not a regular file.`, { source: label, path: full });
   if (src.offset > info.size)
     throw new RetroError(
       'bad_request',

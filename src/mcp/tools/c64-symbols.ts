@@ -7,7 +7,7 @@ import * as z from 'zod/v4';
 import { RetroError } from '../../core/errors.js';
 import { viceLabelFile, type Label } from '../../session/labels.js';
 import { C64_PROFILE_SHA256, C64_SYMBOL_PROFILE, profileSymbols } from '../../machines/c64/symbol-profile.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../core/files.js';
 import { sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { applyLabels, conflictInputs, labelPlanOutput, labelsOf } from './c64-labels.js';

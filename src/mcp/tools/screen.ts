@@ -1,7 +1,7 @@
 /** Tool group `screen`: the emulated display as a PNG. */
 import * as z from 'zod/v4';
 import { encodePng } from '../../core/png.js';
-import { writeOutputFile } from '../output-file.js';
+import { writeOutputFile } from '../../core/files.js';
 import { sessionIdInput } from '../schemas.js';
 import { defineTool, type ToolDef } from '../tool-kit.js';
 

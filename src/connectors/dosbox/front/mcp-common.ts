@@ -1,10 +1,8 @@
 /** Shared pieces of the `dos` tool group: reaching a session's DOS machine, paths, address inputs. */
 import * as z from 'zod/v4';
-import { isAbsolute, resolve } from 'node:path';
-import { readFile } from 'node:fs/promises';
 import type { DosMachine } from '../dos-machine.js';
-import { RetroError } from '../../../core/errors.js';
-import { writeFileAtomic, writeOutputFile } from '../../../mcp/output-file.js';
+import { MAX_PROGRAM_BYTES } from '../../../core/files.js';
+import { readToolFile, writeToolFile } from '../../../mcp/tool-files.js';
 import type { ToolContext } from '../../../mcp/tool-kit.js';
 
 export function useDos(ctx: ToolContext, sessionId?: string) {
@@ -39,26 +37,13 @@ export function resolvedOut(r: { physical: number; label: string; symbol?: strin
   };
 }
 
-/** Absolute paths are used as given; relative ones resolve under the output folder. Written atomically. */
-export async function saveFile(ctx: ToolContext, path: string, data: Uint8Array, overwrite: boolean): Promise<string> {
-  if (isAbsolute(path)) {
-    await writeFileAtomic(path, data, { overwrite });
-    return path;
-  }
-  return writeOutputFile(ctx.outputDir, path, data, overwrite);
+/** Relative paths resolve under the output folder; every path must lie inside the allowed roots. Written atomically. */
+export function saveFile(ctx: ToolContext, path: string, data: Uint8Array, overwrite: boolean): Promise<string> {
+  return writeToolFile(ctx, path, data, overwrite);
 }
 
-export async function loadFile(ctx: ToolContext, path: string): Promise<{ path: string; data: Buffer }> {
-  const full = isAbsolute(path) ? path : resolve(ctx.outputDir, path);
-  try {
-    return { path: full, data: await readFile(full) };
-  } catch {
-    throw new RetroError(
-      'not_found',
-      `Cannot read ${full} (relative paths resolve under the output folder ${ctx.outputDir}).`,
-      { path: full },
-    );
-  }
+export function loadFile(ctx: ToolContext, path: string): Promise<{ path: string; data: Buffer }> {
+  return readToolFile(ctx, path, { maxBytes: MAX_PROGRAM_BYTES, what: 'reference file' });
 }
 
 export const outputPathInput = z.string().min(1).max(500);

@@ -11,6 +11,7 @@ import { READ_ONLY, MUTATES, defineTool, type ToolContext, type ToolDef } from '
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { useDos } from './mcp-common.js';
 import { hex } from '../../../core/hex.js';
+import { allowedRoots } from '../../../mcp/tool-files.js';
 
 const READY_WAIT_MS = 45_000;
 
@@ -234,8 +235,9 @@ const loadProfile = defineTool({
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     if (!args.path === !args.profile) throw new RetroError('bad_request', 'Give either path or profile (inline JSON).');
+    const roots = await allowedRoots(ctx);
     const full = args.path && resolve(ctx.outputDir, args.path);
-    const profile = full ? loadProfileFile(full) : validateProfile(args.profile, ctx.outputDir);
+    const profile = full ? loadProfileFile(full, roots) : validateProfile(args.profile, ctx.outputDir, roots);
     const match = await machine.loadProfile(profile, full);
     return {
       session,
@@ -269,7 +271,7 @@ const validate = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const full = resolve(ctx.outputDir, args.path);
-    const p = loadProfileFile(full);
+    const p = loadProfileFile(full, await allowedRoots(ctx));
     return {
       data: {
         name: p.name,

@@ -1,7 +1,7 @@
 /** vice_capture_screen: VICE's composited frame as an indexed PNG through VICE's own palette. */
 import * as z from 'zod/v4';
 import { encodeIndexedPng } from '../../../core/indexed-png.js';
-import { writeOutputFile } from '../../../mcp/output-file.js';
+import { writeOutputFile } from '../../../core/files.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { boundVice } from './mcp-binding.js';
