@@ -7,7 +7,8 @@ import { RetroError } from '../../core/errors.js';
 import { resolveDosAddress, type DosAddressInput, type ResolvedAddress } from '../../machines/dos/address.js';
 import type { BdaSummary } from '../../machines/dos/bda.js';
 import type { DosProgram } from '../../machines/dos/mcb.js';
-import { paletteFromDac, parsePalette, type Rgb } from '../../machines/dos/palette.js';
+import { paletteFromDac, parsePalette, TEXT_COLOURS, type Rgb } from '../../machines/dos/palette.js';
+import { biosDac, defaultAttributePalette } from '../../machines/dos/video-modes.js';
 import type { DosProfile, ProfileSymbol } from '../../machines/dos/profile.js';
 import { TraceManager } from './trace-cave.js';
 import type { DosGuest } from './guest.js';
@@ -110,6 +111,23 @@ export class DosMachine {
     const sym = this.profile!.symbols[name];
     const bytes = await this.guest.read(address.physical, sym.size);
     return { address, bytes, ...formatSymbol(sym, bytes) };
+  }
+
+  /**
+   * Colours for a decoded frame's pixel values: text through the standard 16
+   * colours; CGA and 16-colour modes through the BIOS's attribute palette for
+   * the mode (the attribute registers are emulator state we cannot read) and
+   * the live DAC when known, else the BIOS's; 256 colours as palette().
+   */
+  async framePalette(f: { mode: number; layout: string }): Promise<{ palette: Rgb[]; source: string }> {
+    if (f.layout === 'text') return { palette: TEXT_COLOURS, source: 'standard 16 text colours' };
+    if (f.layout === 'chain-4' || f.layout === 'unchained') return this.palette();
+    const live = this.profile?.palette ? undefined : await this.backend.dac?.();
+    const dac = paletteFromDac(live ?? biosDac(f.mode));
+    return {
+      palette: defaultAttributePalette(f.mode).map((i) => dac[i]),
+      source: `${live ? 'guest VGA DAC' : "the BIOS's DAC for the mode"} through the BIOS attribute palette`,
+    };
   }
 
   /** Palette for PNG capture: the profile's, else the emulator's live DAC when this build exposes it. */

@@ -16,9 +16,6 @@ import type {
   TargetStatus,
 } from '../../core/target.js';
 import { indicesToRgba } from '../../machines/dos/palette.js';
-import { FONT_LOW_PHYSICAL, renderText } from '../../machines/dos/text-render.js';
-import { MODE13_HEIGHT, MODE13_WIDTH } from '../../machines/dos/video.js';
-import { physical, vector } from '../../machines/dos/bda.js';
 import type { DosMachine } from './dos-machine.js';
 
 const NO_DEBUGGER =
@@ -103,43 +100,22 @@ export class DosboxTarget implements Target {
     await this.machine.guest.write(address.offset, data);
   }
 
-  /** Text modes with the guest's own font; mode 13h from the confirmed (or display-start-0) page. */
+  /** Any decodable mode from video memory (the confirmed layout, else a blind start-0 read); else the wasm renderer. */
   async screenshot(): Promise<ScreenImage> {
-    const bda = await this.machine.guest.bda();
-    if (bda.videoMode === 0x13) {
-      const screen = await this.machine.screen();
+    const screen = await this.machine.screen();
+    try {
       const frame = await screen.frame({ allowUnconfirmed: true });
-      try {
-        const { palette } = await this.machine.palette();
-        return {
-          width: MODE13_WIDTH,
-          height: MODE13_HEIGHT,
-          rgba: indicesToRgba(frame.indices, palette),
-          maybeStale: false,
-        };
-      } catch (err) {
-        if (!this.machine.backend.emulatorScreenshot) throw err;
-      }
-    }
-    if (bda.videoMode <= 3 || bda.videoMode === 7) {
-      const screen = await this.machine.screen();
-      const text = await screen.text();
-      const low = await this.machine.guest.read(FONT_LOW_PHYSICAL, 1024);
-      const high = await this.machine.guest
-        .read(physical(vector(await this.machine.guest.read(0, 0x400), 0x1f)), 1024)
-        .catch(() => new Uint8Array(1024));
-      const font = new Uint8Array(2048);
-      font.set(low);
-      font.set(high, 1024);
-      const img = renderText(text, font);
-      return { ...img, maybeStale: false };
-    }
-    if (this.machine.backend.emulatorScreenshot)
+      const { palette } = await this.machine.framePalette(frame);
+      return {
+        width: frame.width,
+        height: frame.height,
+        rgba: indicesToRgba(frame.indices, palette),
+        maybeStale: false,
+      };
+    } catch (err) {
+      if (!this.machine.backend.emulatorScreenshot) throw err;
       return { ...(await this.machine.backend.emulatorScreenshot()), maybeStale: false };
-    throw new RetroError(
-      'unsupported',
-      `Video mode 0x${bda.videoMode.toString(16)} is not decoded from video memory (text modes and chain-4 mode 13h are).`,
-    );
+    }
   }
 
   feature(name: string): unknown {

@@ -5,19 +5,14 @@
  * reference frame; the confirmed page is cached, a blind read is marked.
  */
 import { RetroError } from '../../core/errors.js';
-import {
-  decodeMode13,
-  decodeText,
-  chain4Matches,
-  MODE13_SPAN,
-  textIndex,
-  textSpan,
-  type TextScreen,
-  type TextStride,
-} from '../../machines/dos/video.js';
+import { decodeText, textIndex, textSpan, type TextScreen, type TextStride } from '../../machines/dos/video.js';
 import { CALIBRATION_TEXT } from './dosbox-conf.js';
 import type { DosGuest } from './guest.js';
 import type { HostMemory } from './host-memory.js';
+import { FrameReader, type FrameResult } from './vga-frame.js';
+import { FontLocator } from './vga-font.js';
+
+export type { FrameResult };
 
 export interface VgaLocation {
   address: number;
@@ -27,8 +22,6 @@ export interface VgaLocation {
 
 /** DOSBox 0.74 (Debian amd64 build) allocates vga.mem.linear 0x201000 below guest memory. */
 const DOSBOX074_VGA_DELTA = 0x201000;
-/** How much of the buffer a page search looks through (svga_s3 has 2 MiB+; pages sit low). */
-const PAGE_SEARCH_BYTES = 1 << 20;
 
 /** Host address of `text` written as screen cells with the given stride (char bytes at i, i+s, …). */
 export async function searchStridedText(mem: HostMemory, text: string, stride: TextStride): Promise<number[]> {
@@ -100,28 +93,33 @@ export async function knownLayout(mem: HostMemory, guest: DosGuest): Promise<Vga
   }
 }
 
-export interface FrameResult {
-  indices: Uint8Array;
-  page_offset: number;
-  confirmed: boolean;
-  cached: boolean;
-  pages: number[];
-}
-
 export class VgaScreen {
-  private confirmedPage?: number;
+  private readonly frames: FrameReader;
+  private readonly fonts: FontLocator;
 
   constructor(
     private readonly guest: DosGuest,
     private location: VgaLocation,
-  ) {}
+  ) {
+    this.fonts = new FontLocator(
+      guest,
+      () => this.location.address,
+      () => this.location.stride,
+    );
+    this.frames = new FrameReader({
+      bda: () => guest.bda(),
+      readBuffer: (o, n) => this.readBuffer(o, n),
+      stride: () => this.location.stride,
+      font: (h) => this.fonts.font(h),
+    });
+  }
 
   get where(): VgaLocation {
     return this.location;
   }
   relocate(location: VgaLocation): void {
     this.location = location;
-    this.confirmedPage = undefined;
+    this.frames.forget();
   }
 
   /** Raw VGA buffer bytes (space 'vram'). */
@@ -154,71 +152,11 @@ export class VgaScreen {
   }
 
   /**
-   * A mode-13h frame. With a reference, every page offset whose chain-4 decode
+   * A frame of the current mode. With a reference, every start whose decode
    * equals it byte for byte is found and the first is cached; without one the
-   * cached page is used, or (allowUnconfirmed) the display-start-0 page, marked.
+   * cached layout is used, or (allowUnconfirmed) start 0, marked.
    */
-  async frame(opts: { reference?: Uint8Array; allowUnconfirmed?: boolean } = {}): Promise<FrameResult> {
-    const bda = await this.guest.bda();
-    if (bda.videoMode !== 0x13) {
-      throw new RetroError(
-        'unsupported',
-        `The guest is in video mode 0x${bda.videoMode.toString(16)}; only chain-4 mode 13h (320x200x256) is read from video memory${bda.videoMode <= 3 ? ' (text: use dosbox_read_screen)' : ''}.`,
-        { mode: bda.videoMode },
-      );
-    }
-    if (opts.reference) {
-      if (opts.reference.length !== 64000)
-        throw new RetroError(
-          'bad_request',
-          `A reference frame has 64000 bytes (320x200 palette indices); this one has ${opts.reference.length}.`,
-        );
-      const buf = await this.readBuffer(0, PAGE_SEARCH_BYTES + MODE13_SPAN);
-      const pages: number[] = [];
-      for (let p = 0; p * 4 + MODE13_SPAN <= buf.length && pages.length < 8; p += 4) {
-        if (chain4Matches(buf, p * 4, opts.reference)) pages.push(p);
-      }
-      if (!pages.length) {
-        const blind = decodeMode13(buf.subarray(0, MODE13_SPAN));
-        let diff = 0;
-        for (let i = 0; i < blind.length; i++) if (blind[i] !== opts.reference[i]) diff++;
-        throw new RetroError(
-          'not_found',
-          `No page of video memory equals the reference frame byte for byte (at display start 0, ${diff} of 64000 pixels differ); the screen is not showing it now.`,
-          { differing_at_page_0: diff },
-        );
-      }
-      this.confirmedPage = pages[0];
-      return {
-        indices: decodeMode13(buf.subarray(pages[0] * 4, pages[0] * 4 + MODE13_SPAN)),
-        page_offset: pages[0],
-        confirmed: true,
-        cached: false,
-        pages,
-      };
-    }
-    if (this.confirmedPage !== undefined) {
-      const page = this.confirmedPage;
-      return {
-        indices: decodeMode13(await this.readBuffer(page * 4, MODE13_SPAN)),
-        page_offset: page,
-        confirmed: true,
-        cached: true,
-        pages: [page],
-      };
-    }
-    if (!opts.allowUnconfirmed) {
-      throw new RetroError(
-        'bad_request',
-        'No confirmed frame page yet: pass reference (a 64000-byte file of what is on screen now) once, or allow_unconfirmed: true for a blind read that is marked unconfirmed.',
-      );
-    }
-    return {
-      indices: decodeMode13(await this.readBuffer(0, MODE13_SPAN)),
-      page_offset: 0,
-      confirmed: false,
-      cached: false,
-      pages: [],
-    };
+  frame(opts: { reference?: Uint8Array; allowUnconfirmed?: boolean } = {}): Promise<FrameResult> {
+    return this.frames.read(opts);
   }
 }

@@ -17,6 +17,7 @@ export const BDA = {
   kbdStart: 0x480,
   kbdEnd: 0x482,
   textRows: 0x484,
+  charHeight: 0x485,
 } as const;
 
 /** The BIOS keyboard ring bounds 001E/003E at 0040:0080: the discovery signature. */
@@ -57,6 +58,8 @@ export interface BdaSummary {
   columns: number;
   rows: number;
   pageOffset: number;
+  /** scan lines per character (0040:0085), 16 on VGA text */
+  charHeight: number;
   cursorRow: number;
   cursorCol: number;
   ticks: number;
@@ -81,6 +84,7 @@ export function readBda(low: Uint8Array): BdaSummary {
     columns: word(low, BDA.textColumns) || 80,
     rows: (low[BDA.textRows] || 24) + 1,
     pageOffset: word(low, BDA.pageOffset),
+    charHeight: Math.min(32, low[BDA.charHeight] || 16),
     cursorRow: low[BDA.cursor + 1],
     cursorCol: low[BDA.cursor],
     ticks: dword(low, BDA.ticks),

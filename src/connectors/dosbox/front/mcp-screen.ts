@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { createHash } from 'node:crypto';
 import { RetroError } from '../../../core/errors.js';
 import { indicesToRgba } from '../../../machines/dos/palette.js';
-import { MODE13_HEIGHT, MODE13_WIDTH, countDifferences } from '../../../machines/dos/video.js';
+import { countDifferences } from '../../../machines/dos/video.js';
 import { encodePng } from '../../../core/png.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
@@ -34,7 +34,12 @@ const readScreen = defineTool({
 });
 
 const frameOut = {
+  mode: z.number().int(),
+  mode_name: z.string(),
+  layout: z.enum(['chain-4', 'unchained', 'planar', 'cga', 'text']),
   page_offset: z.number().int(),
+  start_address: z.number().int().describe('VGA address the picture starts at (CRTC start address; text: the page)'),
+  font_source: z.string().optional(),
   confirmed: z.boolean(),
   cached: z.boolean(),
   pages: z.array(z.number().int()),
@@ -60,14 +65,14 @@ async function readFrame(
   let paletteSource: string | undefined;
   if (args.stem) {
     indicesPath = await saveFile(ctx, `${args.stem}.bin`, f.indices, args.overwrite);
-    const pal = await machine.palette().catch(() => undefined);
+    const pal = await machine.framePalette(f).catch(() => undefined);
     if (pal) {
       pngPath = await saveFile(
         ctx,
         `${args.stem}.png`,
         encodePng({
-          width: MODE13_WIDTH,
-          height: MODE13_HEIGHT,
+          width: f.width,
+          height: f.height,
           rgba: indicesToRgba(f.indices, pal.palette),
           maybeStale: false,
         }),
@@ -80,12 +85,17 @@ async function readFrame(
     session,
     frame: f,
     data: {
+      mode: f.mode,
+      mode_name: f.mode_name,
+      layout: f.layout,
       page_offset: f.page_offset,
+      start_address: f.start_address,
+      font_source: f.font_source,
       confirmed: f.confirmed,
       cached: f.cached,
       pages: f.pages,
-      width: MODE13_WIDTH,
-      height: MODE13_HEIGHT,
+      width: f.width,
+      height: f.height,
       sha256: createHash('sha256').update(f.indices).digest('hex'),
       indices_path: indicesPath,
       png_path: pngPath,
@@ -93,16 +103,17 @@ async function readFrame(
       differing_pixels: ref ? countDifferences(f.indices, ref.data) : undefined,
       palette_source: paletteSource,
     },
-    summary: `page_offset ${f.page_offset}, confirmed ${f.confirmed}${f.cached ? ' (cached page)' : ''}${f.confirmed ? '' : ' — UNCONFIRMED blind read: check it yourself'}${f.pages.length ? `, pages [${f.pages.join(', ')}]` : ''}`,
+    summary: `${f.mode_name} (${f.layout}), start ${f.start_address}, page_offset ${f.page_offset}, confirmed ${f.confirmed}${f.cached ? ' (cached page)' : ''}${f.confirmed ? '' : ' — UNCONFIRMED blind read: check it yourself'}${f.pages.length ? `, pages [${f.pages.join(', ')}]` : ''}`,
   };
 }
 
 const readFramebuffer = defineTool({
   name: 'dosbox_read_framebuffer',
-  title: 'Read the mode-13h frame',
+  title: 'Read the frame from video memory',
   description:
-    'The 320x200 palette indices the guest wrote, from chain-4 video memory. Needs a reference the first time: a 64000-byte file of what is on screen now, confirming the page byte for byte (then cached). ' +
-    'allow_unconfirmed returns a blind display-start-0 read, marked unconfirmed. stem saves <stem>.bin (indices) and <stem>.png (when a palette is known).',
+    'The pixel values the guest wrote, one byte a pixel, decoded from video memory in the current mode: text (cells through the active font, 8 pixels a glyph, attribute colours 0-15), CGA 04h-06h (0-3 / 0-1), EGA/VGA planar 0Dh/0Eh/10h/12h (0-15), 13h chain-4 or unchained Mode X (0-255). ' +
+    'Needs a reference the first time: a width*height-byte file of what is on screen now; the start address (CRTC start, chain-4 page) and the 256-colour layout are found by matching it byte for byte, then cached for the mode. ' +
+    'allow_unconfirmed returns a blind start-0 read, marked unconfirmed. stem saves <stem>.bin (values) and <stem>.png (when a palette is known).',
   input: {
     session_id: sessionIdInput,
     reference: z.string().optional(),
@@ -162,9 +173,9 @@ const capture = defineTool({
 
 const watchFrames = defineTool({
   name: 'dosbox_watch_frames',
-  title: 'Watch mode-13h frames',
+  title: 'Watch frames',
   description:
-    'Read the confirmed frame every interval_ms for duration_ms (needs a confirmed page, see dosbox_read_framebuffer); reports each distinct frame (hash, time, pixels changed) and, with stem, saves each as <stem>-N.bin.',
+    'Read the confirmed frame (any decoded mode) every interval_ms for duration_ms (needs a confirmed page, see dosbox_read_framebuffer); reports each distinct frame (hash, time, pixels changed) and, with stem, saves each as <stem>-N.bin.',
   input: {
     session_id: sessionIdInput,
     interval_ms: z.number().int().min(10).max(5000).default(100),
@@ -197,7 +208,7 @@ const watchFrames = defineTool({
         frames.push({
           t_ms: Date.now() - t0,
           sha256: createHash('sha256').update(f.indices).digest('hex'),
-          changed_pixels: last ? countDifferences(last, f.indices) : 64000,
+          changed_pixels: last ? countDifferences(last, f.indices) : f.indices.length,
           path,
         });
         last = f.indices;
