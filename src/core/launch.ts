@@ -30,6 +30,8 @@ export interface LaunchConfig {
   vicePath?: string;
   /** VICE: attach to a running VICE's binary monitor ("host:port", e.g. "127.0.0.1:6502") instead of starting one */
   viceMonitor?: string;
+  /** built-in C64: the host folder served as device 8 (default: the program's folder); relative to cwd */
+  drive8?: string;
   /** DOS guests (emulator "dosbox"): which backend, attach by PID, profile */
   dos?: DosLaunchOptions;
 }

@@ -28,15 +28,7 @@ export interface C64Fixture {
 }
 
 export async function buildC64Fixture(): Promise<C64Fixture> {
-  const names = (await readdir(SOURCE_DIR)).filter((n) => /\.(c|h)$/.test(n)).sort();
-  const hash = createHash('sha256');
-  for (const name of names)
-    hash
-      .update(name)
-      .update('\0')
-      .update(await readFile(join(SOURCE_DIR, name)));
-  const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
-  if (!existsSync(join(dir, 'program.prg'))) await buildInto(dir, names);
+  const dir = await buildCc65Program(SOURCE_DIR, C_FILES);
   const sources = C_FILES.map((n) => join(dir, n));
   return {
     dir,
@@ -56,12 +48,31 @@ export async function cl65(dir: string, sources: string[], out: string): Promise
   );
 }
 
-async function buildInto(dir: string, names: string[]): Promise<void> {
+/**
+ * Builds the C files of `sourceDir` (with its headers) into
+ * .test-work/c64-fixture/<hash of the sources>/program.prg (+ .dbg), once
+ * per content; returns that folder.
+ */
+export async function buildCc65Program(sourceDir: string, cFiles: string[]): Promise<string> {
+  const names = (await readdir(sourceDir)).filter((n) => /\.(c|h)$/.test(n)).sort();
+  const hash = createHash('sha256');
+  for (const name of names)
+    hash
+      .update(name)
+      .update('\0')
+      .update(await readFile(join(sourceDir, name)));
+  hash.update(cFiles.join('\0'));
+  const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
+  if (!existsSync(join(dir, 'program.prg'))) await buildInto(sourceDir, dir, names, cFiles);
+  return dir;
+}
+
+async function buildInto(sourceDir: string, dir: string, names: string[], cFiles: string[]): Promise<void> {
   const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   await mkdir(tmp, { recursive: true });
   try {
-    for (const name of names) await copyFile(join(SOURCE_DIR, name), join(tmp, name));
-    await cl65(tmp, C_FILES, 'program.prg');
+    for (const name of names) await copyFile(join(sourceDir, name), join(tmp, name));
+    await cl65(tmp, cFiles, 'program.prg');
     try {
       await rename(tmp, dir);
     } catch (err) {

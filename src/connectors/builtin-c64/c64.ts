@@ -9,6 +9,7 @@ import { C64Bus, CYCLES_PER_LINE, LINES_PER_FRAME, WATCH_LOAD, WATCH_STORE } fro
 import { parseCondition, type Condition } from './condition.js';
 import { Kernal } from './kernal.js';
 import { K, KERNAL_BASE } from './kernal-image.js';
+import type { HostFolderDrive } from './host-drive.js';
 import { ScreenEditor } from './screen-editor.js';
 import type { CheckpointInfo } from '../vice/protocol.js';
 import { hex } from '../../core/hex.js';
@@ -75,9 +76,14 @@ export class BuiltinC64 {
   }
 
   powerOn(): void {
-    this.bus.ram.fill(0);
+    fillPowerOnPattern(this.bus.ram);
     this.bus.colorRam.fill(0);
     this.reset();
+  }
+
+  /** Device 8 (a host-folder drive), or none. */
+  attachDrive(drive: HostFolderDrive | undefined): void {
+    this.kernal.attachDrive(8, drive);
   }
 
   /** CPU reset: the KERNAL stand-in's cold start runs at the reset vector. */
@@ -128,7 +134,12 @@ export class BuiltinC64 {
     return { load, end, start };
   }
 
-  /** Queues PETSCII bytes for the keyboard buffer; a NUL ends the text. Returns how many were taken. */
+  /**
+   * Queues PETSCII bytes for the keyboard buffer; a NUL ends the text.
+   * What fits goes into the buffer at once, as VICE does (a program polling
+   * `kbhit()` right after a stop sees the key); the rest follows a frame at
+   * a time. Returns how many were taken.
+   */
   feedKeys(bytes: Uint8Array): number {
     let taken = 0;
     for (const b of bytes) {
@@ -136,7 +147,12 @@ export class BuiltinC64 {
       this.keyQueue.push(b);
       taken++;
     }
+    this.drainKeys();
     return taken;
+  }
+
+  private drainKeys(): void {
+    while (this.keyQueue.length && this.kernal.pushKey(this.keyQueue[0])) this.keyQueue.shift();
   }
 
   // ---- checkpoints ----
@@ -363,7 +379,7 @@ export class BuiltinC64 {
     cpu.irqLine = this.bus.cia1.interrupting;
     while (cpu.cycles >= this.nextFrame) {
       this.nextFrame += CYCLES_PER_FRAME;
-      while (this.keyQueue.length && this.kernal.pushKey(this.keyQueue[0])) this.keyQueue.shift();
+      this.drainKeys();
     }
   }
 
@@ -403,6 +419,19 @@ export class BuiltinC64 {
       default:
         return this.bus.peek(address);
     }
+  }
+}
+
+/**
+ * VICE's C64 power-on RAM (ram.c, x64sc defaults): 0 inverted every 4
+ * bytes from offset 2 (00 00 FF FF FF FF 00 00 …), the whole pattern
+ * inverted in every other 16 KiB. VICE also flips 0.1 % of the bits at
+ * random; that part is left out so runs repeat.
+ */
+export function fillPowerOnPattern(ram: Uint8Array): void {
+  for (let offset = 0; offset < ram.length; offset++) {
+    const value = ((offset + 2) >> 2) & 1 ? 0xff : 0x00;
+    ram[offset] = value ^ ((offset >> 14) & 1 ? 0xff : 0x00);
   }
 }
 

@@ -2,11 +2,14 @@
  * High-level stand-ins for the KERNAL routines that cc65's c64 runtime calls
  * (found by running cc65 conio and stdio programs on this machine: an
  * unknown routine JAMs, see kernal-image.ts). Each runs in JS at the
- * routine's address and returns like an RTS. Devices: keyboard (0) and
- * screen (3); disk, tape and printer answer "device not present".
+ * routine's address and returns like an RTS. Devices: keyboard (0),
+ * screen (3) and a host-folder drive as device 8 (kernal-files.ts); tape,
+ * RS-232 and other serial devices answer "device not present".
  */
 import { FLAG_C, FLAG_Z, type Cpu6502 } from '../../cpu/6502/cpu6502.js';
 import type { C64Bus } from './c64-bus.js';
+import type { HostFolderDrive } from './host-drive.js';
+import { KernalFiles, STATUS } from './kernal-files.js';
 import { K, TRAP_ADDRESSES } from './kernal-image.js';
 import { CHARCOLOR, HIBASE, type ScreenEditor, Z } from './screen-editor.js';
 
@@ -21,23 +24,22 @@ export interface KernalHost {
 const KEY_BUFFER = 0x0277;
 const KEY_COUNT = 0xc6;
 const KEY_MAX = 0x0289;
-const STATUS = 0x90;
 const JIFFY = 0xa0;
-const INPUT_DEVICE = 0x99;
-const OUTPUT_DEVICE = 0x9a;
+/** the cursor: blink switch (0 = blinking), countdown, phase, the glyph and colour under it */
+const BLNSW = 0xcc;
+const BLNCT = 0xcd;
+const GDBLN = 0xce;
+const BLNON = 0xcf;
+const GDCOL = 0x0287;
+/** jiffies between cursor phases */
+const BLINK_JIFFIES = 20;
 /** 24 hours of jiffies: the clock wraps to 0 there */
 const JIFFIES_PER_DAY = 0x4f1a01;
 /** what one stand-in call costs in cycles (about a JSR, some work, an RTS) */
 const CALL_CYCLES = 24;
 
-const DEVICE_NOT_PRESENT = 5;
-const FILE_NOT_OPEN = 3;
-
-/** Logical files opened with OPEN: lfn → device. */
-type Files = Map<number, number>;
-
 export class Kernal {
-  private readonly files: Files = new Map();
+  private readonly files: KernalFiles;
   /** the line CHRIN hands out, after RETURN was typed */
   private inputLine: number[] = [];
   private readonly handlers = new Map<number, () => void>();
@@ -46,6 +48,16 @@ export class Kernal {
     const h = this.handlers;
     const { cpu, bus, editor } = host;
     const ram = bus.ram;
+    this.files = new KernalFiles({
+      cpu,
+      ram,
+      bus: { peek: (a) => bus.peek(a), poke: (a, v) => bus.poke(a, v) },
+      keyboardLine: () => this.keyboardLine(),
+      getKey: () => this.getKey(),
+      print: (code) => editor.print(code),
+      log: (text) => host.log(text),
+      rts: () => this.rts(),
+    });
     h.set(0xff81, () => {
       this.screenInit();
       this.rts();
@@ -75,25 +87,55 @@ export class Kernal {
       ram[0xbc] = cpu.y;
       this.rts();
     }); // SETNAM
-    h.set(0xffc0, () => this.open()); // OPEN
-    h.set(0xffc3, () => {
-      this.files.delete(cpu.a);
-      this.ok();
-    }); // CLOSE
-    h.set(0xffc6, () => this.channel(INPUT_DEVICE)); // CHKIN
-    h.set(0xffc9, () => this.channel(OUTPUT_DEVICE)); // CHKOUT
-    h.set(0xffcc, () => {
-      ram[INPUT_DEVICE] = 0;
-      ram[OUTPUT_DEVICE] = 3;
+    const files = this.files;
+    h.set(0xffc0, () => files.open());
+    h.set(0xffc3, () => files.close());
+    h.set(0xffc6, () => files.chkin());
+    h.set(0xffc9, () => files.chkout());
+    h.set(0xffcc, () => files.clrchnCall());
+    h.set(0xffcf, () => files.chrin());
+    h.set(0xffd2, () => files.chrout());
+    h.set(0xffd5, () => files.load());
+    h.set(0xffd8, () => files.save());
+    // the serial bus, called directly by cc65's disk-command code
+    const serial = (fn: () => void) => () => {
+      fn();
+      cpu.p &= ~FLAG_C;
       this.rts();
-    }); // CLRCHN
-    h.set(0xffcf, () => this.chrin()); // CHRIN
-    h.set(0xffd2, () => {
-      if (ram[OUTPUT_DEVICE] === 3) editor.print(cpu.a);
-      this.ok();
-    }); // CHROUT
-    h.set(0xffd5, () => this.fail(DEVICE_NOT_PRESENT, 'LOAD'));
-    h.set(0xffd8, () => this.fail(DEVICE_NOT_PRESENT, 'SAVE'));
+    };
+    h.set(
+      0xffb1,
+      serial(() => files.listen(cpu.a)),
+    ); // LISTEN
+    h.set(
+      0xff93,
+      serial(() => files.second(cpu.a)),
+    ); // SECOND
+    h.set(
+      0xffa8,
+      serial(() => files.ciout(cpu.a)),
+    ); // CIOUT
+    h.set(
+      0xffae,
+      serial(() => files.unlsn()),
+    ); // UNLSN
+    h.set(
+      0xffb4,
+      serial(() => files.talk(cpu.a)),
+    ); // TALK
+    h.set(
+      0xff96,
+      serial(() => files.tksa(cpu.a)),
+    ); // TKSA
+    h.set(
+      0xffa5,
+      serial(() => (cpu.a = files.acptr())),
+    ); // ACPTR
+    h.set(
+      0xffab,
+      serial(() => files.untlk()),
+    ); // UNTLK
+    h.set(0xffa2, () => this.rts()); // SETTMO
     h.set(0xffdb, () => {
       ram[JIFFY] = cpu.y;
       ram[JIFFY + 1] = cpu.x;
@@ -111,16 +153,8 @@ export class Kernal {
       cpu.a = 0xff;
       this.rts();
     }); // STOP: never pressed
-    h.set(0xffe4, () => {
-      cpu.a = this.getKey();
-      this.ok();
-    }); // GETIN
-    h.set(0xffe7, () => {
-      this.files.clear();
-      ram[INPUT_DEVICE] = 0;
-      ram[OUTPUT_DEVICE] = 3;
-      this.rts();
-    }); // CLALL
+    h.set(0xffe4, () => files.getin());
+    h.set(0xffe7, () => files.clall());
     h.set(0xffea, () => {
       this.tick();
       this.rts();
@@ -145,6 +179,7 @@ export class Kernal {
     });
     h.set(K.IRQ_DEFAULT, () => {
       this.tick();
+      this.blink();
       bus.cia1.read(0x0d, true); // acknowledge timer A, as $EA7E does
       cpu.pc = K.IRQ_EXIT;
       cpu.cycles += CALL_CYCLES;
@@ -181,7 +216,9 @@ export class Kernal {
   coldStart(): void {
     const { cpu, bus } = this.host;
     const ram = bus.ram;
-    ram.fill(0, 0x0002, 0x0400);
+    // RAMTAS clears $0002-$0101 and $0200-$03FF; the stack page keeps the power-on pattern
+    ram.fill(0, 0x0002, 0x0102);
+    ram.fill(0, 0x0200, 0x0400);
     bus.portDir = 0x2f;
     bus.portData = 0x37;
     bus.vic.fill(0);
@@ -200,10 +237,11 @@ export class Kernal {
     ram[0x0283] = 0x00;
     ram[0x0284] = 0xa0;
     ram[KEY_MAX] = 10;
-    ram[OUTPUT_DEVICE] = 3;
+    ram[BLNSW] = 1;
+    ram[BLNCT] = BLINK_JIFFIES;
     this.setVectors();
     this.screenInit();
-    this.files.clear();
+    this.files.reset();
     this.inputLine = [];
     for (const ch of '\r    **** RETRO DEBUG BUILT-IN C64 ****\r\r 64K RAM, NO BASIC. LOAD A PROGRAM.\r')
       this.host.editor.print(ch.charCodeAt(0));
@@ -241,8 +279,8 @@ export class Kernal {
 
   private toReady(): void {
     const { cpu, editor } = this.host;
-    if (this.host.editor && this.host.bus.ram[Z.CURS_X] !== 0) editor.print(0x0d);
-    for (const ch of 'READY.\r') editor.print(ch.charCodeAt(0));
+    // BASIC's message always starts with a carriage return ($A378: CR, LF, "READY.", CR, LF)
+    for (const ch of '\rREADY.\r') editor.print(ch.charCodeAt(0));
     this.host.bus.portData = 0x37;
     cpu.pc = K.IDLE;
     cpu.cycles += CALL_CYCLES;
@@ -258,56 +296,79 @@ export class Kernal {
     return key;
   }
 
-  /** The screen editor's input: echo keys until RETURN, then hand the line out a byte a call. */
-  private chrin(): void {
+  /** Attaches a serial device (8: the host-folder drive) or detaches it. */
+  attachDrive(device: number, drive: HostFolderDrive | undefined): void {
+    this.files.attach(device, drive);
+  }
+
+  drive(device: number): HostFolderDrive | undefined {
+    return this.files.drive(device);
+  }
+
+  /**
+   * The screen editor's line input: echo keys until RETURN, then hand the
+   * line out a byte a call. The cursor blinks while it waits, and RETURN is
+   * not echoed (the real editor prints it only when input or output is not
+   * the keyboard/screen pair), so the cursor stays after the typed text.
+   */
+  private keyboardLine(): number | undefined {
     const { cpu, bus, editor } = this.host;
-    if (bus.ram[INPUT_DEVICE] !== 0) {
-      this.fail(DEVICE_NOT_PRESENT, 'CHRIN from a device other than the keyboard');
-      return;
-    }
+    const ram = bus.ram;
     while (this.inputLine.length === 0) {
       const key = this.getKey();
       if (key === 0) {
+        ram[BLNSW] = 0;
         cpu.cycles += CALL_CYCLES;
-        return;
-      } // wait: run on at this address
+        return undefined; // wait: run on at this address
+      }
+      ram[BLNSW] = 1;
+      this.cursorOff();
+      if (key === 0x0d) {
+        this.inputLine = [...this.typed, 0x0d];
+        this.typed = [];
+        break;
+      }
       editor.print(key);
-      if (key === 0x0d) this.inputLine = [...this.typed, 0x0d];
-      else if (key === 0x14) this.typed.pop();
+      if (key === 0x14) this.typed.pop();
       else this.typed.push(key);
-      if (key === 0x0d) this.typed = [];
     }
-    cpu.a = this.inputLine.shift()!;
-    this.ok();
+    return this.inputLine.shift()!;
   }
 
   private typed: number[] = [];
   /** where RUN_SYS jumps: the program's SYS address */
   sysAddress: number = K.IDLE;
 
-  private open(): void {
+  /** The IRQ's cursor blink ($EA34): every 20 jiffies while BLNSW is 0 the cell under the cursor flips. */
+  private blink(): void {
     const ram = this.host.bus.ram;
-    const lfn = ram[0xb8];
-    const device = ram[0xba];
-    if (device !== 0 && device !== 3) {
-      this.fail(DEVICE_NOT_PRESENT, `OPEN of device ${device}`);
+    if (ram[BLNSW] !== 0 || --ram[BLNCT] !== 0) return;
+    ram[BLNCT] = BLINK_JIFFIES;
+    const screen = (ram[Z.SCREEN_PTR] | (ram[Z.SCREEN_PTR + 1] << 8)) + ram[Z.CURS_X];
+    const colour = screen - (ram[HIBASE] << 8);
+    if (ram[BLNON]) {
+      ram[BLNON] = 0;
+      this.cell(screen, colour, ram[screen] ^ 0x80, ram[GDCOL]);
       return;
     }
-    this.files.set(lfn, device);
-    this.ok();
+    ram[BLNON] = 1;
+    ram[GDBLN] = ram[screen];
+    ram[GDCOL] = this.host.bus.colorRam[colour & 0x3ff] & 0x0f;
+    this.cell(screen, colour, ram[GDBLN] ^ 0x80, ram[CHARCOLOR]);
   }
 
-  private channel(which: number): void {
-    const { cpu, bus } = this.host;
-    const device = this.files.get(cpu.x);
-    if (device === undefined) {
-      cpu.a = FILE_NOT_OPEN;
-      cpu.p |= FLAG_C;
-      this.rts();
-      return;
-    }
-    bus.ram[which] = device;
-    this.ok();
+  /** Takes the cursor off the screen if it is showing (the editor does so before it handles a key). */
+  private cursorOff(): void {
+    const ram = this.host.bus.ram;
+    if (!ram[BLNON]) return;
+    ram[BLNON] = 0;
+    const screen = (ram[Z.SCREEN_PTR] | (ram[Z.SCREEN_PTR + 1] << 8)) + ram[Z.CURS_X];
+    this.cell(screen, screen - (ram[HIBASE] << 8), ram[GDBLN], ram[GDCOL]);
+  }
+
+  private cell(screen: number, colour: number, code: number, colourValue: number): void {
+    this.host.bus.ram[screen & 0xffff] = code;
+    this.host.bus.colorRam[colour & 0x3ff] = colourValue & 0x0f;
   }
 
   private plot(): void {
@@ -330,14 +391,6 @@ export class Kernal {
 
   private unsupported(name: string): void {
     this.host.log(`The built-in C64 does not provide the KERNAL routine ${name}; it returned with carry set.`);
-    this.host.cpu.p |= FLAG_C;
-    this.rts();
-  }
-
-  private fail(code: number, what: string): void {
-    this.host.log(`${what}: device not present on the built-in C64 (only keyboard and screen exist).`);
-    this.host.bus.ram[STATUS] |= 0x80;
-    this.host.cpu.a = code;
     this.host.cpu.p |= FLAG_C;
     this.rts();
   }

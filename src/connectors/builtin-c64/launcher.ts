@@ -3,6 +3,7 @@
  * VICE binary monitor on a free loopback port, and connects the same VICE
  * client to it that drives a real x64sc.
  */
+import { resolve } from 'node:path';
 import { RetroError } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { Target } from '../../core/target.js';
@@ -26,6 +27,7 @@ export async function launchBuiltinTarget(
   const logs = new Set<(text: string) => void>();
   const server = new BuiltinMonitorServer({
     realtime: config.throttle === true,
+    drive8: config.drive8 ? resolve(config.cwd ?? process.cwd(), config.drive8) : undefined,
     onLog: (text) => {
       for (const l of logs) l(text);
     },

@@ -7,10 +7,11 @@
  * request id, a bad API byte silently drops the 6-byte prefix, JAM sends an
  * empty 0x61. Differences, all deliberate: the stop happens at the next
  * instruction rather than the next frame; there are no drives (memspaces
- * 1-4 answer "invalid memspace"); snapshots and CPU history fail with 0x8F;
+ * 1-4 answer "invalid memspace"; device 8 is a host folder at the KERNAL level); snapshots and CPU history fail with 0x8F;
  * display get answers the fixed (r46020) layout.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
 import { readRegularFileSync } from '../../core/files.js';
 import {
@@ -32,6 +33,7 @@ import {
   type RegisterName,
 } from '../vice/protocol.js';
 import { BuiltinC64, CYCLES_PER_FRAME } from './c64.js';
+import { HostFolderDrive } from './host-drive.js';
 import { DISPLAY, renderDisplay } from './video.js';
 
 /** Requests larger than this close the connection (VICE has no bound; we keep memory bounded). */
@@ -65,6 +67,8 @@ export interface ServerOptions {
   onLog?: (text: string) => void;
   /** QUIT was received */
   onQuit?: () => void;
+  /** the host folder served as device 8 (default: the folder of the program autostarted) */
+  drive8?: string;
 }
 
 export class BuiltinMonitorServer {
@@ -90,6 +94,7 @@ export class BuiltinMonitorServer {
       log: (text) => this.opts.onLog?.(text),
     });
     this.resources.set('WarpMode', opts.realtime ? 0 : 1);
+    if (opts.drive8) this.machine.attachDrive(new HostFolderDrive(opts.drive8, (t) => this.opts.onLog?.(t)));
   }
 
   /** Starts listening; resolves with the port. The machine starts running at once, as x64sc does. */
@@ -589,6 +594,7 @@ export class BuiltinMonitorServer {
     const m = this.machine;
     try {
       const prg = readRegularFileSync(path, { maxBytes: 0x10000 + 2, what: 'program' });
+      if (!this.opts.drive8) m.attachDrive(new HostFolderDrive(dirname(path), (t) => this.opts.onLog?.(t)));
       const loaded = m.autostart(prg, run);
       this.opts.onLog?.(
         `Monitor: autostarting ${path}: loaded $${loaded.load.toString(16)}-$${(loaded.end - 1).toString(16)}${loaded.start !== undefined ? `, SYS ${loaded.start}` : ''}.`,
