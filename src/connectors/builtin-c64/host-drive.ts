@@ -3,23 +3,14 @@
  * channel as a 1541 answers on the serial bus: channels 0-14 carry files
  * (0 loads, 1 saves), 15 is the command/error channel (status text,
  * `I`, `UI`/`UJ`, `S:` scratch, `R:new=old` rename). `$` reads the folder
- * as the drive's directory listing. Files are written only inside the
- * folder: names with path characters are refused, a file is written at
- * CLOSE through a temporary file and a rename, and reads through a link
- * that leaves the folder fail as "file not found".
+ * as the drive's directory listing. Files are used only inside the
+ * folder (core/files.ts roots check on real paths): names with path
+ * characters are refused, a file is written at CLOSE through a temporary
+ * file and a rename, and a link that leaves the folder is "file not found".
  */
-import {
-  closeSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { closeSync, openSync, readdirSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { checkInsideRoots, readRegularFileSync, resolveInsideRoots } from '../../core/files.js';
 import {
   directoryListing,
   DOS,
@@ -230,21 +221,22 @@ export class HostFolderDrive {
     }
   }
 
-  /** true when `name` resolves (through links) to a file inside the folder. */
+  /** true when `name` resolves (through links) to a regular file inside the folder. */
   private inside(name: string): boolean {
     try {
-      const root = realpathSync(this.folder);
-      const real = realpathSync(join(this.folder, name));
-      return real.startsWith(root + sep) && statSync(real).isFile();
+      return statSync(resolveInsideRoots(join(this.folder, name), [this.folder])).isFile();
     } catch {
       return false;
     }
   }
 
   private readHost(name: string): Uint8Array | undefined {
-    if (!this.inside(name) || this.size(name) > MAX_DRIVE_FILE) return undefined;
     try {
-      return readFileSync(join(this.folder, name));
+      return readRegularFileSync(join(this.folder, name), {
+        maxBytes: MAX_DRIVE_FILE,
+        what: 'drive 8 file',
+        roots: [this.folder],
+      });
     } catch {
       return undefined;
     }
@@ -255,6 +247,7 @@ export class HostFolderDrive {
     const path = join(this.folder, ch.name);
     const tmp = join(this.folder, `.${ch.name}.${process.pid}.tmp`);
     try {
+      checkInsideRoots(realpathSync(this.folder), [this.folder], path);
       const fd = openSync(tmp, 'wx');
       try {
         writeSync(fd, data);
