@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
+import { launchPolicyFromEnv, type LaunchPolicy } from './session/launch-policy.js';
 import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
@@ -34,6 +35,13 @@ Commands:
             --overwrite      replace an existing token file
             --out DIR        folder for relative screenshot paths
             --profile P      tool groups visible at start (default ${DEFAULT_PROFILE}); per connection: <url>?profile=P
+  Both mcp and serve: executables come from the user, never from an agent:
+            --mame-path F    MAME executable for sessions agents start (env RETRO_DEBUG_MAME_PATH)
+            --vice-path F    VICE x64sc executable (env RETRO_DEBUG_VICE_PATH)
+            --dosbox-path F  native DOSBox executable (env RETRO_DEBUG_DOSBOX_PATH)
+            --allow-agent-launch-options
+                             let agents set mamePath, vicePath, media, extraArgs, dos.executable,
+                             dos.conf (env RETRO_DEBUG_ALLOW_AGENT_LAUNCH_OPTIONS=1); off by default
   demo    Build the bundled C demo with SDCC and debug it headless in MAME.
             --machine M      target machine (default spectrum); c64: built with cc65, run on the
                              built-in C64 (no emulator needed), screen saved as c64-screen.png
@@ -52,6 +60,10 @@ const OPTIONS = {
   profile: { type: 'string' },
   machine: { type: 'string' },
   overwrite: { type: 'boolean' },
+  'mame-path': { type: 'string' },
+  'vice-path': { type: 'string' },
+  'dosbox-path': { type: 'string' },
+  'allow-agent-launch-options': { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -70,6 +82,17 @@ function profileOption(value: string | undefined): Profile {
   if (value === undefined) return DEFAULT_PROFILE;
   if (!isProfile(value)) throw new UsageError(`--profile must be one of ${Object.keys(PROFILES).join(', ')}.`);
   return value as Profile;
+}
+
+/** What agents may choose at launch: the environment, then the flags. */
+function launchPolicyOption(values: Values): LaunchPolicy {
+  const env = launchPolicyFromEnv();
+  return {
+    allowAgentLaunchOptions: values['allow-agent-launch-options'] ?? env.allowAgentLaunchOptions,
+    mamePath: values['mame-path'] ?? env.mamePath,
+    vicePath: values['vice-path'] ?? env.vicePath,
+    dosExecutable: values['dosbox-path'] ?? env.dosExecutable,
+  };
 }
 
 const logErr = (line: string) => process.stderr.write(line + '\n');
@@ -99,6 +122,7 @@ async function commandMcp(values: Values): Promise<void> {
     manager,
     outputDir: resolve(values.out ?? '.'),
     roots: () => [process.cwd()],
+    launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
   });
   logErr('retro-debug: MCP server on stdio ready');
@@ -123,6 +147,7 @@ async function commandServe(values: Values): Promise<void> {
     token,
     outputDir: resolve(values.out ?? '.'),
     roots: () => [process.cwd()],
+    launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
   });
   const dap = await serveDap(manager, dapPort);

@@ -117,6 +117,15 @@ function setUpMcp(
         token,
         profile: isProfile(profile) ? profile : DEFAULT_PROFILE,
         roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        // getters: a changed setting applies to the next launch
+        launchPolicy: {
+          get allowAgentLaunchOptions() {
+            return settings().get<boolean>(SETTINGS.mcpAllowAgentLaunchOptions, false);
+          },
+          get mamePath() {
+            return settings().get<string>(SETTINGS.mamePath) || undefined;
+          },
+        },
       });
     },
     choosePort: () => {

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'launch_failed' // emulator could not be started
   | 'bad_debug_info' // debug info missing or unparsable
   | 'file_exists' // refusing to overwrite without overwrite:true
+  | 'not_allowed' // the user's settings do not let this client do it (the message says which setting would)
   | 'outside_roots' // a path (after resolving symlinks) outside the folders this client may use
   | 'session_exists' // a session with that id/emulator already runs
   | 'no_session' // no session is active

@@ -28,6 +28,7 @@ const CODE_IDS: Record<ErrorCode, number> = {
   session_exists: 3019,
   no_session: 3020,
   outside_roots: 3021,
+  not_allowed: 3022,
   internal: 3099,
 };
 

@@ -26,6 +26,7 @@ export const SETTINGS = {
   mcpPort: 'retro.mcp.port',
   mcpEnabled: 'retro.mcp.enabled',
   mcpProfile: 'retro.mcp.profile',
+  mcpAllowAgentLaunchOptions: 'retro.mcp.allowAgentLaunchOptions',
   assemblyDetect: 'retro.assembly.detect',
 } as const;
 
@@ -72,6 +73,12 @@ export function contributes(): Record<string, unknown> {
           default: DEFAULT_PROFILE,
           markdownDescription:
             'Tool groups MCP clients see when they connect (see the README). Agents can load more with `load_tool_group`; a client that never refreshes its tool list can add `?profile=full` to the endpoint URL.',
+        },
+        [SETTINGS.mcpAllowAgentLaunchOptions]: {
+          type: 'boolean',
+          default: false,
+          markdownDescription:
+            'Let AI agents (MCP `start_session`, `dosbox_launch`) choose executables and raw emulator options: `mamePath`, `vicePath`, `media`, `extraArgs`, `dos.executable`, `dos.conf`. Off: agents get the executables from `retro.mamePath` (or PATH) and are refused those options, since any of them can run a program of their choice as you.',
         },
         [SETTINGS.assemblyDetect]: {
           type: 'string',

@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { privateOutputDir } from '../core/files.js';
 import type { SessionManagerApi } from '../session/types.js';
+import type { LaunchPolicy } from '../session/launch-policy.js';
 import { PROFILES, isProfile, type Profile } from './groups.js';
 import { checkRequest } from './http-guard.js';
 import { createMcpServer, type ConnectionServer } from './server.js';
@@ -25,6 +26,8 @@ export interface HttpMcpOptions {
   outputDir?: string;
   /** see McpServerOptions.roots */
   roots?: () => readonly string[];
+  /** see ToolContext.launchPolicy */
+  launchPolicy?: LaunchPolicy;
   profile?: Profile;
   heartbeatMs?: number;
   /** MCP sessions kept at once; the least recently used is closed beyond this (default 32) */
@@ -123,6 +126,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       transport: 'http',
       outputDir,
       roots: opts.roots,
+      launchPolicy: opts.launchPolicy,
       profile: profile ?? opts.profile,
       heartbeatMs: opts.heartbeatMs,
       isAlive: () => entry.streams > 0,

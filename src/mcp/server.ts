@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SessionManagerApi } from '../session/types.js';
+import type { LaunchPolicy } from '../session/launch-policy.js';
 import { McpConnection } from './connection.js';
 import type { Profile } from './groups.js';
 import { ConnectionCatalog } from './tool-catalog.js';
@@ -25,6 +26,8 @@ export interface McpServerOptions {
   outputDir: string;
   /** folders besides outputDir that tools may read and write (the workspace); the client's declared roots join them */
   roots?: () => readonly string[];
+  /** see ToolContext.launchPolicy */
+  launchPolicy?: LaunchPolicy;
   /** which tool groups are visible from the start (default 'full'; the CLI and extension default to DEFAULT_PROFILE) */
   profile?: Profile;
   heartbeatMs?: number;
@@ -63,6 +66,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     manager,
     connection,
     outputDir: opts.outputDir,
+    launchPolicy: opts.launchPolicy,
     roots: async () => [...(opts.roots?.() ?? []), ...(await clientRoots())],
     groups: () => catalog.groups(),
   };

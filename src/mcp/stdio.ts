@@ -5,6 +5,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { SessionManagerApi } from '../session/types.js';
+import type { LaunchPolicy } from '../session/launch-policy.js';
 import type { Profile } from './groups.js';
 import { createMcpServer } from './server.js';
 
@@ -13,6 +14,8 @@ export interface StdioMcpOptions {
   outputDir: string;
   /** see McpServerOptions.roots */
   roots?: () => readonly string[];
+  /** see ToolContext.launchPolicy */
+  launchPolicy?: LaunchPolicy;
   profile?: Profile;
   heartbeatMs?: number;
   stdin?: NodeJS.ReadableStream & { on(event: 'end' | 'close', listener: () => void): unknown };
@@ -32,6 +35,7 @@ export async function serveStdio(opts: StdioMcpOptions): Promise<StdioMcpServer>
     transport: 'stdio',
     outputDir: opts.outputDir,
     roots: opts.roots,
+    launchPolicy: opts.launchPolicy,
     profile: opts.profile,
     heartbeatMs: opts.heartbeatMs,
   });

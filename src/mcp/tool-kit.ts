@@ -10,6 +10,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RunState } from '../core/target.js';
 import type { SessionApi, SessionManagerApi } from '../session/types.js';
+import type { LaunchPolicy } from '../session/launch-policy.js';
 import { RetroError, asRetroError } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape, errorSchema } from './schemas.js';
@@ -28,6 +29,8 @@ export interface ToolContext {
   connection: McpConnection;
   /** relative output paths (screenshots, dumps) resolve under this folder */
   outputDir: string;
+  /** what the user lets agents choose when they start sessions (absent: nothing user-only) */
+  launchPolicy?: LaunchPolicy;
   /** folders besides outputDir that tools may read and write (workspace, the MCP client's roots) */
   roots?: () => Promise<readonly string[]>;
   /** the tool groups this connection knows, for the catalog tools */

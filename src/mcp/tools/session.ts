@@ -1,8 +1,8 @@
 /** Tool group `session`: start, inspect and stop sessions; the control lease; waiting for a stop. */
 import * as z from 'zod/v4';
-import type { LaunchConfig } from '../../core/launch.js';
 import type { LeaseInfo, SessionStatus } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
+import { agentLaunchConfig } from '../../session/launch-policy.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
 import { DEFAULT_WAIT_MS, MAX_WAIT_MS, waitForStopOrTimeout } from '../run-control.js';
@@ -75,7 +75,7 @@ const startSession = defineTool({
   },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   async run(args, ctx) {
-    const config: LaunchConfig = { ...args };
+    const config = agentLaunchConfig({ ...args }, ctx.launchPolicy);
     // The manager refuses a second live session for the same program/emulator ('session_exists').
     const { session, client } = ctx.manager.start(config, { kind: ctx.connection.kind, label: ctx.connection.label });
     ctx.connection.adopt(session, client);

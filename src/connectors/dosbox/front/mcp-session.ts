@@ -1,7 +1,7 @@
 /** Tool group `dos`, part 1: launching/attaching, host capabilities, guest discovery, profiles. */
 import * as z from 'zod/v4';
 import { resolve } from 'node:path';
-import type { LaunchConfig } from '../../../core/launch.js';
+import { agentLaunchConfig } from '../../../session/launch-policy.js';
 import { RetroError } from '../../../core/errors.js';
 import { accessReport } from '../capabilities.js';
 import { wasmAvailable } from '../wasm-launcher.js';
@@ -120,20 +120,23 @@ const launch = defineTool({
   output: { ...guestOutput, your_client_id: z.string() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   async run(args, ctx) {
-    const config: LaunchConfig = {
-      machine: 'dos',
-      emulator: 'dosbox',
-      program: args.program,
-      cwd: args.cwd && resolve(args.cwd),
-      dos: {
-        backend: args.backend,
-        isolation: args.isolation,
-        executable: args.executable,
-        conf: args.conf,
-        args: args.args,
-        profile: args.profile,
+    const config = agentLaunchConfig(
+      {
+        machine: 'dos',
+        emulator: 'dosbox',
+        program: args.program,
+        cwd: args.cwd && resolve(args.cwd),
+        dos: {
+          backend: args.backend,
+          isolation: args.isolation,
+          executable: args.executable,
+          conf: args.conf,
+          args: args.args,
+          profile: args.profile,
+        },
       },
-    };
+      ctx.launchPolicy,
+    );
     const { session, client } = ctx.manager.start(config, { kind: ctx.connection.kind, label: ctx.connection.label });
     ctx.connection.adopt(session, client);
     await waitReady(ctx, session.id);
