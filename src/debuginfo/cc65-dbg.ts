@@ -15,10 +15,13 @@
 import { RetroError } from '../core/errors.js';
 import { codeOnly, declaredType } from './cc65-c-decls.js';
 import type { CType, DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
+import { upperBound } from './sorted.js';
 
 /** The frame register name the 6502/cc65 unwinder provides. */
 export const CC65_FRAME_REGISTER = 'CSP';
 const MAX_RECORDS = 2_000_000;
+/** Line spans overlapping one address (cc65 nests a few: a statement inside its function's line) */
+const MAX_OVERLAP = 64;
 const DATA_SEGMENTS = new Set(['DATA', 'BSS', 'RODATA', 'ZEROPAGE']);
 
 type Rec = Record<string, string>;
@@ -44,7 +47,9 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
         `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(raw.slice(0, 60))}`,
       );
     const kind = raw.slice(0, tab);
-    const rec = parseFields(raw.slice(tab + 1), () => `${where} line ${i + 1}`);
+    // only C lines (type=1) are used; the assembler's own line records are most of a file
+    if (kind === 'line' && !raw.includes(',type=1', tab)) return;
+    const rec = parseFields(raw.slice(tab + 1));
     if (kind === 'version') {
       version = rec;
       return;
@@ -63,19 +68,39 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   return new Builder(recs, where, opts.readSource).build();
 }
 
-function parseFields(body: string, where: () => string): Rec {
+/** `key=value,key="quoted, with commas",…` by index: this runs once per record of files with millions. */
+function parseFields(body: string): Rec {
   const rec: Rec = {};
-  // values may be quoted strings containing commas
-  const re = /([a-z]+)=("(?:[^"\\]|\\.)*"|[^,]*)(,|$)/gy;
-  let m: RegExpExecArray | null;
-  while (re.lastIndex < body.length && (m = re.exec(body))) {
-    rec[m[1]] = m[2].startsWith('"') ? m[2].slice(1, -1).replace(/\\(.)/g, '$1') : m[2];
-    if (!m[3]) break;
+  const n = body.length;
+  let i = 0;
+  while (i < n) {
+    const eq = body.indexOf('=', i);
+    if (eq < 0) break;
+    const key = body.slice(i, eq);
+    if (body.charCodeAt(eq + 1) === QUOTE) {
+      let j = eq + 2;
+      let escaped = false;
+      for (; j < n && body.charCodeAt(j) !== QUOTE; j++) {
+        if (body.charCodeAt(j) === BACKSLASH) {
+          escaped = true;
+          j++;
+        }
+      }
+      const raw = body.slice(eq + 2, j);
+      rec[key] = escaped ? raw.replace(/\\(.)/g, '$1') : raw;
+      i = j + 2; // past the closing quote and its comma
+    } else {
+      const comma = body.indexOf(',', eq + 1);
+      const end = comma < 0 ? n : comma;
+      rec[key] = body.slice(eq + 1, end);
+      i = end + 1;
+    }
   }
-  if (re.lastIndex < body.length && re.lastIndex !== 0 && !rec.id && Object.keys(rec).length === 0)
-    throw new RetroError('bad_debug_info', `${where()}: cannot read its fields.`);
   return rec;
 }
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 function num(value: string | undefined, where: string): number {
   const n = value === undefined ? NaN : value.startsWith('0x') ? parseInt(value.slice(2), 16) : Number(value);
@@ -85,6 +110,9 @@ function num(value: string | undefined, where: string): number {
 
 class Builder {
   private readonly sources = new Map<string, string | undefined>();
+  private cByBase?: Map<string, string>;
+  /** span id → absolute address and size, computed once */
+  private readonly spans = new Map<string, { address: number; size: number }>();
 
   constructor(
     private readonly recs: Map<string, Map<number, Rec>>,
@@ -107,6 +135,14 @@ class Builder {
   }
 
   private spanAddress(spanId: string, from: string): { address: number; size: number } {
+    const known = this.spans.get(spanId);
+    if (known) return known;
+    const found = this.readSpan(spanId, from);
+    this.spans.set(spanId, found);
+    return found;
+  }
+
+  private readSpan(spanId: string, from: string): { address: number; size: number } {
     const span = this.ref('span', spanId, from);
     const seg = this.ref('seg', span.seg, `span ${spanId}`);
     return {
@@ -146,18 +182,28 @@ class Builder {
 
   private functions(files: Map<number, Rec>): FunctionInfo[] {
     const out: FunctionInfo[] = [];
-    const csyms = [...this.table('csym').values()];
+    // one pass over the C symbols: by the assembler symbol they name and by their scope
+    const fnCsymBySym = new Map<string, Rec>();
+    const csymsByScope = new Map<string, Rec[]>();
+    for (const c of this.table('csym').values()) {
+      if (c.sym !== undefined && (c.sc === 'ext' || c.sc === 'static') && !fnCsymBySym.has(c.sym))
+        fnCsymBySym.set(c.sym, c);
+      const list = csymsByScope.get(c.scope) ?? [];
+      list.push(c);
+      csymsByScope.set(c.scope, list);
+    }
+    const lineSpans = this.lineSpans(files);
     for (const scope of this.table('scope').values()) {
       if (scope.type !== 'scope' || !scope.sym) continue;
       const sym = this.ref('sym', scope.sym, `scope ${scope.id}`);
-      const fnCsym = csyms.find((c) => c.sym === scope.sym && (c.sc === 'ext' || c.sc === 'static'));
+      const fnCsym = fnCsymBySym.get(scope.sym);
       if (!fnCsym || sym.val === undefined) continue;
       const start = num(sym.val, `sym ${sym.id}`);
       const size = num(sym.size ?? scope.size ?? '1', `sym ${sym.id}`);
-      const own = csyms.filter((c) => c.scope === scope.id && c !== fnCsym);
-      const file = this.fileOfFunction(start, files);
+      const own = (csymsByScope.get(scope.id) ?? []).filter((c) => c !== fnCsym);
+      const file = lineSpans.fileAt(start);
       const source = file ? this.source(file) : undefined;
-      const declLine = file ? this.firstLine(file, start) : undefined;
+      const declLine = file ? lineSpans.firstLine(file, start) : undefined;
       const vars = own
         .map((c) => this.local(c, source, declLine))
         .filter((v): v is Variable & { isParam: boolean } => v !== undefined);
@@ -220,7 +266,8 @@ class Builder {
     return sorted.map(({ s, address }, i) => {
       const name = s.name.slice(1);
       const file = this.fileOfSym(s);
-      const declared = file ? declaredType(this.source(file) ?? '', name) : undefined;
+      const source = file ? this.source(file) : undefined;
+      const declared = source ? declaredType(source, name) : undefined;
       const gap = (sorted[i + 1]?.address ?? address + 2) - address;
       const size = s.size ? num(s.size, `sym ${s.id}`) : Math.max(1, Math.min(gap, 64));
       return { name, type: declared ?? bytes(size), storage: { kind: 'static', address } };
@@ -245,34 +292,49 @@ class Builder {
 
   private cSibling(file: string): string | undefined {
     if (/\.c$/i.test(file)) return file;
-    const base = file.replace(/\.[^./]+$/, '');
-    return [...this.table('file').values()]
-      .map((f) => f.name)
-      .find((n) => n.replace(/\.[^./]+$/, '') === base && /\.c$/i.test(n));
+    if (!this.cByBase) {
+      this.cByBase = new Map();
+      for (const f of this.table('file').values())
+        if (/\.c$/i.test(f.name) && !this.cByBase.has(stem(f.name))) this.cByBase.set(stem(f.name), f.name);
+    }
+    return this.cByBase.get(stem(file));
   }
 
-  private fileOfFunction(start: number, files: Map<number, Rec>): string | undefined {
+  /**
+   * The C line spans, indexed once: which file's line covers an address (the
+   * first line record listed, as cc65 writes the function's own line first)
+   * and the lowest line of a file starting exactly at an address.
+   */
+  private lineSpans(files: Map<number, Rec>) {
+    const spans: { address: number; last: number; file: string; order: number }[] = [];
+    const lowest = new Map<string, number>();
+    let order = 0;
     for (const line of this.table('line').values()) {
       if (line.type !== '1' || !line.span) continue;
+      const file = files.get(Number(line.file))?.name;
+      if (file === undefined) continue;
       for (const spanId of line.span.split('+')) {
         const { address, size } = this.spanAddress(spanId, `line ${line.id}`);
-        if (start >= address && start < address + Math.max(1, size)) return files.get(Number(line.file))?.name;
+        spans.push({ address, last: address + Math.max(1, size) - 1, file, order: order++ });
+        const key = `${file}\u0000${address}`;
+        lowest.set(key, Math.min(lowest.get(key) ?? Infinity, Number(line.line)));
       }
     }
-    return undefined;
-  }
-
-  private firstLine(file: string, start: number): number | undefined {
-    let best: number | undefined;
-    for (const line of this.table('line').values()) {
-      if (line.type !== '1' || !line.span) continue;
-      if (this.table('file').get(Number(line.file))?.name !== file) continue;
-      for (const spanId of line.span.split('+')) {
-        if (this.spanAddress(spanId, `line ${line.id}`).address === start)
-          best = Math.min(best ?? Infinity, Number(line.line));
-      }
-    }
-    return best;
+    spans.sort((a, b) => a.address - b.address || a.order - b.order);
+    const starts = spans.map((x) => x.address);
+    return {
+      fileAt: (address: number): string | undefined => {
+        // the first-listed span covering `address`; line spans are short, so only the nearest starts are looked at
+        const end = upperBound(starts, address);
+        let best: (typeof spans)[number] | undefined;
+        for (let i = end - 1; i >= Math.max(0, end - MAX_OVERLAP); i--) {
+          const x = spans[i];
+          if (x.last >= address && (!best || x.order < best.order)) best = x;
+        }
+        return best?.file;
+      },
+      firstLine: (file: string, address: number): number | undefined => lowest.get(`${file}\u0000${address}`),
+    };
   }
 
   private source(file: string): string | undefined {
@@ -282,6 +344,10 @@ class Builder {
     }
     return this.sources.get(file);
   }
+}
+
+function stem(file: string): string {
+  return file.replace(/\.[^./]+$/, '');
 }
 
 function bytes(size: number): CType {

@@ -3,6 +3,12 @@
  * the locals visible at an address. Built once per loaded program.
  */
 import type { DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
+import { lowerBound, upperBound } from './sorted.js';
+
+/** The lines with code of one function in one file, ascending. */
+interface FunctionLines {
+  lines: number[];
+}
 
 /** Code from `first` to `last` (inclusive) belongs to `entry`'s line. */
 interface Segment {
@@ -26,7 +32,10 @@ export class DebugIndex {
   private readonly byFileLine = new Map<string, number[]>();
   /** segments by `file\0line`, ascending */
   private readonly segmentsByLine = new Map<string, Segment[]>();
-  private readonly linesByFile = new Map<string, LineEntry[]>();
+  /** per file: the line span of each function with code in it, by first line */
+  private readonly spansByFile = new Map<string, { firsts: number[]; list: FunctionLines[] }>();
+  private readonly lineAddrs: number[];
+  private readonly segmentsByFn = new Map<FunctionInfo, Segment[]>();
   private readonly fnByName = new Map<string, FunctionInfo>();
   private readonly globalByName = new Map<string, Variable>();
   /** per function: lowest known lexical level of each block id */
@@ -34,9 +43,11 @@ export class DebugIndex {
 
   constructor(readonly info: DebugInfo) {
     this.fnStarts = info.functions.map((f) => f.start);
+    this.lineAddrs = info.lines.map((l) => l.address);
     for (const f of info.functions) if (!this.fnByName.has(f.name)) this.fnByName.set(f.name, f);
     for (const g of info.globals) if (!this.globalByName.has(g.name)) this.globalByName.set(g.name, g);
     this.buildSegments();
+    this.buildLineSpans();
     for (const f of info.functions) this.blockLevels.set(f, this.blocksOf(f));
   }
 
@@ -51,8 +62,17 @@ export class DebugIndex {
    * land step-ins. The function's start when it has a single line.
    */
   bodyStart(fn: FunctionInfo): number {
-    const own = this.segments.filter((s) => s.fn === fn);
+    const own = this.segmentsByFn.get(fn) ?? [];
     const opening = own[0];
+    // Without a prologue the body's first line shares the start address with the declaration line and owns it.
+    const declaration = this.info.lines[lowerBound(this.lineAddrs, fn.start)];
+    if (
+      opening &&
+      opening.first === fn.start &&
+      declaration?.address === fn.start &&
+      declaration.line !== opening.entry.line
+    )
+      return fn.start;
     const body = own.find((s) => s.entry.line !== opening?.entry.line || s.entry.file !== opening?.entry.file);
     return body?.first ?? fn.start;
   }
@@ -71,17 +91,13 @@ export class DebugIndex {
     if (!matched) return undefined;
     const exact = this.byFileLine.get(`${matched}\u0000${line}`);
     if (exact) return { file: matched, line, addresses: exact };
-    const entries = this.linesByFile.get(matched) ?? [];
-    for (const f of this.info.functions) {
-      const own = entries.filter((e) => e.address >= f.start && e.address <= f.end);
-      if (!own.length) continue;
-      const lines = own.map((e) => e.line);
-      if (line < Math.min(...lines) || line > Math.max(...lines)) continue;
-      const next = Math.min(...lines.filter((l) => l > line));
-      if (!Number.isFinite(next)) return undefined;
-      return { file: matched, line: next, addresses: this.byFileLine.get(`${matched}\u0000${next}`) ?? [] };
-    }
-    return undefined;
+    // the function whose lines in this file start last at or before `line`, when they reach past it
+    const spans = this.spansByFile.get(matched);
+    const span = spans?.list[upperBound(spans.firsts, line) - 1];
+    if (!span || line > span.lines[span.lines.length - 1]) return undefined;
+    const next = span.lines[upperBound(span.lines, line)];
+    if (next === undefined) return undefined;
+    return { file: matched, line: next, addresses: this.byFileLine.get(`${matched}\u0000${next}`) ?? [] };
   }
 
   /** Every [first, last] range whose code belongs to the same file:line as `address`. */
@@ -148,9 +164,6 @@ export class DebugIndex {
       const list = this.byFileLine.get(key) ?? [];
       if (!list.includes(e.address)) list.push(e.address);
       this.byFileLine.set(key, list); // ascending: lines are sorted by address
-      const byFile = this.linesByFile.get(e.file) ?? [];
-      byFile.push(e);
-      this.linesByFile.set(e.file, byFile);
       // Several lines may share an address: the last one listed owns the code.
       if (i + 1 < lines.length && lines[i + 1].address === e.address) continue;
       const fn = this.functionAt(e.address);
@@ -160,9 +173,31 @@ export class DebugIndex {
       const seg = { first: e.address, last, entry: e, fn };
       this.segments.push(seg);
       this.segStarts.push(e.address);
+      const own = this.segmentsByFn.get(fn) ?? [];
+      own.push(seg);
+      this.segmentsByFn.set(fn, own);
       const same = this.segmentsByLine.get(key) ?? [];
       same.push(seg);
       this.segmentsByLine.set(key, same);
+    }
+  }
+
+  /** Per file and function: the sorted lines with code, so resolveLine is two binary searches. */
+  private buildLineSpans(): void {
+    const byFileFn = new Map<string, Map<FunctionInfo, Set<number>>>();
+    for (const e of this.info.lines) {
+      const fn = this.functionAt(e.address);
+      if (!fn) continue;
+      let fns = byFileFn.get(e.file);
+      if (!fns) byFileFn.set(e.file, (fns = new Map()));
+      const lines = fns.get(fn) ?? new Set<number>();
+      lines.add(e.line);
+      fns.set(fn, lines);
+    }
+    for (const [file, fns] of byFileFn) {
+      const list = [...fns.values()].map((set) => ({ lines: [...set].sort((a, b) => a - b) }));
+      list.sort((a, b) => a.lines[0] - b.lines[0]);
+      this.spansByFile.set(file, { firsts: list.map((f) => f.lines[0]), list });
     }
   }
 
@@ -173,7 +208,7 @@ export class DebugIndex {
       levels.set(block, Math.min(level, levels.get(block) ?? Infinity));
     };
     for (const v of [...fn.params, ...fn.locals]) note(v.block, v.level);
-    for (const s of this.segments) if (s.fn === fn) note(s.entry.block, s.entry.level);
+    for (const s of this.segmentsByFn.get(fn) ?? []) note(s.entry.block, s.entry.level);
     return levels;
   }
 
@@ -205,16 +240,4 @@ function inScope(v: Variable, current: number | undefined, levels: Map<number, n
 
 function basename(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);
-}
-
-/** First index whose value is > x in an ascending array. */
-function upperBound(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -54,15 +54,18 @@ export function parseRecord(line: string): CdbRecord {
 }
 
 export function parseSymbolName(text: string): SymbolName {
-  const parts = text.split('$');
-  if (parts.length < 4) throw new RecordError(`symbol "${text}" is not scope$name$level$block`);
-  const block = Number(parts[parts.length - 1]);
-  const level = Number(parts[parts.length - 2].split('_')[0]);
-  const name = parts.slice(1, -2).join('$');
-  if (!parts[0] || !name || !Number.isInteger(block) || !Number.isInteger(level)) {
-    throw new RecordError(`symbol "${text}" is not scope$name$level$block`);
-  }
-  return { scope: parts[0], name, level, block };
+  // by index rather than split: this runs for most records of a big file
+  const first = text.indexOf('$');
+  const last = text.lastIndexOf('$');
+  const prev = last > 0 ? text.lastIndexOf('$', last - 1) : -1;
+  const bad = () => new RecordError(`symbol "${text}" is not scope$name$level$block`);
+  if (first <= 0 || prev <= first + 1) throw bad();
+  const levelText = text.slice(prev + 1, last);
+  const underscore = levelText.indexOf('_');
+  const level = Number(underscore < 0 ? levelText : levelText.slice(0, underscore));
+  const block = Number(text.slice(last + 1));
+  if (!Number.isInteger(block) || !Number.isInteger(level)) throw bad();
+  return { scope: text.slice(0, first), name: text.slice(first + 1, prev), level, block };
 }
 
 /** `name(typechain),rest` → its three parts. */
@@ -122,11 +125,21 @@ function parseType(body: string): CdbRecord {
   return { kind: 'type', scope: head.slice(0, dollar), tag: head.slice(dollar + 1), fields };
 }
 
+const HEX = /^[0-9A-Fa-f]+$/;
+
+/** The address of an `L:A$module$line:ADDR` record; RecordError when it has none. */
+export function asmAddress(line: string): number {
+  const r = parseLink(line.slice(2));
+  if (r.kind !== 'asm') throw new RecordError('assembler line record is not A$module$line:address');
+  return r.address;
+}
+
 function parseLink(body: string): CdbRecord {
   const colon = body.lastIndexOf(':');
-  if (colon < 0 || !/^[0-9A-Fa-f]+$/.test(body.slice(colon + 1)))
-    throw new RecordError('linker record has no hex address');
-  const address = parseInt(body.slice(colon + 1), 16);
+  const digits = body.slice(colon + 1);
+  const address = colon < 0 || !HEX.test(digits) ? NaN : parseInt(digits, 16);
+  if (Number.isNaN(address)) throw new RecordError('linker record has no hex address');
+  if (body.startsWith('A$')) return { kind: 'asm', address }; // most records: checked first
   const name = body.slice(0, colon);
   if (name.startsWith('C$')) {
     const parts = name.split('$');
@@ -140,7 +153,6 @@ function parseLink(body: string): CdbRecord {
     }
     return { kind: 'line', file, line, level, block, address };
   }
-  if (name.startsWith('A$')) return { kind: 'asm', address };
   if (name.startsWith('X')) {
     const sym = parseSymbolName(name.slice(1));
     return { kind: 'end', scope: sym.scope, name: sym.name, address };

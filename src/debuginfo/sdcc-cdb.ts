@@ -14,9 +14,10 @@
  */
 import { RetroError } from '../core/errors.js';
 import type { CField, CType, DebugInfo, FunctionInfo, LineEntry, Storage, Variable } from './model.js';
-import { parseRecord, RecordError, type CdbRecord, type SymbolName } from './sdcc-cdb-records.js';
-import { ChainError, parseTypeChain } from './sdcc-type-chain.js';
+import { asmAddress, parseRecord, RecordError, type CdbRecord, type SymbolName } from './sdcc-cdb-records.js';
+import { ChainError, parseTypeChain, type ParsedChain } from './sdcc-type-chain.js';
 import { sizeOf } from './values.js';
+import { lowerBound } from './sorted.js';
 
 export interface CdbParseResult {
   info: DebugInfo;
@@ -43,19 +44,27 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
 
   const recs: (CdbRecord & { module: string; lineNo: number })[] = [];
   let module = '';
+  const asm: number[] = [];
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
     if (!line) return;
     try {
-      const r = parseRecord(line);
+      if (line.startsWith('L:A$')) {
+        // assembler line records are the most numerous and only their address is used: no record object
+        asm.push(asmAddress(line));
+        return;
+      }
+      const r = parseRecord(line) as CdbRecord & { module: string; lineNo: number };
       if (r.kind === 'module') module = r.name;
-      recs.push({ ...r, module, lineNo: i + 1 });
+      r.module = module; // set in place: a copy per record doubles the garbage on big files
+      r.lineNo = i + 1;
+      recs.push(r);
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       warn(i + 1, `${e.message}: ${clip(line)}`);
     }
   });
-  if (!recs.some((r) => r.kind !== 'module')) {
+  if (!recs.some((r) => r.kind !== 'module') && !asm.length) {
     const first = found[0]?.msg.slice(fileName.length + 1);
     throw new RetroError(
       'bad_debug_info',
@@ -66,7 +75,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     );
   }
 
-  const info = new CdbBuilder(recs, warn).build();
+  const info = new CdbBuilder(recs, warn, asm).build();
   found.sort((a, b) => a.lineNo - b.lineNo);
   const warnings = found.slice(0, MAX_WARNINGS).map((w) => w.msg);
   if (found.length > MAX_WARNINGS) warnings.push(`${found.length - MAX_WARNINGS} more warnings were left out.`);
@@ -80,18 +89,19 @@ class CdbBuilder {
   private readonly ends = new Map<string, number>();
   private readonly structs = new Map<string, Rec<'type'>[]>();
   private readonly structCache = new Map<Rec<'type'>, Extract<CType, { kind: 'struct' | 'union' }>>();
-  private readonly asm: number[] = [];
+  private readonly chains = new Map<string, ParsedChain>();
   /** local symbol records by `module|function`, in file order */
   private readonly localsByFunction = new Map<string, Rec<'symbol'>[]>();
 
   constructor(
     private readonly recs: (CdbRecord & { module: string; lineNo: number })[],
     private readonly warn: Warn,
+    /** start addresses of assembler lines (`L:A$…`) */
+    private readonly asm: number[],
   ) {
     for (const r of recs) {
       if (r.kind === 'address') this.addresses.set(symKey(r.sym), r.address);
       else if (r.kind === 'end') this.ends.set(`${r.scope}$${r.name}`, r.address);
-      else if (r.kind === 'asm') this.asm.push(r.address);
       else if (r.kind === 'symbol' && r.sym.scope.startsWith('L')) {
         const key = ownerKey(r.sym.scope, r.module);
         const list = this.localsByFunction.get(key) ?? [];
@@ -140,15 +150,11 @@ class CdbBuilder {
     }
     found.sort((a, b) => a.start - b.start);
 
-    const boundaries = [
-      ...new Set([
-        ...found.map((f) => f.start),
-        ...this.addresses.values(),
-        ...this.asm,
-        ...lines.map((l) => l.address),
-      ]),
-    ].sort((a, b) => a - b);
-    const asmSorted = [...this.asm].sort((a, b) => a - b);
+    // typed arrays sort numerically without a comparator: these hold every address of the file
+    const boundaries = Float64Array.from(
+      new Set([...found.map((f) => f.start), ...this.addresses.values(), ...this.asm, ...lines.map((l) => l.address)]),
+    ).sort();
+    const asmSorted = Float64Array.from(this.asm).sort();
     const lineAddrs = lines.map((l) => l.address);
 
     return found.map(({ rec, start }, i) => {
@@ -254,8 +260,14 @@ class CdbBuilder {
   }
 
   private chain(typeText: string, module: string, what: string, lineNo: number) {
+    // the same chains recur for every variable of a module; types are never mutated once built
+    const key = `${module}\u0000${typeText}`;
+    const known = this.chains.get(key);
+    if (known) return known;
     try {
-      return parseTypeChain(typeText, (tag) => this.struct(tag, module));
+      const parsed = parseTypeChain(typeText, (tag) => this.struct(tag, module));
+      this.chains.set(key, parsed);
+      return parsed;
     } catch (e) {
       if (!(e instanceof ChainError)) throw e;
       this.warn(lineNo, `${what}: ${e.message}`);
@@ -310,18 +322,6 @@ function ownerKey(scope: string, symModule: string): string {
   const owner = scope.slice(1);
   const dot = owner.lastIndexOf('.');
   return dot < 0 ? `${symModule}|${owner}` : `${owner.slice(0, dot)}|${owner.slice(dot + 1)}`;
-}
-
-/** First index whose value is >= x in an ascending array. */
-export function lowerBound(sorted: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Banked builds put the bank above bit 16 of linker addresses. */

@@ -111,3 +111,14 @@ test('loadDebugInfo refuses missing files and other formats with typed errors', 
   await assert.rejects(loadDebugInfo(join(fx.dir, 'main.c')), (e: any) => e.code === 'unsupported');
   await assert.rejects(loadDebugInfo(join(fx.dir, 'crt0.cdb.nope')), (e: any) => e.code === 'unsupported');
 });
+
+test('bodyStart: after the prologue line; at the start when the first body line shares the address (no prologue)', () => {
+  // regs_only has no frame set-up: line 37 (its declaration) and line 40 (its first statement) share the start
+  const regs = index.functionByName('regs_only')!;
+  assert.equal(index.bodyStart(regs), sym('_regs_only'));
+  assert.equal(index.lineAt(index.bodyStart(regs))?.line, 40);
+  // stack_frame sets up IX in its declaration line's code: its body starts after it, at line 25
+  const framed = index.functionByName('stack_frame')!;
+  assert.equal(index.bodyStart(framed), at(25));
+  assert.ok(at(25) > sym('_stack_frame'));
+});
