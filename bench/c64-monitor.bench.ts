@@ -35,10 +35,11 @@ function coreSpeed(): number {
 async function main(): Promise<void> {
   const fx = await buildC64Fixture();
   const manager = new SessionManager();
-  const { session, client } = manager.start(
+  const client = manager.start(
     { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
     { kind: 'cli', label: 'bench' },
   );
+  const { session } = client;
   try {
     await session.waitForStop(60_000);
     const target = session.feature<{ readBank(b: number, s: number, l: number): Promise<Uint8Array> }>('vice');
@@ -46,17 +47,17 @@ async function main(): Promise<void> {
     const floor = await measure(() => monitor.request(Cmd.PING), N);
     const read64k = await measure(() => target.readBank(1, 0, 0x10000), Math.min(N, 100));
     // one C line step in add_scaled's body, repeated: PC goes back to the line's start between steps
-    const bp = await session.setLineBreakpoint(client.id, 'util.c', fx.markers.scaled.line);
-    await session.resume(client.id);
+    const bp = await client.setLineBreakpoint('util.c', fx.markers.scaled.line);
+    await client.resume();
     await session.waitForStop(10_000);
-    await session.clearBreakpoint(client.id, bp.id);
+    await client.clearBreakpoint(bp.id);
     const lineStart = bp.address!.offset;
     const vice = session.feature<{ setRegisters(items: { id: number; value: number }[]): Promise<void> }>('vice');
     const times: number[] = [];
     for (let i = 0; i < Math.min(N, 100); i++) {
       await vice.setRegisters([{ id: 0x03, value: lineStart }]);
       const t0 = performance.now();
-      await session.stepOver(client.id);
+      await client.stepOver();
       const st = await session.waitForStop(10_000);
       times.push(performance.now() - t0);
       if (st.location?.line !== fx.markers.add_return.line)

@@ -6,7 +6,8 @@
 import { basename, resolve } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError } from '../core/errors.js';
-import type { BreakpointInfo, SessionApi } from '../session/types.js';
+import type { BreakpointInfo } from '../session/types.js';
+import type { ClientSession } from '../session/client-session.js';
 
 export interface RequestedBreakpoint {
   line?: number;
@@ -25,22 +26,18 @@ export class ClientBreakpoints {
   private readonly told = new Map<number, DebugProtocol.Breakpoint>();
 
   constructor(
-    private readonly clientId: string,
+    private readonly me: ClientSession,
     private readonly refusal: RefusalText,
   ) {}
 
-  async replaceLineBreakpoints(
-    session: SessionApi,
-    sourcePath: string,
-    wanted: RequestedBreakpoint[],
-  ): Promise<DebugProtocol.Breakpoint[]> {
+  async replaceLineBreakpoints(sourcePath: string, wanted: RequestedBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
     const key = resolve(sourcePath);
-    await this.clear(session, this.bySource.get(key) ?? []);
+    await this.clear(this.bySource.get(key) ?? []);
     const ids: number[] = [];
     const out: DebugProtocol.Breakpoint[] = [];
     for (const bp of wanted) {
       try {
-        const info = await session.setLineBreakpoint(this.clientId, key, bp.line ?? 0, bp.condition || undefined);
+        const info = await this.me.setLineBreakpoint(key, bp.line ?? 0, bp.condition || undefined);
         ids.push(info.id);
         out.push(this.remember(info, key));
       } catch (err) {
@@ -51,16 +48,13 @@ export class ClientBreakpoints {
     return out;
   }
 
-  async replaceFunctionBreakpoints(
-    session: SessionApi,
-    wanted: RequestedBreakpoint[],
-  ): Promise<DebugProtocol.Breakpoint[]> {
-    await this.clear(session, this.functionIds);
+  async replaceFunctionBreakpoints(wanted: RequestedBreakpoint[]): Promise<DebugProtocol.Breakpoint[]> {
+    await this.clear(this.functionIds);
     this.functionIds = [];
     const out: DebugProtocol.Breakpoint[] = [];
     for (const bp of wanted) {
       try {
-        const info = await session.setFunctionBreakpoint(this.clientId, bp.name ?? '', bp.condition || undefined);
+        const info = await this.me.setFunctionBreakpoint(bp.name ?? '', bp.condition || undefined);
         this.functionIds.push(info.id);
         out.push(this.remember(info));
       } catch (err) {
@@ -77,7 +71,7 @@ export class ClientBreakpoints {
 
   /** 'changed'/'removed' breakpoint events for this client's breakpoints after the session's set changed */
   changes(all: BreakpointInfo[]): { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] {
-    const current = new Map(all.filter((b) => b.owner.id === this.clientId).map((b) => [b.id, b]));
+    const current = new Map(all.filter((b) => this.me.owns(b)).map((b) => [b.id, b]));
     const events: { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] = [];
     for (const [id, before] of [...this.told]) {
       const info = current.get(id);
@@ -104,11 +98,11 @@ export class ClientBreakpoints {
     return bp;
   }
 
-  private async clear(session: SessionApi, ids: number[]): Promise<void> {
+  private async clear(ids: number[]): Promise<void> {
     for (const id of ids) {
       this.told.delete(id);
       try {
-        await session.clearBreakpoint(this.clientId, id);
+        await this.me.clearBreakpoint(id);
       } catch (err) {
         // Already gone (owner expiry, session reset): nothing left to clear.
         if (asRetroError(err).code !== 'not_found') throw err;

@@ -21,19 +21,18 @@ import {
   ThreadEvent,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError, RetroError, type ErrorCode } from '../core/errors.js';
+import { asRetroError, RetroError } from '../core/errors.js';
 import type {
-  ClientRef,
   LeaseInfo,
   ScopeName,
   SessionApi,
   SessionEvent,
   SessionManagerApi,
-  SessionPhase,
   SourceLocation,
   VariableValue,
 } from '../session/types.js';
 import type { StopInfo } from '../core/target.js';
+import type { ClientSession } from '../session/client-session.js';
 import { ClientBreakpoints, foreignBreakpointSummary } from './breakpoints.js';
 import { holderFromError, TAKE_CONTROL_HINT, toDapMessage, userSentence } from './error-text.js';
 import { parseAttachArgs, parseLaunchArgs } from './launch-args.js';
@@ -67,7 +66,6 @@ const THREAD_ID = 1;
 /** Bounds on what one request may move. */
 const MAX_MEMORY_BYTES = 0x10000;
 const MAX_EXPRESSION_CHARS = 256;
-const BOOTING_PHASES: SessionPhase[] = ['starting_emulator', 'booting', 'program_loaded'];
 
 type Mode = 'launch' | 'attach';
 
@@ -78,18 +76,15 @@ export class RetroDebugSession extends DebugSession {
   private readonly configurationTimeoutMs: number;
 
   private clientCaps: Partial<DebugProtocol.InitializeRequestArguments> = {};
-  private session?: SessionApi;
-  private client?: ClientRef;
+  /** this adapter's handle on the shared session while bound */
+  private me?: ClientSession;
   private mode?: Mode;
   private cwd = process.cwd();
   private breakpoints?: ClientBreakpoints;
   private readonly handles = new VariableHandles();
-  private heartbeatTimer?: NodeJS.Timeout;
-  private unsubscribe?: () => void;
   /** true once the client finished configuring: from then on session stops are forwarded */
   private configured = false;
   private configurationDone = deferred<void>();
-  private holdsControl = false;
   private lastForeignSummary?: string;
   private terminatedSent = false;
   private closing?: Promise<void>;
@@ -166,13 +161,11 @@ export class RetroDebugSession extends DebugSession {
       const parsed = parseLaunchArgs(args);
       stopOnEntry = parsed.stopOnEntry;
       this.cwd = resolve(parsed.config.cwd ?? process.cwd());
-      const { session, client } = this.manager.start(parsed.config, { kind: 'dap', label: this.label });
-      this.bind(session, client, 'launch');
+      const me = this.manager.start(parsed.config, this.starter());
+      this.bind(me, 'launch');
       try {
-        session.claimControl(client.id);
-        // A DOS guest never stops: it is ready once it runs.
-        if (parsed.config.emulator === 'dosbox') await this.waitUntilReady(session);
-        else await this.waitForEntry(session);
+        me.claimControl();
+        await this.waitForEntry(me);
       } catch (err) {
         await this.release('stop');
         throw err;
@@ -205,12 +198,11 @@ export class RetroDebugSession extends DebugSession {
     try {
       this.assertUnbound();
       const parsed = parseAttachArgs(args);
-      const session = this.manager.get(parsed.sessionId);
       this.cwd = resolve(parsed.cwd ?? process.cwd());
-      const client = session.attachClient('dap', this.label);
-      this.bind(session, client, 'attach');
-      await this.waitWhileBooting(session);
-      this.takeControlIfFree(session, client);
+      const me = this.manager.attach(parsed.sessionId, this.starter());
+      this.bind(me, 'attach');
+      await me.whenReady(this.bootTimeoutMs);
+      this.takeControlIfFree(me);
       this.sendEvent(new InitializedEvent());
       await this.waitForConfiguration();
       this.sendResponse(response);
@@ -261,13 +253,12 @@ export class RetroDebugSession extends DebugSession {
     args: DebugProtocol.SetBreakpointsArguments,
   ): void {
     this.handle(response, async () => {
-      const { session, breakpoints } = this.bound();
+      const { me, breakpoints } = this.bound();
       const path = args?.source?.path;
       if (!path) throw new RetroError('bad_request', 'Breakpoints need a source file on disk.');
       const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
-      this.tryClaim(session);
+      me.tryClaim();
       const list = await breakpoints.replaceLineBreakpoints(
-        session,
         resolve(this.cwd, path),
         wanted.map((b) => ({ line: b.line, condition: b.condition })),
       );
@@ -280,10 +271,10 @@ export class RetroDebugSession extends DebugSession {
     args: DebugProtocol.SetFunctionBreakpointsArguments,
   ): void {
     this.handle(response, async () => {
-      const { session, breakpoints } = this.bound();
+      const { me, breakpoints } = this.bound();
       const wanted = (args?.breakpoints ?? []).map((b) => ({ name: b.name, condition: b.condition }));
-      this.tryClaim(session);
-      return { breakpoints: await breakpoints.replaceFunctionBreakpoints(session, wanted) };
+      me.tryClaim();
+      return { breakpoints: await breakpoints.replaceFunctionBreakpoints(wanted) };
     });
   }
 
@@ -295,48 +286,47 @@ export class RetroDebugSession extends DebugSession {
 
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     this.handle(response, async () => {
-      const { session, clientId } = this.control();
+      const me = this.control();
       this.handles.reset();
-      await session.resume(clientId);
+      await me.resume();
       return { allThreadsContinued: true };
     });
   }
 
   protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
     this.handle(response, async () => {
-      const { session, clientId } = this.control();
+      const me = this.control();
       this.handles.reset();
-      await session.stepOver(clientId, granularity(args?.granularity));
+      await me.stepOver(granularity(args?.granularity));
     });
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
     this.handle(response, async () => {
-      const { session, clientId } = this.control();
+      const me = this.control();
       this.handles.reset();
-      await session.stepInto(clientId, granularity(args?.granularity));
+      await me.stepInto(granularity(args?.granularity));
     });
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
     this.handle(response, async () => {
-      const { session, clientId } = this.control();
+      const me = this.control();
       this.handles.reset();
-      await session.stepOut(clientId);
+      await me.stepOut();
     });
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
     this.handle(response, async () => {
-      const { session, clientId } = this.control();
-      await session.pause(clientId);
+      await this.control().pause();
     });
   }
 
   // ---- inspection --------------------------------------------------------------------------
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    const dos = this.session && dosOf(this.session);
+    const dos = this.me && dosOf(this.me.session);
     if (dos) return this.handle(response, async () => ({ threads: await dosThreads(dos) }));
     response.body = { threads: [{ id: THREAD_ID, name: 'CPU' }] };
     this.sendResponse(response);
@@ -484,8 +474,7 @@ export class RetroDebugSession extends DebugSession {
       if (data.length > MAX_MEMORY_BYTES) {
         throw new RetroError('too_large', `At most ${MAX_MEMORY_BYTES} bytes can be written at once.`);
       }
-      const { session, clientId } = this.control();
-      await session.writeMemory(clientId, address, data);
+      await this.control().writeMemory(address, data);
       if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(hex(address.offset), 0, data.length));
       this.invalidate(['variables']);
       return { bytesWritten: data.length };
@@ -505,8 +494,7 @@ export class RetroDebugSession extends DebugSession {
           'Setting variables is not supported here; write memory in the memory view.',
         );
       const { physical, bytes } = encodeSymbol(dos, String(args?.name ?? ''), String(args?.value ?? ''));
-      const { session, clientId } = this.control();
-      await session.writeMemory(clientId, { space: 'cpu', offset: physical }, bytes);
+      await this.control().writeMemory({ space: 'cpu', offset: physical }, bytes);
       const now = await evaluateDos(dos, args.name);
       if (this.clientCaps.supportsMemoryEvent) this.sendEvent(new MemoryEvent(hex(physical, 5), 0, bytes.length));
       return { value: now?.value ?? '', type: now?.type };
@@ -517,9 +505,7 @@ export class RetroDebugSession extends DebugSession {
 
   /** Takes the control lease over explicitly, even from another client. */
   takeControl(): LeaseInfo {
-    const { session, clientId } = this.bound();
-    const lease = session.claimControl(clientId, { takeOver: true });
-    this.holdsControl = true;
+    const lease = this.bound().me.claimControl({ takeOver: true });
     this.output('This debug session now has control of the emulator.\n');
     return lease;
   }
@@ -532,9 +518,7 @@ export class RetroDebugSession extends DebugSession {
         });
       case 'retro/releaseControl':
         return this.handle(response, async () => {
-          const { session, clientId } = this.bound();
-          session.releaseControl(clientId);
-          this.holdsControl = false;
+          this.bound().me.releaseControl();
         });
       default:
         this.sendError(response, new RetroError('bad_request', `Unknown request "${command}".`));
@@ -543,44 +527,39 @@ export class RetroDebugSession extends DebugSession {
 
   // ---- session binding ---------------------------------------------------------------------
 
-  private bind(session: SessionApi, client: ClientRef, mode: Mode): void {
-    this.session = session;
-    this.client = client;
+  /** How this adapter joins a session: its label, and a heartbeat while the connection is open. */
+  private starter() {
+    return { kind: 'dap' as const, label: this.label, heartbeatMs: this.heartbeatMs };
+  }
+
+  private bind(me: ClientSession, mode: Mode): void {
+    this.me = me;
     this.mode = mode;
-    this.breakpoints = new ClientBreakpoints(client.id, (err) => this.refusalText(err));
-    this.unsubscribe = session.onEvent((e) => {
+    this.breakpoints = new ClientBreakpoints(me, (err) => this.refusalText(err));
+    me.onEvent((e) => {
       try {
         this.onSessionEvent(e.event);
       } catch (err) {
         this.output(`Internal error while handling a session event: ${asRetroError(err).message}\n`, 'stderr');
       }
     });
-    this.heartbeatTimer = setInterval(() => {
-      try {
-        session.heartbeat(client.id);
-      } catch {
-        // the session is gone; its 'exited' event ends this client
-      }
-    }, this.heartbeatMs);
-    this.heartbeatTimer.unref();
+    me.onControlLost((holder) => this.output(`Control taken by ${holder.label}; ${TAKE_CONTROL_HINT}.\n`));
   }
 
   /** Stops (launch) or leaves (attach) the session and forgets it; safe to call twice. */
   private async release(action: 'stop' | 'detach'): Promise<void> {
-    const { session, client } = this;
-    clearInterval(this.heartbeatTimer);
-    this.unsubscribe?.();
-    this.session = this.client = this.breakpoints = this.unsubscribe = this.heartbeatTimer = undefined;
+    const me = this.me;
+    this.me = this.breakpoints = undefined;
     this.configured = false;
     this.configurationDone = deferred<void>();
     this.handles.reset();
-    if (!session || !client) return;
+    if (!me) return;
     try {
-      if (action === 'stop') await session.stop(`${this.label} ended`);
-      else session.detachClient(client.id);
+      if (action === 'stop') await me.session.stop(`${this.label} ended`);
     } catch {
       // Already gone: the emulator exited or the session was stopped elsewhere.
     }
+    me.close();
   }
 
   private onSessionEvent(event: SessionEvent): void {
@@ -609,19 +588,11 @@ export class RetroDebugSession extends DebugSession {
         }
         if (this.configured) this.announceForeignBreakpoints(event.breakpoints);
         return;
-      case 'lease_changed': {
-        const mine = event.lease?.holder.id === this.client?.id;
-        if (this.holdsControl && !mine && event.lease) {
-          this.output(`Control taken by ${event.lease.holder.label}; ${TAKE_CONTROL_HINT}.\n`);
-        }
-        this.holdsControl = mine;
-        return;
-      }
       case 'owner_expired': {
         const n = event.removed_breakpoints.length;
         const lost = n ? ` and its ${n} breakpoint${n === 1 ? ' was' : 's were'} removed` : '';
         this.output(
-          event.client.id === this.client?.id
+          event.client.id === this.me?.id
             ? `This debug session lost its control of the emulator${lost}.\n`
             : `${event.client.label} went away${lost}.\n`,
         );
@@ -659,7 +630,7 @@ export class RetroDebugSession extends DebugSession {
    * report; say what runs, offer setVariable, and list the programs as threads.
    */
   private async announceFreeRunning(): Promise<boolean> {
-    const dos = this.session && dosOf(this.session);
+    const dos = this.me && dosOf(this.me.session);
     if (!dos) return false;
     this.sendEvent(new CapabilitiesEvent({ supportsSetVariable: true }));
     try {
@@ -674,55 +645,18 @@ export class RetroDebugSession extends DebugSession {
     return true;
   }
 
-  /** A target that runs on its own is ready once its phase says so. */
-  private async waitUntilReady(session: SessionApi): Promise<void> {
-    const deadline = Date.now() + this.bootTimeoutMs;
-    for (;;) {
-      const status = await session.status();
-      if (status.error) throw new RetroError(status.error.code as ErrorCode, status.error.message);
-      if (status.phase === 'ready') return;
-      if (status.phase === 'exited') throw new RetroError('target_lost', 'The emulator exited while starting.');
-      if (Date.now() > deadline)
-        throw new RetroError(
-          'timeout',
-          `The guest was not ready after ${this.bootTimeoutMs / 1000} s (${status.progress.at(-1) ?? status.phase}).`,
-        );
-      await delay(100);
-    }
-  }
-
-  /** Waits for MAME to boot and stop at main; a failed boot rejects with the session's own error. */
-  private async waitForEntry(session: SessionApi): Promise<void> {
-    const status = await session.waitForStop(this.bootTimeoutMs);
-    if (status.error) throw new RetroError(status.error.code as ErrorCode, status.error.message);
-    if (status.state !== 'stopped' || status.phase !== 'ready') {
-      throw new RetroError(
-        'launch_failed',
-        `The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`,
-      );
-    }
-  }
-
-  /** Attaching to a session that is still booting: wait (bounded) until it has a program. */
-  private async waitWhileBooting(session: SessionApi): Promise<void> {
-    const deadline = Date.now() + this.bootTimeoutMs;
-    for (;;) {
-      const status = await session.status();
-      if (status.phase === 'failed' || status.phase === 'exited') {
-        throw new RetroError(
-          'target_lost',
-          `Session ${session.id} has ended${status.error ? `: ${status.error.message}` : ''}.`,
-        );
-      }
-      if (!BOOTING_PHASES.includes(status.phase)) return;
-      if (Date.now() > deadline) {
-        throw new RetroError(
-          'timeout',
-          `Session ${session.id} was still starting after ${this.bootTimeoutMs / 1000} s.`,
-        );
-      }
-      await delay(200);
-    }
+  /**
+   * Waits for the boot to finish: a debuggable CPU stops at main, a target that
+   * runs on its own (a DOS guest) is ready once it runs. A failed boot rejects
+   * with the session's own error.
+   */
+  private async waitForEntry(me: ClientSession): Promise<void> {
+    const status = await me.whenReady(this.bootTimeoutMs);
+    if (status.state === 'stopped' || (status.state === 'running' && dosOf(me.session))) return;
+    throw new RetroError(
+      'launch_failed',
+      `The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`,
+    );
   }
 
   private async waitForConfiguration(): Promise<void> {
@@ -736,7 +670,7 @@ export class RetroDebugSession extends DebugSession {
 
   /** Tells the client where the CPU stands right after launch/attach. */
   private async reportCurrentStop(reasonOverride?: 'entry'): Promise<void> {
-    const session = this.session;
+    const session = this.me?.session;
     if (!session) return;
     try {
       const status = await session.status();
@@ -751,8 +685,7 @@ export class RetroDebugSession extends DebugSession {
 
   private async tryResume(): Promise<void> {
     try {
-      const { session, clientId } = this.control();
-      await session.resume(clientId);
+      await this.control().resume();
     } catch (err) {
       this.output(`Could not run the program: ${await this.refusalText(err)}\n`, 'stderr');
       await this.reportCurrentStop();
@@ -774,17 +707,16 @@ export class RetroDebugSession extends DebugSession {
     this.sendEvent(new TerminatedEvent());
   }
 
-  private announceForeignBreakpoints(all = this.session?.listBreakpoints() ?? []): void {
-    if (!this.client) return;
-    const summary = foreignBreakpointSummary(all, this.client.id);
+  private announceForeignBreakpoints(all = this.me?.session.listBreakpoints() ?? []): void {
+    if (!this.me) return;
+    const summary = foreignBreakpointSummary(all, this.me.id);
     if (summary && summary !== this.lastForeignSummary) this.output(summary);
     this.lastForeignSummary = summary;
   }
 
-  private takeControlIfFree(session: SessionApi, client: ClientRef): void {
+  private takeControlIfFree(me: ClientSession): void {
     try {
-      session.claimControl(client.id);
-      this.holdsControl = true;
+      me.claimControl();
     } catch (err) {
       const e = asRetroError(err);
       if (e.code !== 'lease_held') throw e;
@@ -792,36 +724,25 @@ export class RetroDebugSession extends DebugSession {
     }
   }
 
-  /** Claims the lease when it is free, so mutations work without a separate command; refusals surface later. */
-  private tryClaim(session: SessionApi): void {
-    try {
-      if (this.client) session.claimControl(this.client.id);
-      this.holdsControl = true;
-    } catch {
-      // lease_held: the mutation itself reports it with the holder's name
-    }
+  /** The handle for a mutation; claims the lease first when nobody else holds it. */
+  private control(): ClientSession {
+    const { me } = this.bound();
+    me.claimControl();
+    return me;
   }
 
-  /** The session and client for a mutation; claims the lease first when nobody else holds it. */
-  private control(): { session: SessionApi; clientId: string } {
-    const { session, clientId } = this.bound();
-    session.claimControl(clientId);
-    this.holdsControl = true;
-    return { session, clientId };
-  }
-
-  private bound(): { session: SessionApi; clientId: string; breakpoints: ClientBreakpoints } {
-    if (!this.session || !this.client || !this.breakpoints) {
+  private bound(): { me: ClientSession; session: SessionApi; breakpoints: ClientBreakpoints } {
+    if (!this.me || !this.breakpoints) {
       throw new RetroError(
         'no_session',
         'No emulator session: start one with a launch configuration or attach to a running one.',
       );
     }
-    return { session: this.session, clientId: this.client.id, breakpoints: this.breakpoints };
+    return { me: this.me, session: this.me.session, breakpoints: this.breakpoints };
   }
 
   private assertUnbound(): void {
-    if (this.session) throw new RetroError('session_exists', 'This debug session is already connected to an emulator.');
+    if (this.me) throw new RetroError('session_exists', 'This debug session is already connected to an emulator.');
   }
 
   private sourceOf(location: SourceLocation): DebugProtocol.Source {
@@ -865,9 +786,9 @@ export class RetroDebugSession extends DebugSession {
     const e = asRetroError(err);
     if (e.code !== 'lease_held') return undefined;
     const fromError = holderFromError(e);
-    if (fromError || !this.session) return fromError;
+    if (fromError || !this.me) return fromError;
     try {
-      return (await this.session.status()).lease?.holder.label;
+      return (await this.me.session.status()).lease?.holder.label;
     } catch {
       return undefined;
     }
@@ -889,8 +810,4 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
     resolveFn = r;
   });
   return { promise, resolve: resolveFn };
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -1,10 +1,11 @@
 /**
  * What one MCP connection (an HTTP MCP session, or the stdio pipe) knows about
- * itself: the ClientRef it holds in each session it touched (attached lazily),
- * the heartbeat that keeps those alive while the connection is open, and the
- * detach on close that releases its lease and breakpoints.
+ * itself: its ClientSession handle in each session it touched (attached
+ * lazily) and the detach on close that releases its lease and breakpoints.
+ * The handles beat on their own while the connection shows life.
  */
-import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from '../session/types.js';
+import type { ClientKind, SessionApi, SessionManagerApi } from '../session/types.js';
+import type { ClientSession } from '../session/client-session.js';
 import { RetroError } from '../core/errors.js';
 
 /** Which client started each session, across every connection of this process. */
@@ -31,22 +32,13 @@ export interface ConnectionOptions {
 }
 
 export class McpConnection {
-  private readonly clients = new Map<string, { session: SessionApi; client: ClientRef }>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly handles = new Map<string, ClientSession>();
   private closed = false;
 
   constructor(
     readonly manager: SessionManagerApi,
     private readonly opts: ConnectionOptions,
-  ) {
-    this.timer = setInterval(
-      () => {
-        if (opts.isAlive?.() ?? true) this.heartbeat();
-      },
-      opts.heartbeatMs ?? Math.min(5000, manager.leaseMs / 4),
-    );
-    this.timer.unref();
-  }
+  ) {}
 
   get label(): string {
     return this.opts.label();
@@ -55,43 +47,48 @@ export class McpConnection {
     return this.opts.kind ?? 'mcp';
   }
 
-  /** The session a tool names (or the default one) and this connection's client in it. */
-  use(sessionId?: string): { session: SessionApi; client: ClientRef } {
-    if (this.closed) throw new RetroError('internal', 'This MCP connection is closed.');
-    const session = this.manager.get(sessionId);
-    let entry = this.clients.get(session.id);
-    if (!entry || entry.session !== session) {
-      entry = { session, client: session.attachClient(this.kind, this.label) };
-      this.clients.set(session.id, entry);
-    }
-    session.heartbeat(entry.client.id);
-    return entry;
+  /** How this connection's handles keep themselves alive (for starting a session). */
+  get starter() {
+    return {
+      kind: this.kind,
+      label: this.label,
+      heartbeatMs: this.opts.heartbeatMs ?? Math.min(5000, this.manager.leaseMs / 4),
+      isAlive: this.opts.isAlive,
+    };
   }
 
-  /** Record a session this connection just started, with the starter client the manager made. */
-  adopt(session: SessionApi, client: ClientRef): void {
-    starters.set(session, client.id);
-    this.clients.set(session.id, { session, client });
+  /** This connection's handle in the session a tool names (or the default one); the call counts as life. */
+  use(sessionId?: string): ClientSession {
+    if (this.closed) throw new RetroError('internal', 'This MCP connection is closed.');
+    const session = this.manager.get(sessionId);
+    let handle = this.handles.get(session.id);
+    if (!handle || handle.session !== session) {
+      handle = this.manager.attach(session.id, this.starter);
+      this.handles.set(session.id, handle);
+    }
+    // a client the session dropped (silent too long) learns it here; the next heartbeat forgets it
+    handle.beat();
+    return handle;
+  }
+
+  /** Record a session this connection just started, with the starter handle the manager made. */
+  adopt(handle: ClientSession): void {
+    starters.set(handle.session, handle.id);
+    this.handles.set(handle.session.id, handle);
   }
 
   /** The client id this connection has in a session, if it touched it. */
   clientIdIn(session: SessionApi): string | undefined {
-    const entry = this.clients.get(session.id);
-    return entry?.session === session ? entry.client.id : undefined;
+    const handle = this.handles.get(session.id);
+    return handle?.session === session && !handle.closed ? handle.id : undefined;
   }
 
-  /** Keep every touched session's view of us alive; forget sessions that are gone. */
+  /** A request arrived: every touched session sees this client alive; forget sessions that are gone. */
   heartbeat(): void {
-    for (const [id, { session, client }] of this.clients) {
-      if (!this.manager.list().includes(session)) {
-        this.clients.delete(id);
-        continue;
-      }
-      try {
-        session.heartbeat(client.id);
-      } catch {
-        this.clients.delete(id);
-      }
+    for (const [id, handle] of this.handles) {
+      if (this.manager.list().includes(handle.session) && this.beats(handle)) continue;
+      handle.close();
+      this.handles.delete(id);
     }
   }
 
@@ -99,14 +96,17 @@ export class McpConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.timer);
-    for (const { session, client } of this.clients.values()) {
-      try {
-        session.detachClient(client.id);
-      } catch {
-        /* session already gone */
-      }
+    for (const handle of this.handles.values()) handle.close();
+    this.handles.clear();
+  }
+
+  /** False when the session dropped this client (expired after silence): it attaches anew on next use. */
+  private beats(handle: ClientSession): boolean {
+    try {
+      handle.beat();
+      return true;
+    } catch {
+      return false;
     }
-    this.clients.clear();
   }
 }

@@ -1,9 +1,11 @@
 /**
  * Issue a run-control command and, when asked, wait a bounded time for the
- * stop it causes. The listener is attached before the command so a stop that
- * arrives while the command is still being acknowledged is not missed.
+ * stop it causes (ClientSession.nextStop arms the wait before the command, so
+ * a stop that arrives while the command is still acknowledged is not missed).
+ * Still running after the wait is a normal answer, not an error.
  */
 import type { SessionApi, SessionStatus } from '../session/types.js';
+import type { ClientSession } from '../session/client-session.js';
 import { RetroError } from '../core/errors.js';
 
 export const MAX_WAIT_MS = 60_000;
@@ -16,38 +18,25 @@ export interface RunOutcome {
 }
 
 export async function runThenWait(
-  session: SessionApi,
+  client: ClientSession,
   command: () => Promise<void>,
   waitMs: number,
 ): Promise<RunOutcome> {
-  let onStop!: () => void;
-  const stopped = new Promise<void>((resolve) => {
-    onStop = resolve;
-  });
-  const off = session.onEvent((e) => {
-    if (e.event.type === 'stopped' || e.event.type === 'exited') onStop();
-  });
-  let timer: NodeJS.Timeout | undefined;
-  try {
+  if (waitMs <= 0) {
     await command();
-    let timedOut = false;
-    if (waitMs > 0) {
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), waitMs);
-      });
-      timedOut = (await Promise.race([stopped, timeout])) === 'timeout';
-    }
-    return { status: await session.status(), timed_out: timedOut };
-  } finally {
-    off();
-    if (timer) clearTimeout(timer);
+    return { status: await client.session.status(), timed_out: false };
   }
+  return timeoutAsResult(client.session, () => client.nextStop(waitMs, command));
 }
 
-/** waitForStop that reports a timeout as a result, not an error: still running is a normal answer. */
-export async function waitForStopOrTimeout(session: SessionApi, timeoutMs: number): Promise<RunOutcome> {
+/** waitForStop that reports a timeout as a result, not an error. */
+export function waitForStopOrTimeout(session: SessionApi, timeoutMs: number): Promise<RunOutcome> {
+  return timeoutAsResult(session, () => session.waitForStop(timeoutMs));
+}
+
+async function timeoutAsResult(session: SessionApi, wait: () => Promise<SessionStatus>): Promise<RunOutcome> {
   try {
-    return { status: await session.waitForStop(timeoutMs), timed_out: false };
+    return { status: await wait(), timed_out: false };
   } catch (err) {
     if (err instanceof RetroError && err.code === 'timeout') return { status: await session.status(), timed_out: true };
     throw err;

@@ -14,7 +14,8 @@ import { launchViceTarget } from '../connectors/vice/launcher.js';
 import { launchBuiltinTarget } from '../connectors/builtin-c64/launcher.js';
 import type { LaunchConfig } from '../core/launch.js';
 import { Session } from './session.js';
-import type { ClientKind, ClientRef, SessionApi, SessionManagerApi } from './types.js';
+import type { ClientStarter, SessionApi, SessionManagerApi } from './types.js';
+import type { ClientSession } from './client-session.js';
 
 export type TargetLauncher = (
   config: LaunchConfig,
@@ -49,10 +50,7 @@ export class SessionManager implements SessionManagerApi {
     this.leaseMs = opts.leaseMs ?? 30_000;
   }
 
-  start(
-    config: LaunchConfig,
-    starter: { kind: ClientKind; label: string },
-  ): { session: SessionApi; client: ClientRef } {
+  start(config: LaunchConfig, starter: ClientStarter): ClientSession {
     if (!LAUNCHERS[config.emulator]) {
       throw new RetroError('unsupported', `Emulator "${config.emulator}" is not supported yet; use "mame".`, {
         emulator: config.emulator,
@@ -72,15 +70,21 @@ export class SessionManager implements SessionManagerApi {
       );
     }
     const session = new Session(config, this.leaseMs);
-    const client = session.attachClient(starter.kind, starter.label);
-    session.claimControl(client.id);
+    const { kind, label, ...opts } = starter;
+    const client = session.attach(kind, label, opts);
+    client.claimControl();
     this.sessions.push(session);
     session.onEvent((q) => {
       if (q.event.type === 'exited' || q.event.type === 'phase') this.changed();
     });
     this.changed();
     void this.boot(session);
-    return { session, client };
+    return client;
+  }
+
+  attach(sessionId: string | undefined, client: ClientStarter): ClientSession {
+    const { kind, label, ...opts } = client;
+    return this.get(sessionId).attach(kind, label, opts);
   }
 
   get(sessionId?: string): SessionApi {

@@ -27,6 +27,7 @@ import { LineStepper, type StepKind } from './line-stepper.js';
 import { LabelTable } from './labels.js';
 import { SourcePaths } from './source-paths.js';
 import { StopWaiters } from './stop-waiters.js';
+import { ClientSession, type ClientEngine, type ClientOptions } from './client-session.js';
 import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
 import type {
   BreakpointInfo,
@@ -60,7 +61,7 @@ export interface SessionDeps {
  * Booting (starting the emulator, running to main) is done by the manager,
  * which hands over a ready Target through `attachTarget`.
  */
-export class Session implements SessionApi {
+export class Session implements SessionApi, ClientEngine {
   readonly id = `s-${randomBytes(4).toString('hex')}`;
   private phase: SessionPhase = 'starting_emulator';
   private readonly progress: string[] = [];
@@ -163,8 +164,12 @@ export class Session implements SessionApi {
     return { session_id: this.id, build_id: this.buildId, generation: this.generation };
   }
 
-  attachClient(kind: ClientKind, label: string): ClientRef {
-    return this.clients.attach(kind, label);
+  attach(kind: ClientKind, label: string, opts?: ClientOptions): ClientSession {
+    return new ClientSession(this, this, this.clients.attach(kind, label), opts);
+  }
+
+  leaseHolderId(): string | undefined {
+    return this.lease.info()?.holder.id;
   }
 
   detachClient(clientId: string): void {

@@ -3,6 +3,7 @@
  * uses. Only src/session/ implements it; front ends never touch a Target.
  */
 import type { Address, Register, RunState, StopInfo } from '../core/target.js';
+import type { ClientOptions, ClientSession } from './client-session.js';
 
 export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
 
@@ -11,6 +12,12 @@ export interface ClientRef {
   id: string;
   kind: ClientKind;
   /** shown to people in refusals, e.g. "VS Code debug session", "MCP client claude-code" */
+  label: string;
+}
+
+/** Who joins a session, and how its handle keeps itself alive. */
+export interface ClientStarter extends ClientOptions {
+  kind: ClientKind;
   label: string;
 }
 
@@ -157,12 +164,11 @@ export interface SessionApi {
   readonly id: string;
   identity(): Identity;
 
-  // clients and control
-  attachClient(kind: ClientKind, label: string): ClientRef;
-  detachClient(clientId: string): void;
-  heartbeat(clientId: string): void;
-  claimControl(clientId: string, opts?: { takeOver?: boolean }): LeaseInfo;
-  releaseControl(clientId: string): void;
+  /**
+   * Joins the session as a new client: the returned handle carries the client
+   * id, heartbeat and lease state, and is the only way to mutate.
+   */
+  attach(kind: ClientKind, label: string, opts?: ClientOptions): ClientSession;
 
   // state
   status(): Promise<SessionStatus>;
@@ -172,18 +178,9 @@ export interface SessionApi {
   /** resolves with the stop (or the current one when already stopped); rejects with 'timeout' */
   waitForStop(timeoutMs: number): Promise<SessionStatus>;
 
-  // run control (need the lease)
-  resume(clientId: string, opts?: MutationOptions): Promise<void>;
-  pause(clientId: string, opts?: MutationOptions): Promise<void>;
-  stepInto(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
-  stepOver(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
-  stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
+  // run control, writes, owned breakpoints/watchpoints/inputs and the raw lease: through a ClientSession
 
-  // breakpoints: owned by the caller, no lease needed (design: only run control, writes, input, raw commands need it)
-  setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo>;
-  setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo>;
-  setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo>;
-  clearBreakpoint(clientId: string, id: number): Promise<void>;
+  /** every client's breakpoints (each names its owner; others see them read-only) */
   listBreakpoints(): BreakpointInfo[];
 
   // inspection (free for everyone)
@@ -192,7 +189,6 @@ export interface SessionApi {
   readVariable(expression: string, frameIndex?: number): Promise<VariableValue>;
   readRegisters(): Promise<Register[]>;
   readMemory(address: Address, length: number): Promise<Uint8Array>;
-  writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
   screenshot(): Promise<import('../core/target.js').ScreenImage>;
 
   /**
@@ -200,32 +196,15 @@ export interface SessionApi {
    * RetroError('unsupported') naming the target when it has none.
    */
   feature<T>(name: string): T;
-  /**
-   * Throws unless `clientId` may mutate now: holds the lease, names the current
-   * generation (when given), and — with needs 'stopped' / 'running' — the CPU is so.
-   * Front ends call it before mutating through a feature.
-   */
-  requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void;
-
-  // watchpoints: owned like breakpoints (no lease needed); others see them read-only
-  setWatchpoint(clientId: string, spec: import('../core/target.js').WatchSpec): Promise<WatchpointInfo>;
-  clearWatchpoint(clientId: string, id: number): Promise<void>;
   listWatchpoints(): WatchpointInfo[];
 
-  // held input: front ends record what a client holds so it is released when the client goes
-  /** Records an input `clientId` now holds; `release` undoes it. Returns its id. */
-  trackInput(clientId: string, what: string, release: () => Promise<void>): number;
+  /** An input finished (or its owner let go): forget it. Recording one goes through ClientSession.trackInput. */
   untrackInput(id: number): void;
   heldInputs(): HeldInputInfo[];
 
   /** file:line and function of a CPU address from the debug info (undefined without it) */
   locationAt(pc: number): SourceLocation | undefined;
 
-  // the exclusive raw lease (unvetted emulator console commands); needs the control lease
-  claimRawLease(clientId: string): void;
-  releaseRawLease(clientId: string): void;
-  /** Throws unless `clientId` holds both the control lease and the raw lease. */
-  requireRawLease(clientId: string, opts?: MutationOptions): void;
   /** After an unvetted command: re-read the emulator's state and bump the generation. */
   afterRawCommand(description: string): Promise<void>;
 
@@ -241,10 +220,10 @@ export interface SessionManagerApi {
   /** how long a client may stay silent before its lease and breakpoints lapse; front ends beat well within it */
   readonly leaseMs: number;
   /** Starts booting and returns at once; progress shows in status().phase/progress and 'phase' events. */
-  start(
-    config: import('../core/launch.js').LaunchConfig,
-    starter: { kind: ClientKind; label: string },
-  ): { session: SessionApi; client: ClientRef };
+  /** The starter's handle holds the lease from the start. */
+  start(config: import('../core/launch.js').LaunchConfig, starter: ClientStarter): ClientSession;
+  /** Joins a session (no id: the default one, as `get`) as a new client. */
+  attach(sessionId: string | undefined, client: ClientStarter): ClientSession;
   /** No id: the only (or most recently started) live session; none → RetroError('no_session'). */
   get(sessionId?: string): SessionApi;
   list(): SessionApi[];

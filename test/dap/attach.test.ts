@@ -8,7 +8,8 @@ import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { SessionManager } from '../../src/session/manager.js';
-import type { ClientRef, SessionApi } from '../../src/session/types.js';
+import type { SessionApi } from '../../src/session/types.js';
+import type { ClientSession } from '../../src/session/client-session.js';
 import { serveDap, type DapServer } from '../../src/dap/serve.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import { RecordingClient } from './dap-client.js';
@@ -16,7 +17,7 @@ import { RecordingClient } from './dap-client.js';
 let fx: ZxFixture;
 let manager: SessionManager;
 let session: SessionApi;
-let agent: ClientRef;
+let agent: ClientSession;
 let server: DapServer;
 let dc: RecordingClient;
 const TAKE_OVER = "Control is held by MCP client test-agent; run 'Retro Debug: Take Control' to take it over.";
@@ -24,10 +25,11 @@ const TAKE_OVER = "Control is held by MCP client test-agent; run 'Retro Debug: T
 before(async () => {
   fx = await buildZxFixture();
   manager = new SessionManager();
-  ({ session, client: agent } = manager.start(
+  agent = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true },
     { kind: 'mcp', label: 'MCP client test-agent' },
-  ));
+  );
+  session = agent.session;
   await session.waitForStop(60_000);
   server = await serveDap(manager);
   dc = new RecordingClient();
@@ -42,7 +44,7 @@ after(async () => {
 
 test('attach joins the running session, reports where it stopped, and says who has control', async () => {
   await dc.initialize();
-  await session.setLineBreakpoint(agent.id, fx.sources[1], fx.markers.plot_body.line);
+  await agent.setLineBreakpoint(fx.sources[1], fx.markers.plot_body.line);
   const attached = dc.attachRequest({ cwd: fx.dir } as DebugProtocol.AttachRequestArguments);
   await dc.next('initialized', 30_000);
   await dc.configurationDoneRequest();
@@ -86,7 +88,7 @@ test('taking control explicitly lets VS Code drive; the agent sees the new holde
   const stop = await dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
   assert.equal(stop.body.reason, 'breakpoint');
   assert.equal((await dc.topFrame()).line, fx.markers.loop_body.line);
-  await assert.rejects(session.resume(agent.id), /VS Code debug session/);
+  await assert.rejects(agent.resume(), /VS Code debug session/);
 });
 
 test('disconnect after attach leaves the emulator running and removes only our breakpoints', async () => {
@@ -101,7 +103,7 @@ test('disconnect after attach leaves the emulator running and removes only our b
     [['MCP client test-agent', fx.markers.plot_body.line]],
   );
   // The agent can take control back and keep working with the same MAME.
-  session.claimControl(agent.id);
+  agent.claimControl();
   const mem = await session.readMemory({ space: 'cpu', offset: 0 }, 4);
   assert.equal(mem.length, 4);
 });

@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
-import type { SessionApi, ClientRef, SessionStatus } from '../../src/session/types.js';
+import type { SessionApi, SessionStatus } from '../../src/session/types.js';
+import type { ClientSession } from '../../src/session/client-session.js';
 import type { ViceFeature } from '../../src/connectors/vice/vice-feature.js';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 import { screenText } from '../support/c64-screen.js';
@@ -14,7 +15,7 @@ import { screenText } from '../support/c64-screen.js';
 let fx: C64Fixture;
 let manager: SessionManager;
 let session: SessionApi;
-let dap: ClientRef;
+let dap: ClientSession;
 
 async function stoppedAt(expect?: { file: string; line: number }): Promise<SessionStatus> {
   const status = await session.waitForStop(30_000);
@@ -33,11 +34,12 @@ async function stoppedAt(expect?: { file: string; line: number }): Promise<Sessi
 before(async () => {
   fx = await buildC64Fixture();
   manager = new SessionManager({ leaseMs: 5000 });
-  ({ session, client: dap } = manager.start(
+  dap = manager.start(
     { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
     { kind: 'dap', label: 'test' },
-  ));
-  setInterval(() => session.heartbeat(dap.id), 500).unref();
+  );
+  session = dap.session;
+  setInterval(() => dap.beat(), 500).unref();
 });
 
 after(async () => {
@@ -57,9 +59,9 @@ test('boots the built-in C64 and stops at main, with the .dbg found beside the P
 });
 
 test('a line breakpoint in another file is hit; the call stack has both functions', async () => {
-  const bp = await session.setLineBreakpoint(dap.id, 'util.c', fx.markers.scaled.line);
+  const bp = await dap.setLineBreakpoint('util.c', fx.markers.scaled.line);
   assert.equal(bp.verified, true);
-  await session.resume(dap.id);
+  await dap.resume();
   const status = await stoppedAt(fx.markers.scaled);
   assert.equal(status.last_stop?.reason, 'breakpoint');
   assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
@@ -74,11 +76,11 @@ test('a line breakpoint in another file is hit; the call stack has both function
   assert.equal(byName.sum?.value, '0');
   assert.equal(byName.value?.value, '1');
   assert.equal(byName.value?.type, 'int');
-  await session.clearBreakpoint(dap.id, bp.id);
+  await dap.clearBreakpoint(bp.id);
 });
 
 test('step over runs one C line; locals and a global read back typed', async () => {
-  await session.stepOver(dap.id);
+  await dap.stepOver();
   await stoppedAt(fx.markers.add_return);
   const scaled = await session.readVariable('scaled');
   assert.equal(scaled.value, '10');
@@ -91,17 +93,17 @@ test('step over runs one C line; locals and a global read back typed', async () 
 });
 
 test('step out returns to the caller; step over a call line stays in main', async () => {
-  await session.stepOut(dap.id);
+  await dap.stepOut();
   const back = await stoppedAt();
   assert.equal(back.location?.function, 'main');
   // finish the line that called (assignment to total), then the printf line
   if (back.location?.line === fx.markers.loop_call.line) {
-    await session.stepOver(dap.id);
+    await dap.stepOver();
     await stoppedAt(fx.markers.after_call);
   }
   const total = await session.readVariable('total');
   assert.equal(total.value, '10');
-  await session.stepOver(dap.id);
+  await dap.stepOver();
   const next = await stoppedAt();
   assert.equal(next.location?.function, 'main');
   const screen = await screenText(session);
@@ -109,28 +111,28 @@ test('step out returns to the caller; step over a call line stays in main', asyn
 });
 
 test('step into enters add_scaled at its first body line', async () => {
-  const bp = await session.setLineBreakpoint(dap.id, 'main.c', fx.markers.loop_call.line);
-  await session.resume(dap.id);
+  const bp = await dap.setLineBreakpoint('main.c', fx.markers.loop_call.line);
+  await dap.resume();
   await stoppedAt(fx.markers.loop_call);
-  await session.clearBreakpoint(dap.id, bp.id);
-  await session.stepInto(dap.id);
+  await dap.clearBreakpoint(bp.id);
+  await dap.stepInto();
   await stoppedAt(fx.markers.scaled);
 });
 
 test('a typed key reaches cgetc and the output appears on the screen', async () => {
-  const bp = await session.setLineBreakpoint(dap.id, 'main.c', fx.markers.got_key.line);
-  await session.resume(dap.id);
+  const bp = await dap.setLineBreakpoint('main.c', fx.markers.got_key.line);
+  await dap.resume();
   // the program waits in cgetc; type while it runs
   await new Promise((r) => setTimeout(r, 300));
-  session.requireControl(dap.id, undefined, 'running');
+  dap.requireControl(undefined, 'running');
   await session.feature<ViceFeature>('vice').keyboardFeed(Buffer.from('Q'));
   await stoppedAt(fx.markers.got_key);
   const key = await session.readVariable('key');
   assert.equal(key.numeric, 0x51, 'the PETSCII code of the Q key');
-  await session.clearBreakpoint(dap.id, bp.id);
-  await session.resume(dap.id);
+  await dap.clearBreakpoint(bp.id);
+  await dap.resume();
   await new Promise((r) => setTimeout(r, 300));
-  await session.pause(dap.id);
+  await dap.pause();
   await stoppedAt();
   const screen = await screenText(session);
   for (const line of ['RETRO C64 TEST', 'STEP 2 TOTAL 30', 'STEP 3 TOTAL 60', 'PRESS A KEY', 'KEY q DONE']) {

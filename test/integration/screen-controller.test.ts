@@ -50,18 +50,19 @@ test("a stop in the real session brings a frame with the program's screen", { ti
   await controller.handleMessage({ type: 'ready' });
   assert.deepEqual(posted[0]?.type, 'status', 'no session yet: a hint, not a picture');
 
-  const { session, client } = manager.start(
+  const client = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true },
     { kind: 'cli', label: 'screen panel test' },
   );
+  const { session } = client;
   await session.waitForStop(120_000);
   assert.equal(controller.currentSessionId, session.id, 'the controller follows the new session');
 
   // Let fill_screen finish and a few frames render, then pause: a stop the panel did not ask for.
-  await session.resume(client.id);
+  await client.resume();
   await new Promise((r) => setTimeout(r, 1500));
   posted.length = 0;
-  await session.pause(client.id);
+  await client.pause();
   const message = await nextMessage(posted, (m) => m.type === 'frame', 60_000);
   assert.equal(message.type, 'frame');
   if (message.type !== 'frame') return;

@@ -5,13 +5,14 @@ import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
 import type { RetroError } from '../../src/core/errors.js';
-import type { SessionApi, ClientRef, SessionStatus } from '../../src/session/types.js';
+import type { SessionApi, SessionStatus } from '../../src/session/types.js';
+import type { ClientSession } from '../../src/session/client-session.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 
 let fx: ZxFixture;
 let manager: SessionManager;
 let session: SessionApi;
-let dap: ClientRef;
+let dap: ClientSession;
 
 const code = (e: unknown) => (e as RetroError).code;
 
@@ -32,12 +33,13 @@ async function stoppedAt(expectLine?: { file: string; line: number }): Promise<S
 before(async () => {
   fx = await buildZxFixture();
   manager = new SessionManager({ leaseMs: 1500 });
-  ({ session, client: dap } = manager.start(
+  dap = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
     { kind: 'dap', label: 'VS Code debug session' },
-  ));
+  );
+  session = dap.session;
   // the starter heartbeats like a connected front end
-  const beat = setInterval(() => session.heartbeat(dap.id), 300);
+  const beat = setInterval(() => dap.beat(), 300);
   beat.unref();
 });
 
@@ -57,36 +59,36 @@ test('boots MAME and stops at main with identity and a source location', async (
 
 test('a line breakpoint is hit with its id and the stop names file:line', async () => {
   const m = fx.markers.loop_body;
-  const bp = await session.setLineBreakpoint(dap.id, m.file, m.line);
+  const bp = await dap.setLineBreakpoint(m.file, m.line);
   assert.equal(bp.verified, true);
-  await session.resume(dap.id);
+  await dap.resume();
   const status = await stoppedAt(m);
   assert.equal(status.last_stop?.reason, 'breakpoint');
   assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
-  await session.clearBreakpoint(dap.id, bp.id);
+  await dap.clearBreakpoint(bp.id);
 });
 
 test('a breakpoint on a line without code moves to the next line with code', async () => {
   const m = fx.markers.loop_body;
-  const bp = await session.setLineBreakpoint(dap.id, m.file, m.line - 1); // the `for (;;) {` line or before
+  const bp = await dap.setLineBreakpoint(m.file, m.line - 1); // the `for (;;) {` line or before
   assert.equal(bp.verified, true);
   assert.ok(bp.line! >= m.line - 1);
-  await session.clearBreakpoint(dap.id, bp.id);
-  const none = await session.setLineBreakpoint(dap.id, m.file, 10_000);
+  await dap.clearBreakpoint(bp.id);
+  const none = await dap.setLineBreakpoint(m.file, 10_000);
   assert.equal(none.verified, false);
   assert.match(none.message ?? '', /No code/);
-  await session.clearBreakpoint(dap.id, none.id);
+  await dap.clearBreakpoint(none.id);
 });
 
 test('step over, into and out move by C lines through the nested calls', async () => {
   // at loop_body: step over to call_draw
-  await session.stepOver(dap.id);
+  await dap.stepOver();
   await stoppedAt(fx.markers.call_draw);
   // into draw → first line of draw
-  await session.stepInto(dap.id);
+  await dap.stepInto();
   const inDraw = await stoppedAt(fx.markers.draw_call_plot); // the first body line, past the prologue
   assert.equal(inDraw.location?.function, 'draw');
-  await session.stepInto(dap.id);
+  await dap.stepInto();
   const inPlot = await stoppedAt(fx.markers.plot_body);
   assert.equal(inPlot.location?.function, 'plot');
 
@@ -110,7 +112,7 @@ test('step over, into and out move by C lines through the nested calls', async (
   assert.equal(drawRow?.numeric, undefined);
   assert.match(drawRow?.value ?? '', /not recoverable/);
 
-  await session.stepOut(dap.id);
+  await dap.stepOut();
   const back = await stoppedAt();
   assert.equal(back.location?.function, 'draw');
 });
@@ -122,14 +124,14 @@ test('globals are typed and change as the program runs', async () => {
   assert.equal(origin.children?.find((c) => c.name === 'x')?.numeric, 3);
   assert.equal((await session.readVariable('origin.y')).numeric, -4);
   assert.match((await session.readVariable('message')).value, /RETRO/);
-  const bp = await session.setLineBreakpoint(dap.id, fx.markers.loop_body.file, fx.markers.loop_body.line);
-  await session.resume(dap.id);
+  const bp = await dap.setLineBreakpoint(fx.markers.loop_body.file, fx.markers.loop_body.line);
+  await dap.resume();
   await stoppedAt(fx.markers.loop_body);
-  await session.resume(dap.id);
+  await dap.resume();
   await stoppedAt(fx.markers.loop_body);
   const later = await session.readVariable('counter');
   assert.notEqual(later.numeric, before.numeric);
-  await session.clearBreakpoint(dap.id, bp.id);
+  await dap.clearBreakpoint(bp.id);
   const globals = await session.variables('globals');
   assert.ok(['counter', 'total', 'origin', 'message'].every((n) => globals.some((g) => g.name === n)));
   const regs = await session.variables('registers');
@@ -138,20 +140,20 @@ test('globals are typed and change as the program runs', async () => {
 
 test('instruction stepping moves the PC by one instruction', async () => {
   const pc = (await session.status()).pc!;
-  await session.stepInto(dap.id, 'instruction');
+  await dap.stepInto('instruction');
   const after = await stoppedAt();
   assert.notEqual(after.pc, pc);
 });
 
 test('pause stops a running machine; requests that need a stop are refused while running', async () => {
-  await session.resume(dap.id);
+  await dap.resume();
   await assert.rejects(session.backtrace(), (e) => code(e) === 'not_stopped');
-  await assert.rejects(session.stepOver(dap.id), (e) => code(e) === 'not_stopped');
+  await assert.rejects(dap.stepOver(), (e) => code(e) === 'not_stopped');
   await assert.rejects(
-    session.writeMemory(dap.id, { space: 'cpu', offset: 0x9000 }, Uint8Array.of(1)),
+    dap.writeMemory({ space: 'cpu', offset: 0x9000 }, Uint8Array.of(1)),
     (e) => code(e) === 'not_stopped',
   );
-  await session.pause(dap.id);
+  await dap.pause();
   const status = await stoppedAt();
   assert.equal(status.last_stop?.reason, 'pause');
 });
@@ -162,27 +164,27 @@ test('memory reads are range-checked and writes need the lease and stick', async
   assert.deepEqual([...rom], [...readFileSync(fx.rom).subarray(0, 16)]);
   await assert.rejects(session.readMemory({ space: 'cpu', offset: 0xfff0 }, 32), (e) => code(e) === 'bad_address');
   await assert.rejects(session.readMemory({ space: 'cpu', offset: 0 }, 2 << 20), (e) => code(e) === 'too_large');
-  await session.writeMemory(dap.id, { space: 'cpu', offset: 0x9000 }, Uint8Array.of(0xde, 0xad));
+  await dap.writeMemory({ space: 'cpu', offset: 0x9000 }, Uint8Array.of(0xde, 0xad));
   assert.deepEqual([...(await session.readMemory({ space: 'cpu', offset: 0x9000 }, 2))], [0xde, 0xad]);
   await assert.rejects(
-    session.writeMemory(dap.id, { space: 'cpu', offset: 0x0000 }, Uint8Array.of(0x00)),
+    dap.writeMemory({ space: 'cpu', offset: 0x0000 }, Uint8Array.of(0x00)),
     (e) => code(e) === 'bad_address',
     'ROM does not take writes',
   );
-  await assert.rejects(session.resume(dap.id, { generation: 0 }), (e) => code(e) === 'stale_generation');
+  await assert.rejects(dap.resume({ generation: 0 }), (e) => code(e) === 'stale_generation');
   assert.equal((await session.status()).state, 'stopped', 'the session is intact');
 });
 
 test('an agent without the lease is refused; an expired owner loses its breakpoints', async () => {
-  const agent = session.attachClient('mcp', 'MCP client test-agent');
-  await assert.rejects(session.resume(agent.id), (e) => code(e) === 'lease_held');
+  const agent = session.attach('mcp', 'MCP client test-agent');
+  await assert.rejects(agent.resume(), (e) => code(e) === 'lease_held');
   assert.throws(
-    () => session.claimControl(agent.id),
+    () => agent.claimControl(),
     (e) => code(e) === 'lease_held',
   );
-  const bp = await session.setFunctionBreakpoint(agent.id, 'plot');
+  const bp = await agent.setFunctionBreakpoint('plot');
   assert.equal(bp.verified, true);
-  await assert.rejects(session.clearBreakpoint(dap.id, bp.id), (e) => code(e) === 'not_owner');
+  await assert.rejects(dap.clearBreakpoint(bp.id), (e) => code(e) === 'not_owner');
   // the agent vanishes: no more heartbeats
   const expired = new Promise((resolve) => {
     const off = session.onEvent((q) => {

@@ -1,7 +1,7 @@
 /** Tool group `c`: C-level debugging — breakpoints, run control, stack, variables. */
 import * as z from 'zod/v4';
-import type { SessionApi, StepGranularity } from '../../session/types.js';
-import type { MutationOptions } from '../../session/types.js';
+import type { MutationOptions, StepGranularity } from '../../session/types.js';
+import type { ClientSession } from '../../session/client-session.js';
 import { RetroError } from '../../core/errors.js';
 import {
   describeLocation,
@@ -41,7 +41,8 @@ const setBreakpoint = defineTool({
   output: { breakpoint: breakpointSchema, requested_line: z.number().int().optional(), moved: z.boolean() },
   annotations: MUTATES,
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
+    const me = ctx.connection.use(args.session_id);
+    const { session, client } = me;
     const kinds = [
       args.file !== undefined || args.line !== undefined,
       args.function !== undefined,
@@ -51,13 +52,12 @@ const setBreakpoint = defineTool({
       throw new RetroError('bad_request', 'Give exactly one of: file and line, function, or address.');
     }
     let bp;
-    if (args.function !== undefined) bp = await session.setFunctionBreakpoint(client.id, args.function, args.condition);
-    else if (args.address !== undefined)
-      bp = await session.setAddressBreakpoint(client.id, parseAddress(args.address), args.condition);
+    if (args.function !== undefined) bp = await me.setFunctionBreakpoint(args.function, args.condition);
+    else if (args.address !== undefined) bp = await me.setAddressBreakpoint(parseAddress(args.address), args.condition);
     else {
       if (args.file === undefined || args.line === undefined)
         throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
-      bp = await session.setLineBreakpoint(client.id, args.file, args.line, args.condition);
+      bp = await me.setLineBreakpoint(args.file, args.line, args.condition);
     }
     const moved = args.line !== undefined && bp.line !== undefined && bp.line !== args.line;
     return {
@@ -80,8 +80,9 @@ const clearBreakpoint = defineTool({
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
-    await session.clearBreakpoint(client.id, args.id);
+    const me = ctx.connection.use(args.session_id);
+    const { session } = me;
+    await me.clearBreakpoint(args.id);
     return { session, data: { cleared: args.id } };
   },
 });
@@ -112,7 +113,7 @@ const waitInput = (defaultWait: boolean) => ({
   timeout_ms: z.number().int().min(0).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
 });
 
-type RunCommand = (session: SessionApi, clientId: string, opts: MutationOptions) => Promise<void>;
+type RunCommand = (me: ClientSession, opts: MutationOptions) => Promise<void>;
 
 /** One shape for every run-control tool: issue the command, maybe wait, report the new state. */
 async function runControl(
@@ -120,13 +121,10 @@ async function runControl(
   args: { session_id?: string; generation?: number; wait: boolean; timeout_ms: number },
   command: RunCommand,
 ) {
-  const { session, client } = ctx.connection.use(args.session_id);
+  const me = ctx.connection.use(args.session_id);
+  const { session } = me;
   const opts: MutationOptions = { generation: args.generation };
-  const { status, timed_out } = await runThenWait(
-    session,
-    () => command(session, client.id, opts),
-    args.wait ? args.timeout_ms : 0,
-  );
+  const { status, timed_out } = await runThenWait(me, () => command(me, opts), args.wait ? args.timeout_ms : 0);
   return {
     session,
     state: status.state,
@@ -142,7 +140,7 @@ const resume = defineTool({
   input: waitInput(false),
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.resume(id, o)),
+  run: (args, ctx) => runControl(ctx, args, (me, o) => me.resume(o)),
 });
 
 const pause = defineTool({
@@ -152,7 +150,7 @@ const pause = defineTool({
   input: waitInput(true),
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.pause(id, o)),
+  run: (args, ctx) => runControl(ctx, args, (me, o) => me.pause(o)),
 });
 
 const granularity = z.enum(['line', 'instruction']).default('line');
@@ -164,7 +162,7 @@ const stepInto = defineTool({
   input: { ...waitInput(true), granularity },
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.stepInto(id, args.granularity as StepGranularity, o)),
+  run: (args, ctx) => runControl(ctx, args, (me, o) => me.stepInto(args.granularity as StepGranularity, o)),
 });
 
 const stepOver = defineTool({
@@ -174,7 +172,7 @@ const stepOver = defineTool({
   input: { ...waitInput(true), granularity },
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.stepOver(id, args.granularity as StepGranularity, o)),
+  run: (args, ctx) => runControl(ctx, args, (me, o) => me.stepOver(args.granularity as StepGranularity, o)),
 });
 
 const stepOut = defineTool({
@@ -184,7 +182,7 @@ const stepOut = defineTool({
   input: waitInput(true),
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (s, id, o) => s.stepOut(id, o)),
+  run: (args, ctx) => runControl(ctx, args, (me, o) => me.stepOut(o)),
 });
 
 const backtrace = defineTool({

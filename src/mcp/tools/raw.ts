@@ -89,7 +89,8 @@ const writeMemory = defineTool({
   output: { address: addressSchema, written: z.number().int(), read_back: z.string(), verified: z.boolean() },
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
+    const me = ctx.connection.use(args.session_id);
+    const { session } = me;
     const data = parseHex(args.hex);
     if (data.length > MAX_WRITE_BYTES) {
       throw new RetroError('too_large', `Writing ${data.length} bytes exceeds the limit of ${MAX_WRITE_BYTES}.`, {
@@ -97,7 +98,7 @@ const writeMemory = defineTool({
       });
     }
     const address = parseAddress(args.address);
-    await session.writeMemory(client.id, address, data, { generation: args.generation });
+    await me.writeMemory(address, data, { generation: args.generation });
     const back = await session.readMemory(address, data.length);
     const verified = Buffer.from(back).equals(Buffer.from(data));
     return {

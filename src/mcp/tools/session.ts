@@ -77,8 +77,9 @@ const startSession = defineTool({
   async run(args, ctx) {
     const config = agentLaunchConfig({ ...args }, ctx.launchPolicy);
     // The manager refuses a second live session for the same program/emulator ('session_exists').
-    const { session, client } = ctx.manager.start(config, { kind: ctx.connection.kind, label: ctx.connection.label });
-    ctx.connection.adopt(session, client);
+    const me = ctx.manager.start(config, ctx.connection.starter);
+    ctx.connection.adopt(me);
+    const { session, client } = me;
     const st = await session.status();
     return {
       session,
@@ -178,8 +179,9 @@ const claimControl = defineTool({
   output: { lease: leaseSchema },
   annotations: MUTATES,
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
-    const lease = session.claimControl(client.id, { takeOver: args.take_over });
+    const me = ctx.connection.use(args.session_id);
+    const { session, client } = me;
+    const lease = me.claimControl({ takeOver: args.take_over });
     return {
       session,
       data: { lease: formatLease(lease, client.id)! },
@@ -196,8 +198,9 @@ const releaseControl = defineTool({
   output: { released: z.boolean() },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
-    session.releaseControl(client.id);
+    const me = ctx.connection.use(args.session_id);
+    me.releaseControl();
+    const { session } = me;
     return { session, data: { released: true } };
   },
 });

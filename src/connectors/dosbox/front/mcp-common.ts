@@ -6,7 +6,8 @@ import { readToolFile, writeToolFile } from '../../../mcp/tool-files.js';
 import type { ToolContext } from '../../../mcp/tool-kit.js';
 
 export function useDos(ctx: ToolContext, sessionId?: string) {
-  const { session, client } = ctx.connection.use(sessionId);
+  const client = ctx.connection.use(sessionId);
+  const { session } = client;
   const machine = session.feature<DosMachine>('dos');
   return { session, client, machine };
 }

@@ -39,7 +39,7 @@ const typeKeysTool = defineTool({
   annotations: MUTATES,
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     const words = parseKeys(args.keys);
     if (words.length > MAX_KEYS) throw new RetroError('too_large', `At most ${MAX_KEYS} keys per call.`);
     const r = await typeKeys(machine.guest, words, { timeoutMs: args.timeout_ms, drainMs: args.drain_ms });
@@ -73,7 +73,7 @@ const clickTool = defineTool({
   annotations: MUTATES,
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     let words;
     if (args.words)
       words = {
@@ -169,7 +169,7 @@ const traceTool = defineTool({
         summary: `${r.hits} hits; ${r.captures.map((c) => `${c.name}=${c.hex}`).join(' ')}`,
       };
     }
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     if (args.action === 'remove') {
       if (args.id === undefined) throw new RetroError('bad_request', 'remove needs id.');
       await machine.traces.remove(args.id);

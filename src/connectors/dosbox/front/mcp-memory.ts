@@ -76,7 +76,7 @@ const write = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     const at = machine.resolve(args.address);
     let data: Uint8Array;
     if (args.hex !== undefined) data = parseHex(args.hex);

@@ -12,6 +12,7 @@ import { sessionIdInput } from '../../../mcp/schemas.js';
 import { useDos } from './mcp-common.js';
 import { hex } from '../../../core/hex.js';
 import { allowedRoots } from '../../../mcp/tool-files.js';
+import type { ClientSession } from '../../../session/client-session.js';
 
 const READY_WAIT_MS = 45_000;
 
@@ -23,23 +24,17 @@ const programSchema = z.object({
   path: z.string().optional(),
 });
 
-async function waitReady(ctx: ToolContext, sessionId: string) {
-  const session = ctx.manager.get(sessionId);
-  const deadline = Date.now() + READY_WAIT_MS;
-  for (;;) {
-    const st = await session.status();
-    if (st.phase === 'ready') return session;
-    if (st.phase === 'failed' || st.phase === 'exited')
-      throw new RetroError(
-        (st.error?.code as never) ?? 'launch_failed',
-        st.error?.message ?? `The DOS session ended: ${st.progress.at(-1)}`,
-      );
-    if (Date.now() > deadline)
-      throw new RetroError(
-        'timeout',
-        `The DOS guest was not ready within ${READY_WAIT_MS} ms (${st.progress.at(-1)}); the session keeps starting: check session_status.`,
-      );
-    await new Promise((r) => setTimeout(r, 50));
+/** A DOS guest is ready once it runs; the wait is bounded, the session keeps starting after it. */
+async function waitReady(client: ClientSession): Promise<void> {
+  try {
+    await client.whenReady(READY_WAIT_MS);
+  } catch (err) {
+    if (!(err instanceof RetroError) || err.code !== 'timeout') throw err;
+    const st = await client.session.status();
+    throw new RetroError(
+      'timeout',
+      `The DOS guest was not ready within ${READY_WAIT_MS} ms (${st.progress.at(-1)}); the session keeps starting: check session_status.`,
+    );
   }
 }
 
@@ -137,9 +132,10 @@ const launch = defineTool({
       },
       ctx.launchPolicy,
     );
-    const { session, client } = ctx.manager.start(config, { kind: ctx.connection.kind, label: ctx.connection.label });
-    ctx.connection.adopt(session, client);
-    await waitReady(ctx, session.id);
+    const client = ctx.manager.start(config, ctx.connection.starter);
+    const { session } = client;
+    ctx.connection.adopt(client);
+    await waitReady(client);
     const out = await guestData(ctx, session.id);
     return { ...out, data: { ...out.data, your_client_id: client.id } };
   },
@@ -154,7 +150,7 @@ const attach = defineTool({
   output: { ...guestOutput, your_client_id: z.string() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   async run(args, ctx) {
-    const { session, client } = ctx.manager.start(
+    const client = ctx.manager.start(
       {
         machine: 'dos',
         emulator: 'dosbox',
@@ -162,10 +158,11 @@ const attach = defineTool({
         cwd: args.cwd,
         dos: { pid: args.pid, profile: args.profile },
       },
-      { kind: ctx.connection.kind, label: ctx.connection.label },
+      ctx.connection.starter,
     );
-    ctx.connection.adopt(session, client);
-    await waitReady(ctx, session.id);
+    const { session } = client;
+    ctx.connection.adopt(client);
+    await waitReady(client);
     const out = await guestData(ctx, session.id);
     return { ...out, data: { ...out.data, your_client_id: client.id } };
   },

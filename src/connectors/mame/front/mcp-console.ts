@@ -25,7 +25,7 @@ const debuggerCommand = defineTool({
     const vetted = vetConsoleCommand(args.command);
     if (!vetted.readOnly) {
       try {
-        session.requireRawLease(client.id, { generation: args.generation });
+        client.requireRawLease({ generation: args.generation });
       } catch (err) {
         if (err instanceof RetroError && err.code === 'no_lease') {
           throw new RetroError(
@@ -58,8 +58,9 @@ const claimRawLease = defineTool({
   output: { raw_lease: z.boolean() },
   annotations: MUTATES,
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
-    session.claimRawLease(client.id);
+    const client = ctx.connection.use(args.session_id);
+    const { session } = client;
+    client.claimRawLease();
     return { session, data: { raw_lease: true }, summary: 'You hold the exclusive raw lease.' };
   },
 });
@@ -72,8 +73,9 @@ const releaseRawLease = defineTool({
   output: { raw_lease: z.boolean() },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
-    session.releaseRawLease(client.id);
+    const client = ctx.connection.use(args.session_id);
+    const { session } = client;
+    client.releaseRawLease();
     return { session, data: { raw_lease: false } };
   },
 });

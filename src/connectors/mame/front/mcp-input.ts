@@ -7,7 +7,8 @@
  */
 import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
-import type { ClientRef, SessionApi } from '../../../session/types.js';
+import type { ClientSession } from '../../../session/client-session.js';
+import type { SessionApi } from '../../../session/types.js';
 import { findMouse, type FieldRef, type InputStep, type MameRaw, type PortInfo } from '../mame-raw.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
@@ -25,21 +26,21 @@ const inputOutput = {
 
 async function mutateInput(ctx: ToolContext, args: { session_id?: string; generation?: number }, needsRunning = true) {
   const m = useMame(ctx, args.session_id);
-  m.session.requireControl(m.client.id, { generation: args.generation }, needsRunning ? 'running' : undefined);
+  m.client.requireControl({ generation: args.generation }, needsRunning ? 'running' : undefined);
   return m;
 }
 
 /** Queue a sequence, record it as held by the caller, optionally wait for it to finish. */
 async function runSequence(
   session: SessionApi,
-  client: ClientRef,
+  client: ClientSession,
   raw: MameRaw,
   what: string,
   steps: InputStep[],
   wait: boolean,
 ) {
   const { done } = await raw.enqueueInput(steps);
-  const tracked = session.trackInput(client.id, what, async () => {
+  const tracked = client.trackInput(what, async () => {
     await raw.releaseAllInput();
   });
   const settled = done.finally(() => session.untrackInput(tracked));
@@ -351,7 +352,7 @@ const setInput = defineTool({
     const what = `field ${args.port}/${args.field} held`;
     await raw.setInput(args.port, args.field, args.value);
     for (const h of session.heldInputs()) if (h.what === what && h.owner.id === client.id) session.untrackInput(h.id);
-    if (args.value !== 0) session.trackInput(client.id, what, () => raw.setInput(args.port, args.field, 0));
+    if (args.value !== 0) client.trackInput(what, () => raw.setInput(args.port, args.field, 0));
     return {
       session,
       data: {

@@ -90,13 +90,14 @@ const stepInstruction = defineTool({
   output: { steps: z.number().int(), stop: stopSchema.optional(), timed_out: z.boolean() },
   annotations: MUTATES,
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
+    const client = ctx.connection.use(args.session_id);
+    const { session } = client;
     let steps = 0;
     let outcome;
     do {
       outcome = await runThenWait(
-        session,
-        () => session.stepInto(client.id, 'instruction', { generation: args.generation }),
+        client,
+        () => client.stepInto('instruction', { generation: args.generation }),
         args.timeout_ms,
       );
       steps++;

@@ -64,7 +64,8 @@ const setWatchpoint = defineTool({
   output: { watchpoint: watchpointSchema },
   annotations: MUTATES,
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
+    const client = ctx.connection.use(args.session_id);
+    const { session } = client;
     let address = args.address === undefined ? undefined : parseAddress(args.address);
     let length = args.length;
     if (args.variable !== undefined) {
@@ -73,7 +74,7 @@ const setWatchpoint = defineTool({
       length ??= v.bytes ? v.bytes.length / 2 : undefined;
     }
     if (!address) throw new RetroError('bad_request', 'Give a variable or an address to watch.');
-    const wp = await session.setWatchpoint(client.id, {
+    const wp = await client.setWatchpoint({
       address,
       length: length ?? 1,
       kind: args.kind,
@@ -95,8 +96,9 @@ const clearWatchpoint = defineTool({
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
-    await session.clearWatchpoint(client.id, args.id);
+    const client = ctx.connection.use(args.session_id);
+    const { session } = client;
+    await client.clearWatchpoint(args.id);
     return { session, data: { cleared: args.id } };
   },
 });
@@ -109,7 +111,8 @@ const listWatchpoints = defineTool({
   output: { watchpoints: z.array(watchpointSchema) },
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const { session, client } = ctx.connection.use(args.session_id);
+    const client = ctx.connection.use(args.session_id);
+    const { session } = client;
     return { session, data: { watchpoints: session.listWatchpoints().map((w) => formatWatchpoint(w, client.id)) } };
   },
 });

@@ -1,6 +1,7 @@
 /** Which session's VICE connector an MCP connection is bound to (vice_connect / vice_disconnect). */
 import { RetroError } from '../../../core/errors.js';
-import type { ClientRef, SessionApi } from '../../../session/types.js';
+import type { ClientSession } from '../../../session/client-session.js';
+import type { SessionApi } from '../../../session/types.js';
 import type { ViceFeature } from '../vice-feature.js';
 import type { McpConnection } from '../../../mcp/connection.js';
 import type { ToolContext } from '../../../mcp/tool-kit.js';
@@ -10,7 +11,7 @@ const bindings = new WeakMap<McpConnection, string>();
 
 export interface BoundVice {
   session: SessionApi;
-  client: ClientRef;
+  client: ClientSession;
   vice: ViceFeature;
 }
 
@@ -18,7 +19,8 @@ export interface BoundVice {
 export function boundVice(ctx: ToolContext, sessionId?: string): BoundVice {
   const id = sessionId ?? bindings.get(ctx.connection);
   if (!id) throw new RetroError('no_session', 'No VICE is bound to this connection; call vice_connect first.');
-  const { session, client } = ctx.connection.use(id);
+  const client = ctx.connection.use(id);
+  const { session } = client;
   let vice: ViceFeature;
   try {
     vice = session.feature<ViceFeature>('vice');

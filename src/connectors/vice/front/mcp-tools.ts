@@ -81,9 +81,9 @@ const viceConnect = defineTool({
     if (args.monitor) {
       const started = ctx.manager.start(
         { machine: 'c64', emulator: 'vice', viceMonitor: args.monitor },
-        { kind: 'mcp', label: 'vice_connect' },
+        { ...ctx.connection.starter, kind: 'mcp', label: 'vice_connect' },
       );
-      ctx.connection.adopt(started.session, started.client);
+      ctx.connection.adopt(started);
       const status = await started.session.waitForStop(args.timeout_ms);
       if (status.error) throw new RetroError(status.error.code as never, status.error.message);
       sessionId = started.session.id;
@@ -171,7 +171,7 @@ const viceRegisters = defineTool({
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     if (args.set && Object.keys(args.set).length) {
-      session.requireControl(client.id, { generation: args.generation }, 'stopped');
+      client.requireControl({ generation: args.generation }, 'stopped');
       const items = Object.entries(args.set).map(([name, value]) => {
         const reg = vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
         if (!reg)
@@ -256,7 +256,7 @@ const viceWriteMemory = defineTool({
       throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write; ${data.length} were given.`);
     checkSpan(args.start, data.length);
     vice.bankId(args.bank_id);
-    session.requireControl(client.id, { generation: args.generation }, 'stopped');
+    client.requireControl({ generation: args.generation }, 'stopped');
     await vice.writeBank(args.bank_id, args.start, data);
     return {
       session,
@@ -290,7 +290,7 @@ const viceCheckpointSet = defineTool({
   annotations: MUTATING,
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     const op = args.operations.reduce((m, o) => m | ({ load: 1, store: 2, exec: 4 } as const)[o], 0);
     const cp = await vice.addCheckpoint({
       start: args.start,
@@ -338,7 +338,7 @@ const viceCheckpointDelete = defineTool({
   annotations: MUTATING,
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     if (args.enabled === undefined) await vice.deleteCheckpoint(args.number);
     else await vice.toggleCheckpoint(args.number, args.enabled);
     const action = (args.enabled === undefined ? 'deleted' : args.enabled ? 'enabled' : 'disabled') as
@@ -365,7 +365,7 @@ const viceExecution = defineTool({
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     const needs = args.action === 'interrupt' ? undefined : 'stopped';
-    session.requireControl(client.id, { generation: args.generation }, needs);
+    client.requireControl({ generation: args.generation }, needs);
     if (args.action === 'interrupt') await vice.pause();
     else if (args.action === 'resume') await vice.resume();
     else if (args.action === 'step') await vice.advance(args.count, args.over);
@@ -409,7 +409,7 @@ const viceReset = defineTool({
   annotations: MUTATING,
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     await vice.reset(args.kind);
     return { session, data: { kind: args.kind }, summary: `${args.kind} reset` };
   },
@@ -431,7 +431,7 @@ const viceTypeKeys = defineTool({
   annotations: MUTATING,
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
-    session.requireControl(client.id, { generation: args.generation });
+    client.requireControl({ generation: args.generation });
     const bytes = args.petscii_hex ? parseHex(args.petscii_hex) : asciiToPetscii(args.text ?? '');
     if (!bytes.length) throw new RetroError('bad_request', 'Give text or petscii_hex with at least one key.');
     if (bytes.includes(0)) throw new RetroError('bad_request', "A NUL byte would end VICE's keyboard feed early.");

@@ -1,0 +1,359 @@
+/**
+ * One front end's handle on a shared session: it owns the client id, the
+ * heartbeat and what this client knows about the lease, so front ends never
+ * pass a client id around or mirror the lease themselves. Every call made
+ * through the handle counts as life; the optional timer keeps a connected but
+ * quiet front end (an idle VS Code debug session) alive.
+ */
+import { RetroError } from '../core/errors.js';
+import type { Address, WatchSpec } from '../core/target.js';
+import type {
+  BreakpointInfo,
+  ClientRef,
+  LeaseInfo,
+  MutationOptions,
+  QueuedEvent,
+  SessionApi,
+  SessionStatus,
+  StepGranularity,
+  WatchpointInfo,
+} from './types.js';
+
+/** What the session engine offers per client; only src/session implements it, only ClientSession calls it. */
+export interface ClientEngine {
+  leaseHolderId(): string | undefined;
+  detachClient(clientId: string): void;
+  heartbeat(clientId: string): void;
+  claimControl(clientId: string, opts?: { takeOver?: boolean }): LeaseInfo;
+  releaseControl(clientId: string): void;
+  resume(clientId: string, opts?: MutationOptions): Promise<void>;
+  pause(clientId: string, opts?: MutationOptions): Promise<void>;
+  stepInto(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
+  stepOver(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
+  stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
+  setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo>;
+  setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo>;
+  setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo>;
+  clearBreakpoint(clientId: string, id: number): Promise<void>;
+  writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
+  setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo>;
+  clearWatchpoint(clientId: string, id: number): Promise<void>;
+  requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void;
+  trackInput(clientId: string, what: string, release: () => Promise<void>): number;
+  claimRawLease(clientId: string): void;
+  releaseRawLease(clientId: string): void;
+  requireRawLease(clientId: string, opts?: MutationOptions): void;
+}
+
+export interface ClientOptions {
+  /** beat on a timer this often while the handle is open (none: only calls through the handle count as life) */
+  heartbeatMs?: number;
+  /** whether the peer still shows life between calls (e.g. an open event stream); checked before each timed beat */
+  isAlive?: () => boolean;
+}
+
+/** Bootstrapping phases: not yet ready, not ended. */
+const BOOTING = new Set(['starting_emulator', 'booting', 'program_loaded']);
+
+export class ClientSession {
+  private timer?: NodeJS.Timeout;
+  private closedFlag = false;
+  private holding = false;
+  private readonly unsubscribe: () => void;
+  private readonly controlLost = new Set<(holder: ClientRef) => void>();
+  private readonly subscriptions = new Set<() => void>();
+
+  constructor(
+    /** the shared session: reads, events and identity, the same for every client */
+    readonly session: SessionApi,
+    private readonly engine: ClientEngine,
+    /** who this handle is, as others see it (breakpoint owners, lease refusals) */
+    readonly client: ClientRef,
+    opts: ClientOptions = {},
+  ) {
+    this.holding = engine.leaseHolderId() === client.id;
+    this.unsubscribe = session.onEvent((q) => this.noteLease(q));
+    if (opts.heartbeatMs) {
+      this.timer = setInterval(() => {
+        if (opts.isAlive?.() ?? true) this.beatQuietly();
+      }, opts.heartbeatMs);
+      this.timer.unref();
+    }
+  }
+
+  /** This client's id in the session. */
+  get id(): string {
+    return this.client.id;
+  }
+
+  /** how others see this client, e.g. "MCP client claude-code" */
+  get label(): string {
+    return this.client.label;
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Whether this client holds the control lease, as of the latest lease change. */
+  get holdsControl(): boolean {
+    return this.holding;
+  }
+
+  /** Called when another client takes the lease from this one (not on release or lapse). */
+  onControlLost(listener: (holder: ClientRef) => void): () => void {
+    this.controlLost.add(listener);
+    return () => this.controlLost.delete(listener);
+  }
+
+  /** A sign of life (any request counts); throws not_found once the session dropped this client. */
+  beat(): void {
+    this.live();
+  }
+
+  // ---- lease ----
+
+  claimControl(opts: { takeOver?: boolean } = {}): LeaseInfo {
+    const lease = this.engine.claimControl(this.live(), opts);
+    this.holding = true;
+    return lease;
+  }
+
+  /** Claims the lease when nobody else holds it; false (no error) when someone does. */
+  tryClaim(): boolean {
+    try {
+      this.claimControl();
+      return true;
+    } catch (err) {
+      if (err instanceof RetroError && err.code === 'lease_held') return false;
+      throw err;
+    }
+  }
+
+  releaseControl(): void {
+    this.engine.releaseControl(this.live());
+    this.holding = false;
+  }
+
+  /** Throws unless this client may mutate now (lease, generation, and the run state when `needs` says). */
+  requireControl(opts?: MutationOptions, needs?: 'stopped' | 'running'): void {
+    this.engine.requireControl(this.live(), opts, needs);
+  }
+
+  claimRawLease(): void {
+    this.engine.claimRawLease(this.live());
+  }
+
+  releaseRawLease(): void {
+    this.engine.releaseRawLease(this.live());
+  }
+
+  requireRawLease(opts?: MutationOptions): void {
+    this.engine.requireRawLease(this.live(), opts);
+  }
+
+  // ---- waiting, without polling ----
+
+  /**
+   * Resolves once the session finished booting (phase 'ready'), at once when it
+   * already has; rejects with the session's own error when the boot failed,
+   * target_lost when it ended, timeout after `timeoutMs`.
+   */
+  async whenReady(timeoutMs: number): Promise<SessionStatus> {
+    const status = await this.until(
+      timeoutMs,
+      (q) => q.event.type === 'phase' || q.event.type === 'exited',
+      async () => {
+        const s = await this.session.status();
+        return BOOTING.has(s.phase) ? undefined : s;
+      },
+      (s) =>
+        `Session ${this.session.id} was still starting after ${timeoutMs / 1000} s (${s.progress.at(-1) ?? s.phase}).`,
+    );
+    if (status.phase === 'ready') return status;
+    if (status.error) throw new RetroError(status.error.code as never, status.error.message);
+    throw new RetroError(
+      'target_lost',
+      `Session ${this.session.id} has ended (${status.progress.at(-1) ?? status.phase}).`,
+    );
+  }
+
+  /**
+   * The next stop (or exit) after this call. With `command`, the wait is armed
+   * before the command runs, so a stop that comes while it is acknowledged is
+   * not missed; the timeout counts from the command's end. Rejects with
+   * 'timeout' when none came in time.
+   */
+  async nextStop(timeoutMs: number, command?: () => Promise<void>): Promise<SessionStatus> {
+    let seen = false;
+    const off = this.session.onEvent((q) => {
+      if (isStop(q)) seen = true;
+    });
+    try {
+      if (command) await command();
+      return await this.until(
+        timeoutMs,
+        isStop,
+        async () => (seen ? this.session.status() : undefined),
+        (s) => `The machine did not stop within ${timeoutMs} ms; it is still ${s.state}.`,
+      );
+    } finally {
+      off();
+    }
+  }
+
+  /** Events of the shared session; the subscription ends with the handle. */
+  onEvent(listener: (e: QueuedEvent) => void): () => void {
+    const off = this.session.onEvent(listener);
+    this.subscriptions.add(off);
+    return () => {
+      off();
+      this.subscriptions.delete(off);
+    };
+  }
+
+  // ---- run control (need the lease) ----
+
+  resume(opts?: MutationOptions): Promise<void> {
+    return this.engine.resume(this.live(), opts);
+  }
+
+  pause(opts?: MutationOptions): Promise<void> {
+    return this.engine.pause(this.live(), opts);
+  }
+
+  stepInto(granularity?: StepGranularity, opts?: MutationOptions): Promise<void> {
+    return this.engine.stepInto(this.live(), granularity, opts);
+  }
+
+  stepOver(granularity?: StepGranularity, opts?: MutationOptions): Promise<void> {
+    return this.engine.stepOver(this.live(), granularity, opts);
+  }
+
+  stepOut(opts?: MutationOptions): Promise<void> {
+    return this.engine.stepOut(this.live(), opts);
+  }
+
+  writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
+    return this.engine.writeMemory(this.live(), address, data, opts);
+  }
+
+  // ---- what this client owns: breakpoints, watchpoints, held input ----
+
+  setLineBreakpoint(file: string, line: number, condition?: string): Promise<BreakpointInfo> {
+    return this.engine.setLineBreakpoint(this.live(), file, line, condition);
+  }
+
+  setFunctionBreakpoint(name: string, condition?: string): Promise<BreakpointInfo> {
+    return this.engine.setFunctionBreakpoint(this.live(), name, condition);
+  }
+
+  setAddressBreakpoint(address: Address, condition?: string): Promise<BreakpointInfo> {
+    return this.engine.setAddressBreakpoint(this.live(), address, condition);
+  }
+
+  clearBreakpoint(id: number): Promise<void> {
+    return this.engine.clearBreakpoint(this.live(), id);
+  }
+
+  setWatchpoint(spec: WatchSpec): Promise<WatchpointInfo> {
+    return this.engine.setWatchpoint(this.live(), spec);
+  }
+
+  clearWatchpoint(id: number): Promise<void> {
+    return this.engine.clearWatchpoint(this.live(), id);
+  }
+
+  /** Records an input this client now holds; `release` undoes it. Returns its id. */
+  trackInput(what: string, release: () => Promise<void>): number {
+    return this.engine.trackInput(this.live(), what, release);
+  }
+
+  /** Whether a breakpoint, watchpoint or held input belongs to this client. */
+  owns(thing: { owner: ClientRef }): boolean {
+    return thing.owner.id === this.client.id;
+  }
+
+  // ---- end ----
+
+  /** Leaves the session: the lease and everything this client owns are released. Safe to call twice. */
+  close(): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    clearInterval(this.timer);
+    this.unsubscribe();
+    for (const off of this.subscriptions) off();
+    this.subscriptions.clear();
+    try {
+      this.engine.detachClient(this.client.id);
+    } catch {
+      // the session is gone already
+    }
+  }
+
+  // ---- internals ----
+
+  /** The client id for a call, counting the call as life. */
+  private live(): string {
+    if (this.closedFlag)
+      throw new RetroError('not_found', `${this.client.label} has left session ${this.session.id}.`, {
+        client_id: this.client.id,
+      });
+    this.engine.heartbeat(this.client.id);
+    return this.client.id;
+  }
+
+  private beatQuietly(): void {
+    try {
+      this.engine.heartbeat(this.client.id);
+    } catch {
+      // dropped by the session (expired, or it ended): its events tell the front end
+    }
+  }
+
+  private noteLease(q: QueuedEvent): void {
+    if (q.event.type !== 'lease_changed') return;
+    const mine = q.event.lease?.holder.id === this.client.id;
+    const taken = this.holding && !mine && q.event.lease !== undefined;
+    this.holding = mine;
+    if (taken) for (const l of [...this.controlLost]) l(q.event.lease!.holder);
+  }
+
+  /**
+   * Waits until `check` yields a status, re-checking after each event `relevant`
+   * accepts. The listener is armed before the first check, so an event cannot
+   * slip between a check and the wait.
+   */
+  private async until(
+    timeoutMs: number,
+    relevant: (q: QueuedEvent) => boolean,
+    check: () => Promise<SessionStatus | undefined>,
+    timeoutText: (last: SessionStatus) => string,
+  ): Promise<SessionStatus> {
+    let wake: () => void = () => undefined;
+    const off = this.session.onEvent((q) => {
+      if (relevant(q)) wake();
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    try {
+      for (;;) {
+        const woken = new Promise<'event'>((resolve) => (wake = () => resolve('event')));
+        const hit = await check();
+        if (hit) return hit;
+        if ((await Promise.race([woken, expired])) === 'timeout') {
+          throw new RetroError('timeout', timeoutText(await this.session.status()), { timeout_ms: timeoutMs });
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      off();
+    }
+  }
+}
+
+function isStop(q: QueuedEvent): boolean {
+  return q.event.type === 'stopped' || q.event.type === 'exited';
+}
