@@ -5,6 +5,9 @@
  * use them, and a silent guess would hide a bug.
  */
 import { BASE_CYCLES, PAGE_PENALTY } from './cycles.js';
+import { LENGTH, MODE, Mode } from './opcodes.js';
+
+export { instructionLength, MODE, OP_JSR, OP_RTI, OP_RTS } from './opcodes.js';
 
 // module-local copies: bundlers turn imported bindings into getters, too slow for every instruction
 const CYCLES = BASE_CYCLES;
@@ -101,7 +104,7 @@ export class Cpu6502 {
     let addr = 0;
     let cross = 0;
     // Addressing: compute the effective address for memory operands.
-    switch (MODE[op]) {
+    switch (MODES[op]) {
       case M_IMP:
         this.pc = pc1;
         break;
@@ -169,227 +172,73 @@ export class Cpu6502 {
     }
     this.cycles += CYCLES[op] + (cross & PENALTY[op]);
 
+    // prettier-ignore
     switch (op) {
       // loads and stores
-      case 0xa9:
-      case 0xa5:
-      case 0xb5:
-      case 0xad:
-      case 0xbd:
-      case 0xb9:
-      case 0xa1:
-      case 0xb1:
+      case 0xa9: case 0xa5: case 0xb5: case 0xad: case 0xbd: case 0xb9: case 0xa1: case 0xb1:
         this.a = this.nz(bus.read(addr));
         break;
-      case 0xa2:
-      case 0xa6:
-      case 0xb6:
-      case 0xae:
-      case 0xbe:
-        this.x = this.nz(bus.read(addr));
-        break;
-      case 0xa0:
-      case 0xa4:
-      case 0xb4:
-      case 0xac:
-      case 0xbc:
-        this.y = this.nz(bus.read(addr));
-        break;
-      case 0x85:
-      case 0x95:
-      case 0x8d:
-      case 0x9d:
-      case 0x99:
-      case 0x81:
-      case 0x91:
-        bus.write(addr, this.a);
-        break;
-      case 0x86:
-      case 0x96:
-      case 0x8e:
-        bus.write(addr, this.x);
-        break;
-      case 0x84:
-      case 0x94:
-      case 0x8c:
-        bus.write(addr, this.y);
-        break;
+      case 0xa2: case 0xa6: case 0xb6: case 0xae: case 0xbe: this.x = this.nz(bus.read(addr)); break;
+      case 0xa0: case 0xa4: case 0xb4: case 0xac: case 0xbc: this.y = this.nz(bus.read(addr)); break;
+      case 0x85: case 0x95: case 0x8d: case 0x9d: case 0x99: case 0x81: case 0x91: bus.write(addr, this.a); break;
+      case 0x86: case 0x96: case 0x8e: bus.write(addr, this.x); break;
+      case 0x84: case 0x94: case 0x8c: bus.write(addr, this.y); break;
       // transfers
-      case 0xaa:
-        this.x = this.nz(this.a);
-        break;
-      case 0xa8:
-        this.y = this.nz(this.a);
-        break;
-      case 0x8a:
-        this.a = this.nz(this.x);
-        break;
-      case 0x98:
-        this.a = this.nz(this.y);
-        break;
-      case 0xba:
-        this.x = this.nz(this.s);
-        break;
-      case 0x9a:
-        this.s = this.x;
-        break;
+      case 0xaa: this.x = this.nz(this.a); break;
+      case 0xa8: this.y = this.nz(this.a); break;
+      case 0x8a: this.a = this.nz(this.x); break;
+      case 0x98: this.a = this.nz(this.y); break;
+      case 0xba: this.x = this.nz(this.s); break;
+      case 0x9a: this.s = this.x; break;
       // stack
-      case 0x48:
-        this.push(this.a);
-        break;
-      case 0x08:
-        this.push(this.p | FLAG_B | FLAG_U);
-        break;
-      case 0x68:
-        this.a = this.nz(this.pull());
-        break;
-      case 0x28:
-        this.p = (this.pull() & ~FLAG_B) | FLAG_U;
-        break;
+      case 0x48: this.push(this.a); break;
+      case 0x08: this.push(this.p | FLAG_B | FLAG_U); break;
+      case 0x68: this.a = this.nz(this.pull()); break;
+      case 0x28: this.p = (this.pull() & ~FLAG_B) | FLAG_U; break;
       // logic and arithmetic
-      case 0x29:
-      case 0x25:
-      case 0x35:
-      case 0x2d:
-      case 0x3d:
-      case 0x39:
-      case 0x21:
-      case 0x31:
+      case 0x29: case 0x25: case 0x35: case 0x2d: case 0x3d: case 0x39: case 0x21: case 0x31:
         this.a = this.nz(this.a & bus.read(addr));
         break;
-      case 0x09:
-      case 0x05:
-      case 0x15:
-      case 0x0d:
-      case 0x1d:
-      case 0x19:
-      case 0x01:
-      case 0x11:
+      case 0x09: case 0x05: case 0x15: case 0x0d: case 0x1d: case 0x19: case 0x01: case 0x11:
         this.a = this.nz(this.a | bus.read(addr));
         break;
-      case 0x49:
-      case 0x45:
-      case 0x55:
-      case 0x4d:
-      case 0x5d:
-      case 0x59:
-      case 0x41:
-      case 0x51:
+      case 0x49: case 0x45: case 0x55: case 0x4d: case 0x5d: case 0x59: case 0x41: case 0x51:
         this.a = this.nz(this.a ^ bus.read(addr));
         break;
-      case 0x69:
-      case 0x65:
-      case 0x75:
-      case 0x6d:
-      case 0x7d:
-      case 0x79:
-      case 0x61:
-      case 0x71:
+      case 0x69: case 0x65: case 0x75: case 0x6d: case 0x7d: case 0x79: case 0x61: case 0x71:
         this.adc(bus.read(addr));
         break;
-      case 0xe9:
-      case 0xe5:
-      case 0xf5:
-      case 0xed:
-      case 0xfd:
-      case 0xf9:
-      case 0xe1:
-      case 0xf1:
+      case 0xe9: case 0xe5: case 0xf5: case 0xed: case 0xfd: case 0xf9: case 0xe1: case 0xf1:
         this.sbc(bus.read(addr));
         break;
-      case 0xc9:
-      case 0xc5:
-      case 0xd5:
-      case 0xcd:
-      case 0xdd:
-      case 0xd9:
-      case 0xc1:
-      case 0xd1:
+      case 0xc9: case 0xc5: case 0xd5: case 0xcd: case 0xdd: case 0xd9: case 0xc1: case 0xd1:
         this.compare(this.a, bus.read(addr));
         break;
-      case 0xe0:
-      case 0xe4:
-      case 0xec:
-        this.compare(this.x, bus.read(addr));
-        break;
-      case 0xc0:
-      case 0xc4:
-      case 0xcc:
-        this.compare(this.y, bus.read(addr));
-        break;
-      case 0x24:
-      case 0x2c: {
+      case 0xe0: case 0xe4: case 0xec: this.compare(this.x, bus.read(addr)); break;
+      case 0xc0: case 0xc4: case 0xcc: this.compare(this.y, bus.read(addr)); break;
+      case 0x24: case 0x2c: {
         const v = bus.read(addr);
         this.p = (this.p & ~(FLAG_N | FLAG_V | FLAG_Z)) | (v & (FLAG_N | FLAG_V)) | (this.a & v ? 0 : FLAG_Z);
         break;
       }
       // increments
-      case 0xe6:
-      case 0xf6:
-      case 0xee:
-      case 0xfe:
-        bus.write(addr, this.nz((bus.read(addr) + 1) & 0xff));
-        break;
-      case 0xc6:
-      case 0xd6:
-      case 0xce:
-      case 0xde:
-        bus.write(addr, this.nz((bus.read(addr) - 1) & 0xff));
-        break;
-      case 0xe8:
-        this.x = this.nz((this.x + 1) & 0xff);
-        break;
-      case 0xca:
-        this.x = this.nz((this.x - 1) & 0xff);
-        break;
-      case 0xc8:
-        this.y = this.nz((this.y + 1) & 0xff);
-        break;
-      case 0x88:
-        this.y = this.nz((this.y - 1) & 0xff);
-        break;
+      case 0xe6: case 0xf6: case 0xee: case 0xfe: bus.write(addr, this.nz((bus.read(addr) + 1) & 0xff)); break;
+      case 0xc6: case 0xd6: case 0xce: case 0xde: bus.write(addr, this.nz((bus.read(addr) - 1) & 0xff)); break;
+      case 0xe8: this.x = this.nz((this.x + 1) & 0xff); break;
+      case 0xca: this.x = this.nz((this.x - 1) & 0xff); break;
+      case 0xc8: this.y = this.nz((this.y + 1) & 0xff); break;
+      case 0x88: this.y = this.nz((this.y - 1) & 0xff); break;
       // shifts
-      case 0x0a:
-        this.a = this.asl(this.a);
-        break;
-      case 0x06:
-      case 0x16:
-      case 0x0e:
-      case 0x1e:
-        bus.write(addr, this.asl(bus.read(addr)));
-        break;
-      case 0x4a:
-        this.a = this.lsr(this.a);
-        break;
-      case 0x46:
-      case 0x56:
-      case 0x4e:
-      case 0x5e:
-        bus.write(addr, this.lsr(bus.read(addr)));
-        break;
-      case 0x2a:
-        this.a = this.rol(this.a);
-        break;
-      case 0x26:
-      case 0x36:
-      case 0x2e:
-      case 0x3e:
-        bus.write(addr, this.rol(bus.read(addr)));
-        break;
-      case 0x6a:
-        this.a = this.ror(this.a);
-        break;
-      case 0x66:
-      case 0x76:
-      case 0x6e:
-      case 0x7e:
-        bus.write(addr, this.ror(bus.read(addr)));
-        break;
+      case 0x0a: this.a = this.asl(this.a); break;
+      case 0x06: case 0x16: case 0x0e: case 0x1e: bus.write(addr, this.asl(bus.read(addr))); break;
+      case 0x4a: this.a = this.lsr(this.a); break;
+      case 0x46: case 0x56: case 0x4e: case 0x5e: bus.write(addr, this.lsr(bus.read(addr))); break;
+      case 0x2a: this.a = this.rol(this.a); break;
+      case 0x26: case 0x36: case 0x2e: case 0x3e: bus.write(addr, this.rol(bus.read(addr))); break;
+      case 0x6a: this.a = this.ror(this.a); break;
+      case 0x66: case 0x76: case 0x6e: case 0x7e: bus.write(addr, this.ror(bus.read(addr))); break;
       // jumps and calls
-      case 0x4c:
-      case 0x6c:
-        this.pc = addr;
-        break;
+      case 0x4c: case 0x6c: this.pc = addr; break;
       case 0x20: {
         const ret = (this.pc - 1) & 0xffff;
         this.push(ret >> 8);
@@ -418,56 +267,26 @@ export class Cpu6502 {
         break;
       }
       // branches
-      case 0x10:
-        this.branch(addr, !(this.p & FLAG_N));
-        break;
-      case 0x30:
-        this.branch(addr, !!(this.p & FLAG_N));
-        break;
-      case 0x50:
-        this.branch(addr, !(this.p & FLAG_V));
-        break;
-      case 0x70:
-        this.branch(addr, !!(this.p & FLAG_V));
-        break;
-      case 0x90:
-        this.branch(addr, !(this.p & FLAG_C));
-        break;
-      case 0xb0:
-        this.branch(addr, !!(this.p & FLAG_C));
-        break;
-      case 0xd0:
-        this.branch(addr, !(this.p & FLAG_Z));
-        break;
-      case 0xf0:
-        this.branch(addr, !!(this.p & FLAG_Z));
-        break;
+      case 0x10: this.branch(addr, !(this.p & FLAG_N)); break;
+      case 0x30: this.branch(addr, !!(this.p & FLAG_N)); break;
+      case 0x50: this.branch(addr, !(this.p & FLAG_V)); break;
+      case 0x70: this.branch(addr, !!(this.p & FLAG_V)); break;
+      case 0x90: this.branch(addr, !(this.p & FLAG_C)); break;
+      case 0xb0: this.branch(addr, !!(this.p & FLAG_C)); break;
+      case 0xd0: this.branch(addr, !(this.p & FLAG_Z)); break;
+      case 0xf0: this.branch(addr, !!(this.p & FLAG_Z)); break;
       // flags
-      case 0x18:
-        this.p &= ~FLAG_C;
-        break;
-      case 0x38:
-        this.p |= FLAG_C;
-        break;
-      case 0x58:
-        this.p &= ~FLAG_I;
-        break;
-      case 0x78:
-        this.p |= FLAG_I;
-        break;
-      case 0xb8:
-        this.p &= ~FLAG_V;
-        break;
-      case 0xd8:
-        this.p &= ~FLAG_D;
-        break;
-      case 0xf8:
-        this.p |= FLAG_D;
-        break;
+      case 0x18: this.p &= ~FLAG_C; break;
+      case 0x38: this.p |= FLAG_C; break;
+      case 0x58: this.p &= ~FLAG_I; break;
+      case 0x78: this.p |= FLAG_I; break;
+      case 0xb8: this.p &= ~FLAG_V; break;
+      case 0xd8: this.p &= ~FLAG_D; break;
+      case 0xf8: this.p |= FLAG_D; break;
       case 0xea:
         break;
       default:
-        this.pc = (this.pc - (LENGTH[MODE[op]] ?? 1)) & 0xffff;
+        this.pc = (this.pc - (LENGTH[MODES[op]] ?? 1)) & 0xffff;
         return this.jam();
     }
     return true;
@@ -587,69 +406,17 @@ export class Cpu6502 {
   }
 }
 
-// Addressing modes
-const M_IMP = 1,
-  M_IMM = 2,
-  M_ZP = 3,
-  M_ZPX = 4,
-  M_ZPY = 5,
-  M_ABS = 6,
-  M_ABX = 7,
-  M_ABY = 8,
-  M_IZX = 9,
-  M_IZY = 10,
-  M_IND = 11,
-  M_REL = 12;
-/** bytes per instruction for each addressing mode (index = mode) */
-const LENGTH = [1, 1, 2, 2, 2, 2, 3, 3, 3, 2, 2, 3, 2];
-
-/** Addressing mode per opcode; 0 = undocumented (treated as JAM). */
-export const MODE = buildModes();
-
-function buildModes(): Uint8Array {
-  const m = new Uint8Array(256);
-  const set = (mode: number, ops: number[]) => {
-    for (const o of ops) m[o] = mode;
-  };
-  set(
-    M_IMP,
-    [
-      0x00, 0x08, 0x18, 0x28, 0x38, 0x40, 0x48, 0x58, 0x60, 0x68, 0x78, 0x88, 0x8a, 0x98, 0x9a, 0xa8, 0xaa, 0xb8, 0xba,
-      0xc8, 0xca, 0xd8, 0xe8, 0xea, 0xf8, 0x0a, 0x2a, 0x4a, 0x6a,
-    ],
-  );
-  set(M_IMM, [0x09, 0x29, 0x49, 0x69, 0xa0, 0xa2, 0xa9, 0xc0, 0xc9, 0xe0, 0xe9]);
-  set(
-    M_ZP,
-    [
-      0x05, 0x06, 0x24, 0x25, 0x26, 0x45, 0x46, 0x65, 0x66, 0x84, 0x85, 0x86, 0xa4, 0xa5, 0xa6, 0xc4, 0xc5, 0xc6, 0xe4,
-      0xe5, 0xe6,
-    ],
-  );
-  set(M_ZPX, [0x15, 0x16, 0x35, 0x36, 0x55, 0x56, 0x75, 0x76, 0x94, 0x95, 0xb4, 0xb5, 0xd5, 0xd6, 0xf5, 0xf6]);
-  set(M_ZPY, [0x96, 0xb6]);
-  set(
-    M_ABS,
-    [
-      0x0d, 0x0e, 0x20, 0x2c, 0x2d, 0x2e, 0x4c, 0x4d, 0x4e, 0x6d, 0x6e, 0x8c, 0x8d, 0x8e, 0xac, 0xad, 0xae, 0xcc, 0xcd,
-      0xce, 0xec, 0xed, 0xee,
-    ],
-  );
-  set(M_ABX, [0x1d, 0x1e, 0x3d, 0x3e, 0x5d, 0x5e, 0x7d, 0x7e, 0x9d, 0xbc, 0xbd, 0xdd, 0xde, 0xfd, 0xfe]);
-  set(M_ABY, [0x19, 0x39, 0x59, 0x79, 0x99, 0xb9, 0xbe, 0xd9, 0xf9]);
-  set(M_IZX, [0x01, 0x21, 0x41, 0x61, 0x81, 0xa1, 0xc1, 0xe1]);
-  set(M_IZY, [0x11, 0x31, 0x51, 0x71, 0x91, 0xb1, 0xd1, 0xf1]);
-  set(M_IND, [0x6c]);
-  set(M_REL, [0x10, 0x30, 0x50, 0x70, 0x90, 0xb0, 0xd0, 0xf0]);
-  return m;
-}
-
-/** Instruction length in bytes for a documented opcode (1 for undocumented ones). */
-export function instructionLength(op: number): number {
-  return MODE[op] ? LENGTH[MODE[op]] : 1;
-}
-
-/** JSR: the instruction a "step over" treats as a call. */
-export const OP_JSR = 0x20;
-export const OP_RTS = 0x60;
-export const OP_RTI = 0x40;
+// module-local copies of the modes, for the same reason as CYCLES
+const M_IMP = Mode.IMP,
+  M_IMM = Mode.IMM,
+  M_ZP = Mode.ZP,
+  M_ZPX = Mode.ZPX,
+  M_ZPY = Mode.ZPY,
+  M_ABS = Mode.ABS,
+  M_ABX = Mode.ABX,
+  M_ABY = Mode.ABY,
+  M_IZX = Mode.IZX,
+  M_IZY = Mode.IZY,
+  M_IND = Mode.IND,
+  M_REL = Mode.REL;
+const MODES = MODE;
