@@ -15,6 +15,8 @@ const entries = [
   { entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['src/dap/stdio-main.ts'], outfile: 'dist/debugAdapter.js' },
+  // the language server runs in a process of its own (vscode-languageclient starts it with --stdio)
+  { entryPoints: ['src/lsp/main.ts'], outfile: 'dist/lsp-server.js' },
   // the embedded DOSBox runs in a worker thread of its own (loaded by src/connectors/dosbox/wasm-launcher.ts)
   { entryPoints: ['src/connectors/dosbox/wasm-worker.ts'], outfile: 'dist/dos-wasm-worker.js' },
 ];

@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
 import { registerAsmAssociation } from './host/asm-association.js';
+import { readLiveMemory } from './host/live-memory.js';
+import { startLanguageClient } from './lsp/client.js';
 import { resolveDebugConfigurationDefaults, starterConfigurations } from './host/debug-config.js';
 import {
   pruneStaleDiscoveryFiles,
@@ -83,6 +85,9 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   registerAsmAssociation(context, log);
+  startLanguageClient(context, (p) => readLiveMemory(manager, p)).catch((err: unknown) =>
+    log.error(`The Retro Debug language server did not start: ${asRetroError(err).message}`),
+  );
   const mcp = setUpMcp(context, manager, log);
   shutdown = async () => {
     ScreenPanel.disposeCurrent();

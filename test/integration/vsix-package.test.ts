@@ -24,6 +24,7 @@ test(
       const wanted = [
         'extension/package.json',
         'extension/dist/extension.js',
+        'extension/dist/lsp-server.js',
         'extension/dist/debugAdapter.js',
         'extension/dist/cli.js',
         'extension/dist/media/screen-panel.js',
