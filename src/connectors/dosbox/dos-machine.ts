@@ -20,6 +20,8 @@ export interface DosBackendInfo {
   description: string;
   pid?: number;
   launched: boolean;
+  /** the private X display a native emulator runs on (isolation "xvfb") */
+  display?: string;
   /** reads the emulator's live VGA DAC (768 six-bit bytes) when this build allows */
   dac?: () => Promise<Uint8Array | undefined>;
   /** the emulator's own rendering (wasm) */

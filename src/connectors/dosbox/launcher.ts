@@ -90,7 +90,14 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       throw err;
     }
     memory = mem;
-    info = { backend: 'native', description: mem.description, pid: proc.pid, launched: true, dac: nativeDac(mem) };
+    info = {
+      backend: 'native',
+      description: mem.description,
+      pid: proc.pid,
+      launched: true,
+      display: proc.display,
+      dac: nativeDac(mem),
+    };
     shutdown = async () => {
       await mem.close();
       await proc.kill();

@@ -30,6 +30,8 @@ export interface NativeProcess {
   pid: number;
   /** private X server we started, ended with the emulator */
   xvfb?: ChildProcess;
+  /** that private display (":N"); nobody else's keys or eyes are on it */
+  display?: string;
   exited: Promise<number | null>;
   kill(): Promise<void>;
 }
@@ -78,10 +80,11 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
   }
   const env: NodeJS.ProcessEnv = { ...process.env, SDL_AUDIODRIVER: 'dummy', HOME: o.workDir };
   let xvfb: ChildProcess | undefined;
+  let display: string | undefined;
   if ((o.isolation ?? 'dummy') === 'xvfb') {
     const x = await startXvfb();
     xvfb = x.child;
-    env.DISPLAY = x.display;
+    env.DISPLAY = display = x.display;
     delete env.SDL_VIDEODRIVER;
   } else {
     env.SDL_VIDEODRIVER = 'dummy';
@@ -108,6 +111,7 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
     child,
     pid: child.pid,
     xvfb,
+    display,
     exited,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {
@@ -123,7 +127,7 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
 
 /** A private X display (Xvfb -displayfd picks a free number). */
 async function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '800x600x24', '-nolisten', 'tcp'], {
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '2048x1536x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
   return new Promise((res, rej) => {

@@ -7,6 +7,7 @@ import { countDifferences } from '../../../machines/dos/video.js';
 import { encodePng } from '../../../core/png.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
+import { captureWindow, type WindowCapture } from '../window-capture.js';
 import { loadFile, outputPathInput, overwriteInput, saveFile, useDos } from './mcp-common.js';
 
 const readScreen = defineTool({
@@ -133,12 +134,16 @@ const capture = defineTool({
   name: 'dosbox_capture_screen',
   title: 'Capture the screen as PNG',
   description:
-    'A PNG of the screen: source "vram" (default) decodes video memory (text with the guest font; 13h with the profile or guest palette); source "emulator" uses the wasm emulator\'s own renderer. ' +
-    'Never touches a window. Relative paths resolve under the output folder; atomic; no overwrite unless overwrite.',
+    'A PNG of the screen. source "vram" (default, preferred: exact, cheap, never half-drawn) decodes video memory in any decoded mode; ' +
+    '"emulator" uses the embedded emulator\'s own renderer (wasm); "window" photographs a native DOSBox\'s window on its private Xvfb display (isolation "xvfb" only; never a desktop window), ' +
+    "reduced to the mode's pixels when the window is an exact integer multiple and enlarged by the integer scale asked for (without scale: the window as is), " +
+    'with the pixels that differ from the VRAM decode, the capture time and the guest ticks it spanned (the capture costs the guest real time: see docs/dos.md). ' +
+    'Relative paths resolve under the output folder; atomic; no overwrite unless overwrite.',
   input: {
     session_id: sessionIdInput,
     path: outputPathInput.optional(),
-    source: z.enum(['vram', 'emulator']).default('vram'),
+    source: z.enum(['vram', 'emulator', 'window']).default('vram'),
+    scale: z.number().int().min(1).max(8).optional().describe("window: integer scale of the mode's pixels"),
     overwrite: overwriteInput,
   },
   output: {
@@ -147,16 +152,26 @@ const capture = defineTool({
     png_bytes: z.number().int(),
     path: z.string().optional(),
     source: z.string(),
+    window: z.object({ id: z.string(), width: z.number().int(), height: z.number().int() }).optional(),
+    emulator_scale: z.array(z.number().int()).optional(),
+    capture_ms: z.number().optional(),
+    guest_ticks: z.number().int().optional(),
+    vram_differing_pixels: z.number().int().optional(),
   },
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     let image;
-    if (args.source === 'emulator') {
+    let facts: Omit<WindowCapture, 'image'> | undefined;
+    if (args.source === 'window') {
+      const { image: shot, ...rest } = await captureWindow(machine, args.scale);
+      image = { ...shot, maybeStale: false };
+      facts = rest;
+    } else if (args.source === 'emulator') {
       if (!machine.backend.emulatorScreenshot)
         throw new RetroError(
           'unsupported',
-          'source "emulator" needs the wasm backend; a native DOSBox window is never photographed (use source "vram").',
+          'source "emulator" needs the wasm backend; for a native DOSBox use "vram", or "window" when it runs on its private display (isolation "xvfb").',
         );
       image = { ...(await machine.backend.emulatorScreenshot()), maybeStale: false };
     } else image = await session.screenshot();
@@ -164,9 +179,9 @@ const capture = defineTool({
     const path = args.path ? await saveFile(ctx, args.path, png, args.overwrite) : undefined;
     return {
       session,
-      data: { width: image.width, height: image.height, png_bytes: png.length, path, source: args.source },
+      data: { width: image.width, height: image.height, png_bytes: png.length, path, source: args.source, ...facts },
       image: { data: png.toString('base64'), mimeType: 'image/png' },
-      summary: `${image.width}x${image.height}${path ? ' saved to ' + path : ''}`,
+      summary: `${image.width}x${image.height}${path ? ' saved to ' + path : ''}${facts ? `; window ${facts.window.width}x${facts.window.height}, ${facts.capture_ms} ms${facts.vram_differing_pixels !== undefined ? `, ${facts.vram_differing_pixels} pixels differ from VRAM` : ''}` : ''}`,
     };
   },
 });
