@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RetroError } from '../../core/errors.js';
@@ -91,10 +92,11 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
     delete env.DISPLAY;
   }
   const child = spawn(exe, ['-conf', confPath], { env, cwd: o.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  // resolves once the X server is gone too: a dying Xvfb removes its display's socket on the way out, which would
+  // be the socket of the next Xvfb given the same number
   const exited = new Promise<number | null>((res) =>
     child.once('exit', (code) => {
-      xvfb?.kill();
-      res(code);
+      void endXvfb(xvfb).then(() => res(code));
     }),
   );
   const spawnError = new Promise<never>((_, rej) =>
@@ -120,14 +122,26 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
         await exited;
         clearTimeout(t);
       }
-      xvfb?.kill();
+      await exited;
     },
   };
 }
 
-/** A private X display (Xvfb -displayfd picks a free number). */
+async function endXvfb(xvfb: ChildProcess | undefined): Promise<void> {
+  if (!xvfb || xvfb.exitCode !== null || xvfb.signalCode !== null) return;
+  const gone = new Promise((r) => xvfb.once('exit', r));
+  xvfb.kill('SIGTERM');
+  const t = setTimeout(() => xvfb.kill('SIGKILL'), 2000);
+  await gone;
+  clearTimeout(t);
+}
+
+/**
+ * A private X display (Xvfb -displayfd picks a free number). -noreset: an X server resets when its last client
+ * leaves (our readiness probe), and a client connecting during the reset fails ("Couldn't open X11 display").
+ */
 async function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
-  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '2048x1536x24', '-nolisten', 'tcp'], {
+  const child = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '2048x1536x24', '-nolisten', 'tcp', '-noreset'], {
     stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
   });
   return new Promise((res, rej) => {
@@ -144,9 +158,42 @@ async function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
         ),
       );
     });
-    (child.stdio[3] as NodeJS.ReadableStream).once('data', (d: Buffer) => {
+    let reported = '';
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
+      reported += d.toString();
+      const n = reported.trim();
+      if (!/^\d+$/.test(n)) return;
       clearTimeout(t);
-      res({ child, display: `:${d.toString().trim()}` });
+      xServerAccepts(n).then(
+        () => res({ child, display: `:${n}` }),
+        (e: Error) => {
+          child.kill();
+          rej(
+            new RetroError(
+              'launch_failed',
+              `Xvfb reported display :${n} but does not accept connections: ${e.message}`,
+            ),
+          );
+        },
+      );
     });
   });
+}
+
+/** Resolves once display n's Unix socket takes a connection (what SDL's XOpenDisplay needs). */
+async function xServerAccepts(n: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const ok = await new Promise<boolean>((res) => {
+      const sock = connect(`/tmp/.X11-unix/X${n}`);
+      sock.once('connect', () => {
+        sock.destroy();
+        res(true);
+      });
+      sock.once('error', () => res(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`no socket /tmp/.X11-unix/X${n} within 5 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
