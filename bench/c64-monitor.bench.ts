@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Cpu6502 } from '../src/cpu/6502/cpu6502.js';
 import { SessionManager } from '../src/session/manager.js';
 import { Cmd } from '../src/connectors/vice/protocol.js';
+import { VICE_FEATURE } from '../src/connectors/vice/vice-target.js';
 import type { MonitorClient } from '../src/connectors/vice/monitor-client.js';
 import { buildC64Fixture, REPO_ROOT } from '../test/support/c64-fixture.js';
 import { measure } from './measure.js';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const { session } = client;
   try {
     await session.waitForStop(60_000);
-    const target = session.feature<{ readBank(b: number, s: number, l: number): Promise<Uint8Array> }>('vice');
+    const target = session.feature(VICE_FEATURE);
     const monitor = (target as unknown as { client: MonitorClient }).client;
     const floor = await measure(() => monitor.request(Cmd.PING), N);
     const read64k = await measure(() => target.readBank(1, 0, 0x10000), Math.min(N, 100));
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
     await session.waitForStop(10_000);
     await client.clearBreakpoint(bp.id);
     const lineStart = bp.address!.offset;
-    const vice = session.feature<{ setRegisters(items: { id: number; value: number }[]): Promise<void> }>('vice');
+    const vice = session.feature(VICE_FEATURE);
     const times: number[] = [];
     for (let i = 0; i < Math.min(N, 100); i++) {
       await vice.setRegisters([{ id: 0x03, value: lineStart }]);

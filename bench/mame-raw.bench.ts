@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { launchMameTarget } from '../src/connectors/mame/mame-target.js';
-import { MAME_RAW_FEATURE, type MameRaw } from '../src/connectors/mame/mame-raw.js';
+import { MAME_RAW_FEATURE } from '../src/connectors/mame/mame-raw.js';
 import { buildZxFixture, REPO_ROOT } from '../test/support/zx-fixture.js';
 import { measure as timeCalls, type Figures } from './measure.js';
 
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     { machine: 'spectrum', emulator: 'mame', program: fx.rom },
     { workDir: join(REPO_ROOT, '.test-work', 'bench') },
   );
-  const raw = t.feature(MAME_RAW_FEATURE) as MameRaw;
+  const raw = t.features.get(MAME_RAW_FEATURE)!;
   try {
     const floor = await measure(() => t.echo());
     const rows: Array<[string, Figures]> = [

@@ -1,7 +1,6 @@
 /**
- * The contract every emulator connector implements. Front ends never see a
- * Target directly: they go through a Session, which adds leases, owners and
- * generations. Anything a target cannot do throws RetroError('unsupported').
+ * The Target contract: the vocabulary every layer shares (addresses, stops,
+ * registers, screens) and the capability facets a connector implements.
  */
 
 /** Address spaces. `cpu` is the CPU's logical view (what the program sees). */
@@ -74,25 +73,6 @@ export interface ScreenImage {
   maybeStale: boolean;
 }
 
-export interface TargetCapabilities {
-  /** CPU family, e.g. 'z80', '6502', 'x86' */
-  cpu: string;
-  addressBits: number;
-  spaces: Space[];
-  screen: boolean;
-  stepOverOut: boolean;
-  /** stepRange runs on the emulator side (one round trip a line) */
-  nativeStepRange: boolean;
-  /** address bits of spaces that differ from addressBits (e.g. an 18-bit raw program space) */
-  spaceBits?: Partial<Record<Space, number>>;
-  /**
-   * false: the target has no run control (a DOS guest in DOSBox: it always
-   * runs and cannot be stopped), so memory writes are accepted while it runs,
-   * under the control lease. Absent/true: writes need a stopped CPU.
-   */
-  runControl?: boolean;
-}
-
 export type TargetEvent =
   | { type: 'stopped'; stop: StopInfo }
   | { type: 'running' }
@@ -105,33 +85,43 @@ export type TargetListener = (event: TargetEvent) => void;
 /** [first, last] inclusive CPU address range */
 export type AddressRange = [number, number];
 
-export interface Target {
+/** The facets a target may leave out; the session refuses their use once, with 'unsupported' and the reason. */
+export type FacetName = 'run' | 'breakpoints' | 'watch' | 'screen' | 'input';
+
+/** What a target is: static facts the session checks requests against. */
+export interface TargetInfo {
+  /** the connector kind, e.g. 'mame', 'vice', 'builtin', 'dosbox' */
   readonly kind: string;
-  readonly capabilities: TargetCapabilities;
+  /** CPU family, e.g. 'z80', '6502', 'x86' */
+  readonly cpu: string;
+  readonly addressBits: number;
+  readonly spaces: readonly Space[];
+  /** address bits of spaces that differ from addressBits (e.g. an 18-bit raw program space) */
+  readonly spaceBits?: Partial<Record<Space, number>>;
+  /** why each facet this target leaves out is missing (the text of the session's 'unsupported' error) */
+  readonly missing?: Partial<Record<FacetName, string>>;
+}
 
-  onEvent(listener: TargetListener): () => void;
-
-  status(): Promise<TargetStatus>;
-  readRegisters(): Promise<Register[]>;
-  writeRegister(name: string, value: number): Promise<void>;
-
+export interface TargetMemory {
   /** Side-effect free read (no watchpoints, no I/O handlers). */
-  readMemory(address: Address, length: number): Promise<Uint8Array>;
+  read(address: Address, length: number): Promise<Uint8Array>;
   /** Write and return; callers verify by reading back. */
-  writeMemory(address: Address, data: Uint8Array): Promise<void>;
+  write(address: Address, data: Uint8Array): Promise<void>;
+}
 
-  /** Returns the target's own id for the breakpoint. */
-  setBreakpoint(address: Address, condition?: string): Promise<number>;
-  clearBreakpoint(id: number): Promise<void>;
+export interface TargetEvents {
+  on(listener: TargetListener): () => void;
+}
 
-  /** Data watchpoints (optional: targets without them leave these out, and the session says 'unsupported'). */
-  setWatchpoint?(spec: WatchSpec): Promise<number>;
-  clearWatchpoint?(id: number): Promise<void>;
-
-  /**
-   * Run control. Each call returns once the emulator accepted the command;
-   * the resulting stop arrives as a 'stopped' event.
-   */
+/**
+ * A CPU debugger: registers and run control. Each run call returns once the
+ * emulator accepted the command; the resulting stop arrives as a 'stopped'
+ * event. Without this facet the machine always runs (a DOS guest), and
+ * memory writes are accepted while it runs, under the control lease.
+ */
+export interface TargetRun {
+  registers(): Promise<Register[]>;
+  writeRegister(name: string, value: number): Promise<void>;
   resume(): Promise<void>;
   pause(): Promise<void>;
   stepInstruction(count?: number): Promise<void>;
@@ -142,16 +132,102 @@ export interface Target {
    * event comes when PC leaves them, or earlier at a breakpoint/pause.
    */
   stepRange(ranges: AddressRange[], mode: 'into' | 'over'): Promise<void>;
+}
 
-  screenshot(): Promise<ScreenImage>;
+export interface TargetBreakpoints {
+  /** Returns the target's own id for the breakpoint. */
+  set(address: Address, condition?: string): Promise<number>;
+  clear(id: number): Promise<void>;
+}
 
-  /**
-   * Connector-specific abilities beyond this interface (e.g. 'mame-raw' for
-   * MAME's ports and console, 'dos' for DOS guest memory). Undefined when the
-   * target has no such feature; the session turns that into 'unsupported'.
-   */
-  feature?(name: string): unknown;
+/** Data watchpoints. */
+export interface TargetWatch {
+  set(spec: WatchSpec): Promise<number>;
+  clear(id: number): Promise<void>;
+}
 
+export interface TargetScreen {
+  capture(): Promise<ScreenImage>;
+}
+
+/** Typing on the machine's keyboard (text as a person would type it; the connector maps it to keys). */
+export interface TargetInput {
+  typeText(text: string): Promise<void>;
+}
+
+declare const featureType: unique symbol;
+
+/**
+ * A typed name for a connector-specific ability beyond the facets (e.g.
+ * 'mame-raw' for MAME's ports and console, 'dos' for DOS guest memory):
+ * `session.feature(DOS_FEATURE)` is a DosMachine, no cast at the caller.
+ */
+export interface FeatureKey<T> {
+  readonly name: string;
+  /** never set: carries T for the type checker */
+  readonly [featureType]?: T;
+}
+
+export function featureKey<T>(name: string): FeatureKey<T> {
+  return { name };
+}
+
+/** The features one target provides, looked up by their typed keys. */
+export class TargetFeatures {
+  private readonly values = new Map<FeatureKey<unknown>, unknown>();
+
+  provide<T>(key: FeatureKey<T>, value: T): this {
+    this.values.set(key, value);
+    return this;
+  }
+
+  get<T>(key: FeatureKey<T>): T | undefined {
+    // the only place a feature's type is asserted: provide() stored it under the same key
+    return this.values.get(key) as T | undefined;
+  }
+
+  names(): string[] {
+    return [...this.values.keys()].map((k) => k.name);
+  }
+}
+
+/**
+ * The contract every emulator connector implements, as capability facets.
+ * Front ends never see a Target directly: they go through a Session, which
+ * adds leases, owners and generations, and refuses a missing facet with
+ * 'unsupported' and `info.missing`'s reason.
+ */
+export interface Target {
+  readonly info: TargetInfo;
+  readonly memory: TargetMemory;
+  readonly events: TargetEvents;
+  status(): Promise<TargetStatus>;
+  readonly run?: TargetRun;
+  readonly breakpoints?: TargetBreakpoints;
+  readonly watch?: TargetWatch;
+  readonly screen?: TargetScreen;
+  readonly input?: TargetInput;
+  readonly features: TargetFeatures;
   /** End the emulator (if we started it) or drop the connection (if attached). */
   close(): Promise<void>;
+}
+
+/** Delivers target events to listeners; a listener's bug stays its own. */
+export class TargetEmitter implements TargetEvents {
+  private readonly listeners = new Set<TargetListener>();
+
+  on(listener: TargetListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: TargetEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        /* listener bugs stay theirs */
+      }
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { notOwner, RetroError } from '../core/errors.js';
-import type { Address, Target } from '../core/target.js';
+import type { Address, TargetBreakpoints } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
 
 interface Armed {
@@ -17,7 +17,7 @@ export class BreakpointTable {
   private readonly byId = new Map<number, BreakpointInfo>();
   private readonly armed = new Map<string, Armed>();
 
-  constructor(private readonly target: () => Target) {}
+  constructor(private readonly target: () => TargetBreakpoints) {}
 
   list(): BreakpointInfo[] {
     return [...this.byId.values()].map((b) => ({ ...b }));
@@ -95,7 +95,7 @@ export class BreakpointTable {
       existing.users.add(id);
       return;
     }
-    const targetId = await this.target().setBreakpoint(address, condition);
+    const targetId = await this.target().set(address, condition);
     this.armed.set(key, { targetId, users: new Set([id]) });
   }
 
@@ -108,7 +108,7 @@ export class BreakpointTable {
     armed.users.delete(bp.id);
     if (armed.users.size === 0) {
       this.armed.delete(key);
-      await this.target().clearBreakpoint(armed.targetId);
+      await this.target().clear(armed.targetId);
     }
   }
 }

@@ -6,10 +6,11 @@
  * quiet front end (an idle VS Code debug session) alive.
  */
 import { RetroError } from '../core/errors.js';
-import type { Address, WatchSpec } from '../core/target.js';
+import type { Address, FeatureKey, WatchSpec } from '../core/target.js';
 import type {
   BreakpointInfo,
   ClientRef,
+  ControlGuard,
   LeaseInfo,
   MutationOptions,
   QueuedEvent,
@@ -38,7 +39,8 @@ export interface ClientEngine {
   writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
   setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo>;
   clearWatchpoint(clientId: string, id: number): Promise<void>;
-  requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void;
+  control<T, R>(clientId: string, key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R>;
+  typeText(clientId: string, text: string, opts?: MutationOptions): Promise<void>;
   trackInput(clientId: string, what: string, release: () => Promise<void>): number;
   claimRawLease(clientId: string): void;
   releaseRawLease(clientId: string): void;
@@ -135,9 +137,19 @@ export class ClientSession {
     this.holding = false;
   }
 
-  /** Throws unless this client may mutate now (lease, generation, and the run state when `needs` says). */
-  requireControl(opts?: MutationOptions, needs?: 'stopped' | 'running'): void {
-    this.engine.requireControl(this.live(), opts, needs);
+  /**
+   * The one guarded path for mutating through a connector feature: refused
+   * unless this client holds the lease, names the current generation (when
+   * given) and the CPU is as `guard.needs` says; then runs `act` with the
+   * feature, the session following the run-state change `guard.effect` names.
+   */
+  control<T, R>(key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R> {
+    return this.engine.control(this.live(), key, guard, act);
+  }
+
+  /** Types text on the machine's keyboard (the target's input facet); needs the lease. */
+  typeText(text: string, opts?: MutationOptions): Promise<void> {
+    return this.engine.typeText(this.live(), text, opts);
   }
 
   claimRawLease(): void {

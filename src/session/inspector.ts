@@ -22,6 +22,8 @@ export class Inspector {
     private readonly target: Target,
     private readonly index: DebugIndex | undefined,
     private readonly paths: SourcePaths,
+    /** the run facet's registers, refused by the session when the target has none */
+    private readonly registers: () => Promise<Register[]>,
   ) {}
 
   invalidate(): void {
@@ -110,7 +112,7 @@ export class Inspector {
   }
 
   private async unwind(): Promise<{ frames: RawFrame[]; regs: Register[] }> {
-    const regs = await this.target.readRegisters();
+    const regs = await this.registers();
     const pc = registerValue(regs, 'PC') ?? 0;
     const single: RawFrame[] = [{ pc, sp: registerValue(regs, 'SP') ?? 0, frameRegs: {}, registersValid: true }];
     const unwinder = this.index && UNWINDERS[`${this.index.info.cpu}/${this.index.info.format}`];
@@ -120,11 +122,11 @@ export class Inspector {
 
   /** Stack and frame reads wrap at the top of the CPU's address space, as the CPU's own do. */
   private async readCpu(offset: number, length: number): Promise<Uint8Array> {
-    const size = 2 ** this.target.capabilities.addressBits;
+    const size = 2 ** this.target.info.addressBits;
     const start = ((offset % size) + size) % size;
-    if (start + length <= size) return this.target.readMemory({ space: 'cpu', offset: start }, length);
-    const first = await this.target.readMemory({ space: 'cpu', offset: start }, size - start);
-    const rest = await this.target.readMemory({ space: 'cpu', offset: 0 }, length - first.length);
+    if (start + length <= size) return this.target.memory.read({ space: 'cpu', offset: start }, length);
+    const first = await this.target.memory.read({ space: 'cpu', offset: start }, size - start);
+    const rest = await this.target.memory.read({ space: 'cpu', offset: 0 }, length - first.length);
     return Uint8Array.from([...first, ...rest]);
   }
 }

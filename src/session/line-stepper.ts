@@ -1,4 +1,4 @@
-import type { StopInfo, Target } from '../core/target.js';
+import type { StopInfo, TargetBreakpoints, TargetRun } from '../core/target.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 
 export type StepKind = 'into' | 'over' | 'out';
@@ -17,7 +17,8 @@ const MAX_LEGS = 64;
  */
 export class LineStepper {
   constructor(
-    private readonly target: Target,
+    /** the target's facets, refused by the session with 'unsupported' when it lacks them */
+    private readonly target: () => { run: TargetRun; breakpoints: TargetBreakpoints },
     private readonly index: DebugIndex | undefined,
     private readonly armStop: (timeoutMs?: number) => Promise<StopInfo>,
     /** the innermost caller's resume address, from the unwinder; undefined when unknown */
@@ -29,14 +30,15 @@ export class LineStepper {
    * `reason`; any other stop (a user breakpoint, a pause) is returned as it is.
    */
   async runTo(address: number, reason: StopInfo['reason'], timeoutMs?: number): Promise<StopInfo> {
-    const bp = await this.target.setBreakpoint({ space: 'cpu', offset: address });
+    const { run, breakpoints } = this.target();
+    const bp = await breakpoints.set({ space: 'cpu', offset: address });
     try {
       const armed = this.armStop(timeoutMs);
-      await this.target.resume();
+      await run.resume();
       const stop = await armed;
       return stop.breakpointId === bp ? { ...stop, reason, breakpointId: undefined } : stop;
     } finally {
-      await this.target.clearBreakpoint(bp).catch(() => undefined);
+      await breakpoints.clear(bp).catch(() => undefined);
     }
   }
 
@@ -51,10 +53,11 @@ export class LineStepper {
   }
 
   async instruction(kind: StepKind): Promise<StopInfo> {
+    const { run } = this.target();
     const stop = this.armStop();
-    if (kind === 'into') await this.target.stepInstruction(1);
-    else if (kind === 'over') await this.target.stepOver();
-    else await this.target.stepOut();
+    if (kind === 'into') await run.stepInstruction(1);
+    else if (kind === 'over') await run.stepOver();
+    else await run.stepOut();
     return stop;
   }
 
@@ -63,13 +66,14 @@ export class LineStepper {
     if (kind === 'out') return this.out();
     if (!index || !index.lineAt(pc)) return this.instruction(kind);
 
+    const { run } = this.target();
     let stop: StopInfo | undefined;
     for (let leg = 0; leg < MAX_LEGS; leg++) {
       const here = stop?.pc ?? pc;
       const armed = this.armStop();
       const line = index.lineAt(here);
-      if (line) await this.target.stepRange(index.lineRanges(here), kind);
-      else await this.target.stepOut(); // no line info: a helper or the startup code
+      if (line) await run.stepRange(index.lineRanges(here), kind);
+      else await run.stepOut(); // no line info: a helper or the startup code
       stop = await armed;
       if (stop.reason !== 'step') return stop; // breakpoint, watchpoint, pause win
       // Leaving the line's ranges at the start of a line is a finished C step;
@@ -86,7 +90,7 @@ export class LineStepper {
     const body = this.index!.bodyStart(fn);
     if (body === fn.start) return stop;
     const armed = this.armStop();
-    await this.target.stepRange([[fn.start, body - 1]], 'over');
+    await this.target().run.stepRange([[fn.start, body - 1]], 'over');
     return armed;
   }
 }

@@ -168,7 +168,7 @@ export class SessionManager implements SessionManagerApi {
   /** SDCC's .cdb leaves some Z80 frames undecided; the loaded code settles them. */
   private async settleFrames(info: DebugInfo, target: Target): Promise<DebugInfo> {
     if (info.format !== 'sdcc-cdb') return info;
-    return resolveFramePointers(info, (offset, length) => target.readMemory({ space: 'cpu', offset }, length));
+    return resolveFramePointers(info, (offset, length) => target.memory.read({ space: 'cpu', offset }, length));
   }
 
   private debugInfoPath(config: LaunchConfig, cwd: string): string | undefined {

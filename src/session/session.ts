@@ -6,6 +6,8 @@ import { MAX_TRANSFER } from '../core/limits.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type {
   Address,
+  FacetName,
+  FeatureKey,
   Register,
   RunState,
   ScreenImage,
@@ -32,6 +34,7 @@ import { placeAddress, placeFunction, placeLine, type BreakpointFields } from '.
 import type {
   BreakpointInfo,
   ClientKind,
+  ControlGuard,
   ClientRef,
   Identity,
   LeaseInfo,
@@ -77,8 +80,8 @@ export class Session implements SessionApi, ClientEngine {
   private readonly events = new EventQueue();
   private readonly clients: ClientRegistry;
   private readonly lease: ControlLease;
-  private readonly breakpoints = new BreakpointTable(() => this.requireTarget());
-  private readonly watchpoints = new WatchpointTable(() => this.requireTarget());
+  private readonly breakpoints = new BreakpointTable(() => this.facet('breakpoints'));
+  private readonly watchpoints = new WatchpointTable(() => this.facet('watch'));
   private readonly inputs = new InputQueue();
   private readonly rawLease = new RawLease();
   private readonly paths: SourcePaths;
@@ -113,14 +116,14 @@ export class Session implements SessionApi, ClientEngine {
     this.target = deps.target;
     this.index = deps.index;
     this.buildId = deps.buildId;
-    this.inspector = new Inspector(deps.target, deps.index, this.paths);
+    this.inspector = new Inspector(deps.target, deps.index, this.paths, () => this.facet('run').registers());
     this.stepper = new LineStepper(
-      deps.target,
+      () => ({ run: this.facet('run'), breakpoints: this.facet('breakpoints') }),
       deps.index,
       (ms) => this.stopWaiters.arm(ms),
       () => this.callerAddress(),
     );
-    this.unsubscribeTarget = deps.target.onEvent((e) => this.onTargetEvent(e));
+    this.unsubscribeTarget = deps.target.events.on((e) => this.onTargetEvent(e));
     this.state = 'stopped';
   }
 
@@ -260,15 +263,17 @@ export class Session implements SessionApi, ClientEngine {
   // ---- run control ----
 
   async resume(clientId: string, opts?: MutationOptions): Promise<void> {
-    const target = this.requireMutation(clientId, opts, 'stopped');
+    this.requireMutation(clientId, opts, 'stopped');
+    const run = this.facet('run');
     this.startRunning();
-    await target.resume();
+    await run.resume();
   }
 
   async pause(clientId: string, opts?: MutationOptions): Promise<void> {
-    const target = this.requireMutation(clientId, opts);
+    this.requireMutation(clientId, opts);
+    const run = this.facet('run');
     if (this.state === 'stopped' && !this.busy) return;
-    await target.pause();
+    await run.pause();
   }
 
   stepInto(clientId: string, granularity: StepGranularity = 'line', opts?: MutationOptions): Promise<void> {
@@ -291,6 +296,7 @@ export class Session implements SessionApi, ClientEngine {
     opts?: MutationOptions,
   ): Promise<void> {
     this.requireMutation(clientId, opts, 'stopped');
+    this.facet('run');
     const pc = this.lastStop?.pc ?? 0;
     const stepper = this.stepper!;
     this.busy = true;
@@ -358,26 +364,22 @@ export class Session implements SessionApi, ClientEngine {
   }
 
   async readRegisters(): Promise<Register[]> {
-    return this.requireTarget().readRegisters();
+    return this.facet('run').registers();
   }
 
   async readMemory(address: Address, length: number): Promise<Uint8Array> {
     this.checkRange(address, length);
-    return this.requireTarget().readMemory(address, length);
+    return this.requireTarget().memory.read(address, length);
   }
 
   async writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
-    // A target that can never stop (capabilities.runControl === false) takes writes while running.
-    const target = this.requireMutation(
-      clientId,
-      opts,
-      this.target?.capabilities.runControl === false ? undefined : 'stopped',
-    );
+    // A target without run control can never stop: it takes writes while running.
+    const target = this.requireMutation(clientId, opts, this.target && !this.target.run ? undefined : 'stopped');
     this.checkRange(address, data.length);
-    await target.writeMemory(address, data);
+    await target.memory.write(address, data);
     this.inspector?.invalidate();
     this.noteStateChangingWrite(address, data.length);
-    const back = await target.readMemory(address, data.length);
+    const back = await target.memory.read(address, data.length);
     const bad = data.findIndex((b, i) => back[i] !== b);
     if (bad >= 0) {
       throw new RetroError(
@@ -402,7 +404,13 @@ export class Session implements SessionApi, ClientEngine {
   }
 
   async screenshot(): Promise<ScreenImage> {
-    return this.requireTarget().screenshot();
+    return this.facet('screen').capture();
+  }
+
+  /** Types text on the machine's keyboard (the input facet), under the control lease. */
+  async typeText(clientId: string, text: string, opts?: MutationOptions): Promise<void> {
+    this.requireMutation(clientId, opts);
+    await this.facet('input').typeText(text);
   }
 
   // ---- watchpoints ----
@@ -507,20 +515,36 @@ export class Session implements SessionApi, ClientEngine {
 
   // ---- connector features ----
 
-  feature<T>(name: string): T {
+  feature<T>(key: FeatureKey<T>): T {
     const target = this.requireTarget();
-    const found = target.feature?.(name);
+    const found = target.features.get(key);
     if (found === undefined) {
-      throw new RetroError('unsupported', `This session's ${target.kind} target has no "${name}" feature.`, {
-        feature: name,
-        target: target.kind,
+      throw new RetroError('unsupported', `This session's ${target.info.kind} target has no "${key.name}" feature.`, {
+        feature: key.name,
+        target: target.info.kind,
       });
     }
-    return found as T;
+    return found;
   }
 
-  requireControl(clientId: string, opts?: MutationOptions, needs?: 'stopped' | 'running'): void {
-    this.requireMutation(clientId, opts, needs);
+  async control<T, R>(
+    clientId: string,
+    key: FeatureKey<T>,
+    guard: ControlGuard,
+    act: (feature: T) => Promise<R>,
+  ): Promise<R> {
+    this.requireMutation(clientId, guard, guard.needs);
+    const feature = this.feature(key);
+    this.inspector?.invalidate();
+    if (guard.effect !== 'runs') return act(feature);
+    // the machine runs: clients hear it before the stop the target will report
+    if (this.state === 'stopped') this.startRunning();
+    try {
+      return await act(feature);
+    } catch (err) {
+      void this.refreshStop();
+      throw err;
+    }
   }
 
   // ---- end ----
@@ -630,6 +654,18 @@ export class Session implements SessionApi, ClientEngine {
     );
   }
 
+  /** A facet of the target, or the one 'unsupported' refusal with the target's reason. */
+  private facet<K extends FacetName>(name: K): NonNullable<Target[K]> {
+    const target = this.requireTarget();
+    const facet = target[name];
+    if (facet) return facet as NonNullable<Target[K]>;
+    throw new RetroError(
+      'unsupported',
+      target.info.missing?.[name] ?? `The ${target.info.kind} target has no ${FACET_TEXT[name]}.`,
+      { target: target.info.kind, facet: name },
+    );
+  }
+
   private requireInspector(): Inspector {
     this.requireTarget();
     this.requireStopped();
@@ -671,7 +707,7 @@ export class Session implements SessionApi, ClientEngine {
         { max: MAX_TRANSFER },
       );
     if (address.space === 'cpu' || address.space === 'program') {
-      const caps = this.requireTarget().capabilities;
+      const caps = this.requireTarget().info;
       const size = 2 ** (caps.spaceBits?.[address.space] ?? caps.addressBits);
       if (!Number.isInteger(address.offset) || address.offset < 0 || address.offset + length > size) {
         throw new RetroError(
@@ -712,3 +748,11 @@ export class Session implements SessionApi, ClientEngine {
     if (removedWatch.length) this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
   }
 }
+
+const FACET_TEXT: Record<FacetName, string> = {
+  run: 'run control or CPU registers',
+  breakpoints: 'breakpoints',
+  watch: 'watchpoints',
+  screen: 'screen',
+  input: 'keyboard input',
+};

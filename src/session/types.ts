@@ -160,6 +160,18 @@ export interface MutationOptions {
   generation?: number;
 }
 
+/** What a mutating feature call needs first, and how it changes the machine (so the session follows). */
+export interface ControlGuard extends MutationOptions {
+  /** the CPU must be stopped / running first */
+  needs?: 'stopped' | 'running';
+  /**
+   * 'runs': the call lets the machine run (resume, step, reset): the session
+   * turns 'running' before it and publishes the stop the target then reports.
+   * Default: the call changes machine state; cached frames are dropped.
+   */
+  effect?: 'runs';
+}
+
 export interface SessionApi {
   readonly id: string;
   identity(): Identity;
@@ -192,10 +204,11 @@ export interface SessionApi {
   screenshot(): Promise<import('../core/target.js').ScreenImage>;
 
   /**
-   * A connector-specific feature of this session's target (see Target.feature);
-   * RetroError('unsupported') naming the target when it has none.
+   * A connector-specific feature of this session's target, for reading (see
+   * Target.features); RetroError('unsupported') naming the target when it has
+   * none. Mutating through it goes through ClientSession.control.
    */
-  feature<T>(name: string): T;
+  feature<T>(key: import('../core/target.js').FeatureKey<T>): T;
   listWatchpoints(): WatchpointInfo[];
 
   /** An input finished (or its owner let go): forget it. Recording one goes through ClientSession.trackInput. */

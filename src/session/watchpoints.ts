@@ -1,5 +1,5 @@
 import { notOwner, RetroError } from '../core/errors.js';
-import type { StopInfo, Target, WatchSpec } from '../core/target.js';
+import type { StopInfo, TargetWatch, WatchSpec } from '../core/target.js';
 import type { ClientRef, WatchpointInfo } from './types.js';
 
 /**
@@ -11,7 +11,7 @@ export class WatchpointTable {
   private nextId = 1;
   private readonly byId = new Map<number, WatchpointInfo & { targetId: number }>();
 
-  constructor(private readonly target: () => Target) {}
+  constructor(private readonly target: () => TargetWatch) {}
 
   list(): WatchpointInfo[] {
     return [...this.byId.values()].map(({ targetId: _t, ...w }) => ({
@@ -23,13 +23,10 @@ export class WatchpointTable {
 
   async add(owner: ClientRef, spec: WatchSpec): Promise<WatchpointInfo> {
     const target = this.target();
-    if (!target.setWatchpoint) {
-      throw new RetroError('unsupported', `The ${target.kind} target cannot set watchpoints.`, { target: target.kind });
-    }
     if (!Number.isInteger(spec.length) || spec.length < 1 || spec.length > 0x10000) {
       throw new RetroError('bad_request', `A watchpoint covers 1..65536 bytes, not ${spec.length}.`);
     }
-    const targetId = await target.setWatchpoint(spec);
+    const targetId = await target.set(spec);
     const wp = { id: this.nextId++, owner, ...spec, hit_count: 0, targetId };
     this.byId.set(wp.id, wp);
     return this.list().find((w) => w.id === wp.id)!;
@@ -65,6 +62,6 @@ export class WatchpointTable {
 
   private async drop(wp: WatchpointInfo & { targetId: number }): Promise<void> {
     this.byId.delete(wp.id);
-    await this.target().clearWatchpoint?.(wp.targetId);
+    await this.target().clear(wp.targetId);
   }
 }

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
 import type { SessionApi, SessionStatus } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
-import type { ViceFeature } from '../../src/connectors/vice/vice-feature.js';
+import { VICE_FEATURE } from '../../src/connectors/vice/vice-target.js';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 import { screenText } from '../support/c64-screen.js';
 
@@ -124,8 +124,7 @@ test('a typed key reaches cgetc and the output appears on the screen', async () 
   await dap.resume();
   // the program waits in cgetc; type while it runs
   await new Promise((r) => setTimeout(r, 300));
-  dap.requireControl(undefined, 'running');
-  await session.feature<ViceFeature>('vice').keyboardFeed(Buffer.from('Q'));
+  await dap.control(VICE_FEATURE, { needs: 'running' }, (vice) => vice.keyboardFeed(Buffer.from('Q')));
   await stoppedAt(fx.markers.got_key);
   const key = await session.readVariable('key');
   assert.equal(key.numeric, 0x51, 'the PETSCII code of the Q key');

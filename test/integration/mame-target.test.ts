@@ -133,7 +133,7 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
 
   test('starts held at entry, PC 0, CPU z80', async () => {
     assert.equal(t.kind, 'mame');
-    assert.equal(t.capabilities.cpu, 'z80');
+    assert.equal(t.info.cpu, 'z80');
     assert.ok(progress.some((p) => p.startsWith('starting MAME')));
     assert.ok(progress.includes('bridge connected'));
     const s = await t.status();

@@ -137,10 +137,10 @@ test("error replies of type 0x00 are matched by id; RESOURCE_GET's second error 
   });
   const target = await vice.open();
   await assert.rejects(
-    target.readBank(1, 0, 16),
+    target.vice.readBank(1, 0, 16),
     (e: unknown) => e instanceof MonitorErrorReply && e.errorCode === 0x81 && e.code === 'bad_request',
   );
-  const client = (target as unknown as { client: MonitorClient }).client;
+  const client = (target.vice as unknown as { client: MonitorClient }).client;
   await assert.rejects(
     client.request(Cmd.RESOURCE_GET, Buffer.from([4, ...Buffer.from('Spee')])),
     (e: unknown) => e instanceof MonitorErrorReply && e.errorCode === 0x80,
@@ -164,11 +164,11 @@ test('JAM arrives without a body; the stop is reported as an exception at the PC
   });
   const target = await vice.open();
   const stopped = new Promise<StopInfo>((resolve) =>
-    target.onEvent((e) => {
+    target.events.on((e) => {
       if (e.type === 'stopped') resolve(e.stop);
     }),
   );
-  await target.resume();
+  await target.vice.resume();
   const stop = await stopped;
   assert.equal(stop.reason, 'exception');
   assert.equal(stop.pc, 0x1234);
@@ -207,7 +207,7 @@ test('display get: builds before r46020 are refused, by version or by a body 4 b
   const old = await fakeVice([3, 9, 0, 0], display);
   const t39 = await old.open();
   await assert.rejects(
-    t39.capture(),
+    t39.vice.capture(),
     (e: unknown) => (e as RetroError).code === 'incompatible_target' && /predates r46020/.test((e as Error).message),
   );
   assert.equal(displayCalls, 0, 'a 3.9 is refused before display get is sent');
@@ -217,12 +217,12 @@ test('display get: builds before r46020 are refused, by version or by a body 4 b
   const unknownRevision = await fakeVice([3, 10, 0, 0], display);
   const t310 = await unknownRevision.open();
   await assert.rejects(
-    t310.capture(),
+    t310.vice.capture(),
     (e: unknown) =>
       (e as RetroError).code === 'incompatible_target' &&
       /shorter than its own length field/.test((e as Error).message),
   );
-  await assert.rejects(t310.capture(), (e: unknown) => (e as RetroError).code === 'incompatible_target');
+  await assert.rejects(t310.vice.capture(), (e: unknown) => (e as RetroError).code === 'incompatible_target');
   assert.equal(displayCalls, 1, 'once seen short, display get is not called again');
   await t310.close();
   await unknownRevision.close();

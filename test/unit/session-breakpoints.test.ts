@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BreakpointTable } from '../../src/session/breakpoints.js';
-import type { Address, Target } from '../../src/core/target.js';
+import type { Address, TargetBreakpoints } from '../../src/core/target.js';
 import type { RetroError } from '../../src/core/errors.js';
 
 /** Records what the table asks of the emulator; only the two breakpoint calls are used. */
@@ -9,14 +9,14 @@ function recordingTarget() {
   const armed = new Map<number, number>();
   let next = 1;
   const target = {
-    async setBreakpoint(a: Address) {
+    async set(a: Address) {
       armed.set(next, a.offset);
       return next++;
     },
-    async clearBreakpoint(id: number) {
+    async clear(id: number) {
       armed.delete(id);
     },
-  } as unknown as Target;
+  } satisfies TargetBreakpoints;
   return { target, armed };
 }
 

@@ -1,38 +1,50 @@
 /**
  * A DOS guest as a Target. There is no CPU debugger behind it: the machine is
- * always 'running', run control and registers fail with 'unsupported', memory
+ * always 'running' and has no run, breakpoint or watch facets, memory
  * is guest physical ('cpu', 20-bit) or the VGA buffer ('vram'), and the
  * screen is decoded from video memory. The 'dos' feature gives the rest.
  */
 import { RetroError } from '../../core/errors.js';
-import type {
-  Address,
-  Register,
-  ScreenImage,
-  Target,
-  TargetCapabilities,
-  TargetEvent,
-  TargetListener,
-  TargetStatus,
+import {
+  TargetEmitter,
+  TargetFeatures,
+  featureKey,
+  type Address,
+  type ScreenImage,
+  type Target,
+  type TargetInfo,
+  type TargetMemory,
+  type TargetScreen,
+  type TargetStatus,
 } from '../../core/target.js';
 import { indicesToRgba } from '../../machines/dos/palette.js';
 import type { DosMachine } from './dos-machine.js';
 
 const NO_DEBUGGER =
-  'A DOS guest in DOSBox has no CPU debugger here: it always runs. Use the dos tools (memory, screen, keys, traces) instead';
+  'A DOS guest in DOSBox has no CPU debugger here: it always runs. Use the dos tools (memory, screen, keys, traces) instead.';
+
+/** The 'dos' feature: discovery results, guest memory with profile symbols, screen, input, traces. */
+export const DOS_FEATURE = featureKey<DosMachine>('dos');
 
 export class DosboxTarget implements Target {
-  readonly kind = 'dosbox';
-  readonly capabilities: TargetCapabilities = {
+  readonly info: TargetInfo = {
+    kind: 'dosbox',
     cpu: 'x86',
     addressBits: 20,
     spaces: ['cpu', 'vram'],
-    screen: true,
-    stepOverOut: false,
-    nativeStepRange: false,
-    runControl: false,
+    missing: {
+      run: `Run control and CPU registers: ${NO_DEBUGGER}`,
+      breakpoints: `Breakpoints: ${NO_DEBUGGER}`,
+      watch: `Watchpoints: ${NO_DEBUGGER}`,
+    },
   };
-  private readonly listeners = new Set<TargetListener>();
+  readonly events = new TargetEmitter();
+  readonly memory: TargetMemory = {
+    read: (address, length) => this.readMemory(address, length),
+    write: (address, data) => this.writeMemory(address, data),
+  };
+  readonly screen: TargetScreen = { capture: () => this.screenshot() };
+  readonly features: TargetFeatures;
   private readonly watchdog: NodeJS.Timeout;
   private gone = false;
 
@@ -40,6 +52,7 @@ export class DosboxTarget implements Target {
     readonly machine: DosMachine,
     private readonly shutdown: () => Promise<void>,
   ) {
+    this.features = new TargetFeatures().provide(DOS_FEATURE, machine);
     this.watchdog = setInterval(() => {
       const host = machine.guest.host;
       if (!this.gone && !host.alive())
@@ -48,44 +61,8 @@ export class DosboxTarget implements Target {
     this.watchdog.unref();
   }
 
-  onEvent(listener: TargetListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   async status(): Promise<TargetStatus> {
     return { state: this.gone || !this.machine.guest.host.alive() ? 'exited' : 'running' };
-  }
-
-  async readRegisters(): Promise<Register[]> {
-    throw this.unsupported('CPU registers');
-  }
-  async writeRegister(): Promise<void> {
-    throw this.unsupported('Writing registers');
-  }
-  async setBreakpoint(): Promise<number> {
-    throw this.unsupported('Breakpoints');
-  }
-  async clearBreakpoint(): Promise<void> {
-    throw this.unsupported('Breakpoints');
-  }
-  async resume(): Promise<void> {
-    throw this.unsupported('Resume');
-  }
-  async pause(): Promise<void> {
-    throw this.unsupported('Pause');
-  }
-  async stepInstruction(): Promise<void> {
-    throw this.unsupported('Stepping');
-  }
-  async stepOver(): Promise<void> {
-    throw this.unsupported('Stepping');
-  }
-  async stepOut(): Promise<void> {
-    throw this.unsupported('Stepping');
-  }
-  async stepRange(): Promise<void> {
-    throw this.unsupported('Stepping');
   }
 
   async readMemory(address: Address, length: number): Promise<Uint8Array> {
@@ -118,10 +95,6 @@ export class DosboxTarget implements Target {
     }
   }
 
-  feature(name: string): unknown {
-    return name === 'dos' ? this.machine : undefined;
-  }
-
   async close(): Promise<void> {
     clearInterval(this.watchdog);
     this.gone = true;
@@ -131,17 +104,7 @@ export class DosboxTarget implements Target {
   private lost(reason: string): void {
     this.gone = true;
     clearInterval(this.watchdog);
-    this.emit({ type: 'exited', reason });
-  }
-
-  private emit(e: TargetEvent): void {
-    for (const l of [...this.listeners]) {
-      try {
-        l(e);
-      } catch {
-        /* listener bugs stay theirs */
-      }
-    }
+    this.events.emit({ type: 'exited', reason });
   }
 
   private requireCpu(address: Address): void {
@@ -150,9 +113,5 @@ export class DosboxTarget implements Target {
         'bad_address',
         `A DOS guest has spaces "cpu" (guest physical memory) and "vram" (the VGA buffer), not "${address.space}".`,
       );
-  }
-
-  private unsupported(what: string): RetroError {
-    return new RetroError('unsupported', `${what}: ${NO_DEBUGGER}.`);
   }
 }

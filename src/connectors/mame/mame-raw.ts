@@ -6,9 +6,8 @@
  * console commands; this class only talks to the bridge.
  */
 import { RetroError } from '../../core/errors.js';
+import { featureKey } from '../../core/target.js';
 import type { BridgeClient, BridgeEvent } from './bridge-client.js';
-
-export const MAME_RAW_FEATURE = 'mame-raw';
 
 export interface ShareInfo {
   tag: string;
@@ -74,6 +73,8 @@ export interface MameRaw {
   /** Releases every held field and cuts every queued sequence; returns the cut sequence ids. */
   releaseAllInput(): Promise<number[]>;
 }
+
+export const MAME_RAW_FEATURE = featureKey<MameRaw>('mame-raw');
 
 export class MameRawFeature implements MameRaw {
   private nextInputId = 1;

@@ -4,20 +4,26 @@
  */
 import { RetroError } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
-import type {
-  Address,
-  AddressRange,
-  Register,
-  ScreenImage,
-  StopInfo,
-  StopReason,
-  Target,
-  TargetCapabilities,
-  TargetEvent,
-  TargetListener,
-  TargetStatus,
-  RunState,
-  WatchSpec,
+import {
+  TargetEmitter,
+  TargetFeatures,
+  type Address,
+  type AddressRange,
+  type Register,
+  type ScreenImage,
+  type StopInfo,
+  type StopReason,
+  type Target,
+  type TargetBreakpoints,
+  type TargetInfo,
+  type TargetListener,
+  type TargetMemory,
+  type TargetRun,
+  type TargetScreen,
+  type TargetStatus,
+  type TargetWatch,
+  type RunState,
+  type WatchSpec,
 } from '../../core/target.js';
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
@@ -51,12 +57,35 @@ export interface BreakpointInfo {
 
 export class MameTarget implements Target {
   readonly kind = 'mame';
-  readonly capabilities: TargetCapabilities;
+  readonly info: TargetInfo;
+  readonly events = new TargetEmitter();
+  readonly features: TargetFeatures;
+  readonly memory: TargetMemory = {
+    read: (address, length) => this.readMemory(address, length),
+    write: (address, data) => this.writeMemory(address, data),
+  };
+  readonly run: TargetRun = {
+    registers: () => this.readRegisters(),
+    writeRegister: (name, value) => this.writeRegister(name, value),
+    resume: () => this.resume(),
+    pause: () => this.pause(),
+    stepInstruction: (count) => this.stepInstruction(count),
+    stepOver: () => this.stepOver(),
+    stepOut: () => this.stepOut(),
+    stepRange: (ranges, mode) => this.stepRange(ranges, mode),
+  };
+  readonly breakpoints: TargetBreakpoints = {
+    set: (address, condition) => this.setBreakpoint(address, condition),
+    clear: (id) => this.clearBreakpoint(id),
+  };
+  readonly watch: TargetWatch = {
+    set: (spec) => this.setWatchpoint(spec),
+    clear: (id) => this.clearWatchpoint(id),
+  };
+  readonly screen: TargetScreen = { capture: () => this.screenshot() };
   private state: RunState = 'stopped';
   private lastStop?: StopInfo;
-  private readonly listeners = new Set<TargetListener>();
   private closing?: Promise<void>;
-  private readonly raw: MameRawFeature;
 
   constructor(
     private readonly bridge: BridgeClient,
@@ -66,15 +95,13 @@ export class MameTarget implements Target {
     machine = 'unknown',
   ) {
     this.lastStop = initialStop;
-    this.raw = new MameRawFeature(bridge, machine);
+    this.features = new TargetFeatures().provide(MAME_RAW_FEATURE, new MameRawFeature(bridge, machine));
     const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
-    this.capabilities = {
+    this.info = {
+      kind: 'mame',
       cpu: typeof hello.cpu_type === 'string' ? hello.cpu_type : 'unknown',
       addressBits: 16,
       spaces: ['cpu', 'program', 'io', 'vram', 'share'],
-      screen: true,
-      stepOverOut: true,
-      nativeStepRange: true,
       spaceBits: { program: programBits },
     };
     bridge.onEvent((e) => this.onBridgeEvent(e));
@@ -82,7 +109,7 @@ export class MameTarget implements Target {
       const reason = `MAME exited (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''}).`;
       this.bridge.markLost(reason);
       this.state = 'exited';
-      this.emit({ type: 'exited', code: info.code ?? undefined, reason });
+      this.events.emit({ type: 'exited', code: info.code ?? undefined, reason });
     });
   }
 
@@ -92,8 +119,7 @@ export class MameTarget implements Target {
   }
 
   onEvent(listener: TargetListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.on(listener);
   }
 
   async status(): Promise<TargetStatus> {
@@ -110,7 +136,7 @@ export class MameTarget implements Target {
 
   async readRegisters(): Promise<Register[]> {
     const { result } = await this.bridge.request('read_registers');
-    return orderRegisters(this.capabilities.cpu, result.registers as Record<string, number>);
+    return orderRegisters(this.info.cpu, result.registers as Record<string, number>);
   }
 
   async writeRegister(name: string, value: number): Promise<void> {
@@ -183,10 +209,6 @@ export class MameTarget implements Target {
   async clearWatchpoint(id: number): Promise<void> {
     checkInteger(id, 'The watchpoint id');
     await this.bridge.request('clear_watchpoint', { id });
-  }
-
-  feature(name: string): unknown {
-    return name === MAME_RAW_FEATURE ? this.raw : undefined;
   }
 
   resume(): Promise<void> {
@@ -262,7 +284,7 @@ export class MameTarget implements Target {
       // Synchronously, so 'running' cannot overtake a 'stopped' that follows in the same chunk.
       onReply: () => {
         this.state = 'running';
-        this.emit({ type: 'running' });
+        this.events.emit({ type: 'running' });
       },
     });
   }
@@ -272,21 +294,11 @@ export class MameTarget implements Target {
       const stop = toStopInfo(e);
       this.state = 'stopped';
       this.lastStop = stop;
-      this.emit({ type: 'stopped', stop });
+      this.events.emit({ type: 'stopped', stop });
     } else if (e.event === 'machine_start') {
-      this.emit({ type: 'reset', hard: e.hard_reset === true });
+      this.events.emit({ type: 'reset', hard: e.hard_reset === true });
     } else if (e.event === 'bridge_error') {
-      this.emit({ type: 'output', text: `MAME bridge: ${String(e.message)}\n` });
-    }
-  }
-
-  private emit(event: TargetEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch {
-        // one listener's bug must not stop the others
-      }
+      this.events.emit({ type: 'output', text: `MAME bridge: ${String(e.message)}\n` });
     }
   }
 }

@@ -128,7 +128,7 @@ async function attach(config: LaunchConfig, opts: { onProgress?: (message: strin
 async function quit(target: ViceTarget, child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const gone = new Promise<void>((r) => child.once('exit', () => r()));
-  await target.quit().catch(() => undefined);
+  await target.vice.quit().catch(() => undefined);
   const timer = setTimeout(() => child.kill('SIGKILL'), QUIT_GRACE_MS);
   await gone;
   clearTimeout(timer);

@@ -9,6 +9,7 @@ import { RetroError } from '../../core/errors.js';
 import { readRegularFileSync } from '../../core/files.js';
 import { resolve } from 'node:path';
 import type { LaunchConfig } from '../../core/launch.js';
+import type { StopInfo } from '../../core/target.js';
 import type { ViceTarget } from './vice-target.js';
 
 /** A PRG holds at most 64 KiB of data plus its 2-byte load address. */
@@ -50,12 +51,12 @@ function sysAddress(prg: Buffer): number | undefined {
 
 export async function startProgram(target: ViceTarget, path: string, timeoutMs: number): Promise<PrgInfo> {
   const prg = inspectPrg(path);
-  await target.deleteStaleCheckpoints();
-  const entry = await target.setBreakpoint({ space: 'cpu', offset: prg.entry });
+  await target.vice.deleteStaleCheckpoints();
+  const entry = await target.breakpoints.set({ space: 'cpu', offset: prg.entry });
+  const stopped = nextStop(target, timeoutMs);
   try {
-    const stopped = target.waitForNextStop(timeoutMs);
-    await target.autostart(path, true);
-    const stop = await stopped;
+    await target.vice.autostart(path, true);
+    const stop = await stopped.promise;
     if (stop.pc !== prg.entry) {
       throw new RetroError(
         'launch_failed',
@@ -63,9 +64,36 @@ export async function startProgram(target: ViceTarget, path: string, timeoutMs: 
       );
     }
   } finally {
-    await target.clearBreakpoint(entry).catch(() => undefined);
+    stopped.cancel();
+    await target.breakpoints.clear(entry).catch(() => undefined);
   }
   return prg;
+}
+
+/** The next stop the target reports from now on (armed before the command that runs the machine). */
+function nextStop(target: ViceTarget, timeoutMs: number): { promise: Promise<StopInfo>; cancel: () => void } {
+  let cancel = () => {};
+  const promise = new Promise<StopInfo>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(
+        new RetroError('timeout', `VICE did not stop within ${timeoutMs} ms; it is still running.`, {
+          timeout_ms: timeoutMs,
+        }),
+      );
+    }, timeoutMs);
+    const off = target.events.on((e) => {
+      if (e.type !== 'stopped') return;
+      cancel();
+      resolve(e.stop);
+    });
+    cancel = () => {
+      clearTimeout(timer);
+      off();
+    };
+  });
+  promise.catch(() => undefined);
+  return { promise, cancel };
 }
 
 /** The launchers' last step: autostart config.program (when given) and stop at its entry. */

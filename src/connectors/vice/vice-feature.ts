@@ -1,6 +1,7 @@
 /**
  * The 'vice' connector feature: what the vice_* MCP tools use beyond the
- * Target interface. Provided by ViceTarget for real VICE and the built-in C64.
+ * Target facets. Provided by ViceConnection for real VICE and the built-in C64;
+ * its mutating calls go through the session's guarded path (Session.control).
  */
 import type { Address, StopInfo } from '../../core/target.js';
 import type { ViceInfo } from './handshake.js';
@@ -49,7 +50,6 @@ export interface ViceFeature {
   reset(kind: 'soft' | 'hard'): Promise<void>;
   keyboardFeed(petscii: Uint8Array): Promise<void>;
   setJoyport(port: number, value: number): Promise<void>;
-  waitForStop(timeoutMs: number): Promise<StopInfo>;
   capture(): Promise<CaptureResult>;
   /** drops only our connection; VICE keeps running */
   disconnect(): void;

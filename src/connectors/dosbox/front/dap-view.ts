@@ -10,6 +10,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { RetroError } from '../../../core/errors.js';
 import type { SessionApi, VariableValue } from '../../../session/types.js';
 import type { DosMachine } from '../dos-machine.js';
+import { DOS_FEATURE } from '../dosbox-target.js';
 import type { ProfileSymbol } from '../../../machines/dos/profile.js';
 import { farHex } from '../../../machines/dos/bda.js';
 import { hex } from '../../../core/hex.js';
@@ -20,7 +21,7 @@ const PEEK_BYTES = 16;
 /** The session's DOS machine, or undefined for any other target. */
 export function dosOf(session: SessionApi): DosMachine | undefined {
   try {
-    return session.feature<DosMachine>('dos');
+    return session.feature(DOS_FEATURE);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 /** Shared pieces of the `dos` tool group: reaching a session's DOS machine, paths, address inputs. */
 import * as z from 'zod/v4';
-import type { DosMachine } from '../dos-machine.js';
+import { DOS_FEATURE } from '../dosbox-target.js';
 import { MAX_PROGRAM_BYTES } from '../../../core/files.js';
 import { readToolFile, writeToolFile } from '../../../mcp/tool-files.js';
 import type { ToolContext } from '../../../mcp/tool-kit.js';
@@ -8,7 +8,7 @@ import type { ToolContext } from '../../../mcp/tool-kit.js';
 export function useDos(ctx: ToolContext, sessionId?: string) {
   const client = ctx.connection.use(sessionId);
   const { session } = client;
-  const machine = session.feature<DosMachine>('dos');
+  const machine = session.feature(DOS_FEATURE);
   return { session, client, machine };
 }
 

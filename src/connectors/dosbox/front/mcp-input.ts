@@ -3,6 +3,7 @@ import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
 import { parseKeys } from '../../../machines/dos/keys.js';
 import { click, typeKeys } from '../input.js';
+import { DOS_FEATURE } from '../dosbox-target.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { MUTATES, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { dosAddressInput, useDos } from './mcp-common.js';
@@ -38,11 +39,12 @@ const typeKeysTool = defineTool({
   output: { typed: z.number().int(), consumed: z.boolean(), warnings: z.array(z.string()) },
   annotations: MUTATES,
   async run(args, ctx) {
-    const { session, client, machine } = useDos(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
+    const { session, client } = useDos(ctx, args.session_id);
     const words = parseKeys(args.keys);
     if (words.length > MAX_KEYS) throw new RetroError('too_large', `At most ${MAX_KEYS} keys per call.`);
-    const r = await typeKeys(machine.guest, words, { timeoutMs: args.timeout_ms, drainMs: args.drain_ms });
+    const r = await client.control(DOS_FEATURE, { generation: args.generation }, (machine) =>
+      typeKeys(machine.guest, words, { timeoutMs: args.timeout_ms, drainMs: args.drain_ms }),
+    );
     return {
       session,
       data: r,
@@ -73,7 +75,6 @@ const clickTool = defineTool({
   annotations: MUTATES,
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
     let words;
     if (args.words)
       words = {
@@ -94,11 +95,14 @@ const clickTool = defineTool({
         y: machine.resolve(`ds:${m.y.toString(16)}`).physical,
       };
     }
-    const r = await click(
-      machine.guest,
-      words,
-      { x: args.x, y: args.y, buttons: args.buttons },
-      { holdMs: args.hold_ms, releaseMs: args.release_ms },
+    const at = words;
+    const r = await client.control(DOS_FEATURE, { generation: args.generation }, (m) =>
+      click(
+        m.guest,
+        at,
+        { x: args.x, y: args.y, buttons: args.buttons },
+        { holdMs: args.hold_ms, releaseMs: args.release_ms },
+      ),
     );
     return {
       session,
@@ -169,10 +173,10 @@ const traceTool = defineTool({
         summary: `${r.hits} hits; ${r.captures.map((c) => `${c.name}=${c.hex}`).join(' ')}`,
       };
     }
-    client.requireControl({ generation: args.generation });
     if (args.action === 'remove') {
       if (args.id === undefined) throw new RetroError('bad_request', 'remove needs id.');
-      await machine.traces.remove(args.id);
+      const id = args.id;
+      await client.control(DOS_FEATURE, { generation: args.generation }, (m) => m.traces.remove(id));
       return {
         session,
         data: { id: args.id, traces: list() },
@@ -194,7 +198,10 @@ const traceTool = defineTool({
             : parseInt(c.address.replace(/^0x/i, ''), 16);
       return { name: c.name, offset, length: c.length };
     });
-    const t = await machine.traces.install({ segment: call.segment, callOffset: call.offset!, caveOffset, captures });
+    const segment = call.segment;
+    const t = await client.control(DOS_FEATURE, { generation: args.generation }, (m) =>
+      m.traces.install({ segment, callOffset: call.offset!, caveOffset, captures }),
+    );
     return {
       session,
       data: { id: t.id, traces: list() },

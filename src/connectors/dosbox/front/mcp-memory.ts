@@ -2,6 +2,7 @@
 import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
 import { formatSymbol } from '../dos-machine.js';
+import { DOS_FEATURE } from '../dosbox-target.js';
 import { asciiPreview, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
@@ -76,7 +77,6 @@ const write = defineTool({
   annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
     const at = machine.resolve(args.address);
     let data: Uint8Array;
     if (args.hex !== undefined) data = parseHex(args.hex);
@@ -90,9 +90,12 @@ const write = defineTool({
       data = Uint8Array.from({ length: size }, (_, i) => (args.value! >>> (8 * i)) & 0xff);
     } else throw new RetroError('bad_request', 'Give hex or value.');
     if (data.length > MAX_WRITE) throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write.`);
-    const before = await machine.guest.read(at.physical, data.length);
-    await machine.guest.write(at.physical, data);
-    const back = await machine.guest.read(at.physical, data.length);
+    const written = data;
+    const { before, back } = await client.control(DOS_FEATURE, { generation: args.generation }, async (m) => {
+      const before = await m.guest.read(at.physical, written.length);
+      await m.guest.write(at.physical, written);
+      return { before, back: await m.guest.read(at.physical, written.length) };
+    });
     const verified = Buffer.from(back).equals(Buffer.from(data));
     return {
       session,

@@ -11,5 +11,5 @@ export function useMame(
 ): { session: SessionApi; client: ClientSession; raw: MameRaw } {
   const client = ctx.connection.use(sessionId);
   const { session } = client;
-  return { session, client, raw: session.feature<MameRaw>(MAME_RAW_FEATURE) };
+  return { session, client, raw: session.feature(MAME_RAW_FEATURE) };
 }

@@ -9,7 +9,14 @@ import * as z from 'zod/v4';
 import { RetroError } from '../../../core/errors.js';
 import type { ClientSession } from '../../../session/client-session.js';
 import type { SessionApi } from '../../../session/types.js';
-import { findMouse, type FieldRef, type InputStep, type MameRaw, type PortInfo } from '../mame-raw.js';
+import {
+  MAME_RAW_FEATURE,
+  findMouse,
+  type FieldRef,
+  type InputStep,
+  type MameRaw,
+  type PortInfo,
+} from '../mame-raw.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
 import { useMame } from './mcp-common.js';
@@ -24,10 +31,18 @@ const inputOutput = {
   outcome: z.enum(['done', 'cut', 'queued', 'held', 'released', 'posted']),
 };
 
-async function mutateInput(ctx: ToolContext, args: { session_id?: string; generation?: number }, needsRunning = true) {
+type MameUse = ReturnType<typeof useMame>;
+
+/** Input goes through the session's guarded path: the lease, the generation and (mostly) a running machine. */
+function withInput<R>(
+  ctx: ToolContext,
+  args: { session_id?: string; generation?: number },
+  needsRunning: boolean,
+  act: (m: MameUse) => Promise<R>,
+): Promise<R> {
   const m = useMame(ctx, args.session_id);
-  m.client.requireControl({ generation: args.generation }, needsRunning ? 'running' : undefined);
-  return m;
+  const guard = { generation: args.generation, needs: needsRunning ? ('running' as const) : undefined };
+  return m.client.control(MAME_RAW_FEATURE, guard, (raw) => act({ ...m, raw }));
 }
 
 /** Queue a sequence, record it as held by the caller, optionally wait for it to finish. */
@@ -152,21 +167,22 @@ const pressKey = defineTool({
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client, raw } = await mutateInput(ctx, args);
-    const field = findKey(await raw.listPorts(), args.key, raw.machine);
-    const outcome = await runSequence(
-      session,
-      client,
-      raw,
-      `key "${field.field}" for ${args.frames} frames`,
-      [{ fields: [field], frames: args.frames }],
-      args.wait,
-    );
-    return {
-      session,
-      data: { pressed: [field], outcome },
-      summary: `Pressed ${field.field} for ${args.frames} frames: ${outcome}.`,
-    };
+    return withInput(ctx, args, true, async ({ session, client, raw }) => {
+      const field = findKey(await raw.listPorts(), args.key, raw.machine);
+      const outcome = await runSequence(
+        session,
+        client,
+        raw,
+        `key "${field.field}" for ${args.frames} frames`,
+        [{ fields: [field], frames: args.frames }],
+        args.wait,
+      );
+      return {
+        session,
+        data: { pressed: [field], outcome },
+        summary: `Pressed ${field.field} for ${args.frames} frames: ${outcome}.`,
+      };
+    });
   },
 });
 
@@ -187,26 +203,27 @@ const typeString = defineTool({
   output: { ...inputOutput, characters: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client, raw } = await mutateInput(ctx, args);
-    const { keys, missing } = await raw.keymap(args.text);
-    if (missing.length) {
-      throw new RetroError(
-        'bad_request',
-        `The ${raw.machine} keyboard cannot type ${missing.map((c) => JSON.stringify(c)).join(', ')}; nothing was typed.`,
-        { missing },
-      );
-    }
-    // As a person types: shift keys go down a frame before the key, then both are held.
-    const steps = keys.flatMap((fields) => [
-      ...(fields.length > 1 ? [{ fields: fields.slice(0, -1), frames: 1, gap: 0 }] : []),
-      { fields, frames: args.frames_per_key, gap: args.gap_frames },
-    ]);
-    const outcome = await runSequence(session, client, raw, `typing ${JSON.stringify(args.text)}`, steps, args.wait);
-    return {
-      session,
-      data: { pressed: keys.flat(), outcome, characters: keys.length },
-      summary: `Typed ${keys.length} characters: ${outcome}.`,
-    };
+    return withInput(ctx, args, true, async ({ session, client, raw }) => {
+      const { keys, missing } = await raw.keymap(args.text);
+      if (missing.length) {
+        throw new RetroError(
+          'bad_request',
+          `The ${raw.machine} keyboard cannot type ${missing.map((c) => JSON.stringify(c)).join(', ')}; nothing was typed.`,
+          { missing },
+        );
+      }
+      // As a person types: shift keys go down a frame before the key, then both are held.
+      const steps = keys.flatMap((fields) => [
+        ...(fields.length > 1 ? [{ fields: fields.slice(0, -1), frames: 1, gap: 0 }] : []),
+        { fields, frames: args.frames_per_key, gap: args.gap_frames },
+      ]);
+      const outcome = await runSequence(session, client, raw, `typing ${JSON.stringify(args.text)}`, steps, args.wait);
+      return {
+        session,
+        data: { pressed: keys.flat(), outcome, characters: keys.length },
+        summary: `Typed ${keys.length} characters: ${outcome}.`,
+      };
+    });
   },
 });
 
@@ -225,13 +242,14 @@ const typeText = defineTool({
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, raw } = await mutateInput(ctx, args);
-    await raw.typeNatural(args.text, args.coded);
-    return {
-      session,
-      data: { pressed: [], outcome: 'posted' as const },
-      summary: `Posted ${args.text.length} characters to the natural keyboard.`,
-    };
+    return withInput(ctx, args, true, async ({ session, raw }) => {
+      await raw.typeNatural(args.text, args.coded);
+      return {
+        session,
+        data: { pressed: [], outcome: 'posted' as const },
+        summary: `Posted ${args.text.length} characters to the natural keyboard.`,
+      };
+    });
   },
 });
 
@@ -253,21 +271,22 @@ const moveMouse = defineTool({
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client, raw } = await mutateInput(ctx, args);
-    const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
-    const fields = [
-      { ...mouse.x, value: args.x },
-      { ...mouse.y, value: args.y },
-    ];
-    const outcome = await runSequence(
-      session,
-      client,
-      raw,
-      `mouse to ${args.x},${args.y}`,
-      [{ fields, frames: args.frames }],
-      args.wait,
-    );
-    return { session, data: { pressed: [mouse.x, mouse.y], outcome } };
+    return withInput(ctx, args, true, async ({ session, client, raw }) => {
+      const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
+      const fields = [
+        { ...mouse.x, value: args.x },
+        { ...mouse.y, value: args.y },
+      ];
+      const outcome = await runSequence(
+        session,
+        client,
+        raw,
+        `mouse to ${args.x},${args.y}`,
+        [{ fields, frames: args.frames }],
+        args.wait,
+      );
+      return { session, data: { pressed: [mouse.x, mouse.y], outcome } };
+    });
   },
 });
 
@@ -286,19 +305,20 @@ const clickMouse = defineTool({
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client, raw } = await mutateInput(ctx, args);
-    const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
-    const button = mouse.buttons[args.button - 1];
-    if (!button) throw new RetroError('not_found', `The ${raw.machine} mouse has no button ${args.button}.`);
-    const outcome = await runSequence(
-      session,
-      client,
-      raw,
-      `mouse button ${args.button}`,
-      [{ fields: [button], frames: args.frames }],
-      args.wait,
-    );
-    return { session, data: { pressed: [button], outcome } };
+    return withInput(ctx, args, true, async ({ session, client, raw }) => {
+      const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
+      const button = mouse.buttons[args.button - 1];
+      if (!button) throw new RetroError('not_found', `The ${raw.machine} mouse has no button ${args.button}.`);
+      const outcome = await runSequence(
+        session,
+        client,
+        raw,
+        `mouse button ${args.button}`,
+        [{ fields: [button], frames: args.frames }],
+        args.wait,
+      );
+      return { session, data: { pressed: [button], outcome } };
+    });
   },
 });
 
@@ -318,17 +338,18 @@ const pressInput = defineTool({
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
-    const { session, client, raw } = await mutateInput(ctx, args);
-    const field = { port: args.port, field: args.field, value: args.value };
-    const outcome = await runSequence(
-      session,
-      client,
-      raw,
-      `field ${args.port}/${args.field} for ${args.frames} frames`,
-      [{ fields: [field], frames: args.frames }],
-      args.wait,
-    );
-    return { session, data: { pressed: [{ port: args.port, field: args.field }], outcome } };
+    return withInput(ctx, args, true, async ({ session, client, raw }) => {
+      const field = { port: args.port, field: args.field, value: args.value };
+      const outcome = await runSequence(
+        session,
+        client,
+        raw,
+        `field ${args.port}/${args.field} for ${args.frames} frames`,
+        [{ fields: [field], frames: args.frames }],
+        args.wait,
+      );
+      return { session, data: { pressed: [{ port: args.port, field: args.field }], outcome } };
+    });
   },
 });
 
@@ -348,18 +369,19 @@ const setInput = defineTool({
   output: inputOutput,
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(args, ctx) {
-    const { session, client, raw } = await mutateInput(ctx, args, args.value !== 0);
-    const what = `field ${args.port}/${args.field} held`;
-    await raw.setInput(args.port, args.field, args.value);
-    for (const h of session.heldInputs()) if (h.what === what && h.owner.id === client.id) session.untrackInput(h.id);
-    if (args.value !== 0) client.trackInput(what, () => raw.setInput(args.port, args.field, 0));
-    return {
-      session,
-      data: {
-        pressed: [{ port: args.port, field: args.field }],
-        outcome: args.value !== 0 ? ('held' as const) : ('released' as const),
-      },
-    };
+    return withInput(ctx, args, args.value !== 0, async ({ session, client, raw }) => {
+      const what = `field ${args.port}/${args.field} held`;
+      await raw.setInput(args.port, args.field, args.value);
+      for (const h of session.heldInputs()) if (h.what === what && h.owner.id === client.id) session.untrackInput(h.id);
+      if (args.value !== 0) client.trackInput(what, () => raw.setInput(args.port, args.field, 0));
+      return {
+        session,
+        data: {
+          pressed: [{ port: args.port, field: args.field }],
+          outcome: args.value !== 0 ? ('held' as const) : ('released' as const),
+        },
+      };
+    });
   },
 });
 

@@ -3,6 +3,7 @@ import { RetroError } from '../../../core/errors.js';
 import type { ClientSession } from '../../../session/client-session.js';
 import type { SessionApi } from '../../../session/types.js';
 import type { ViceFeature } from '../vice-feature.js';
+import { VICE_FEATURE } from '../vice-target.js';
 import type { McpConnection } from '../../../mcp/connection.js';
 import type { ToolContext } from '../../../mcp/tool-kit.js';
 
@@ -23,7 +24,7 @@ export function boundVice(ctx: ToolContext, sessionId?: string): BoundVice {
   const { session } = client;
   let vice: ViceFeature;
   try {
-    vice = session.feature<ViceFeature>('vice');
+    vice = session.feature(VICE_FEATURE);
   } catch {
     throw new RetroError('incompatible_target', `Session ${session.id} is not a VICE (or built-in C64) session.`, {
       session_id: session.id,

@@ -12,8 +12,10 @@ import { bytesToHex, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { bindVice, boundVice, unbindVice } from './mcp-binding.js';
+import { VICE_FEATURE } from '../vice-target.js';
 import { viceCaptureScreen } from './mcp-capture.js';
 import { hex } from '../../../core/hex.js';
+import { asciiToPetscii } from '../petscii-keys.js';
 
 /** What a caller may ask to wait, as the seed's vice_* calls accept. */
 const TIMEOUT_MS = z.number().int().min(1).max(55_000);
@@ -171,7 +173,6 @@ const viceRegisters = defineTool({
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     if (args.set && Object.keys(args.set).length) {
-      client.requireControl({ generation: args.generation }, 'stopped');
       const items = Object.entries(args.set).map(([name, value]) => {
         const reg = vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
         if (!reg)
@@ -181,7 +182,9 @@ const viceRegisters = defineTool({
           );
         return { id: reg.id, value };
       });
-      await vice.setRegisters(items);
+      await client.control(VICE_FEATURE, { generation: args.generation, needs: 'stopped' }, (v) =>
+        v.setRegisters(items),
+      );
     }
     const registers = (await vice.readRegisters()).map((r) => ({ ...r, hex: hex(r.value, Math.ceil(r.bits / 4)) }));
     return { session, data: { registers }, summary: registers.map((r) => `${r.name}=${r.hex}`).join(' ') };
@@ -256,8 +259,9 @@ const viceWriteMemory = defineTool({
       throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write; ${data.length} were given.`);
     checkSpan(args.start, data.length);
     vice.bankId(args.bank_id);
-    client.requireControl({ generation: args.generation }, 'stopped');
-    await vice.writeBank(args.bank_id, args.start, data);
+    await client.control(VICE_FEATURE, { generation: args.generation, needs: 'stopped' }, (v) =>
+      v.writeBank(args.bank_id, args.start, data),
+    );
     return {
       session,
       data: { start: args.start, bank_id: args.bank_id, written: data.length },
@@ -289,18 +293,21 @@ const viceCheckpointSet = defineTool({
   output: { checkpoint: checkpointSchema },
   annotations: MUTATING,
   async run(args, ctx) {
-    const { session, client, vice } = boundVice(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
+    const { session, client } = boundVice(ctx, args.session_id);
     const op = args.operations.reduce((m, o) => m | ({ load: 1, store: 2, exec: 4 } as const)[o], 0);
-    const cp = await vice.addCheckpoint({
-      start: args.start,
-      end: args.end ?? args.start,
-      op,
-      stop: args.stop,
-      enabled: true,
-      temporary: args.temporary,
-      condition: args.condition,
-    });
+    // a temporary checkpoint resumes VICE: a run the session follows
+    const guard = { generation: args.generation, effect: args.temporary ? ('runs' as const) : undefined };
+    const cp = await client.control(VICE_FEATURE, guard, (v) =>
+      v.addCheckpoint({
+        start: args.start,
+        end: args.end ?? args.start,
+        op,
+        stop: args.stop,
+        enabled: true,
+        temporary: args.temporary,
+        condition: args.condition,
+      }),
+    );
     return {
       session,
       data: { checkpoint: formatCheckpoint(cp) },
@@ -337,10 +344,10 @@ const viceCheckpointDelete = defineTool({
   output: { number: z.number().int(), action: z.enum(['deleted', 'enabled', 'disabled']) },
   annotations: MUTATING,
   async run(args, ctx) {
-    const { session, client, vice } = boundVice(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
-    if (args.enabled === undefined) await vice.deleteCheckpoint(args.number);
-    else await vice.toggleCheckpoint(args.number, args.enabled);
+    const { session, client } = boundVice(ctx, args.session_id);
+    await client.control(VICE_FEATURE, { generation: args.generation }, (v) =>
+      args.enabled === undefined ? v.deleteCheckpoint(args.number) : v.toggleCheckpoint(args.number, args.enabled),
+    );
     const action = (args.enabled === undefined ? 'deleted' : args.enabled ? 'enabled' : 'disabled') as
       'deleted' | 'enabled' | 'disabled';
     return { session, data: { number: args.number, action }, summary: `Checkpoint ${args.number} ${action}` };
@@ -363,13 +370,16 @@ const viceExecution = defineTool({
   output: { action: z.string() },
   annotations: MUTATING,
   async run(args, ctx) {
-    const { session, client, vice } = boundVice(ctx, args.session_id);
-    const needs = args.action === 'interrupt' ? undefined : 'stopped';
-    client.requireControl({ generation: args.generation }, needs);
-    if (args.action === 'interrupt') await vice.pause();
-    else if (args.action === 'resume') await vice.resume();
-    else if (args.action === 'step') await vice.advance(args.count, args.over);
-    else await vice.stepOut();
+    const { session, client } = boundVice(ctx, args.session_id);
+    const opts = { generation: args.generation };
+    // interrupt and resume are the session's own run control; steps of N instructions and "return" run the machine
+    // through the guarded path, so the session follows the run and the stop
+    if (args.action === 'interrupt') await client.pause(opts);
+    else if (args.action === 'resume') await client.resume(opts);
+    else
+      await client.control(VICE_FEATURE, { ...opts, needs: 'stopped', effect: 'runs' }, (v) =>
+        args.action === 'step' ? v.advance(args.count, args.over) : v.stepOut(),
+      );
     return { session, data: { action: args.action }, summary: `${args.action} accepted` };
   },
 });
@@ -383,8 +393,11 @@ const viceWait = defineTool({
   output: { reason: z.string(), pc: z.number().int(), pc_hex: z.string(), checkpoint: z.number().int().optional() },
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const { session, vice } = boundVice(ctx, args.session_id);
-    const stop = await vice.waitForStop(args.timeout_ms);
+    const { session } = boundVice(ctx, args.session_id);
+    const status = await session.waitForStop(args.timeout_ms);
+    const stop = status.last_stop;
+    if (status.state !== 'stopped' || !stop)
+      throw new RetroError('target_lost', `VICE is ${status.state}${status.error ? `: ${status.error.message}` : ''}.`);
     return {
       session,
       state: 'stopped',
@@ -408,9 +421,8 @@ const viceReset = defineTool({
   output: { kind: z.string() },
   annotations: MUTATING,
   async run(args, ctx) {
-    const { session, client, vice } = boundVice(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
-    await vice.reset(args.kind);
+    const { session, client } = boundVice(ctx, args.session_id);
+    await client.control(VICE_FEATURE, { generation: args.generation, effect: 'runs' }, (v) => v.reset(args.kind));
     return { session, data: { kind: args.kind }, summary: `${args.kind} reset` };
   },
 });
@@ -430,12 +442,11 @@ const viceTypeKeys = defineTool({
   output: { typed: z.number().int(), petscii_hex: z.string() },
   annotations: MUTATING,
   async run(args, ctx) {
-    const { session, client, vice } = boundVice(ctx, args.session_id);
-    client.requireControl({ generation: args.generation });
+    const { session, client } = boundVice(ctx, args.session_id);
     const bytes = args.petscii_hex ? parseHex(args.petscii_hex) : asciiToPetscii(args.text ?? '');
     if (!bytes.length) throw new RetroError('bad_request', 'Give text or petscii_hex with at least one key.');
     if (bytes.includes(0)) throw new RetroError('bad_request', "A NUL byte would end VICE's keyboard feed early.");
-    await vice.keyboardFeed(bytes);
+    await client.control(VICE_FEATURE, { generation: args.generation }, (v) => v.keyboardFeed(bytes));
     return {
       session,
       data: { typed: bytes.length, petscii_hex: bytesToHex(bytes) },
@@ -443,20 +454,6 @@ const viceTypeKeys = defineTool({
     };
   },
 });
-
-/** Unshifted letters are PETSCII $41-$5A, shifted ones $C1-$DA; RETURN is $0D. */
-export function asciiToPetscii(text: string): Uint8Array {
-  return Uint8Array.from(
-    [...text].map((ch) => {
-      const c = ch.codePointAt(0)!;
-      if (ch === '\n' || ch === '\r') return 0x0d;
-      if (c >= 0x61 && c <= 0x7a) return c - 0x20;
-      if (c >= 0x41 && c <= 0x5a) return c + 0x80;
-      if (c >= 0x20 && c <= 0x40) return c;
-      throw new RetroError('bad_request', `"${ch}" has no key to type; use petscii_hex.`);
-    }),
-  );
-}
 
 export const viceTools: ToolDef[] = [
   viceConnect,

@@ -1,0 +1,494 @@
+/**
+ * One connection to a VICE binary monitor (a real x64sc or the built-in C64,
+ * which serves the same protocol): run state follows VICE's events; commands
+ * while running stop the machine (any command does, in VICE) and resume it
+ * unseen, unless a checkpoint fired meanwhile. It is the 'vice' feature the
+ * vice_* tools use; ViceTarget puts the Target facets on top of it.
+ */
+import { RetroError } from '../../core/errors.js';
+import type { Address, Register, StopInfo, StopReason, TargetEmitter } from '../../core/target.js';
+import { handshake, type ViceInfo } from './handshake.js';
+import { MonitorErrorReply, type MonitorClient, type MonitorEvent } from './monitor-client.js';
+import {
+  Cmd,
+  EVENT_ID,
+  Evt,
+  decodeCheckpoint,
+  decodeRegisters,
+  encodeCheckpointSet,
+  encodeMemHeader,
+  encodeRegisters,
+  type CheckpointInfo,
+} from './protocol.js';
+import type { CaptureResult, ViceFeature, ViceStatus } from './vice-feature.js';
+import { captureDisplay } from './vice-capture.js';
+
+export const OP_EXEC = 4;
+/** Reads and writes are split into requests of at most this many bytes (the protocol's u16 range). */
+const MAX_MEM_REQUEST = 0x10000;
+
+export interface CheckpointSpec {
+  start: number;
+  end: number;
+  op: number;
+  stop: boolean;
+  enabled: boolean;
+  temporary: boolean;
+  condition?: string;
+  memspace?: number;
+}
+
+export class ViceConnection implements ViceFeature {
+  private state: 'running' | 'stopped' = 'running';
+  private pc = 0;
+  private lastStop?: StopInfo;
+  private regs = new Map<number, number>();
+  private hits: CheckpointInfo[] = [];
+  private jammed = false;
+  /** why we expect the next stop: a command of ours, or undefined (the machine stopped by itself) */
+  private expect?: StopReason;
+  /** > 0 while we stop the machine for our own read and resume it unseen */
+  private hidden = 0;
+  /** a stop that happened by itself during a hidden stop, reported when that ends */
+  private realStop?: StopInfo;
+  /** the checkpoints a line step set, deleted when it stops */
+  private stepCheckpoints: number[] = [];
+  private readonly display = { short: undefined as boolean | undefined };
+  private eventChain: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly client: MonitorClient,
+    readonly info: ViceInfo,
+    /** 'vice' or 'builtin' */
+    readonly connector: string,
+    private readonly events: TargetEmitter,
+  ) {
+    client.onEvent((e) => this.onMonitorEvent(e));
+    client.onClose((reason) => this.events.emit({ type: 'exited', reason: `monitor connection closed: ${reason}` }));
+  }
+
+  /** Handshake, then leave the machine stopped (the PING of the handshake stopped it). */
+  static async open(client: MonitorClient, connector: string, events: TargetEmitter): Promise<ViceConnection> {
+    let info: ViceInfo;
+    try {
+      info = await handshake(client);
+    } catch (err) {
+      client.close(); // an incompatible or broken peer: do not keep its connection
+      throw err;
+    }
+    const vice = new ViceConnection(client, info, connector, events);
+    await vice.refreshRegisters();
+    vice.state = 'stopped';
+    vice.lastStop = { reason: 'entry', pc: vice.pc };
+    return vice;
+  }
+
+  /** The registers as the last reply or event left them (no I/O). */
+  cachedRegister(id: number): number | undefined {
+    return this.regs.get(id);
+  }
+
+  /** Deletes checkpoints left from earlier clients (they survive reconnects); returns how many. */
+  async deleteStaleCheckpoints(): Promise<number> {
+    const list = await this.listCheckpoints();
+    for (const cp of list) await this.client.request(Cmd.CHECKPOINT_DELETE, u32(cp.number));
+    return list.length;
+  }
+
+  get running(): boolean {
+    return this.state === 'running';
+  }
+
+  status(): { state: 'running' | 'stopped'; pc?: number; lastStop?: StopInfo } {
+    return { state: this.state, pc: this.state === 'stopped' ? this.pc : undefined, lastStop: this.lastStop };
+  }
+
+  cachedStatus(): ViceStatus {
+    return {
+      state: this.client.closed ? 'disconnected' : this.state,
+      pc: this.state === 'stopped' ? this.pc : undefined,
+      last_stop: this.lastStop,
+      connector: this.connector,
+      version: this.info.version,
+      svn_revision: this.info.svnRevision,
+    };
+  }
+
+  async readRegisters(): Promise<Register[]> {
+    const values = await this.hiddenStop(() => this.refreshRegisters());
+    return this.info.registers.map((r) => ({ name: r.name, bits: r.bits, value: values.get(r.id) ?? 0 }));
+  }
+
+  async setRegisters(items: { id: number; value: number }[]): Promise<void> {
+    const body = Buffer.concat([Buffer.from([0]), encodeRegisters(items)]); // main memspace, then the items
+    const reply = await this.hiddenStop(() => this.client.request(Cmd.REGISTERS_SET, body));
+    this.takeRegisters(reply);
+  }
+
+  bankId(bank: Address['bank']): number {
+    if (bank === undefined) return 0;
+    const found =
+      typeof bank === 'number'
+        ? this.info.banks.find((b) => b.id === bank)
+        : this.info.banks.find((b) => b.name === bank);
+    if (!found) {
+      throw new RetroError(
+        'bad_address',
+        `VICE has no bank ${JSON.stringify(bank)}; it has ${this.info.banks.map((b) => `${b.name} (${b.id})`).join(', ')}.`,
+        { bank },
+      );
+    }
+    return found.id;
+  }
+
+  /** Bank-aware read, no wrap past $FFFF, no side effects. */
+  async readBank(bank: number, start: number, length: number): Promise<Uint8Array> {
+    checkRange(start, length);
+    const out = new Uint8Array(length);
+    await this.hiddenStop(async () => {
+      for (let done = 0; done < length; done += MAX_MEM_REQUEST) {
+        const n = Math.min(MAX_MEM_REQUEST, length - done);
+        const body = await this.client.request(
+          Cmd.MEM_GET,
+          encodeMemHeader(false, start + done, start + done + n - 1, 0, bank),
+        );
+        if (body.length !== 2 + n)
+          throw new RetroError('incompatible_target', `VICE returned ${body.length - 2} bytes for a ${n}-byte read.`);
+        out.set(body.subarray(2), done);
+      }
+    });
+    return out;
+  }
+
+  async writeBank(bank: number, start: number, data: Uint8Array): Promise<void> {
+    checkRange(start, data.length);
+    await this.hiddenStop(async () => {
+      for (let done = 0; done < data.length; done += MAX_MEM_REQUEST) {
+        const part = data.subarray(done, done + MAX_MEM_REQUEST);
+        const head = encodeMemHeader(false, start + done, start + done + part.length - 1, 0, bank);
+        await this.client.request(Cmd.MEM_SET, Buffer.concat([head, part]));
+      }
+    });
+  }
+
+  async addCheckpoint(spec: CheckpointSpec): Promise<CheckpointInfo> {
+    const body = encodeCheckpointSet(spec);
+    return this.hiddenStop(async () => {
+      // a temporary checkpoint resumes VICE: that is a run, not a hidden stop
+      const reply = spec.temporary
+        ? await this.resuming(Cmd.CHECKPOINT_SET, body)
+        : await this.client.request(Cmd.CHECKPOINT_SET, body);
+      const cp = decodeCheckpoint(reply);
+      if (spec.condition) {
+        try {
+          await this.setCondition(cp.number, spec.condition);
+        } catch (err) {
+          await this.client.request(Cmd.CHECKPOINT_DELETE, u32(cp.number)).catch(() => undefined);
+          throw err;
+        }
+      }
+      return cp;
+    }, !spec.temporary);
+  }
+
+  async setCondition(number: number, expression: string): Promise<void> {
+    if (expression.length > 255) throw new RetroError('too_large', 'A VICE condition is at most 255 characters.');
+    try {
+      await this.hiddenStop(() =>
+        this.client.request(
+          Cmd.CONDITION_SET,
+          Buffer.concat([u32(number), Buffer.from([expression.length]), Buffer.from(expression, 'latin1')]),
+        ),
+      );
+    } catch (err) {
+      if (err instanceof MonitorErrorReply && err.errorCode === 0x8f) {
+        throw new RetroError(
+          'bad_request',
+          `VICE could not parse the condition "${expression}" (text-monitor syntax, e.g. "A == $10"; plain numbers are hex).`,
+          { condition: expression },
+        );
+      }
+      throw err;
+    }
+  }
+
+  async deleteCheckpoint(number: number): Promise<void> {
+    await this.hiddenStop(() => this.client.request(Cmd.CHECKPOINT_DELETE, u32(number)));
+  }
+
+  async toggleCheckpoint(number: number, enabled: boolean): Promise<void> {
+    await this.hiddenStop(() =>
+      this.client.request(Cmd.CHECKPOINT_TOGGLE, Buffer.concat([u32(number), Buffer.from([enabled ? 1 : 0])])),
+    );
+  }
+
+  async listCheckpoints(): Promise<CheckpointInfo[]> {
+    const bodies = await this.hiddenStop(() => this.client.requestList(Cmd.CHECKPOINT_LIST, Cmd.CHECKPOINT_LIST));
+    return bodies.map(decodeCheckpoint);
+  }
+
+  // ---- run control ----
+
+  async resume(): Promise<void> {
+    if (this.state === 'running') return; // a command now would stop VICE, not resume it
+    this.expect = undefined;
+    await this.resuming(Cmd.EXIT);
+  }
+
+  /**
+   * Sends a command after which VICE runs. The state turns 'running' before
+   * sending, so a stop that follows closely cannot be overtaken by it.
+   */
+  private async resuming(
+    command: number,
+    body: Uint8Array = new Uint8Array(0),
+    opts?: { timeoutMs?: number },
+  ): Promise<Buffer> {
+    const before = this.state;
+    this.state = 'running';
+    try {
+      return await this.client.request(command, body, opts);
+    } catch (err) {
+      if (command !== Cmd.AUTOSTART) this.state = before; // autostart resumes even when it fails
+      throw err;
+    }
+  }
+
+  async pause(): Promise<void> {
+    if (this.state === 'stopped') return;
+    this.expect = 'pause';
+    await this.client.request(Cmd.PING);
+  }
+
+  async advance(count: number, over: boolean): Promise<void> {
+    if (!Number.isInteger(count) || count < 1 || count > 0xffff)
+      throw new RetroError('bad_request', `Step count must be 1-65535 (0 would just resume VICE), not ${count}.`);
+    this.expect = 'step';
+    const body = Buffer.alloc(3);
+    body[0] = over ? 1 : 0;
+    body.writeUInt16LE(count, 1);
+    await this.resuming(Cmd.ADVANCE_INSTRUCTIONS, body);
+  }
+
+  async stepOut(): Promise<void> {
+    this.expect = 'step';
+    await this.resuming(Cmd.EXECUTE_UNTIL_RETURN);
+  }
+
+  /**
+   * Runs with `specs` set as checkpoints (a line step: the addresses outside
+   * the line); they are deleted before anyone hears of the stop.
+   */
+  async runWithStepCheckpoints(specs: CheckpointSpec[]): Promise<void> {
+    this.requireStopped('step');
+    const numbers: number[] = [];
+    try {
+      for (const spec of specs) numbers.push((await this.addCheckpoint(spec)).number);
+    } catch (err) {
+      for (const n of numbers) await this.client.request(Cmd.CHECKPOINT_DELETE, u32(n)).catch(() => undefined);
+      throw err;
+    }
+    this.stepCheckpoints = numbers;
+    this.expect = 'step';
+    await this.resuming(Cmd.EXIT);
+  }
+
+  async reset(kind: 'soft' | 'hard' = 'soft'): Promise<void> {
+    this.expect = undefined;
+    await this.resuming(Cmd.RESET, Uint8Array.of(kind === 'hard' ? 1 : 0));
+    this.events.emit({ type: 'reset', hard: kind === 'hard' });
+  }
+
+  async autostart(path: string, run = true): Promise<void> {
+    const name = Buffer.from(path, 'latin1');
+    if (name.length > 255)
+      throw new RetroError('bad_request', `VICE's autostart takes paths of at most 255 bytes; ${path} is longer.`);
+    this.expect = undefined;
+    const body = Buffer.concat([Buffer.from([run ? 1 : 0, 0, 0, name.length]), name]);
+    try {
+      await this.resuming(Cmd.AUTOSTART, body, { timeoutMs: 30_000 });
+    } catch (err) {
+      if (err instanceof MonitorErrorReply)
+        throw new RetroError(
+          'launch_failed',
+          `VICE could not autostart ${path} (error 0x${err.errorCode.toString(16)}); VICE's log says why. The machine runs on.`,
+          { path },
+        );
+      throw err;
+    }
+  }
+
+  async keyboardFeed(petscii: Uint8Array): Promise<void> {
+    if (petscii.length > 255)
+      throw new RetroError('too_large', `At most 255 keys can be typed at once; ${petscii.length} were given.`);
+    await this.hiddenStop(() =>
+      this.client.request(Cmd.KEYBOARD_FEED, Buffer.concat([Buffer.from([petscii.length]), petscii])),
+    );
+  }
+
+  async setJoyport(port: number, value: number): Promise<void> {
+    const body = Buffer.alloc(4);
+    body.writeUInt16LE(port, 0);
+    body.writeUInt16LE(value, 2);
+    await this.hiddenStop(() => this.client.request(Cmd.JOYPORT_SET, body));
+  }
+
+  // ---- screen ----
+
+  /** The composited frame with VICE's palette; needs a stopped machine. */
+  async capture(): Promise<CaptureResult> {
+    this.requireStopped('capture the screen');
+    return captureDisplay(this.client, this.info, this.display);
+  }
+
+  /** Runs `fn` with the machine stopped: stopped for it (unseen) when it runs. */
+  whileStopped<T>(fn: () => Promise<T>): Promise<T> {
+    return this.running
+      ? this.hiddenStop(async () => {
+          await this.client.request(Cmd.PING);
+          return fn();
+        })
+      : fn();
+  }
+
+  /** Asks VICE to exit (its reply comes, then the socket closes). */
+  async quit(): Promise<void> {
+    await this.client.request(Cmd.QUIT, new Uint8Array(0), { timeoutMs: 3000 });
+  }
+
+  /** Drops our connection only: VICE (or the built-in) keeps running. */
+  disconnect(): void {
+    this.client.close();
+  }
+
+  // ---- internals ----
+
+  private requireStopped(what: string): void {
+    if (this.state !== 'stopped')
+      throw new RetroError('not_stopped', `VICE must be stopped to ${what}; it is running (interrupt it first).`);
+  }
+
+  /**
+   * Runs monitor commands; if the machine was running they stop it (as any
+   * VICE command does), so resume it afterwards without telling anyone —
+   * unless a checkpoint fired in the meantime, which is then a real stop.
+   */
+  private async hiddenStop<T>(fn: () => Promise<T>, resumeAfter = true): Promise<T> {
+    if (this.state !== 'running' || this.expect === 'pause') return fn();
+    this.hidden++;
+    try {
+      return await fn();
+    } finally {
+      await this.eventChain;
+      if (!this.realStop && resumeAfter && this.isStopped()) {
+        try {
+          await this.resuming(Cmd.EXIT);
+        } catch {
+          /* the connection is gone: its close event says so */
+        }
+        await this.eventChain;
+      }
+      this.hidden--;
+      // a checkpoint may have fired during our command or right after the resume
+      const real = this.realStop;
+      this.realStop = undefined;
+      if (real && this.hidden === 0) this.publish(real);
+    }
+  }
+
+  private async refreshRegisters(): Promise<Map<number, number>> {
+    this.takeRegisters(await this.client.request(Cmd.REGISTERS_GET, Uint8Array.of(0)));
+    return this.regs;
+  }
+
+  private takeRegisters(body: Buffer): void {
+    for (const r of decodeRegisters(body)) this.regs.set(r.id, r.value);
+    this.pc = this.regs.get(0x03) ?? this.pc;
+  }
+
+  /** Events are handled as they arrive (synchronously), so a hidden stop is recognised before its reply. */
+  private onMonitorEvent(e: MonitorEvent): void {
+    if (e.requestId !== EVENT_ID) return;
+    switch (e.type) {
+      case Evt.CHECKPOINT:
+        this.hits.push(decodeCheckpoint(e.body));
+        break;
+      case Evt.REGISTERS:
+        this.takeRegisters(e.body);
+        break;
+      case Evt.JAM:
+        this.jammed = true;
+        break; // VICE sends no body (not the documented PC)
+      case Evt.STOPPED:
+        this.onStopped(e.body.length >= 2 ? e.body.readUInt16LE(0) : this.pc);
+        break;
+      case Evt.RESUMED:
+        this.state = 'running';
+        this.jammed = false;
+        if (!this.hidden) this.events.emit({ type: 'running' });
+        break;
+    }
+  }
+
+  private onStopped(pc: number): void {
+    this.state = 'stopped';
+    this.pc = pc;
+    if (this.hidden && this.hits.length === 0 && !this.jammed) return;
+    const hits = this.hits;
+    this.hits = [];
+    const stepCps = this.stepCheckpoints;
+    this.stepCheckpoints = [];
+    const user = hits.filter((h) => h.hit && !stepCps.includes(h.number) && h.stop);
+    let stop: StopInfo;
+    if (this.jammed) stop = { reason: 'exception', pc, log: [`CPU JAM at $${pc.toString(16).padStart(4, '0')}`] };
+    else if (user.length) {
+      const watch = user.find((h) => (h.op & OP_EXEC) === 0);
+      stop = watch
+        ? { reason: 'watchpoint', pc, watchpointId: watch.number }
+        : { reason: 'breakpoint', pc, breakpointId: user[0].number };
+    } else stop = { reason: this.expect ?? (stepCps.length ? 'step' : 'pause'), pc };
+    this.expect = undefined;
+    this.lastStop = stop;
+    if (this.hidden) {
+      this.realStop = stop;
+      return;
+    } // hiddenStop reports it once its command is done
+    if (!stepCps.length) {
+      this.publish(stop);
+      return;
+    }
+    // a line step's checkpoints go before anyone hears of the stop
+    this.eventChain = this.eventChain.then(async () => {
+      for (const n of stepCps) await this.client.request(Cmd.CHECKPOINT_DELETE, u32(n)).catch(() => undefined);
+      this.publish(stop);
+    });
+  }
+
+  private isStopped(): boolean {
+    return this.state === 'stopped';
+  }
+
+  private publish(stop: StopInfo): void {
+    this.events.emit({ type: 'stopped', stop });
+  }
+}
+
+/** VICE addresses 16 bits and never wraps past $FFFF. */
+export function checkRange(start: number, length: number): void {
+  if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 1 || start + length > 0x10000) {
+    throw new RetroError(
+      'bad_address',
+      `$${start.toString(16)}+${length} runs outside $0000-$FFFF; VICE reads do not wrap.`,
+      {
+        start,
+        length,
+      },
+    );
+  }
+}
+
+function u32(v: number): Buffer {
+  const b = Buffer.alloc(4);
+  b.writeUInt32LE(v >>> 0, 0);
+  return b;
+}
