@@ -7,13 +7,15 @@
  * are guest physical addresses. Reached through the target's 'dos' feature.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError } from '../../../core/errors.js';
+import { asRetroError, RetroError } from '../../../core/errors.js';
 import type { SessionApi, VariableValue } from '../../../session/types.js';
 import type { DosMachine } from '../dos-machine.js';
 import { DOS_FEATURE } from '../dosbox-target.js';
 import type { ProfileSymbol } from '../../../machines/dos/profile.js';
 import { farHex } from '../../../machines/dos/bda.js';
 import { hex } from '../../../core/hex.js';
+import type { ClientSession } from '../../../session/client-session.js';
+import type { DebugView, DebugViewContext, SetVariableResult } from '../../../dap/debug-view.js';
 
 /** Bytes shown for an evaluated DOS address that is no symbol. */
 const PEEK_BYTES = 16;
@@ -186,4 +188,79 @@ export function encodeSymbol(m: DosMachine, name: string, text: string): { physi
       `"${name}" is ${sym.type}: give a whole number from ${min} to ${max} (decimal or 0x hex), not "${text}".`,
     );
   return { physical, bytes: Uint8Array.from({ length: sym.size }, (_, i) => (n >>> (8 * i)) & 0xff) };
+}
+
+/** A DOS guest in the debugger UI: programs as threads, live values, never paused. */
+export class DosDebugView implements DebugView {
+  readonly freeRunning = true;
+  readonly capabilities = { supportsSetVariable: true };
+
+  constructor(
+    private readonly ctx: DebugViewContext,
+    private readonly dos: DosMachine,
+  ) {}
+
+  threads(): Promise<DebugProtocol.Thread[]> {
+    return dosThreads(this.dos);
+  }
+
+  async stackTrace(args: DebugProtocol.StackTraceArguments): Promise<DebugProtocol.StackTraceResponse['body']> {
+    const stackFrames = await dosFrames(this.dos, args?.threadId ?? 0);
+    return { stackFrames, totalFrames: stackFrames.length };
+  }
+
+  /** Its values are live, so older handles are dropped on each listing. */
+  async scopes(): Promise<DebugProtocol.Scope[]> {
+    const { handles } = this.ctx;
+    handles.reset();
+    const scope = (name: string, children: VariableValue[]): DebugProtocol.Scope => ({
+      name,
+      expensive: false,
+      variablesReference: handles.create({ kind: 'children', children }),
+    });
+    const scopes = [scope('Programs', await dosPrograms(this.dos))];
+    const symbols = await dosSymbols(this.dos);
+    if (symbols.length) scopes.push(scope('Profile symbols', symbols));
+    scopes.push(scope('BIOS data area', await dosBios(this.dos)));
+    return scopes;
+  }
+
+  async evaluate(expression: string): Promise<VariableValue> {
+    const value = await evaluateDos(this.dos, expression);
+    if (value) return value;
+    throw new RetroError(
+      'not_found',
+      `"${expression}" is neither "screen", a profile symbol nor a DOS address (e.g. 0192:0100, ds:10, 0x1D2C7).`,
+    );
+  }
+
+  /** Profile symbols are set by value, through the client's lease. */
+  async setVariable(control: () => ClientSession, name: string, value: string): Promise<SetVariableResult> {
+    const { physical, bytes } = encodeSymbol(this.dos, name, value);
+    await control().writeMemory(cpu(physical), bytes);
+    const now = await evaluateDos(this.dos, name);
+    return { value: now?.value ?? '', type: now?.type, written: { reference: hex(physical, 5), length: bytes.length } };
+  }
+
+  async announce(): Promise<{ text: string; threads: number[] }> {
+    const intro = `DOS guest running in ${this.dos.backend.description} (no CPU debugger: it is never paused).`;
+    try {
+      const threads = await dosThreads(this.dos);
+      return {
+        text: `${intro} Programs: ${threads.map((t) => t.name).join('; ')}\n`,
+        threads: threads.map((t) => t.id),
+      };
+    } catch (err) {
+      return {
+        text: `DOS guest running; its program list is not readable yet: ${asRetroError(err).message}\n`,
+        threads: [],
+      };
+    }
+  }
+}
+
+/** The DOS view when the session's target is a DOS guest. */
+export function dosDebugView(ctx: DebugViewContext): DosDebugView | undefined {
+  const dos = dosOf(ctx.session);
+  return dos && new DosDebugView(ctx, dos);
 }

@@ -1,0 +1,36 @@
+/** Small fixed pieces of the adapter: what it offers at initialize, argument mapping, a deferred. */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+
+/** The capabilities answered to initialize; a view may add some once bound (CapabilitiesEvent). */
+export const CAPABILITIES: DebugProtocol.Capabilities = {
+  supportsConfigurationDoneRequest: true,
+  supportsFunctionBreakpoints: true,
+  supportsConditionalBreakpoints: true,
+  supportsEvaluateForHovers: true,
+  supportsReadMemoryRequest: true,
+  supportsWriteMemoryRequest: true,
+  supportsSteppingGranularity: true,
+  supportsTerminateRequest: true,
+  supportTerminateDebuggee: true,
+  supportsRestartRequest: false,
+  supportsSetVariable: false,
+};
+
+export const MAX_EXPRESSION_CHARS = 256;
+
+export function granularity(g?: DebugProtocol.SteppingGranularity): 'line' | 'instruction' {
+  return g === 'instruction' ? 'instruction' : 'line';
+}
+
+/** DAP frame ids are backtrace index + 1 (0 is not a usable id for some clients). */
+export function frameIndexOf(frameId?: number): number {
+  return typeof frameId === 'number' && frameId > 0 ? frameId - 1 : 0;
+}
+
+export function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolveFn!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolveFn = r;
+  });
+  return { promise, resolve: resolveFn };
+}

@@ -1,0 +1,73 @@
+/**
+ * Everything the adapter tells the DAP client on its own: output lines,
+ * stops, continues, breakpoint changes, invalidations, memory changes and the
+ * one terminated event. Capability-gated events (invalidated, memory) are sent
+ * only to clients that said they understand them.
+ */
+import {
+  BreakpointEvent,
+  ContinuedEvent,
+  InvalidatedEvent,
+  MemoryEvent,
+  OutputEvent,
+  StoppedEvent,
+  TerminatedEvent,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { StopInfo } from '../core/target.js';
+import type { BreakpointInfo, SourceLocation } from '../session/types.js';
+import { foreignBreakpointSummary, type ClientBreakpoints } from './breakpoints.js';
+import { CPU_THREAD_ID } from './c-view.js';
+import { dapStopReason, describeStop } from './stop-text.js';
+
+export class DapNotifier {
+  private terminatedSent = false;
+  private lastForeignSummary?: string;
+
+  constructor(
+    private readonly send: (event: DebugProtocol.Event) => void,
+    private readonly clientCaps: () => Partial<DebugProtocol.InitializeRequestArguments>,
+  ) {}
+
+  output(text: string, category: 'console' | 'stdout' | 'stderr' = 'console'): void {
+    this.send(new OutputEvent(text, category));
+  }
+
+  stopped(stop: StopInfo, location: SourceLocation | undefined, hitIds: number[], mine?: ClientBreakpoints): void {
+    const event = new StoppedEvent(dapStopReason(stop.reason), CPU_THREAD_ID) as DebugProtocol.StoppedEvent;
+    event.body.description = describeStop(stop, location);
+    event.body.allThreadsStopped = true;
+    const ids = mine?.known(hitIds) ?? [];
+    if (ids.length) event.body.hitBreakpointIds = ids;
+    this.send(event);
+  }
+
+  continued(): void {
+    this.send(new ContinuedEvent(CPU_THREAD_ID, true));
+  }
+
+  breakpointChanges(mine: ClientBreakpoints | undefined, all: BreakpointInfo[]): void {
+    for (const change of mine?.changes(all) ?? []) this.send(new BreakpointEvent(change.reason, change.breakpoint));
+  }
+
+  /** One line about other clients' breakpoints, repeated only when it changes. */
+  foreignBreakpoints(all: BreakpointInfo[], myId: string): void {
+    const summary = foreignBreakpointSummary(all, myId);
+    if (summary && summary !== this.lastForeignSummary) this.output(summary);
+    this.lastForeignSummary = summary;
+  }
+
+  invalidate(areas: DebugProtocol.InvalidatedAreas[]): void {
+    if (this.clientCaps().supportsInvalidatedEvent) this.send(new InvalidatedEvent(areas));
+  }
+
+  memoryChanged(reference: string, length: number): void {
+    if (this.clientCaps().supportsMemoryEvent) this.send(new MemoryEvent(reference, 0, length));
+  }
+
+  terminated(): void {
+    if (this.terminatedSent) return;
+    this.terminatedSent = true;
+    this.send(new TerminatedEvent());
+  }
+}

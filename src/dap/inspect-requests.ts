@@ -1,0 +1,58 @@
+/** The bodies of variables, evaluate and setVariable: checked input, then the bound session's view. */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { RetroError } from '../core/errors.js';
+import { frameIndexOf, MAX_EXPRESSION_CHARS } from './adapter-parts.js';
+import type { DapBinding } from './binding.js';
+import type { DapNotifier } from './dap-notifier.js';
+import { toDapVariable, type VariableHandles } from './variables.js';
+
+export async function variables(
+  binding: DapBinding,
+  handles: VariableHandles,
+  args: DebugProtocol.VariablesArguments,
+): Promise<DebugProtocol.VariablesResponse['body']> {
+  const { session } = binding.bound();
+  const container = handles.get(args?.variablesReference);
+  // A reference from before the CPU last moved: nothing to show rather than an error popup.
+  if (!container) return { variables: [] };
+  const values =
+    container.kind === 'scope' ? await session.variables(container.scope, container.frameIndex) : container.children;
+  const start = Math.max(0, args.start ?? 0);
+  const page = args.count ? values.slice(start, start + args.count) : values.slice(start);
+  return { variables: page.map((v) => toDapVariable(v, handles)) };
+}
+
+export async function evaluate(
+  binding: DapBinding,
+  handles: VariableHandles,
+  args: DebugProtocol.EvaluateArguments,
+): Promise<DebugProtocol.EvaluateResponse['body']> {
+  binding.bound();
+  const expression = String(args?.expression ?? '').trim();
+  if (!expression) throw new RetroError('bad_request', 'Nothing to evaluate: give a variable name.');
+  if (expression.length > MAX_EXPRESSION_CHARS) {
+    throw new RetroError('too_large', `Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
+  }
+  const value = await binding.currentView().evaluate(expression, frameIndexOf(args.frameId));
+  const v = toDapVariable(value, handles);
+  return {
+    result: v.value,
+    type: v.type,
+    variablesReference: v.variablesReference,
+    memoryReference: v.memoryReference,
+  };
+}
+
+export async function setVariable(
+  binding: DapBinding,
+  notify: DapNotifier,
+  args: DebugProtocol.SetVariableArguments,
+): Promise<DebugProtocol.SetVariableResponse['body']> {
+  binding.bound();
+  const view = binding.currentView();
+  if (!view.setVariable)
+    throw new RetroError('unsupported', 'Setting variables is not supported here; write memory in the memory view.');
+  const set = await view.setVariable(() => binding.control(), String(args?.name ?? ''), String(args?.value ?? ''));
+  if (set.written) notify.memoryChanged(set.written.reference, set.written.length);
+  return { value: set.value, type: set.type };
+}
