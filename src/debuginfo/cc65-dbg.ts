@@ -32,6 +32,9 @@ export interface Cc65Options {
   readSource?: (name: string) => string | undefined;
 }
 
+/** Record kinds whose every use reads `name` (ld65 always writes it, possibly empty). */
+const NAMED_KINDS = new Set(['file', 'mod', 'seg', 'scope', 'sym', 'csym', 'lib']);
+
 export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   const where = opts.fileName ?? 'the .dbg text';
   const recs = new Map<string, Map<number, Rec>>();
@@ -55,6 +58,8 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
       return;
     }
     if (rec.id === undefined) return; // 'info' and unknown kinds without ids
+    if (NAMED_KINDS.has(kind) && rec.name === undefined)
+      throw new RetroError('bad_debug_info', `${where} line ${i + 1}: a ${kind} record without a name.`);
     let table = recs.get(kind);
     if (!table) recs.set(kind, (table = new Map()));
     table.set(num(rec.id, `${where} line ${i + 1}`), rec);

@@ -20,7 +20,15 @@ export interface LaunchPolicy {
 }
 
 /** The options only the user may set (dotted for nested ones). */
-export const USER_ONLY_LAUNCH_OPTIONS = ['mamePath', 'vicePath', 'media', 'extraArgs', 'dos.executable', 'dos.conf'];
+export const USER_ONLY_LAUNCH_OPTIONS = [
+  'mamePath',
+  'vicePath',
+  'media',
+  'extraArgs',
+  'dos.executable',
+  'dos.conf',
+  'builtinMonitorPort',
+];
 
 /** The policy from the environment (the CLI adds its flags on top). */
 export function launchPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): LaunchPolicy {

@@ -82,5 +82,5 @@ test("the user's executables fill in what an agent's launch leaves out", () => {
     media: {},
     extraArgs: [],
   });
-  assert.deepEqual(USER_ONLY_LAUNCH_OPTIONS.length, 6);
+  assert.ok(USER_ONLY_LAUNCH_OPTIONS.includes('dos.conf'));
 });

@@ -1,9 +1,9 @@
 /**
- * emulator "builtin": starts the built-in C64 in this process, serving the
- * VICE binary monitor on a free loopback port, and connects the same VICE
- * client to it that drives a real x64sc.
+ * emulator "builtin": starts the built-in C64 in this process and connects
+ * the same VICE client that drives a real x64sc to its monitor, in process
+ * (no port); a loopback TCP monitor for one outside client only on request.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { RetroError } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { Target } from '../../core/target.js';
@@ -25,18 +25,25 @@ export async function launchBuiltinTarget(
       { machine: config.machine },
     );
   const logs = new Set<(text: string) => void>();
+  const cwd = config.cwd ?? process.cwd();
   const server = new BuiltinMonitorServer({
     realtime: config.throttle === true,
-    drive8: config.drive8 ? resolve(config.cwd ?? process.cwd(), config.drive8) : undefined,
+    drive8: config.drive8 ? resolve(cwd, config.drive8) : undefined,
+    // only the session's own program (and its folder) can be autostarted
+    autostartRoots: [cwd, ...(config.program ? [dirname(resolve(cwd, config.program))] : [])],
     onLog: (text) => {
       for (const l of logs) l(text);
     },
   });
-  const port = await server.listen();
-  opts.onProgress?.(`Built-in C64 serving the VICE binary monitor on 127.0.0.1:${port}`);
+  // The session's connection is in process: nothing else on this machine can reach it.
+  const client = MonitorClient.over(server.connectInProcess());
+  opts.onProgress?.('Built-in C64 started (monitor connection in process)');
+  if (config.builtinMonitorPort !== undefined) {
+    const port = await server.listen(config.builtinMonitorPort);
+    opts.onProgress?.(`Built-in C64 also serves the VICE binary monitor on 127.0.0.1:${port} (one client)`);
+  }
   let target: ViceTarget | undefined;
   try {
-    const client = await MonitorClient.connect('127.0.0.1', port, { timeoutMs: 5_000 });
     target = await ViceTarget.open(client, {
       kind: 'builtin',
       shutdown: () => server.close(),

@@ -1,26 +1,25 @@
 /**
- * The built-in C64 serves VICE's binary monitor protocol on loopback, with
- * VICE's code-level behaviour (shared/reference/vice-binary-monitor.md):
- * one client at a time (later connections wait, unserviced, until it
- * leaves), any command stops a running machine first (0x31 + 0x62 events),
- * resuming commands answer and then send 0x63, errors are type 0x00 with the
- * request id, a bad API byte silently drops the 6-byte prefix, JAM sends an
- * empty 0x61. Differences, all deliberate: the stop happens at the next
- * instruction rather than the next frame; there are no drives (memspaces
- * 1-4 answer "invalid memspace"; device 8 is a host folder at the KERNAL level); snapshots and CPU history fail with 0x8F;
- * display get answers the fixed (r46020) layout.
+ * The built-in C64 serves VICE's binary monitor protocol (in process to its
+ * session; on loopback TCP only on request) with VICE's code-level behaviour
+ * (shared/reference/vice-binary-monitor.md): one client at a time (a few
+ * more wait, unserviced), any command stops a running machine first (0x31 +
+ * 0x62 events), resuming commands answer and then send 0x63, errors are type
+ * 0x00 with the request id, a bad API byte drops the 6-byte prefix, JAM sends
+ * an empty 0x61. Deliberate differences: the stop comes at the next
+ * instruction, not frame; no drives (memspaces 1-4 are "invalid memspace";
+ * device 8 is a host folder at KERNAL level); snapshots and CPU history fail
+ * with 0x8F; display get answers the fixed (r46020) layout; the waiting
+ * queue is bounded; AUTOSTART reads only inside autostartRoots.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { dirname } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
-import { readRegularFileSync } from '../../core/files.js';
 import {
   C64_BANKS,
   Cmd,
   ErrCode,
   EVENT_ID,
   Evt,
-  Reg,
   REQUEST_HEADER,
   STX,
   encodeBanks,
@@ -30,34 +29,33 @@ import {
   encodeRegisterNames,
   encodeRegisters,
   encodeResponse,
-  type RegisterName,
 } from '../vice/protocol.js';
 import { BuiltinC64, CYCLES_PER_FRAME } from './c64.js';
+import { duplexPair } from './monitor-link.js';
+import {
+  REGISTER_NAMES,
+  VERSION,
+  autostart,
+  machineRegisters,
+  memGet,
+  memSet,
+  registersSet,
+  resourceSet,
+  u16,
+  u32,
+  type Answer,
+} from './monitor-commands.js';
 import { HostFolderDrive } from './host-drive.js';
 import { DISPLAY, renderDisplay } from './video.js';
 
 /** Requests larger than this close the connection (VICE has no bound; we keep memory bounded). */
 export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
+/** TCP connections waiting for the one client to leave; more are refused (VICE's backlog is unbounded). */
+export const MAX_WAITING = 2;
 /** PAL frame time in ms, for real-speed running */
 const FRAME_MS = 1000 / 50.125;
 /** what one warp slice runs before yielding to I/O */
 const WARP_SLICE = CYCLES_PER_FRAME * 5;
-
-const REGISTER_NAMES: RegisterName[] = [
-  { id: Reg.PC, bits: 16, name: 'PC' },
-  { id: Reg.A, bits: 8, name: 'A' },
-  { id: Reg.X, bits: 8, name: 'X' },
-  { id: Reg.Y, bits: 8, name: 'Y' },
-  { id: Reg.SP, bits: 8, name: 'SP' },
-  { id: Reg.P00, bits: 8, name: '00' },
-  { id: Reg.P01, bits: 8, name: '01' },
-  { id: Reg.FL, bits: 8, name: 'FL' },
-  { id: Reg.LIN, bits: 16, name: 'LIN' },
-  { id: Reg.CYC, bits: 16, name: 'CYC' },
-];
-
-/** What VICE_INFO reports: 3.10.0, SVN revision 0 (as most VICE builds do). */
-const VERSION = [3, 10, 0, 0];
 
 export interface ServerOptions {
   port?: number;
@@ -67,15 +65,21 @@ export interface ServerOptions {
   onLog?: (text: string) => void;
   /** QUIT was received */
   onQuit?: () => void;
+  /** the in-process client left (the server has closed) */
+  onOwnerGone?: () => void;
   /** the host folder served as device 8 (default: the folder of the program autostarted) */
   drive8?: string;
+  /** AUTOSTART reads programs only inside these folders (real paths); absent: anywhere (the VICE test peer) */
+  autostartRoots?: readonly string[];
 }
 
 export class BuiltinMonitorServer {
   readonly machine: BuiltinC64;
   private server?: Server;
-  private client?: Socket;
+  private client?: Duplex;
   private readonly waiting: Socket[] = [];
+  /** the in-process client: when it leaves, the machine stops serving (the session is over) */
+  private owner?: Duplex;
   private inbox = Buffer.alloc(0);
   private running = true;
   private timer?: NodeJS.Immediate | NodeJS.Timeout;
@@ -97,13 +101,30 @@ export class BuiltinMonitorServer {
     if (opts.drive8) this.machine.attachDrive(new HostFolderDrive(opts.drive8, (t) => this.opts.onLog?.(t)));
   }
 
-  /** Starts listening; resolves with the port. The machine starts running at once, as x64sc does. */
-  async listen(): Promise<number> {
+  /**
+   * The session's own connection, in process: no port, no other client. The
+   * machine starts running at once, as x64sc does; when this client leaves,
+   * the server closes (nothing keeps serving a machine its session lost).
+   */
+  connectInProcess(): Duplex {
+    const [ours, theirs] = duplexPair();
+    this.owner = ours;
+    this.adopt(ours);
+    this.schedule();
+    return theirs;
+  }
+
+  /**
+   * Also (or only) serve TCP on 127.0.0.1: one client at a time, at most
+   * MAX_WAITING more queued. Resolves with the port.
+   */
+  async listen(port = this.opts.port ?? 0): Promise<number> {
     const server = createServer((socket) => this.onConnection(socket));
+    server.maxConnections = 1 + MAX_WAITING;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.opts.port ?? 0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
     this.schedule();
     const address = server.address();
@@ -130,6 +151,10 @@ export class BuiltinMonitorServer {
 
   private onConnection(socket: Socket): void {
     socket.setNoDelay(true);
+    if (this.closed || (this.client && this.waiting.length >= MAX_WAITING)) {
+      socket.destroy();
+      return;
+    }
     if (this.client) {
       socket.pause(); // like a connection in VICE's backlog: connected, not serviced
       this.waiting.push(socket);
@@ -142,7 +167,7 @@ export class BuiltinMonitorServer {
     this.adopt(socket);
   }
 
-  private adopt(socket: Socket): void {
+  private adopt(socket: Duplex): void {
     this.client = socket;
     this.inbox = Buffer.alloc(0);
     socket.on('data', (chunk) => this.onData(socket, chunk));
@@ -151,18 +176,29 @@ export class BuiltinMonitorServer {
     socket.resume();
   }
 
-  private onClose(socket: Socket): void {
+  private onClose(socket: Duplex): void {
     if (this.client !== socket || this.closed) return;
     this.client = undefined;
+    if (socket === this.owner) {
+      void this.close();
+      this.opts.onOwnerGone?.();
+      return;
+    }
     if (!this.running) this.resume(); // VICE leaves the monitor when its client goes
     const next = this.waiting.shift();
     if (next) this.adopt(next);
   }
 
-  private onData(socket: Socket, chunk: Buffer): void {
+  private onData(socket: Duplex, chunk: Buffer): void {
     if (socket !== this.client) return;
     this.inbox = Buffer.concat([this.inbox, chunk]);
-    this.drain();
+    try {
+      this.drain();
+    } catch (err) {
+      // a request we cannot take ends that connection, never the process
+      this.opts.onLog?.(`Monitor: closing the connection after a malformed request: ${(err as Error).message}`);
+      socket.destroy();
+    }
   }
 
   /** Processes every complete request; stops a running machine first, as VICE does. */
@@ -277,21 +313,15 @@ export class BuiltinMonitorServer {
     this.send(encodeResponse(0x00, code, id));
   }
 
+  private answer(id: number, a: Answer): void {
+    if ('error' in a) this.error(id, a.error);
+    else this.reply(a.type, id, a.body);
+  }
+
+  private readonly log = (text: string) => this.opts.onLog?.(text);
+
   private registers() {
-    const m = this.machine;
-    const cpu = m.cpu;
-    return [
-      { id: Reg.PC, value: cpu.pc },
-      { id: Reg.A, value: cpu.a },
-      { id: Reg.X, value: cpu.x },
-      { id: Reg.Y, value: cpu.y },
-      { id: Reg.SP, value: cpu.s },
-      { id: Reg.P00, value: m.bus.peek(0) },
-      { id: Reg.P01, value: m.bus.peek(1) },
-      { id: Reg.FL, value: cpu.p | 0x20 },
-      { id: Reg.LIN, value: m.bus.rasterLine() },
-      { id: Reg.CYC, value: cpu.cycles % 63 },
-    ];
+    return machineRegisters(this.machine);
   }
 
   /** One command, answered before the next is read (as VICE's single thread does). */
@@ -299,9 +329,9 @@ export class BuiltinMonitorServer {
     const m = this.machine;
     switch (command) {
       case Cmd.MEM_GET:
-        return this.memGet(id, body);
+        return this.answer(id, memGet(m, body, this.log));
       case Cmd.MEM_SET:
-        return this.memSet(id, body);
+        return this.answer(id, memSet(m, body, this.log));
       case Cmd.CHECKPOINT_GET: {
         if (body.length < 4) return this.error(id, ErrCode.INVALID_LENGTH);
         const cp = m.checkpoints.get(body.readUInt32LE(0));
@@ -359,7 +389,7 @@ export class BuiltinMonitorServer {
         if (body[0] !== 0) return this.error(id, ErrCode.INVALID_MEMSPACE);
         return this.reply(0x31, id, encodeRegisters(this.registers()));
       case Cmd.REGISTERS_SET:
-        return this.registersSet(id, body);
+        return this.answer(id, registersSet(m, body));
       case Cmd.REGISTERS_AVAILABLE:
         if (body.length < 1) return this.error(id, ErrCode.INVALID_LENGTH);
         if (body[0] !== 0) return this.error(id, ErrCode.INVALID_MEMSPACE);
@@ -432,7 +462,7 @@ export class BuiltinMonitorServer {
           : this.reply(0x51, id, Buffer.concat([Buffer.from([1, 4]), u32(value)]));
       }
       case Cmd.RESOURCE_SET:
-        return this.resourceSet(id, body);
+        return this.answer(id, resourceSet(this.resources, body));
       case Cmd.DUMP:
       case Cmd.UNDUMP:
       case Cmd.CPUHISTORY_GET:
@@ -445,178 +475,10 @@ export class BuiltinMonitorServer {
     }
   }
 
-  private memRange(
-    id: number,
-    body: Buffer,
-  ): { start: number; end: number; bank: number; effects: boolean } | undefined {
-    if (body.length >= 5 && body.readUInt16LE(1) > body.readUInt16LE(3)) {
-      this.error(id, ErrCode.INVALID_PARAMETER);
-      return undefined;
-    }
-    if (body.length < 8) {
-      this.error(id, ErrCode.INVALID_LENGTH);
-      return undefined;
-    }
-    if (body[5] > 4) {
-      this.error(id, ErrCode.INVALID_MEMSPACE);
-      return undefined;
-    }
-    if (body[5] !== 0) {
-      this.opts.onLog?.('Monitor: the built-in C64 has no disk drives (memspaces 1-4).');
-      this.error(id, ErrCode.INVALID_MEMSPACE);
-      return undefined;
-    }
-    const bank = body.readUInt16LE(6);
-    if (bank > 4) {
-      this.error(id, ErrCode.INVALID_PARAMETER);
-      return undefined;
-    }
-    return { start: body.readUInt16LE(1), end: body.readUInt16LE(3), bank, effects: body[0] !== 0 };
-  }
-
-  private memGet(id: number, body: Buffer): void {
-    const r = this.memRange(id, body);
-    if (!r) return;
-    const m = this.machine;
-    const length = r.end - r.start + 1;
-    const out = Buffer.alloc(2 + length);
-    out.writeUInt16LE(length & 0xffff, 0);
-    const bank = ['cpu', 'ram', 'rom', 'io', 'cpu'][r.bank];
-    if (bank === 'ram') out.set(m.bus.ram.subarray(r.start, r.end + 1), 2);
-    else
-      for (let i = 0; i < length; i++)
-        out[2 + i] = bank === 'cpu' ? m.bus.peek(r.start + i, r.effects) : m.memory(bank, r.start + i);
-    this.reply(0x01, id, out);
-  }
-
-  private memSet(id: number, body: Buffer): void {
-    if (
-      body.length >= 5 &&
-      body.readUInt16LE(1) <= body.readUInt16LE(3) &&
-      body.length >= 8 &&
-      body.length < 8 + body.readUInt16LE(3) - body.readUInt16LE(1) + 1
-    ) {
-      return this.error(id, ErrCode.INVALID_LENGTH);
-    }
-    const r = this.memRange(id, body);
-    if (!r) return;
-    const bus = this.machine.bus;
-    for (let i = 0; i <= r.end - r.start; i++) {
-      const address = r.start + i;
-      const value = body[8 + i];
-      switch (r.bank) {
-        case 1:
-          bus.ram[address] = value;
-          break;
-        case 2:
-          if (address < 0xd000) bus.ram[address] = value;
-          break; // writes inside ROM are discarded
-        case 3:
-          bus.pokeIo(address, value);
-          break;
-        default:
-          bus.poke(address, value, r.effects);
-      }
-    }
-    this.reply(0x02, id);
-  }
-
-  private registersSet(id: number, body: Buffer): void {
-    if (body.length < 3) return this.error(id, ErrCode.INVALID_LENGTH);
-    const count = body.readUInt16LE(1);
-    if (body.length < 3 + 4 * count) return this.error(id, ErrCode.INVALID_LENGTH);
-    if (body[0] > 4) return this.error(id, ErrCode.INVALID_MEMSPACE);
-    if (body[0] !== 0) return this.error(id, ErrCode.INVALID_MEMSPACE);
-    const cpu = this.machine.cpu;
-    let at = 3;
-    for (let i = 0; i < count; i++) {
-      const size = body[at];
-      if (size < 3 || at + 4 > body.length) return this.error(id, ErrCode.INVALID_LENGTH);
-      const reg = body[at + 1];
-      const value = body.readUInt16LE(at + 2);
-      switch (reg) {
-        case Reg.A:
-          cpu.a = value & 0xff;
-          break;
-        case Reg.X:
-          cpu.x = value & 0xff;
-          break;
-        case Reg.Y:
-          cpu.y = value & 0xff;
-          break;
-        case Reg.PC:
-          cpu.pc = value & 0xffff;
-          break;
-        case Reg.SP:
-          cpu.s = value & 0xff;
-          break;
-        case Reg.FL:
-          cpu.p = (value & 0xef) | 0x20;
-          break;
-        case Reg.LIN:
-        case Reg.CYC:
-          break; // accepted, ignored
-        default:
-          return this.error(id, ErrCode.OBJECT_MISSING); // includes $00/$01: use MEM_SET
-      }
-      at += size + 1;
-    }
-    this.reply(0x31, id, encodeRegisters(this.registers()));
-  }
-
-  private resourceSet(id: number, body: Buffer): void {
-    if (body.length < 2 || body[1] < 1) return this.error(id, ErrCode.INVALID_LENGTH);
-    const nameLength = body[1];
-    if (
-      body.length < 3 + nameLength ||
-      body[2 + nameLength] < 1 ||
-      body.length < 3 + nameLength + body[2 + nameLength]
-    ) {
-      return this.error(id, ErrCode.INVALID_LENGTH);
-    }
-    const type = body[0];
-    const name = body.toString('latin1', 2, 2 + nameLength);
-    const valueLength = body[2 + nameLength];
-    const raw = body.subarray(3 + nameLength, 3 + nameLength + valueLength);
-    if (type !== 0 && type !== 1) return this.error(id, ErrCode.INVALID_PARAMETER);
-    if (type === 1 && ![1, 2, 4].includes(valueLength)) return this.error(id, ErrCode.INVALID_LENGTH);
-    if (!this.resources.has(name)) return this.error(id, ErrCode.OBJECT_MISSING);
-    const value = type === 1 ? raw.readUIntLE(0, valueLength) : Number(raw.toString('latin1'));
-    if (!Number.isInteger(value)) return this.error(id, ErrCode.FAILURE);
-    this.resources.set(name, value);
-    this.reply(0x52, id);
-  }
-
   private autostart(id: number, body: Buffer): void {
     if (body.length < 4 || body.length < 4 + body[3]) return this.error(id, ErrCode.INVALID_LENGTH);
-    const run = body[0] !== 0;
-    const path = body.toString('latin1', 4, 4 + body[3]);
-    const m = this.machine;
-    try {
-      const prg = readRegularFileSync(path, { maxBytes: 0x10000 + 2, what: 'program' });
-      if (!this.opts.drive8) m.attachDrive(new HostFolderDrive(dirname(path), (t) => this.opts.onLog?.(t)));
-      const loaded = m.autostart(prg, run);
-      this.opts.onLog?.(
-        `Monitor: autostarting ${path}: loaded $${loaded.load.toString(16)}-$${(loaded.end - 1).toString(16)}${loaded.start !== undefined ? `, SYS ${loaded.start}` : ''}.`,
-      );
-      this.reply(0xdd, id);
-    } catch (err) {
-      this.opts.onLog?.(`Monitor: autostart of ${path} failed: ${(err as Error).message}.`);
-      this.error(id, ErrCode.FAILURE);
-    }
-    m.continueRunning();
+    this.answer(id, autostart(this.machine, body, { ...this.opts, log: this.log }));
+    this.machine.continueRunning();
     this.resume(); // VICE resumes after AUTOSTART in every case
   }
-}
-
-function u16(v: number): Buffer {
-  const b = Buffer.alloc(2);
-  b.writeUInt16LE(v & 0xffff, 0);
-  return b;
-}
-
-function u32(v: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(v >>> 0, 0);
-  return b;
 }

@@ -53,6 +53,11 @@ const MUTATING_OPS = new Set([
 const MAX_LINE = 1024 * 1024;
 const MAX_BINARY = 64 * 1024 * 1024;
 const MAX_PENDING = 256;
+/** The plugin's hello (token, version, system, cpu) is ~150 bytes: a peer sending more before it is refused. */
+export const MAX_HELLO_BYTES = 512;
+/** Connections that may be waiting to say hello at once during the start window. */
+export const MAX_UNAUTHENTICATED = 4;
+const HELLO_TIMEOUT_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Error codes the bridge sends that map 1:1 onto ours. */
 const PASSTHROUGH: ReadonlySet<string> = new Set<ErrorCode>([
@@ -101,6 +106,7 @@ export class BridgeClient {
     const address = server.address();
     if (!address || typeof address === 'string') throw new RetroError('internal', 'listening socket has no port');
     const client = new BridgeClient(server, address.port);
+    server.maxConnections = MAX_UNAUTHENTICATED; // the kernel queue aside, more are refused at once
     server.on('connection', (s) => client.onConnection(s));
     return client;
   }
@@ -223,12 +229,13 @@ export class BridgeClient {
     }
     socket.setNoDelay(true);
     let authed = false;
-    const helloTimer = setTimeout(() => socket.destroy(), 10_000);
+    let unauthenticatedBytes = 0;
+    const helloTimer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
     const parser = new FrameParser(
       (msg, binary) => {
         if (!authed) {
           // The first message must be the plugin's hello carrying our token.
-          if (msg.event !== 'hello' || msg.token !== this.token) {
+          if (msg.event !== 'hello' || msg.token !== this.token || binary !== undefined || msg.binary !== undefined) {
             socket.destroy();
             return;
           }
@@ -244,7 +251,24 @@ export class BridgeClient {
       },
       (problem) => (authed ? this.reportError(problem) : socket.destroy()),
     );
-    socket.on('data', (chunk: Buffer) => parser.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      if (!authed && (unauthenticatedBytes += chunk.length) > MAX_HELLO_BYTES) {
+        // checked before parsing: a stranger cannot make us buffer a big line or payload
+        const complete = chunk.indexOf(0x0a);
+        if (complete < 0 || unauthenticatedBytes - chunk.length + complete + 1 > MAX_HELLO_BYTES) {
+          socket.destroy();
+          return;
+        }
+      }
+      try {
+        parser.push(chunk);
+      } catch (err) {
+        // a frame we cannot take ends this connection (target_lost), never the process
+        if (this.socket === socket)
+          this.markLost(`The MAME bridge sent a malformed message: ${(err as Error).message}`);
+        else socket.destroy();
+      }
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(helloTimer);

@@ -11,6 +11,7 @@
  * have changed.
  */
 import { connect as netConnect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { RetroError } from '../../core/errors.js';
 import { Cmd, ERROR_TEXT, EVENT_ID, RESPONSE_HEADER, STX, encodeRequest, type Response } from './protocol.js';
 
@@ -91,10 +92,10 @@ export class MonitorClient {
   private backlog: MonitorEvent[] = [];
 
   private constructor(
-    private readonly socket: Socket,
+    private readonly socket: Duplex,
     readonly defaultTimeoutMs: number,
   ) {
-    socket.setNoDelay(true);
+    (socket as Partial<Socket>).setNoDelay?.(true);
     socket.on('data', (chunk) => this.onData(chunk));
     socket.on('error', (err) => this.fail(`connection error: ${err.message}`));
     socket.on('close', () => this.fail('VICE closed the connection'));
@@ -133,6 +134,11 @@ export class MonitorClient {
       `Could not connect to the VICE binary monitor at ${host}:${port} within ${opts.timeoutMs ?? 10_000} ms (${last}); is VICE running with -binarymonitor on that address?`,
       { kind: 'connector', host, port },
     );
+  }
+
+  /** A client over an already connected stream (the built-in C64's in-process connection). */
+  static over(stream: Duplex, opts: { requestTimeoutMs?: number } = {}): MonitorClient {
+    return new MonitorClient(stream, opts.requestTimeoutMs ?? 10_000);
   }
 
   get closed(): string | undefined {
@@ -252,7 +258,17 @@ export class MonitorClient {
     );
   }
 
+  /** A malformed frame (or a listener that cannot take it) ends this connection, never the process. */
   private onData(chunk: Buffer): void {
+    try {
+      this.take(chunk);
+    } catch (err) {
+      this.protocolError(`a malformed message: ${(err as Error).message}`);
+    }
+  }
+
+  private take(chunk: Buffer): void {
+    if (this.closedReason) return;
     this.inbox = this.inbox.length ? Buffer.concat([this.inbox, chunk]) : chunk;
     while (this.inbox.length >= RESPONSE_HEADER) {
       if (this.inbox[0] !== STX) {
@@ -275,6 +291,7 @@ export class MonitorClient {
       };
       this.inbox = this.inbox.subarray(RESPONSE_HEADER + length);
       this.dispatch(response);
+      if (this.closedReason) return;
     }
   }
 

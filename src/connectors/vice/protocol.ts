@@ -251,6 +251,7 @@ export function encodeRegisterNames(names: RegisterName[]): Buffer {
 }
 
 export function decodeRegisterNames(body: Buffer): RegisterName[] {
+  if (body.length < 2) throw new Error('register list shorter than its count');
   const count = body.readUInt16LE(0);
   const out: RegisterName[] = [];
   let at = 2;
@@ -258,6 +259,7 @@ export function decodeRegisterNames(body: Buffer): RegisterName[] {
     if (at + 4 > body.length) throw new Error(`register list ends inside item ${i} of ${count}`);
     const size = body[at];
     const len = body[at + 3];
+    if (at + 4 + len > body.length) throw new Error(`register list ends inside the name of item ${i}`);
     out.push({ id: body[at + 1], bits: body[at + 2], name: body.toString('latin1', at + 4, at + 4 + len) });
     at += size + 1;
   }
@@ -278,6 +280,7 @@ export function encodeBanks(banks: { name: string; id: number }[]): Buffer {
 }
 
 export function decodeBanks(body: Buffer): { name: string; id: number }[] {
+  if (body.length < 2) throw new Error('bank list shorter than its count');
   const count = body.readUInt16LE(0);
   const out: { name: string; id: number }[] = [];
   let at = 2;
@@ -285,6 +288,7 @@ export function decodeBanks(body: Buffer): { name: string; id: number }[] {
     if (at + 4 > body.length) throw new Error(`bank list ends inside item ${i} of ${count}`);
     const size = body[at];
     const len = body[at + 3];
+    if (at + 4 + len > body.length) throw new Error(`bank list ends inside the name of item ${i}`);
     out.push({ id: body.readUInt16LE(at + 1), name: body.toString('latin1', at + 4, at + 4 + len) });
     at += size + 1;
   }
@@ -354,6 +358,7 @@ export function encodePalette(colors: [number, number, number][]): Buffer {
 }
 
 export function decodePalette(body: Buffer): [number, number, number][] {
+  if (body.length < 2) throw new Error('palette shorter than its count');
   const count = body.readUInt16LE(0);
   const out: [number, number, number][] = [];
   let at = 2;
