@@ -100,13 +100,13 @@ test('a malformed VICE event (REGISTERS, count 6, no items) ends that connection
   const client = await MonitorClient.connect('127.0.0.1', typeof address === 'object' && address ? address.port : 0);
   const target = await ViceTarget.open(client, { kind: 'vice' });
   const exited = new Promise<string>((r) =>
-    target.onEvent((e) => {
+    target.events.on((e) => {
       if (e.type === 'exited') r(e.reason);
     }),
   );
   toClient!.write(encodeResponse(Evt.REGISTERS, 0, EVENT_ID, Buffer.from([6, 0])));
   assert.match(await exited, /protocol error.*malformed/);
-  await assert.rejects(target.readRegisters(), (e: Error & { code?: string }) => e.code === 'target_lost');
+  await assert.rejects(target.run.registers(), (e: Error & { code?: string }) => e.code === 'target_lost');
   await target.close().catch(() => undefined);
   proxy.close();
   await vice.close();
