@@ -5,17 +5,22 @@
  * parameters and locals by C-stack offset), sym (addresses of functions
  * and globals; cc65 writes no csym for globals, so C globals are the
  * underscore-prefixed labels in data segments of modules with C code).
- * cc65 records no C types: they come from the declarations in the C source
- * when it can be read (cc65-c-decls.ts); otherwise bytes are shown.
+ * cc65 records no C types: they come from the declarations in the C sources
+ * (found through the .dbg's file records, cc65-c-decls.ts); otherwise bytes
+ * are shown. `register` variables live in the zero-page register bank
+ * (`regbank`, the last 6 bytes of cc65's ZEROPAGE when the .dbg does not
+ * say); the prologue saves the bank bytes a function uses on the C stack,
+ * which the frame size (FunctionInfo.frameBytes) includes.
  *
  * Locals are 'frame' storage on register CSP: the C stack pointer at
  * function entry (after the caller pushed the arguments), which the 6502
  * unwinder computes from the zero-page `sp`.
  */
 import { RetroError } from '../core/errors.js';
-import { codeOnly, declaredType } from './cc65-c-decls.js';
+import { CSourceTypes, type SourceLocator } from './cc65-c-decls.js';
 import type { CType, DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
 import { upperBound } from './sorted.js';
+import { sizeOf } from './values.js';
 
 /** The frame register name the 6502/cc65 unwinder provides. */
 export const CC65_FRAME_REGISTER = 'CSP';
@@ -28,8 +33,8 @@ type Rec = Record<string, string>;
 
 export interface Cc65Options {
   fileName?: string;
-  /** reads a C source named in the .dbg (relative to where cc65 ran); undefined when unreadable */
-  readSource?: (name: string) => string | undefined;
+  /** finds the C sources the .dbg names and their includes (source-near.ts) */
+  locateSource?: SourceLocator;
 }
 
 /** Record kinds whose every use reads `name` (ld65 always writes it, possibly empty). */
@@ -70,7 +75,7 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
       `${where} is not a cc65 debug file of format version 2 (${version ? `found major=${version.major}` : 'no version record'}).`,
     );
   }
-  return new Builder(recs, where, opts.readSource).build();
+  return new Builder(recs, where, opts.locateSource).build();
 }
 
 /** `key=value,key="quoted, with commas",…` by index: this runs once per record of files with millions. */
@@ -113,8 +118,11 @@ function num(value: string | undefined, where: string): number {
   return n;
 }
 
+const REGBANK_BYTES = 6;
+
 class Builder {
-  private readonly sources = new Map<string, string | undefined>();
+  private readonly types?: CSourceTypes;
+  private regbank?: number;
   private cByBase?: Map<string, string>;
   /** span id → absolute address and size, computed once */
   private readonly spans = new Map<string, { address: number; size: number }>();
@@ -122,8 +130,10 @@ class Builder {
   constructor(
     private readonly recs: Map<string, Map<number, Rec>>,
     private readonly where: string,
-    private readonly readSource?: (name: string) => string | undefined,
-  ) {}
+    locate?: SourceLocator,
+  ) {
+    if (locate) this.types = new CSourceTypes(locate);
+  }
 
   private table(kind: string): Map<number, Rec> {
     return this.recs.get(kind) ?? new Map();
@@ -170,6 +180,13 @@ class Builder {
       }
     }
     lines.sort((a, b) => a.address - b.address || a.line - b.line);
+    const zeroPage = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
+    const bankSym = [...this.table('sym').values()].find((s) => s.name === 'regbank' && s.val !== undefined);
+    this.regbank = bankSym
+      ? num(bankSym.val, 'sym regbank')
+      : zeroPage
+        ? num(zeroPage.start, 'seg ZEROPAGE') + num(zeroPage.size, 'seg ZEROPAGE') - REGBANK_BYTES
+        : undefined;
     const functions = this.functions(files);
     const globals = this.globals(cFiles, functions);
     const symbols = [...this.table('sym').values()]
@@ -182,7 +199,8 @@ class Builder {
     );
     const cStackPointer = spSym ? num(spSym.val, 'sym sp') : zp ? num(zp.start, 'seg ZEROPAGE') : undefined;
     if (cStackPointer !== undefined) symbols.push({ name: '__cc65_sp__', address: cStackPointer });
-    return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols };
+    const typedefs = this.types ? Object.fromEntries(this.types.typedefs([...cFiles])) : undefined;
+    return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols, typedefs };
   }
 
   private functions(files: Map<number, Rec>): FunctionInfo[] {
@@ -205,13 +223,12 @@ class Builder {
       if (!fnCsym || sym.val === undefined) continue;
       const start = num(sym.val, `sym ${sym.id}`);
       const size = num(sym.size ?? scope.size ?? '1', `sym ${sym.id}`);
-      const own = (csymsByScope.get(scope.id) ?? []).filter((c) => c !== fnCsym);
+      // in declaration order (csym ids), which the frame size depends on
+      const own = (csymsByScope.get(scope.id) ?? [])
+        .filter((c) => c !== fnCsym)
+        .sort((a, b) => Number(a.id) - Number(b.id));
       const file = lineSpans.fileAt(start);
-      const source = file ? this.source(file) : undefined;
-      const declLine = file ? lineSpans.firstLine(file, start) : undefined;
-      const vars = own
-        .map((c) => this.local(c, source, declLine))
-        .filter((v): v is Variable & { isParam: boolean } => v !== undefined);
+      const vars = own.map((c) => this.local(c, file, fnCsym.name)).filter((v): v is Local => v !== undefined);
       out.push({
         name: fnCsym.name,
         file,
@@ -219,24 +236,24 @@ class Builder {
         end: start + Math.max(1, size) - 1,
         params: vars.filter((v) => v.isParam).map(strip),
         locals: vars.filter((v) => !v.isParam).map(strip),
+        ...frameSizes(vars),
       });
     }
     return out.sort((a, b) => a.start - b.start);
   }
 
-  private local(
-    c: Rec,
-    source: string | undefined,
-    fromLine: number | undefined,
-  ): (Variable & { isParam: boolean }) | undefined {
-    const declared = source ? declaredType(source, c.name, fromLine) : undefined;
+  private local(c: Rec, file: string | undefined, fn: string): Local | undefined {
+    const declared = file ? this.types?.local(file, fn, c.name) : undefined;
+    const isParam = declared
+      ? this.types?.declarations(file!)?.functions.get(fn)?.params.includes(declared)
+      : undefined;
     if (c.sc === 'auto') {
       const offset = num(c.offs ?? '0', `csym ${c.id}`); // cc65 leaves out offs=0
       return {
         name: c.name,
-        type: declared ?? bytes(2),
+        type: declared?.type ?? bytes(2),
         storage: { kind: 'frame', register: CC65_FRAME_REGISTER, offset },
-        isParam: offset >= 0,
+        isParam: isParam ?? offset >= 0,
       };
     }
     if ((c.sc === 'static' || c.sc === 'ext') && c.sym) {
@@ -244,14 +261,26 @@ class Builder {
       if (sym.val === undefined) return undefined;
       return {
         name: c.name,
-        type: declared ?? bytes(num(sym.size ?? '2', `sym ${sym.id}`)),
+        type:
+          declared?.type ??
+          (file ? this.types?.global(file, c.name)?.type : undefined) ??
+          bytes(num(sym.size ?? '2', `sym ${sym.id}`)),
         storage: { kind: 'static', address: num(sym.val, `sym ${sym.id}`) },
         isParam: false,
       };
     }
     if (c.sc === 'reg') {
-      // register variables live in the zero-page register bank at offs; shown as bytes there
-      return { name: c.name, type: declared ?? bytes(2), storage: { kind: 'optimized_out' }, isParam: false };
+      // register variables live in the zero-page register bank at offs while their function runs
+      const offset = num(c.offs ?? '0', `csym ${c.id}`);
+      const type = declared?.type ?? bytes(2);
+      return {
+        name: c.name,
+        type,
+        storage:
+          this.regbank === undefined ? { kind: 'optimized_out' } : { kind: 'static', address: this.regbank + offset },
+        isParam: isParam ?? false,
+        registerBytes: sizeOf(type),
+      };
     }
     return undefined;
   }
@@ -265,18 +294,29 @@ class Builder {
     );
     const inData = labels.filter(
       (s) =>
-        DATA_SEGMENTS.has(segs.get(Number(s.seg))?.name ?? '') && !fnNames.has(s.name) && this.definedInC(s, cFiles),
+        DATA_SEGMENTS.has(segs.get(Number(s.seg))?.name ?? '') &&
+        !fnNames.has(s.name) &&
+        (this.definedInC(s, cFiles) || this.externInC(s.name.slice(1), cFiles) !== undefined),
     );
     const sorted = inData.map((s) => ({ s, address: num(s.val, `sym ${s.id}`) })).sort((a, b) => a.address - b.address);
     return sorted.map(({ s, address }, i) => {
       const name = s.name.slice(1);
       const file = this.fileOfSym(s);
-      const source = file ? this.source(file) : undefined;
-      const declared = source ? declaredType(source, name) : undefined;
+      const declared = (file ? this.types?.global(file, name)?.type : undefined) ?? this.externInC(name, cFiles);
       const gap = (sorted[i + 1]?.address ?? address + 2) - address;
       const size = s.size ? num(s.size, `sym ${s.id}`) : Math.max(1, Math.min(gap, 64));
       return { name, type: declared ?? bytes(size), storage: { kind: 'static', address } };
     });
+  }
+
+  /** The type a C file's `extern` declaration gives a name defined elsewhere (in assembler, say). */
+  private externInC(name: string, cFiles: Set<string>): CType | undefined {
+    if (!this.types) return undefined;
+    for (const file of cFiles) {
+      const found = this.types.global(file, name);
+      if (found) return found.type;
+    }
+    return undefined;
   }
 
   /** A label's defining module has C source when one of its files is a C file. */
@@ -308,11 +348,10 @@ class Builder {
   /**
    * The C line spans, indexed once: which file's line covers an address (the
    * first line record listed, as cc65 writes the function's own line first)
-   * and the lowest line of a file starting exactly at an address.
+   * (a function's file).
    */
   private lineSpans(files: Map<number, Rec>) {
     const spans: { address: number; last: number; file: string; order: number }[] = [];
-    const lowest = new Map<string, number>();
     let order = 0;
     for (const line of this.table('line').values()) {
       if (line.type !== '1' || !line.span) continue;
@@ -321,8 +360,6 @@ class Builder {
       for (const spanId of line.span.split('+')) {
         const { address, size } = this.spanAddress(spanId, `line ${line.id}`);
         spans.push({ address, last: address + Math.max(1, size) - 1, file, order: order++ });
-        const key = `${file}\u0000${address}`;
-        lowest.set(key, Math.min(lowest.get(key) ?? Infinity, Number(line.line)));
       }
     }
     spans.sort((a, b) => a.address - b.address || a.order - b.order);
@@ -338,16 +375,7 @@ class Builder {
         }
         return best?.file;
       },
-      firstLine: (file: string, address: number): number | undefined => lowest.get(`${file}\u0000${address}`),
     };
-  }
-
-  private source(file: string): string | undefined {
-    if (!this.sources.has(file)) {
-      const text = this.readSource?.(file);
-      this.sources.set(file, text === undefined ? undefined : codeOnly(text));
-    }
-    return this.sources.get(file);
   }
 }
 
@@ -359,7 +387,26 @@ function bytes(size: number): CType {
   return { kind: 'bytes', size: Math.max(1, size), name: `byte[${Math.max(1, size)}]` };
 }
 
-function strip(v: Variable & { isParam: boolean }): Variable {
-  const { isParam: _unused, ...rest } = v;
+type Local = Variable & { isParam: boolean; registerBytes?: number };
+
+function strip(v: Local): Variable {
+  const { isParam: _unused, registerBytes: _bank, ...rest } = v;
   return rest;
+}
+
+/**
+ * The C-stack bytes a function's frame holds at its body (locals and the
+ * register-bank bytes its register locals saved, in declaration order: an
+ * auto local's offset already counts the saves before it) and the bytes of
+ * parameters it pops on return (register parameters keep their stack slot).
+ */
+function frameSizes(vars: Local[]): { frameBytes: number; paramBytes: number } {
+  let frameBytes = 0;
+  let paramBytes = 0;
+  for (const v of vars) {
+    if (v.isParam) paramBytes += sizeOf(v.type);
+    else if (v.storage.kind === 'frame' && v.storage.offset < 0) frameBytes = Math.max(frameBytes, -v.storage.offset);
+    else if (v.registerBytes) frameBytes += v.registerBytes;
+  }
+  return { frameBytes, paramBytes };
 }

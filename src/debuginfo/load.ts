@@ -5,12 +5,13 @@ import { readRegularFile } from '../core/files.js';
 import type { DebugInfo } from './model.js';
 import { parseCdb } from './sdcc-cdb.js';
 import { parseCc65Dbg } from './cc65-dbg.js';
-import { readSourceNear } from './source-near.js';
+import { sourceLocator } from './source-near.js';
 
 /** Debug-info files larger than this are refused rather than read into memory. */
 export const MAX_DEBUG_INFO_BYTES = 64 * 1024 * 1024;
 
-export async function loadDebugInfo(path: string): Promise<DebugInfo> {
+/** `workspace`: a folder where the sources a .dbg names may also be found. */
+export async function loadDebugInfo(path: string, opts: { workspace?: string } = {}): Promise<DebugInfo> {
   const ext = extname(path).toLowerCase();
   if (ext !== '.cdb' && ext !== '.dbg') {
     throw new RetroError(
@@ -28,6 +29,6 @@ export async function loadDebugInfo(path: string): Promise<DebugInfo> {
     const err = e as RetroError;
     throw new RetroError(err.code === 'too_large' ? 'too_large' : 'bad_debug_info', err.message, err.details);
   }
-  if (ext === '.dbg') return parseCc65Dbg(text, { fileName: path, readSource: (name) => readSourceNear(path, name) });
+  if (ext === '.dbg') return parseCc65Dbg(text, { fileName: path, locateSource: sourceLocator(path, opts.workspace) });
   return parseCdb(text, { fileName: path });
 }

@@ -67,6 +67,10 @@ export interface FunctionInfo {
   returnType?: CType;
   /** true when the function sets up a frame pointer (Z80 SDCC: IX) */
   hasFramePointer?: boolean;
+  /** cc65: C-stack bytes between the entry stack pointer and the body's (locals and saved register-bank bytes) */
+  frameBytes?: number;
+  /** cc65: C-stack bytes of the parameters the function pops on return */
+  paramBytes?: number;
 }
 
 export interface DebugInfo {
@@ -80,4 +84,6 @@ export interface DebugInfo {
   globals: Variable[];
   /** other named addresses (labels) */
   symbols: { name: string; address: number; bank?: number }[];
+  /** typedef names from the C sources (cc65, where the debug info has no types) */
+  typedefs?: Record<string, CType>;
 }

@@ -73,8 +73,9 @@ export class Inspector {
   async evaluate(expression: string, frameIndex = 0): Promise<VariableValue> {
     const { frames, regs } = await this.frames();
     const frame = this.frame(frames, frameIndex);
+    // a bare register name only when no C variable of that name is visible there (`$x` is always the register)
     const register = registerValue(regs, expression.trim());
-    if (register !== undefined && !this.index?.global(expression.trim())) {
+    if (register !== undefined && !this.index?.global(expression.trim()) && !this.localAt(frame, expression.trim())) {
       return {
         name: expression.trim(),
         type: 'register',
@@ -83,6 +84,11 @@ export class Inspector {
       };
     }
     return this.reader(regs).evaluate(expression, frame);
+  }
+
+  private localAt(frame: RawFrame, name: string): boolean {
+    const fn = this.index?.functionAt(frame.pc);
+    return !!fn && !!this.index?.locals(fn, frame.pc).some((v) => v.name === name);
   }
 
   private reader(regs: Register[]): VariableReader {

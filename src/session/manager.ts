@@ -131,7 +131,7 @@ export class SessionManager implements SessionManagerApi {
     const cwd = config.cwd ?? process.cwd();
     try {
       const debugInfoPath = this.debugInfoPath(config, cwd);
-      const info = debugInfoPath ? await loadDebugInfo(debugInfoPath) : undefined;
+      const info = debugInfoPath ? await loadDebugInfo(debugInfoPath, { workspace: cwd }) : undefined;
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
       const target = await LAUNCHERS[config.emulator]!(
         { ...config, cwd },

@@ -40,39 +40,45 @@ export async function buildC64Fixture(): Promise<C64Fixture> {
 }
 
 /** Compiles C sources in `dir` into `out` (.prg) with `out` .dbg beside it. */
-export async function cl65(dir: string, sources: string[], out: string): Promise<void> {
+export async function cl65(dir: string, sources: string[], out: string, optimise = '-O'): Promise<void> {
   await run(
     'cl65',
-    ['-t', 'c64', '-g', '-O', '-Wl', `--dbgfile,${out.replace(/\.prg$/, '.dbg')}`, '-o', out, ...sources],
+    ['-t', 'c64', '-g', optimise, '-Wl', `--dbgfile,${out.replace(/\.prg$/, '.dbg')}`, '-o', out, ...sources],
     { cwd: dir, timeout: 60_000 },
   );
 }
 
 /**
- * Builds the C files of `sourceDir` (with its headers) into
+ * Builds the C (and assembler) files of `sourceDir` (with its headers) into
  * .test-work/c64-fixture/<hash of the sources>/program.prg (+ .dbg), once
  * per content; returns that folder.
  */
-export async function buildCc65Program(sourceDir: string, cFiles: string[]): Promise<string> {
-  const names = (await readdir(sourceDir)).filter((n) => /\.(c|h)$/.test(n)).sort();
+export async function buildCc65Program(sourceDir: string, cFiles: string[], optimise = '-O'): Promise<string> {
+  const names = (await readdir(sourceDir)).filter((n) => /\.(c|h|s)$/.test(n)).sort();
   const hash = createHash('sha256');
   for (const name of names)
     hash
       .update(name)
       .update('\0')
       .update(await readFile(join(sourceDir, name)));
-  hash.update(cFiles.join('\0'));
+  hash.update(cFiles.join('\0')).update(optimise);
   const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
-  if (!existsSync(join(dir, 'program.prg'))) await buildInto(sourceDir, dir, names, cFiles);
+  if (!existsSync(join(dir, 'program.prg'))) await buildInto(sourceDir, dir, names, cFiles, optimise);
   return dir;
 }
 
-async function buildInto(sourceDir: string, dir: string, names: string[], cFiles: string[]): Promise<void> {
+async function buildInto(
+  sourceDir: string,
+  dir: string,
+  names: string[],
+  cFiles: string[],
+  optimise: string,
+): Promise<void> {
   const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   await mkdir(tmp, { recursive: true });
   try {
     for (const name of names) await copyFile(join(sourceDir, name), join(tmp, name));
-    await cl65(tmp, cFiles, 'program.prg');
+    await cl65(tmp, cFiles, 'program.prg', optimise);
     try {
       await rename(tmp, dir);
     } catch (err) {

@@ -5,7 +5,6 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseCc65Dbg } from '../../src/debuginfo/cc65-dbg.js';
-import { declaredType, codeOnly } from '../../src/debuginfo/cc65-c-decls.js';
 import { loadDebugInfo } from '../../src/debuginfo/load.js';
 import { DebugIndex } from '../../src/debuginfo/index.js';
 import type { DebugInfo } from '../../src/debuginfo/model.js';
@@ -77,18 +76,6 @@ test('without the C source, variables fall back to bytes of their known size', (
   const letters = bare.globals.find((g) => g.name === 'letters')!;
   assert.equal(letters.type.kind, 'bytes');
   assert.equal(bare.functions.find((f) => f.name === 'main')!.locals[0].type.kind, 'bytes');
-});
-
-test('declarations: scalars, pointers, arrays; comments and strings are not code', () => {
-  const code = codeOnly(
-    '/* int hidden; */\nunsigned long big;\nchar *text = "int fake;";\nsigned char grid[12];\nstatic unsigned flags;\n',
-  );
-  assert.equal(declaredType(code, 'hidden'), undefined);
-  assert.equal(declaredType(code, 'fake'), undefined);
-  assert.deepEqual(declaredType(code, 'big'), { kind: 'int', size: 4, signed: false, name: 'unsigned long' });
-  assert.equal(declaredType(code, 'text')?.name, 'char *');
-  assert.equal(declaredType(code, 'grid')?.name, 'signed char[12]');
-  assert.equal(declaredType(code, 'flags')?.name, 'unsigned int');
 });
 
 test('broken .dbg files give bad_debug_info naming the place', () => {

@@ -61,6 +61,10 @@ export function scopeAt(index: DebugIndex, pc: number | undefined, opts: ScopeOp
     variable: (name) => locals.find((v) => v.name === name) ?? index.global(name),
     registerBits: (name) => regs.get(name.toLowerCase()),
     tagged: (keyword, tag) => tags.get(`${keyword} ${tag}`),
-    typedef: (name) => opts.typedefs?.get(name),
+    typedef: (name) => opts.typedefs?.get(name) ?? ownValue(index.info.typedefs, name),
   };
+}
+
+function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record && Object.hasOwn(record, key) ? record[key] : undefined;
 }

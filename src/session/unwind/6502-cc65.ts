@@ -90,6 +90,7 @@ async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read
 }
 
 function localBytes(fn: FunctionInfo): number {
+  if (fn.frameBytes !== undefined) return fn.frameBytes;
   let most = 0;
   for (const v of fn.locals)
     if (v.storage.kind === 'frame' && v.storage.offset < 0) most = Math.max(most, -v.storage.offset);
@@ -97,6 +98,7 @@ function localBytes(fn: FunctionInfo): number {
 }
 
 function paramBytes(fn: FunctionInfo): number {
+  if (fn.paramBytes !== undefined) return fn.paramBytes;
   let most = 0;
   for (const v of fn.params) {
     if (v.storage.kind !== 'frame') continue;
