@@ -11,7 +11,8 @@ import { RetroDebugSession } from './dap/retro-debug-session.js';
 import { registerAsmAssociation } from './host/asm-association.js';
 import { readLiveMemory } from './host/live-memory.js';
 import { startLanguageClient } from './lsp/client.js';
-import { resolveDebugConfigurationDefaults, starterConfigurations } from './host/debug-config.js';
+import { generatedConfigurations, resolveDebugConfigurationDefaults } from './host/debug-config.js';
+import { registerBuildTasks } from './host/build-tasks.js';
 import {
   pruneStaleDiscoveryFiles,
   removeDiscoveryFile,
@@ -48,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.debug.onDidTerminateDebugSession((session) => adapters.delete(session.id)),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
-      provideDebugConfigurations: () => starterConfigurations(),
+      provideDebugConfigurations: (folder) =>
+        generatedConfigurations((folder ?? vscode.workspace.workspaceFolders?.[0])?.uri.fsPath),
       async resolveDebugConfiguration(folder, config) {
         const editor = vscode.window.activeTextEditor;
         const document = editor?.document.uri.scheme === 'file' ? editor.document : undefined;
@@ -85,6 +87,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
 
   registerAsmAssociation(context, log);
+  registerBuildTasks(context);
   startLanguageClient(context, (p) => readLiveMemory(manager, p)).catch((err: unknown) =>
     log.error(`The Retro Debug language server did not start: ${asRetroError(err).message}`),
   );

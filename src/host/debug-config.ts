@@ -3,17 +3,12 @@
  * DebugConfigurationProvider hands the configuration and a little context in
  * and shows the error sentence when one comes back.
  */
-import { readdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { DEBUG_TYPE } from '../dap/launch-schema.js';
+import { detectProjects, launchConfigurationFor, projectFor, type RetroDebugConfiguration } from './projects.js';
+import { walkWorkspace } from './workspace-walk.js';
 
-/** A launch.json entry of type "retro" (the LaunchConfig fields plus VS Code's own). */
-export interface RetroDebugConfiguration {
-  type: string;
-  request: string;
-  name: string;
-  [key: string]: unknown;
-}
+export type { RetroDebugConfiguration } from './projects.js';
 
 export interface DebugConfigContext {
   /** absolute path of the workspace folder the configuration belongs to */
@@ -29,9 +24,6 @@ export type ResolveResult = { config: RetroDebugConfiguration } | { error: strin
 
 /** Program images SDCC flows produce, most specific first; the debug info sits beside them. */
 const PROGRAM_EXTENSIONS = ['.rom', '.bin', '.ihx'];
-const SEARCH_DEPTH = 4;
-const SEARCH_MAX_ENTRIES = 5000;
-const SKIP_DIRS = new Set(['node_modules', '.git', '.vscode', 'dist', 'out']);
 
 const STARTER: RetroDebugConfiguration = {
   type: DEBUG_TYPE,
@@ -49,6 +41,12 @@ export function starterConfigurations(): RetroDebugConfiguration[] {
   return [structuredClone(STARTER)];
 }
 
+/** "create a launch.json": one configuration per detected project (built by its task first), else the starter. */
+export async function generatedConfigurations(workspaceFolder: string | undefined): Promise<RetroDebugConfiguration[]> {
+  const projects = workspaceFolder ? await detectProjects(workspaceFolder) : [];
+  return projects.length ? projects.map((p) => launchConfigurationFor(p, workspaceFolder)) : starterConfigurations();
+}
+
 export async function resolveDebugConfigurationDefaults(
   input: Record<string, unknown>,
   ctx: DebugConfigContext,
@@ -56,10 +54,18 @@ export async function resolveDebugConfigurationDefaults(
   const config: Record<string, unknown> = { ...input };
   const empty = !config.type && !config.request && !config.name;
   if (empty) {
-    // F5 with no launch.json: only a C file gives us enough to guess from.
+    // F5 with no launch.json: the project of the active file (built first by its task), else a guess from a C file.
+    const projects = ctx.workspaceFolder ? await detectProjects(ctx.workspaceFolder) : [];
+    const project = projectFor(projects, ctx.activeFile);
+    if (project) return { config: launchConfigurationFor(project, ctx.workspaceFolder) };
+    if (projects.length > 1)
+      return {
+        error: `Open a file of one of the projects (${projects.map((p) => p.name).join(', ')}), or create a launch.json to choose.`,
+      };
     if (ctx.activeLanguageId !== 'c') {
       return {
-        error: 'Open a C file of the program, or add a "retro" configuration to launch.json, to start Retro Debug.',
+        error:
+          'Open a C file of the program (no cc65, SDCC or nasm project was found), or add a "retro" configuration to launch.json, to start Retro Debug.',
       };
     }
     Object.assign(config, {
@@ -107,29 +113,15 @@ export interface ProgramGuess {
  */
 export async function guessProgram(root: string, activeFile?: string): Promise<ProgramGuess | undefined> {
   const found: ProgramGuess[] = [];
-  let budget = SEARCH_MAX_ENTRIES;
-  const walk = async (dir: string, depth: number): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return; // unreadable folders are not ours to report
-    }
-    const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
-    for (const name of [...names].sort()) {
+  await walkWorkspace(root, (dir, files) => {
+    const names = new Set(files);
+    for (const name of files) {
       if (extname(name) !== '.cdb') continue;
       const stem = basename(name, '.cdb');
       const image = PROGRAM_EXTENSIONS.map((ext) => stem + ext).find((n) => names.has(n));
       if (image) found.push({ program: join(dir, image), debugInfo: join(dir, name) });
     }
-    if (depth >= SEARCH_DEPTH) return;
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (--budget <= 0) return;
-      if (entry.isDirectory() && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.'))
-        await walk(join(dir, entry.name), depth + 1);
-    }
-  };
-  await walk(root, 0);
+  });
   const distance = (g: ProgramGuess): number => {
     if (!activeFile) return 0;
     const rel = relative(dirname(activeFile), dirname(g.program));

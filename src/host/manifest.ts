@@ -9,6 +9,7 @@ import { DEFAULT_PROFILE, PROFILES } from '../mcp/groups.js';
 import { ASM_LANGUAGES } from '../lsp/asm-dialect.js';
 import { problemMatcherContributions } from '../lsp/toolchain-messages.js';
 import { LAUNCH_SNIPPETS } from './launch-snippets.js';
+import { TASK_TYPE } from './projects.js';
 
 export const EXTENSION_ID = 'retro-debug.retro-debug';
 export const MCP_PROVIDER_ID = 'retro-debug.mcp';
@@ -109,5 +110,18 @@ export function contributes(): Record<string, unknown> {
       ...Object.values(ASM_LANGUAGES).map((l) => ({ language: l.id, scopeName: l.scopeName, path: l.grammar })),
     ],
     problemMatchers: problemMatcherContributions(),
+    taskDefinitions: [
+      {
+        type: TASK_TYPE,
+        required: ['project'],
+        properties: {
+          project: {
+            type: 'string',
+            description:
+              'The cc65, SDCC or nasm project to build: its folder relative to the workspace (nasm: plus the .asm file).',
+          },
+        },
+      },
+    ],
   };
 }

@@ -3,10 +3,11 @@
  * win over the disk) and the debug info the toolchains wrote (.dbg, .cdb), re-read when
  * the file changes. The walk is bounded like the launch-configuration search.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { loadDebugInfo } from '../debuginfo/load.js';
 import type { DebugInfo } from '../debuginfo/model.js';
+import { walkWorkspace } from '../host/workspace-walk.js';
 import { AMBIGUOUS_ASM_EXTENSIONS, ASM_LANGUAGES } from './asm-dialect.js';
 
 const SOURCE_EXTENSIONS = new Set([
@@ -16,7 +17,6 @@ const SOURCE_EXTENSIONS = new Set([
   '.h',
 ]);
 const DEBUG_INFO_EXTENSIONS = new Set(['.dbg', '.cdb']);
-const SKIP_DIRS = new Set(['node_modules', '.git', '.vscode', 'dist', 'out']);
 const MAX_ENTRIES = 5000;
 const MAX_DEPTH = 5;
 const MAX_SOURCE_BYTES = 2_000_000;
@@ -41,24 +41,18 @@ export class WorkspaceIndex {
   async rescan(): Promise<void> {
     const sources: string[] = [];
     const debugFiles: string[] = [];
-    let budget = MAX_ENTRIES;
-    const walk = async (dir: string, depth: number): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch {
-        return; // unreadable folders are skipped
-      }
-      for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-        if (--budget <= 0) return;
-        const path = join(dir, e.name);
-        if (e.isDirectory()) {
-          if (depth < MAX_DEPTH && !SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) await walk(path, depth + 1);
-        } else if (SOURCE_EXTENSIONS.has(extname(e.name).toLowerCase())) sources.push(path);
-        else if (DEBUG_INFO_EXTENSIONS.has(extname(e.name).toLowerCase())) debugFiles.push(path);
-      }
-    };
-    for (const root of this.roots) await walk(root, 0);
+    for (const root of this.roots)
+      await walkWorkspace(
+        root,
+        (dir, files) => {
+          for (const name of files) {
+            const ext = extname(name).toLowerCase();
+            if (SOURCE_EXTENSIONS.has(ext)) sources.push(join(dir, name));
+            else if (DEBUG_INFO_EXTENSIONS.has(ext)) debugFiles.push(join(dir, name));
+          }
+        },
+        { maxDepth: MAX_DEPTH, maxEntries: MAX_ENTRIES },
+      );
     this.sources = sources;
     this.debugFiles = debugFiles;
   }

@@ -368,6 +368,15 @@ describe('MAME launch failures', { timeout: 120_000 }, () => {
     );
   });
 
+  test('a machine name MAME does not know is refused with its close matches', async () => {
+    const fx = await buildZxFixture();
+    await rejectsWith(
+      launchMameTarget({ machine: 'spectrun', emulator: 'mame', media: { cart: fx.rom } }, { workDir: WORK_DIR }),
+      'launch_failed',
+      /^MAME does not know the machine "spectrun"\. Close matches: .*spectrum \(ZX Spectrum\)/,
+    );
+  });
+
   test('a missing program file is launch_failed naming the path', async () => {
     await rejectsWith(
       launchMameTarget(

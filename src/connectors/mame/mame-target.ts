@@ -30,6 +30,7 @@ import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
 import { MAX_TRANSFER } from '../../core/limits.js';
+import { unknownSystemMessage } from './unknown-system.js';
 
 /** Largest single memory transfer. */
 const START_TIMEOUT_MS = 60_000;
@@ -336,6 +337,8 @@ export async function launchMameTarget(
     const started = proc;
     const died = started.exited.then((info) => {
       const tail = started.outputTail();
+      const unknown = unknownSystemMessage(tail);
+      if (unknown) throw new RetroError('launch_failed', unknown, { output: tail });
       const why = `MAME exited during start-up (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''})`;
       throw new RetroError('launch_failed', tail ? `${why}. Its last output:\n${tail}` : `${why}.`, { output: tail });
     });

@@ -1,0 +1,168 @@
+/**
+ * The cc65, SDCC and nasm projects in a workspace folder, each with the build that makes
+ * its real outputs (into `build/` beside the sources) and the launch configuration that
+ * debugs them: the TaskProvider, "create a launch.json" and F5 without launch.json share it.
+ *   cc65: the folder's .c files (+ ca65 .s) → cl65 -t c64 -g → NAME.prg + NAME.dbg, built-in C64
+ *   SDCC: crt0.s (sdas) + .c → sdcc -mz80 --debug, the ZX demo's ROM layout → NAME.rom + NAME.cdb, MAME spectrum
+ *   nasm: each .asm with `org 100h` → nasm -f bin → NAME.COM, DOSBox
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
+import { detectAsmDialect, type AsmDialect } from '../lsp/asm-dialect.js';
+import { DEBUG_TYPE } from '../dap/launch-schema.js';
+import { walkWorkspace } from './workspace-walk.js';
+
+/** A launch.json entry of type "retro" (the LaunchConfig fields plus VS Code's own). */
+export interface RetroDebugConfiguration {
+  type: string;
+  request: string;
+  name: string;
+  [key: string]: unknown;
+}
+
+export type Toolchain = 'cc65' | 'sdcc' | 'nasm';
+
+export interface Project {
+  /** folder relative to the workspace ("." for the root), plus the program for nasm */
+  name: string;
+  dir: string;
+  toolchain: Toolchain;
+  sources: string[];
+  program: string;
+  debugInfo?: string;
+  /** shell command line, run in `dir` */
+  buildCommand: string;
+  problemMatcher: string;
+}
+
+export const TASK_TYPE = 'retro-build';
+export const TASK_SOURCE = 'retro';
+export const taskName = (p: Project) => `build ${p.name}`;
+/** How launch.json names the task in `preLaunchTask` (VS Code: "source: name"). */
+export const taskLabel = (p: Project) => `${TASK_SOURCE}: ${taskName(p)}`;
+
+const OUT = 'build';
+const ZX_ROM_SIZE = 16384;
+const quote = (s: string) => (/^[\w./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+async function read(path: string): Promise<string> {
+  return readFile(path, 'utf8').catch(() => '');
+}
+
+function cc65Project(root: string, dir: string, c: string[], asm: string[]): Project {
+  const stem = basename(dir) || 'program';
+  const program = `${OUT}/${stem}.prg`;
+  const debugInfo = `${OUT}/${stem}.dbg`;
+  const sources = [...c, ...asm];
+  return {
+    name: relative(root, dir) || '.',
+    dir,
+    toolchain: 'cc65',
+    sources,
+    program: join(dir, program),
+    debugInfo: join(dir, debugInfo),
+    buildCommand: `mkdir -p ${OUT} && cl65 -t c64 -g -O -Wl --dbgfile,${debugInfo} -o ${program} ${sources.map(quote).join(' ')}`,
+    problemMatcher: '$retro-cc65',
+  };
+}
+
+function sdccProject(root: string, dir: string, c: string[], crt0: string): Project {
+  const stem = basename(dir) || 'program';
+  const rels = c.map((f) => `${OUT}/${basename(f, '.c')}.rel`);
+  const compile = c.map((f) => `sdcc -mz80 --debug -c -o ${OUT}/ ${quote(f)}`).join(' && ');
+  const link =
+    `sdcc -mz80 --debug --code-loc 0x100 --data-loc 0x8000 --no-std-crt0 -o ${OUT}/${stem}.ihx ` +
+    `${OUT}/crt0.rel ${rels.join(' ')}`;
+  return {
+    name: relative(root, dir) || '.',
+    dir,
+    toolchain: 'sdcc',
+    sources: [crt0, ...c],
+    program: join(dir, OUT, `${stem}.rom`),
+    debugInfo: join(dir, OUT, `${stem}.cdb`),
+    buildCommand:
+      `mkdir -p ${OUT} && sdasz80 -l -o ${OUT}/crt0.rel ${quote(crt0)} && ${compile} && ${link} && ` +
+      `makebin -s ${ZX_ROM_SIZE} ${OUT}/${stem}.ihx ${OUT}/${stem}.rom`,
+    problemMatcher: '$retro-sdcc',
+  };
+}
+
+function nasmProject(root: string, dir: string, asm: string): Project {
+  const stem = basename(asm, extname(asm)).toUpperCase();
+  const rel = relative(root, dir);
+  return {
+    name: rel ? `${rel}/${asm}` : asm,
+    dir,
+    toolchain: 'nasm',
+    sources: [asm],
+    program: join(dir, OUT, `${stem}.COM`),
+    buildCommand: `mkdir -p ${OUT} && nasm -f bin -o ${OUT}/${stem}.COM ${quote(asm)}`,
+    problemMatcher: '$retro-nasm',
+  };
+}
+
+/** Projects under `root`, parents first, in name order within a folder. */
+export async function detectProjects(root: string): Promise<Project[]> {
+  const found: Project[] = [];
+  await walkWorkspace(root, async (dir, files) => {
+    if (basename(dir) === OUT) return;
+    const dialects = new Map<string, AsmDialect | undefined>();
+    for (const f of files.filter((n) => /\.(s|asm)$/i.test(n)))
+      dialects.set(f, detectAsmDialect(f, await read(join(dir, f))));
+    const c = files.filter((n) => n.endsWith('.c'));
+    const ofDialect = (d: AsmDialect) => [...dialects].filter(([, v]) => v === d).map(([f]) => f);
+    const crt0 = ofDialect('sdas').find((f) => /crt0/i.test(f));
+    if (c.length && crt0) found.push(sdccProject(root, dir, c, crt0));
+    else if (c.length) {
+      const texts = await Promise.all(c.map((f) => read(join(dir, f))));
+      if (texts.some((t) => /#\s*include\s*[<"](c64|cbm|conio|peekpoke)\.h[>"]/.test(t)) || ofDialect('ca65').length)
+        found.push(cc65Project(root, dir, c, ofDialect('ca65')));
+    }
+    for (const asm of ofDialect('nasm'))
+      if (/^\s*org\s+(100h|0x100|256)\b/im.test(await read(join(dir, asm)))) found.push(nasmProject(root, dir, asm));
+  });
+  return found;
+}
+
+/** The project `file` belongs to (the deepest folder holding it), else the only one. */
+export function projectFor(projects: Project[], file?: string): Project | undefined {
+  const holding = file
+    ? projects.filter(
+        (p) =>
+          !relative(p.dir, file).startsWith('..') && (p.toolchain !== 'nasm' || p.sources.includes(basename(file))),
+      )
+    : [];
+  if (holding.length) return holding.sort((a, b) => b.dir.length - a.dir.length)[0];
+  return projects.length === 1 ? projects[0] : undefined;
+}
+
+/** The launch configuration that builds (preLaunchTask) and then debugs the project's outputs. */
+export function launchConfigurationFor(p: Project, workspaceFolder?: string): RetroDebugConfiguration {
+  const inWs = (path: string) => {
+    if (!workspaceFolder) return path;
+    const rel = relative(workspaceFolder, path).split('\\').join('/');
+    return rel ? `\${workspaceFolder}/${rel}` : '${workspaceFolder}';
+  };
+  const common = { type: DEBUG_TYPE, request: 'launch', preLaunchTask: taskLabel(p), cwd: inWs(p.dir) };
+  if (p.toolchain === 'cc65')
+    return {
+      ...common,
+      name: `Retro: ${p.name} (built-in C64)`,
+      machine: 'c64',
+      emulator: 'builtin',
+      program: inWs(p.program),
+      debugInfo: inWs(p.debugInfo!),
+      stopOnEntry: true,
+    };
+  if (p.toolchain === 'sdcc')
+    return {
+      ...common,
+      name: `Retro: ${p.name} (MAME spectrum)`,
+      machine: 'spectrum',
+      emulator: 'mame',
+      program: inWs(p.program),
+      debugInfo: inWs(p.debugInfo!),
+      stopOnEntry: true,
+    };
+  return { ...common, name: `Retro: ${p.name} (DOSBox)`, machine: 'dos', emulator: 'dosbox', program: inWs(p.program) };
+}

@@ -1,0 +1,105 @@
+/**
+ * Project detection and the build tasks' commands, run for real: the bundled C64 and ZX
+ * demos, the cc65 project with a ca65 helper and a nasm DOS program are found, each task's
+ * command builds the outputs its launch configuration names (which load as debug info),
+ * and F5 without launch.json picks the active file's project with its build as preLaunchTask.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { loadDebugInfo } from '../../src/debuginfo/load.js';
+import { generatedConfigurations, resolveDebugConfigurationDefaults } from '../../src/host/debug-config.js';
+import { detectProjects, launchConfigurationFor, taskLabel } from '../../src/host/projects.js';
+import { REPO_ROOT } from '../support/zx-fixture.js';
+
+let ws: string;
+before(() => {
+  ws = mkdtempSync(join(tmpdir(), 'rd-projects-'));
+  cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'examples/zx-demo'), join(ws, 'zx-demo'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
+  mkdirSync(join(ws, 'dos'));
+  for (const f of ['keyecho.asm', 'print.inc']) cpSync(join(REPO_ROOT, 'test/fixtures/dos', f), join(ws, 'dos', f));
+});
+after(() => rmSync(ws, { recursive: true, force: true }));
+
+test(
+  'every project is found and its build task writes the outputs its launch configuration debugs',
+  { timeout: 180_000 },
+  async () => {
+    const projects = await detectProjects(ws);
+    assert.deepEqual(
+      projects.map((p) => [p.name, p.toolchain]),
+      [
+        ['asmproj', 'cc65'],
+        ['c64-demo', 'cc65'],
+        ['dos/keyecho.asm', 'nasm'],
+        ['zx-demo', 'sdcc'],
+      ],
+    );
+    for (const p of projects) {
+      execFileSync('sh', ['-c', p.buildCommand], { cwd: p.dir, stdio: 'pipe' });
+      assert.ok(existsSync(p.program), `${p.name} built ${p.program}`);
+      if (p.debugInfo) {
+        const info = await loadDebugInfo(p.debugInfo);
+        assert.ok(
+          info.functions.some((f) => f.name === 'main'),
+          `${p.name}: main in ${p.debugInfo}`,
+        );
+      }
+      const config = launchConfigurationFor(p, ws);
+      assert.equal(config.preLaunchTask, taskLabel(p));
+      assert.equal(String(config.program).replace('${workspaceFolder}', ws), p.program);
+    }
+    const [asmproj, c64, dos, zx] = projects.map((p) => launchConfigurationFor(p, ws));
+    assert.deepEqual(
+      [asmproj.machine, asmproj.emulator, asmproj.debugInfo],
+      ['c64', 'builtin', '${workspaceFolder}/asmproj/build/asmproj.dbg'],
+    );
+    assert.deepEqual(
+      [c64.program, c64.cwd],
+      ['${workspaceFolder}/c64-demo/build/c64-demo.prg', '${workspaceFolder}/c64-demo'],
+    );
+    assert.deepEqual(
+      [zx.machine, zx.program, zx.debugInfo],
+      ['spectrum', '${workspaceFolder}/zx-demo/build/zx-demo.rom', '${workspaceFolder}/zx-demo/build/zx-demo.cdb'],
+    );
+    assert.deepEqual(
+      [dos.machine, dos.emulator, dos.program],
+      ['dos', 'dosbox', '${workspaceFolder}/dos/build/KEYECHO.COM'],
+    );
+
+    // "create a launch.json": one configuration per project, each named once
+    const generated = await generatedConfigurations(ws);
+    assert.equal(generated.length, 4);
+    assert.equal(new Set(generated.map((g) => g.name)).size, 4);
+  },
+);
+
+test("F5 without launch.json debugs the active file's project, built first; several projects and no hint are refused", async () => {
+  const fromDemo = await resolveDebugConfigurationDefaults(
+    {},
+    { workspaceFolder: ws, activeFile: join(ws, 'c64-demo', 'demo.c'), activeLanguageId: 'c' },
+  );
+  assert.ok('config' in fromDemo, JSON.stringify(fromDemo));
+  assert.equal(fromDemo.config.preLaunchTask, 'retro: build c64-demo');
+  assert.equal(fromDemo.config.machine, 'c64');
+  const fromAsm = await resolveDebugConfigurationDefaults(
+    {},
+    { workspaceFolder: ws, activeFile: join(ws, 'dos', 'keyecho.asm'), activeLanguageId: 'retro-nasm' },
+  );
+  assert.ok('config' in fromAsm);
+  assert.equal(fromAsm.config.machine, 'dos');
+  const fromZx = await resolveDebugConfigurationDefaults(
+    {},
+    { workspaceFolder: ws, activeFile: join(ws, 'zx-demo', 'crt0.s'), activeLanguageId: 'retro-sdas' },
+  );
+  assert.ok('config' in fromZx);
+  assert.equal(fromZx.config.machine, 'spectrum');
+  const unsure = await resolveDebugConfigurationDefaults({}, { workspaceFolder: ws });
+  assert.ok('error' in unsure);
+  assert.match(unsure.error, /one of the projects \(asmproj, c64-demo, dos\/keyecho\.asm, zx-demo\)/);
+});
