@@ -104,3 +104,54 @@ export function processExists(pid: number): boolean {
     return false;
   }
 }
+
+export interface RecorderRow {
+  backend: string;
+  screenshot: string;
+  video: string;
+  audio: string;
+  window_capture: string;
+}
+
+/** Which recorders each backend really has (and what this host lacks for them). */
+export function recorderReport(wasmAvailable: boolean): RecorderRow[] {
+  const missing = ['Xvfb', 'xdotool', 'xwd'].filter((t) => !onPath(t));
+  const x = missing.length
+    ? `not here: ${missing.join(', ')} missing (apt-get install xvfb xdotool x11-apps)`
+    : undefined;
+  return [
+    {
+      backend: 'native DOSBox 0.74 (Debian), isolation "xvfb"',
+      screenshot: x ?? 'yes: Ctrl+F5 through XTEST → PNG',
+      video:
+        x ?? 'yes: ZMBV AVI, bound to Ctrl+F2 by our mapper file (the default Ctrl+Alt+F5 does not arrive via XTEST)',
+      audio: x ?? 'yes: Ctrl+F6 → WAV (the mixer runs without a sound device)',
+      window_capture: x ?? 'yes: xwd of its window, reduced by its integer scaler',
+    },
+    {
+      backend: 'native DOSBox-X / DOSBox Staging, isolation "xvfb"',
+      screenshot: 'untested: not installable here (Debian 12 has only DOSBox 0.74); the same hotkeys are sent',
+      video: 'untested (same)',
+      audio: 'untested (same)',
+      window_capture: x ?? 'expected to work (any X window); untested',
+    },
+    {
+      backend: 'native, isolation "dummy" or attached by PID',
+      screenshot: 'no: no private display to press hotkeys on (a desktop window is never touched)',
+      video: 'no (same)',
+      audio: 'no (same)',
+      window_capture: 'no (same)',
+    },
+    {
+      backend: 'embedded wasm DOSBox-X / DOSBox',
+      screenshot: wasmAvailable ? "yes: the library's screenshot() → PNG" : 'not installed (npm "emulators")',
+      video: 'no: the library has no video recorder call',
+      audio: wasmAvailable ? "yes: the library's sound stream → WAV (mono)" : 'not installed (npm "emulators")',
+      window_capture: 'no window (use capture source "emulator")',
+    },
+  ];
+}
+
+function onPath(tool: string): boolean {
+  return (process.env.PATH ?? '/usr/bin').split(':').some((d) => d && existsSync(`${d}/${tool}`));
+}

@@ -11,6 +11,7 @@ import { paletteFromDac, parsePalette, TEXT_COLOURS, type Rgb } from '../../mach
 import { biosDac, defaultAttributePalette } from '../../machines/dos/video-modes.js';
 import type { DosProfile, ProfileSymbol } from '../../machines/dos/profile.js';
 import { TraceManager } from './trace-cave.js';
+import type { Recorders } from './recorders.js';
 import type { DosGuest } from './guest.js';
 import { matchProfile, type ProfileMatch } from './profile-match.js';
 import { calibrateVga, knownLayout, VgaScreen, type VgaLocation } from './vga.js';
@@ -24,6 +25,8 @@ export interface DosBackendInfo {
   display?: string;
   /** reads the emulator's live VGA DAC (768 six-bit bytes) when this build allows */
   dac?: () => Promise<Uint8Array | undefined>;
+  /** the emulator's own recorders, when this backend has them */
+  recorders?: Recorders;
   /** the emulator's own rendering (wasm) */
   emulatorScreenshot?: () => Promise<{ width: number; height: number; rgba: Buffer }>;
 }

@@ -37,6 +37,10 @@ export interface ConfOptions {
   memsizeMb?: number;
   machine?: string;
   cycles?: string;
+  /** the emulator's key bindings (DOSBox mapper file) */
+  mapperFile?: string;
+  /** folder the emulator's recorders write into (screenshots, video, audio) */
+  captures?: string;
   /** extra autoexec lines before the program */
   autoexec?: string[];
 }
@@ -49,9 +53,11 @@ export function buildConf(o: ConfOptions): string {
     'autolock=false',
     'waitonerror=false',
     'usescancodes=false',
+    ...(o.mapperFile ? [`mapperfile=${o.mapperFile}`] : []),
     '[dosbox]',
     `machine=${o.machine ?? 'svga_s3'}`,
     `memsize=${o.memsizeMb ?? 16}`,
+    ...(o.captures ? [`captures=${o.captures}`] : []),
     '[cpu]',
     'core=auto',
     `cycles=${o.cycles ?? 'auto'}`,

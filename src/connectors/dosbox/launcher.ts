@@ -15,6 +15,8 @@ import { findGuestBase } from './discovery.js';
 import { typeKeys } from './input.js';
 import type { HostMemory } from './host-memory.js';
 import { launchNative } from './native-launcher.js';
+import { NativeRecorders, WasmRecorders } from './recorders.js';
+import { PrivateDisplay } from './x-display.js';
 import { ProcMemory } from './proc-memory.js';
 import { launchWasm, wasmAvailable } from './wasm-launcher.js';
 import { loadProfileFile } from '../../machines/dos/profile.js';
@@ -97,6 +99,10 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       launched: true,
       display: proc.display,
       dac: nativeDac(mem),
+      recorders:
+        proc.display && proc.captures
+          ? new NativeRecorders(new PrivateDisplay(proc.display), proc.captures)
+          : undefined,
     };
     shutdown = async () => {
       await mem.close();
@@ -113,6 +119,7 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       description: em.memory.description,
       launched: true,
       emulatorScreenshot: () => em.screenshot(),
+      recorders: new WasmRecorders(em),
     };
     shutdown = () => em.exit();
   }

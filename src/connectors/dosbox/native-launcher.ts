@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { RetroError } from '../../core/errors.js';
 import { buildConf } from './dosbox-conf.js';
+import { nativeMapperFile } from './recorders.js';
 
 export type Isolation = 'dummy' | 'xvfb';
 
@@ -29,6 +30,8 @@ export interface NativeLaunchOptions {
 export interface NativeProcess {
   child: ChildProcess;
   pid: number;
+  /** where our conf makes the emulator's recorders write (absent with a caller's conf) */
+  captures?: string;
   /** private X server we started, ended with the emulator */
   xvfb?: ChildProcess;
   /** that private display (":N"); nobody else's keys or eyes are on it */
@@ -69,6 +72,8 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
     if (program && !existsSync(program))
       throw new RetroError('launch_failed', `The DOS program ${program} does not exist.`);
     confPath = join(o.workDir, 'dosbox.conf');
+    const mapperFile = join(o.workDir, 'mapper.map');
+    await writeFile(mapperFile, nativeMapperFile());
     await writeFile(
       confPath,
       buildConf({
@@ -76,6 +81,8 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
         program: program && basename(program),
         args: o.args,
         memsizeMb: o.memsizeMb,
+        captures: join(o.workDir, 'capture'),
+        mapperFile,
       }),
     );
   }
@@ -114,6 +121,7 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
     pid: child.pid,
     xvfb,
     display,
+    captures: o.conf ? undefined : join(o.workDir, 'capture'),
     exited,
     async kill() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -33,6 +33,8 @@ export interface WasmEmulator {
   flavour: WasmFlavour;
   /** true colours from the emulator's own renderer */
   screenshot(): Promise<{ width: number; height: number; rgba: Buffer }>;
+  /** the emulator's sound stream for `ms` (mono float samples) */
+  recordSound(ms: number): Promise<{ rate: number; samples: Float32Array }>;
   exit(): Promise<void>;
 }
 
@@ -171,6 +173,12 @@ class WorkerEmulator implements WasmEmulator {
       height: img.height,
       rgba: Buffer.from(img.rgba.buffer, img.rgba.byteOffset, img.rgba.byteLength),
     };
+  }
+
+  async recordSound(ms: number): Promise<{ rate: number; samples: Float32Array }> {
+    await this.request<number>({ op: 'sound-start' });
+    await new Promise((r) => setTimeout(r, ms));
+    return this.request<{ rate: number; samples: Float32Array }>({ op: 'sound-stop' });
   }
 
   async exit(): Promise<void> {

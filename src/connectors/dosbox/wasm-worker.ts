@@ -31,7 +31,9 @@ export type WasmRequest =
   | { id: number; op: 'read'; address: number; length: number }
   | { id: number; op: 'write'; address: number; data: Uint8Array }
   | { id: number; op: 'size' }
-  | { id: number; op: 'screenshot' };
+  | { id: number; op: 'screenshot' }
+  | { id: number; op: 'sound-start' }
+  | { id: number; op: 'sound-stop' };
 
 export type WasmReply =
   | { type: 'ready'; heapSize: number }
@@ -43,7 +45,10 @@ export type WasmReply =
 interface CommandInterface {
   transport: { module: { HEAPU8: Uint8Array } };
   screenshot(): Promise<{ data: Uint8ClampedArray; width: number; height: number }>;
-  events(): { onExit(f: () => void): void };
+  events(): { onExit(f: () => void): void; onSoundPush(f: (samples: Float32Array) => void): void };
+  soundFrequency(): number;
+  mute(): void;
+  unmute(): void;
 }
 
 interface Emulators {
@@ -77,7 +82,31 @@ async function start(port: NonNullable<typeof parentPort>, data: WasmWorkerData)
     );
   const refuse = (id: number, err: unknown) =>
     port.postMessage({ id, ok: false, message: err instanceof Error ? err.message : String(err) } satisfies WasmReply);
+  // the library's sound stream, kept only while a recording runs (js-dos pushes it only when unmuted)
+  let sound: Float32Array[] | undefined;
+  ci.events().onSoundPush((samples) => sound?.push(samples.slice()));
   port.on('message', (m: WasmRequest) => {
+    if (m.op === 'sound-start') {
+      sound = [];
+      ci.unmute();
+      reply(m.id, ci.soundFrequency());
+      return;
+    }
+    if (m.op === 'sound-stop') {
+      ci.mute();
+      const chunks = sound ?? [];
+      sound = undefined;
+      const all = new Float32Array(chunks.reduce((n, c) => n + c.length, 0));
+      let at = 0;
+      for (const c of chunks) {
+        all.set(c, at);
+        at += c.length;
+      }
+      port.postMessage({ id: m.id, ok: true, value: { rate: ci.soundFrequency(), samples: all } } satisfies WasmReply, [
+        all.buffer,
+      ]);
+      return;
+    }
     if (m.op === 'screenshot') {
       ci.screenshot().then(
         (img) =>
@@ -99,7 +128,7 @@ async function start(port: NonNullable<typeof parentPort>, data: WasmWorkerData)
   port.postMessage({ type: 'ready', heapSize: heap().length } satisfies WasmReply);
 }
 
-function answer(heap: () => Uint8Array, m: Exclude<WasmRequest, { op: 'screenshot' }>): unknown {
+function answer(heap: () => Uint8Array, m: Extract<WasmRequest, { op: 'read' | 'write' | 'size' }>): unknown {
   switch (m.op) {
     case 'read': {
       const h = heap();

@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { resolve } from 'node:path';
 import { agentLaunchConfig } from '../../../session/launch-policy.js';
 import { RetroError } from '../../../core/errors.js';
-import { accessReport } from '../capabilities.js';
+import { accessReport, recorderReport } from '../capabilities.js';
 import { wasmAvailable } from '../wasm-launcher.js';
 import { farHex } from '../../../machines/dos/bda.js';
 import { loadProfileFile, validateProfile } from '../../../machines/dos/profile.js';
@@ -168,12 +168,21 @@ const attach = defineTool({
   },
 });
 
+const recorderRow = z.object({
+  backend: z.string(),
+  screenshot: z.string(),
+  video: z.string(),
+  audio: z.string(),
+  window_capture: z.string(),
+});
+
 const capabilities = defineTool({
   name: 'dosbox_capabilities',
   title: 'What this host allows',
   description:
-    'Reports what this host allows for reaching emulator memory: platform, kernel.yama.ptrace_scope, uid, which backends work (native launch/attach, embedded wasm).',
-  input: {},
+    'Reports what this host allows for reaching emulator memory: platform, kernel.yama.ptrace_scope, uid, which backends work (native launch/attach, embedded wasm), ' +
+    "and which of the emulator's own recorders (screenshot, video, audio) and window capture each backend really has. With session_id: that session's recorders.",
+  input: { session_id: z.string().optional().describe("also report this DOS session's recorders") },
   output: {
     platform: z.string(),
     ptrace_scope: z.number().int().nullable(),
@@ -181,11 +190,23 @@ const capabilities = defineTool({
     root: z.boolean(),
     notes: z.array(z.string()),
     backends: z.object({ native_launch: z.boolean(), native_attach: z.string(), wasm: z.string() }),
+    recorders: z.array(recorderRow),
+    session_recorders: z.array(z.string()).optional(),
   },
   annotations: READ_ONLY,
-  async run() {
+  async run(args, ctx) {
     const r = accessReport(wasmAvailable());
-    return { data: { ...r }, summary: r.notes.join('\n') };
+    const recorders = recorderReport(wasmAvailable());
+    const session_recorders = args.session_id
+      ? (useDos(ctx, args.session_id).machine.backend.recorders?.kinds ?? [])
+      : undefined;
+    return {
+      data: { ...r, recorders, session_recorders },
+      summary: [
+        ...r.notes,
+        ...recorders.map((x) => `${x.backend}: screenshot ${x.screenshot}; video ${x.video}; audio ${x.audio}`),
+      ].join('\n'),
+    };
   },
 });
 
