@@ -143,12 +143,12 @@ export class ClientSession {
    * given) and the CPU is as `guard.needs` says; then runs `act` with the
    * feature, the session following the run-state change `guard.effect` names.
    */
-  control<T, R>(key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R> {
+  async control<T, R>(key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R> {
     return this.engine.control(this.live(), key, guard, act);
   }
 
   /** Types text on the machine's keyboard (the target's input facet); needs the lease. */
-  typeText(text: string, opts?: MutationOptions): Promise<void> {
+  async typeText(text: string, opts?: MutationOptions): Promise<void> {
     return this.engine.typeText(this.live(), text, opts);
   }
 
@@ -226,53 +226,53 @@ export class ClientSession {
 
   // ---- run control (need the lease) ----
 
-  resume(opts?: MutationOptions): Promise<void> {
+  async resume(opts?: MutationOptions): Promise<void> {
     return this.engine.resume(this.live(), opts);
   }
 
-  pause(opts?: MutationOptions): Promise<void> {
+  async pause(opts?: MutationOptions): Promise<void> {
     return this.engine.pause(this.live(), opts);
   }
 
-  stepInto(granularity?: StepGranularity, opts?: MutationOptions): Promise<void> {
+  async stepInto(granularity?: StepGranularity, opts?: MutationOptions): Promise<void> {
     return this.engine.stepInto(this.live(), granularity, opts);
   }
 
-  stepOver(granularity?: StepGranularity, opts?: MutationOptions): Promise<void> {
+  async stepOver(granularity?: StepGranularity, opts?: MutationOptions): Promise<void> {
     return this.engine.stepOver(this.live(), granularity, opts);
   }
 
-  stepOut(opts?: MutationOptions): Promise<void> {
+  async stepOut(opts?: MutationOptions): Promise<void> {
     return this.engine.stepOut(this.live(), opts);
   }
 
-  writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
+  async writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
     return this.engine.writeMemory(this.live(), address, data, opts);
   }
 
   // ---- what this client owns: breakpoints, watchpoints, held input ----
 
-  setLineBreakpoint(file: string, line: number, condition?: string): Promise<BreakpointInfo> {
+  async setLineBreakpoint(file: string, line: number, condition?: string): Promise<BreakpointInfo> {
     return this.engine.setLineBreakpoint(this.live(), file, line, condition);
   }
 
-  setFunctionBreakpoint(name: string, condition?: string): Promise<BreakpointInfo> {
+  async setFunctionBreakpoint(name: string, condition?: string): Promise<BreakpointInfo> {
     return this.engine.setFunctionBreakpoint(this.live(), name, condition);
   }
 
-  setAddressBreakpoint(address: Address, condition?: string): Promise<BreakpointInfo> {
+  async setAddressBreakpoint(address: Address, condition?: string): Promise<BreakpointInfo> {
     return this.engine.setAddressBreakpoint(this.live(), address, condition);
   }
 
-  clearBreakpoint(id: number): Promise<void> {
+  async clearBreakpoint(id: number): Promise<void> {
     return this.engine.clearBreakpoint(this.live(), id);
   }
 
-  setWatchpoint(spec: WatchSpec): Promise<WatchpointInfo> {
+  async setWatchpoint(spec: WatchSpec): Promise<WatchpointInfo> {
     return this.engine.setWatchpoint(this.live(), spec);
   }
 
-  clearWatchpoint(id: number): Promise<void> {
+  async clearWatchpoint(id: number): Promise<void> {
     return this.engine.clearWatchpoint(this.live(), id);
   }
 
