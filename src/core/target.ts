@@ -78,7 +78,8 @@ export type TargetEvent =
   | { type: 'running' }
   | { type: 'exited'; code?: number; reason: string }
   | { type: 'reset'; hard: boolean }
-  | { type: 'output'; text: string };
+  /** `machine`: the emulated machine's own message (device not present, a JAM), which agents are told of too */
+  | { type: 'output'; text: string; machine?: boolean };
 
 export type TargetListener = (event: TargetEvent) => void;
 

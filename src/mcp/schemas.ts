@@ -13,6 +13,10 @@ export const envelopeShape = {
   build_id: z.string().nullable().describe('hash of the loaded program and its debug info'),
   generation: z.number().int().nullable().describe('bumped by reset, reload or exit'),
   state: z.enum(RUN_STATES).nullable().describe('run state of the CPU after the call'),
+  machine_messages: z
+    .array(z.string())
+    .optional()
+    .describe("what the emulated machine said since this client's last reply (device not present, a JAM, …)"),
 };
 
 export const errorSchema = z.object({

@@ -102,15 +102,35 @@ export function errorResult(err: unknown): CallToolResult {
   };
 }
 
-async function successResult(def: ToolDef, outcome: ToolOutcome<Record<string, unknown>>): Promise<CallToolResult> {
+/** The machine messages a connection has not been told of yet, per session (the last few at most). */
+const MAX_MACHINE_MESSAGES = 20;
+const toldUpTo = new WeakMap<object, Map<string, number>>();
+
+function newMachineMessages(session: ToolOutcome<unknown>['session'], connection: object): string[] {
+  if (!session) return [];
+  const seen = toldUpTo.get(connection) ?? new Map<string, number>();
+  toldUpTo.set(connection, seen);
+  const { events, last_seq } = session.eventsSince(seen.get(session.id) ?? 0);
+  seen.set(session.id, last_seq);
+  const texts = events.flatMap((q) => (q.event.type === 'output' && q.event.machine ? [q.event.text.trimEnd()] : []));
+  return texts.slice(-MAX_MACHINE_MESSAGES);
+}
+
+async function successResult(
+  def: ToolDef,
+  outcome: ToolOutcome<Record<string, unknown>>,
+  connection: object,
+): Promise<CallToolResult> {
   const { session } = outcome;
   const identity = session?.identity();
   const state = outcome.state ?? (session ? (await session.status()).state : null);
+  const messages = newMachineMessages(session, connection);
   const structured = {
     session_id: identity?.session_id ?? null,
     build_id: identity?.build_id ?? null,
     generation: identity?.generation ?? null,
     state,
+    ...(messages.length ? { machine_messages: messages } : {}),
     ...outcome.data,
   };
   const checked = strictOutput(def).safeParse(structured);
@@ -128,7 +148,7 @@ async function successResult(def: ToolDef, outcome: ToolOutcome<Record<string, u
 
 async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
   try {
-    return await successResult(def, await def.run(args, ctx));
+    return await successResult(def, await def.run(args, ctx), ctx.connection ?? ctx);
   } catch (err) {
     return errorResult(err);
   }

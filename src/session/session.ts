@@ -590,7 +590,7 @@ export class Session implements SessionApi, ClientEngine {
           );
         break;
       case 'output':
-        this.emit({ type: 'output', text: e.text });
+        this.emit(e.machine ? { type: 'output', text: e.text, machine: true } : { type: 'output', text: e.text });
         break;
     }
   }

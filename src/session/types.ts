@@ -145,7 +145,8 @@ export type SessionEvent =
   | { type: 'watchpoints_changed'; watchpoints: WatchpointInfo[] }
   | { type: 'inputs_released'; reason: string; ids: number[] }
   | { type: 'generation'; generation: number; reason: string }
-  | { type: 'output'; text: string };
+  /** `machine`: the emulated machine's own message; MCP replies carry these as machine_messages */
+  | { type: 'output'; text: string; machine?: boolean };
 
 export interface QueuedEvent {
   seq: number;

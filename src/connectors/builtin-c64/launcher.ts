@@ -25,6 +25,7 @@ export async function launchBuiltinTarget(
       { machine: config.machine },
     );
   const logs = new Set<(text: string) => void>();
+  const messages = new Set<(text: string) => void>();
   const cwd = config.cwd ?? process.cwd();
   const server = new BuiltinMonitorServer({
     realtime: config.throttle === true,
@@ -33,6 +34,9 @@ export async function launchBuiltinTarget(
     autostartRoots: [cwd, ...(config.program ? [dirname(resolve(cwd, config.program))] : [])],
     onLog: (text) => {
       for (const l of logs) l(text);
+    },
+    onMachineMessage: (text) => {
+      for (const l of messages) l(text);
     },
   });
   // The session's connection is in process: nothing else on this machine can reach it.
@@ -48,6 +52,7 @@ export async function launchBuiltinTarget(
       kind: 'builtin',
       shutdown: () => server.close(),
       logSource: (l) => logs.add(l),
+      messageSource: (l) => messages.add(l),
     });
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;

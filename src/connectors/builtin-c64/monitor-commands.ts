@@ -152,12 +152,18 @@ export function registersSet(m: BuiltinC64, body: Buffer): Answer {
 export function autostart(
   m: BuiltinC64,
   body: Buffer,
-  opts: { drive8?: string; autostartRoots?: readonly string[]; log: (text: string) => void },
+  opts: {
+    drive8?: string;
+    autostartRoots?: readonly string[];
+    log: (text: string) => void;
+    /** where the drive's own messages go (default: log) */
+    machineLog?: (text: string) => void;
+  },
 ): Answer {
   const [run, path] = [body[0] !== 0, body.toString('latin1', 4, 4 + body[3])];
   try {
     const prg = readRegularFileSync(path, { maxBytes: 0x10000 + 2, what: 'program', roots: opts.autostartRoots });
-    if (!opts.drive8) m.attachDrive(new HostFolderDrive(dirname(path), opts.log));
+    if (!opts.drive8) m.attachDrive(new HostFolderDrive(dirname(path), opts.machineLog ?? opts.log));
     const loaded = m.autostart(prg, run);
     opts.log(
       `Monitor: autostarting ${path}: loaded $${loaded.load.toString(16)}-$${(loaded.end - 1).toString(16)}${loaded.start !== undefined ? `, SYS ${loaded.start}` : ''}.`,

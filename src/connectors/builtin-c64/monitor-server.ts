@@ -61,8 +61,10 @@ export interface ServerOptions {
   port?: number;
   /** true: run at the real C64's speed; false (default): as fast as possible */
   realtime?: boolean;
-  /** the machine's log lines ("Monitor: …" in VICE's log) */
+  /** the monitor's log lines ("Monitor: …" in VICE's log) */
   onLog?: (text: string) => void;
+  /** the machine's own messages (device not present, a KERNAL routine it lacks, JAM); default: onLog */
+  onMachineMessage?: (text: string) => void;
   /** QUIT was received */
   onQuit?: () => void;
   /** the in-process client left (the server has closed) */
@@ -92,13 +94,15 @@ export class BuiltinMonitorServer {
   private closed = false;
   private cycleStart = 0;
 
+  private readonly machineMessage = (text: string) => (this.opts.onMachineMessage ?? this.opts.onLog)?.(text);
+
   constructor(private readonly opts: ServerOptions = {}) {
     this.machine = new BuiltinC64({
       checkpointHit: (info) => this.event(Evt.CHECKPOINT, encodeCheckpoint(info)),
-      log: (text) => this.opts.onLog?.(text),
+      log: this.machineMessage,
     });
     this.resources.set('WarpMode', opts.realtime ? 0 : 1);
-    if (opts.drive8) this.machine.attachDrive(new HostFolderDrive(opts.drive8, (t) => this.opts.onLog?.(t)));
+    if (opts.drive8) this.machine.attachDrive(new HostFolderDrive(opts.drive8, this.machineMessage));
   }
 
   /**
@@ -477,7 +481,7 @@ export class BuiltinMonitorServer {
 
   private autostart(id: number, body: Buffer): void {
     if (body.length < 4 || body.length < 4 + body[3]) return this.error(id, ErrCode.INVALID_LENGTH);
-    this.answer(id, autostart(this.machine, body, { ...this.opts, log: this.log }));
+    this.answer(id, autostart(this.machine, body, { ...this.opts, log: this.log, machineLog: this.machineMessage }));
     this.machine.continueRunning();
     this.resume(); // VICE resumes after AUTOSTART in every case
   }

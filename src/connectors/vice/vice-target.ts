@@ -43,6 +43,8 @@ export interface ViceTargetOptions {
   shutdown?: () => Promise<void>;
   /** lines the emulator logged (the built-in's monitor log) */
   logSource?: (listener: (text: string) => void) => void;
+  /** the emulated machine's own messages (the built-in: device not present, KERNAL routines it lacks, JAM) */
+  messageSource?: (listener: (text: string) => void) => void;
 }
 
 export class ViceTarget implements Target {
@@ -94,6 +96,7 @@ export class ViceTarget implements Target {
     this.info = { kind: opts.kind, cpu: '6502', addressBits: 16, spaces: ['cpu'] };
     this.features = new TargetFeatures().provide(VICE_FEATURE, vice);
     opts.logSource?.((text) => events.emit({ type: 'output', text }));
+    opts.messageSource?.((text) => events.emit({ type: 'output', text, machine: true }));
   }
 
   /** Handshake, then leave the machine stopped (the PING of the handshake stopped it). */
