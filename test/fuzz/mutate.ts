@@ -55,7 +55,7 @@ export function mutateBytes(r: Rng, input: Buffer, pool: readonly Buffer[], maxL
         break;
       case 6: {
         // splice a piece of another seed
-        const other = pool[int(r, pool.length)];
+        const other = pool.length ? pool[int(r, pool.length)] : b;
         if (other.length) {
           const from = int(r, other.length);
           b = Buffer.concat([b.subarray(0, at), other.subarray(from, from + 1 + int(r, 64)), b.subarray(at)]);
