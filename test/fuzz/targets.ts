@@ -12,6 +12,7 @@ import * as z from 'zod/v4';
 import { RetroError } from '../../src/core/errors.js';
 import { parseCdb } from '../../src/debuginfo/sdcc-cdb.js';
 import { parseCc65Dbg } from '../../src/debuginfo/cc65-dbg.js';
+import { sourceLocator } from '../../src/debuginfo/source-near.js';
 import { validateProfile } from '../../src/machines/dos/profile.js';
 import { parseAttachArgs, parseLaunchArgs } from '../../src/dap/launch-args.js';
 import { agentLaunchConfig } from '../../src/session/launch-policy.js';
@@ -110,27 +111,15 @@ export const cdbTarget = textTarget(
   (t) => parseCdb(t),
 );
 
+let dbgPath = '';
 export const dbgTarget = textTarget(
   'cc65-dbg',
   async () => {
     const fx = await buildC64Fixture();
+    dbgPath = fx.dbg;
     return [readFileSync(fx.dbg, 'latin1')];
   },
-  (t) => {
-    const sources = new Map<string, string>();
-    return parseCc65Dbg(t, {
-      readSource: (name) => {
-        if (!sources.has(name)) {
-          try {
-            sources.set(name, readFileSync(join(REPO, 'test/fixtures/c64/prog', name.split('/').pop()!), 'latin1'));
-          } catch {
-            sources.set(name, '');
-          }
-        }
-        return sources.get(name);
-      },
-    });
-  },
+  (t) => parseCc65Dbg(t, { locateSource: sourceLocator(dbgPath) }),
 );
 
 export const profileTarget = jsonTarget(
