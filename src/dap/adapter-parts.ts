@@ -6,6 +6,8 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsConfigurationDoneRequest: true,
   supportsFunctionBreakpoints: true,
   supportsConditionalBreakpoints: true,
+  supportsHitConditionalBreakpoints: true,
+  supportsLogPoints: true,
   supportsEvaluateForHovers: true,
   supportsReadMemoryRequest: true,
   supportsWriteMemoryRequest: true,

@@ -8,11 +8,14 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError } from '../core/errors.js';
 import type { BreakpointInfo } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
+import type { BreakpointExtras } from '../session/bp-logic.js';
 
 export interface RequestedBreakpoint {
   line?: number;
   name?: string;
   condition?: string;
+  hitCondition?: string;
+  logMessage?: string;
 }
 
 /** Builds the sentence for a breakpoint the session refused (lease held, no code, …). */
@@ -37,7 +40,7 @@ export class ClientBreakpoints {
     const out: DebugProtocol.Breakpoint[] = [];
     for (const bp of wanted) {
       try {
-        const info = await this.me.setLineBreakpoint(key, bp.line ?? 0, bp.condition || undefined);
+        const info = await this.me.setLineBreakpoint(key, bp.line ?? 0, bp.condition || undefined, extrasOf(bp));
         ids.push(info.id);
         out.push(this.remember(info, key));
       } catch (err) {
@@ -54,7 +57,7 @@ export class ClientBreakpoints {
     const out: DebugProtocol.Breakpoint[] = [];
     for (const bp of wanted) {
       try {
-        const info = await this.me.setFunctionBreakpoint(bp.name ?? '', bp.condition || undefined);
+        const info = await this.me.setFunctionBreakpoint(bp.name ?? '', bp.condition || undefined, extrasOf(bp));
         this.functionIds.push(info.id);
         out.push(this.remember(info));
       } catch (err) {
@@ -135,4 +138,9 @@ export function foreignBreakpointSummary(all: BreakpointInfo[], myClientId: stri
 
 function sourceOf(path: string): DebugProtocol.Source {
   return { name: basename(path), path };
+}
+
+/** VS Code's hit condition and log message, when set (empty strings mean none). */
+function extrasOf(bp: RequestedBreakpoint): BreakpointExtras {
+  return { hitCondition: bp.hitCondition || undefined, logMessage: bp.logMessage || undefined };
 }

@@ -167,7 +167,12 @@ export class RetroDebugSession extends DebugSession {
       if (!path) throw new RetroError('bad_request', 'Breakpoints need a source file on disk.');
       const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
       me.tryClaim();
-      const list = wanted.map((b) => ({ line: b.line, condition: b.condition }));
+      const list = wanted.map((b) => ({
+        line: b.line,
+        condition: b.condition,
+        hitCondition: b.hitCondition,
+        logMessage: b.logMessage,
+      }));
       return { breakpoints: await breakpoints.replaceLineBreakpoints(this.binding.resolvePath(path), list) };
     });
   }
@@ -178,7 +183,11 @@ export class RetroDebugSession extends DebugSession {
   ): void {
     this.handle(response, async () => {
       const { me, breakpoints } = this.binding.bound();
-      const wanted = (args?.breakpoints ?? []).map((b) => ({ name: b.name, condition: b.condition }));
+      const wanted = (args?.breakpoints ?? []).map((b) => ({
+        name: b.name,
+        condition: b.condition,
+        hitCondition: b.hitCondition,
+      }));
       me.tryClaim();
       return { breakpoints: await breakpoints.replaceFunctionBreakpoints(wanted) };
     });

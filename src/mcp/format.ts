@@ -83,6 +83,8 @@ export function formatBreakpoint(bp: BreakpointInfo, myClientId: string | undefi
     function: bp.function,
     address: bp.address,
     condition: bp.condition,
+    hit_condition: bp.hit_condition,
+    log_message: bp.log_message,
     verified: bp.verified,
     message: bp.message,
     hit_count: bp.hit_count,

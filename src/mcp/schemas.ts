@@ -84,9 +84,11 @@ export const breakpointSchema = z.object({
   function: z.string().optional(),
   address: addressSchema.optional(),
   condition: z.string().optional(),
+  hit_condition: z.string().optional(),
+  log_message: z.string().optional(),
   verified: z.boolean(),
   message: z.string().optional(),
-  hit_count: z.number().int(),
+  hit_count: z.number().int().describe('hits whose condition held'),
 });
 
 export const frameSchema = z.object({

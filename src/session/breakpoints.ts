@@ -9,8 +9,8 @@ interface Armed {
 
 /**
  * Session-level breakpoints: each has an owner and a stable id. Several
- * breakpoints at the same address and condition share one emulator
- * breakpoint, so removing one owner's never disarms another's.
+ * breakpoints at the same address share one emulator breakpoint, so
+ * removing one owner's never disarms another's.
  */
 export class BreakpointTable {
   private nextId = 1;
@@ -36,7 +36,7 @@ export class BreakpointTable {
   /** Adds a breakpoint; arms it in the emulator when it has an address. */
   async add(owner: ClientRef, fields: Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>): Promise<BreakpointInfo> {
     const bp: BreakpointInfo = { ...fields, id: this.nextId++, owner, hit_count: 0 };
-    if (bp.address && bp.verified) await this.arm(bp.id, bp.address, bp.condition);
+    if (bp.address && bp.verified) await this.arm(bp.id, bp.address);
     this.byId.set(bp.id, bp);
     return { ...bp };
   }
@@ -56,8 +56,8 @@ export class BreakpointTable {
     return mine.map((b) => b.id);
   }
 
-  /** Session breakpoint ids behind an emulator breakpoint id; counts the hit. */
-  hit(targetId: number | undefined, pc: number): number[] {
+  /** Session breakpoint ids behind an emulator breakpoint id; counts the hit unless `count` is false. */
+  hit(targetId: number | undefined, pc: number, count = true): number[] {
     const ids = new Set<number>();
     for (const armed of this.armed.values()) {
       if (armed.targetId === targetId) armed.users.forEach((u) => ids.add(u));
@@ -65,11 +65,13 @@ export class BreakpointTable {
     if (ids.size === 0) {
       for (const bp of this.byId.values()) if (bp.address?.offset === pc && bp.verified) ids.add(bp.id);
     }
-    for (const id of ids) {
-      const bp = this.byId.get(id);
-      if (bp) bp.hit_count++;
-    }
+    if (count) for (const id of ids) this.countHit(id);
     return [...ids];
+  }
+
+  countHit(id: number): void {
+    const bp = this.byId.get(id);
+    if (bp) bp.hit_count++;
   }
 
   /** After the emulator lost its breakpoints (hard reset): arm them all again. */
@@ -79,30 +81,31 @@ export class BreakpointTable {
     for (const [, armed] of entries) {
       for (const id of armed.users) {
         const bp = this.byId.get(id);
-        if (bp?.address) await this.arm(id, bp.address, bp.condition);
+        if (bp?.address) await this.arm(id, bp.address);
       }
     }
   }
 
-  private key(address: Address, condition?: string): string {
-    return `${address.space}:${address.bank ?? ''}:${address.offset}:${condition ?? ''}`;
+  private key(address: Address): string {
+    return `${address.space}:${address.bank ?? ''}:${address.offset}`;
   }
 
-  private async arm(id: number, address: Address, condition?: string): Promise<void> {
-    const key = this.key(address, condition);
+  /** One emulator breakpoint per address, without a condition: C conditions are the session's (bp-logic.ts). */
+  private async arm(id: number, address: Address): Promise<void> {
+    const key = this.key(address);
     const existing = this.armed.get(key);
     if (existing) {
       existing.users.add(id);
       return;
     }
-    const targetId = await this.target().set(address, condition);
+    const targetId = await this.target().set(address);
     this.armed.set(key, { targetId, users: new Set([id]) });
   }
 
   private async drop(bp: BreakpointInfo): Promise<void> {
     this.byId.delete(bp.id);
     if (!bp.address) return;
-    const key = this.key(bp.address, bp.condition);
+    const key = this.key(bp.address);
     const armed = this.armed.get(key);
     if (!armed) return;
     armed.users.delete(bp.id);

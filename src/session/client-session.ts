@@ -8,6 +8,7 @@
 import { RetroError } from '../core/errors.js';
 import type { Address, FeatureKey, WatchSpec } from '../core/target.js';
 import type {
+  BreakpointExtras,
   BreakpointInfo,
   ClientRef,
   ControlGuard,
@@ -32,9 +33,25 @@ export interface ClientEngine {
   stepInto(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOver(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
-  setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo>;
-  setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo>;
-  setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo>;
+  setLineBreakpoint(
+    clientId: string,
+    file: string,
+    line: number,
+    condition?: string,
+    extras?: BreakpointExtras,
+  ): Promise<BreakpointInfo>;
+  setFunctionBreakpoint(
+    clientId: string,
+    name: string,
+    condition?: string,
+    extras?: BreakpointExtras,
+  ): Promise<BreakpointInfo>;
+  setAddressBreakpoint(
+    clientId: string,
+    address: Address,
+    condition?: string,
+    extras?: BreakpointExtras,
+  ): Promise<BreakpointInfo>;
   clearBreakpoint(clientId: string, id: number): Promise<void>;
   writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
   setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo>;
@@ -252,16 +269,22 @@ export class ClientSession {
 
   // ---- what this client owns: breakpoints, watchpoints, held input ----
 
-  async setLineBreakpoint(file: string, line: number, condition?: string): Promise<BreakpointInfo> {
-    return this.engine.setLineBreakpoint(this.live(), file, line, condition);
+  /** `condition` is C; `extras` a hit condition and a logpoint message (session/bp-logic.ts). */
+  async setLineBreakpoint(
+    file: string,
+    line: number,
+    condition?: string,
+    extras?: BreakpointExtras,
+  ): Promise<BreakpointInfo> {
+    return this.engine.setLineBreakpoint(this.live(), file, line, condition, extras);
   }
 
-  async setFunctionBreakpoint(name: string, condition?: string): Promise<BreakpointInfo> {
-    return this.engine.setFunctionBreakpoint(this.live(), name, condition);
+  async setFunctionBreakpoint(name: string, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo> {
+    return this.engine.setFunctionBreakpoint(this.live(), name, condition, extras);
   }
 
-  async setAddressBreakpoint(address: Address, condition?: string): Promise<BreakpointInfo> {
-    return this.engine.setAddressBreakpoint(this.live(), address, condition);
+  async setAddressBreakpoint(address: Address, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo> {
+    return this.engine.setAddressBreakpoint(this.live(), address, condition, extras);
   }
 
   async clearBreakpoint(id: number): Promise<void> {

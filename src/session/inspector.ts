@@ -8,6 +8,7 @@ import { registerValue } from './unwind/frames.js';
 import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
 import { unwind6502Cc65 } from './unwind/6502-cc65.js';
 import { VariableReader } from './variables.js';
+import type { ExprMachine } from '../debuginfo/expr/index.js';
 
 const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc, '6502/cc65-dbg': unwind6502Cc65 };
 
@@ -89,6 +90,22 @@ export class Inspector {
   private localAt(frame: RawFrame, name: string): boolean {
     const fn = this.index?.functionAt(frame.pc);
     return !!fn && !!this.index?.locals(fn, frame.pc).some((v) => v.name === name);
+  }
+
+  /** The C expression machine of a frame: its memory, registers and where its variables live. */
+  async exprMachine(frameIndex = 0): Promise<ExprMachine> {
+    const { frames, regs } = await this.frames();
+    const frame = this.frame(frames, frameIndex);
+    if (this.index) return this.reader(regs).machine(frame);
+    return {
+      read: (offset, length) => this.readCpu(offset, length),
+      register: async (name) => {
+        const value = registerValue(regs, name);
+        if (value === undefined) throw new RetroError('not_found', `The target reports no register ${name}.`);
+        return value;
+      },
+      locate: async () => ({ kind: 'unavailable', reason: 'there is no debug info' }),
+    };
   }
 
   private reader(regs: Register[]): VariableReader {

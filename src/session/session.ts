@@ -17,6 +17,8 @@ import type {
   WatchSpec,
 } from '../core/target.js';
 import { BreakpointTable } from './breakpoints.js';
+import { BreakpointHits } from './bp-hits.js';
+import type { BreakpointExtras } from './bp-logic.js';
 import { WatchpointTable } from './watchpoints.js';
 import { InputQueue } from './input-queue.js';
 import { RawLease } from './raw-lease.js';
@@ -81,6 +83,7 @@ export class Session implements SessionApi, ClientEngine {
   private readonly clients: ClientRegistry;
   private readonly lease: ControlLease;
   private readonly breakpoints = new BreakpointTable(() => this.facet('breakpoints'));
+  private hits = new BreakpointHits(undefined, async () => this.facet('run').registers());
   private readonly watchpoints = new WatchpointTable(() => this.facet('watch'));
   private readonly inputs = new InputQueue();
   private readonly rawLease = new RawLease();
@@ -117,6 +120,7 @@ export class Session implements SessionApi, ClientEngine {
     this.index = deps.index;
     this.buildId = deps.buildId;
     this.inspector = new Inspector(deps.target, deps.index, this.paths, () => this.facet('run').registers());
+    this.hits = new BreakpointHits(deps.index, async () => this.facet('run').registers());
     this.stepper = new LineStepper(
       () => ({ run: this.facet('run'), breakpoints: this.facet('breakpoints') }),
       deps.index,
@@ -318,23 +322,40 @@ export class Session implements SessionApi, ClientEngine {
 
   // ---- breakpoints ----
 
-  async setLineBreakpoint(clientId: string, file: string, line: number, condition?: string): Promise<BreakpointInfo> {
-    return this.addBreakpoint(this.clients.get(clientId), placeLine(this.index, file, line, condition));
+  async setLineBreakpoint(
+    clientId: string,
+    file: string,
+    line: number,
+    condition?: string,
+    extras: BreakpointExtras = {},
+  ): Promise<BreakpointInfo> {
+    return this.addBreakpoint(this.clients.get(clientId), placeLine(this.index, file, line, condition), extras);
   }
 
-  async setFunctionBreakpoint(clientId: string, name: string, condition?: string): Promise<BreakpointInfo> {
-    return this.addBreakpoint(this.clients.get(clientId), placeFunction(this.index, name, condition));
+  async setFunctionBreakpoint(
+    clientId: string,
+    name: string,
+    condition?: string,
+    extras: BreakpointExtras = {},
+  ): Promise<BreakpointInfo> {
+    return this.addBreakpoint(this.clients.get(clientId), placeFunction(this.index, name, condition), extras);
   }
 
-  async setAddressBreakpoint(clientId: string, address: Address, condition?: string): Promise<BreakpointInfo> {
+  async setAddressBreakpoint(
+    clientId: string,
+    address: Address,
+    condition?: string,
+    extras: BreakpointExtras = {},
+  ): Promise<BreakpointInfo> {
     const owner = this.clients.get(clientId);
     this.checkRange(address, 1);
-    return this.addBreakpoint(owner, placeAddress(this.index, address, condition));
+    return this.addBreakpoint(owner, placeAddress(this.index, address, condition), extras);
   }
 
   async clearBreakpoint(clientId: string, id: number): Promise<void> {
     this.clients.get(clientId);
     await this.breakpoints.remove(clientId, id);
+    this.hits.forget([id]);
     this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
   }
 
@@ -342,9 +363,17 @@ export class Session implements SessionApi, ClientEngine {
     return this.breakpoints.list();
   }
 
-  private async addBreakpoint(owner: ClientRef, fields: BreakpointFields): Promise<BreakpointInfo> {
+  private async addBreakpoint(
+    owner: ClientRef,
+    fields: BreakpointFields,
+    extras: BreakpointExtras,
+  ): Promise<BreakpointInfo> {
     this.requireTarget();
+    if (extras.hitCondition) fields.hit_condition = extras.hitCondition;
+    if (extras.logMessage) fields.log_message = extras.logMessage;
+    const logic = await this.hits.compile(fields, extras);
     const bp = await this.breakpoints.add(owner, fields);
+    this.hits.keep(bp.id, logic);
     this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
     return bp;
   }
@@ -595,10 +624,19 @@ export class Session implements SessionApi, ClientEngine {
     }
   }
 
-  private publishStop(stop: StopInfo): void {
+  /** `decided`: the breakpoints that asked for this stop, once their conditions were evaluated. */
+  private publishStop(stop: StopInfo, decided?: number[]): void {
     this.state = 'stopped';
     this.inspector?.invalidate();
-    const breakpointIds = stop.reason === 'breakpoint' ? this.breakpoints.hit(stop.breakpointId, stop.pc) : [];
+    let breakpointIds = decided ?? [];
+    if (stop.reason === 'breakpoint' && !decided) {
+      breakpointIds = this.breakpoints.hit(stop.breakpointId, stop.pc, false);
+      if (this.hits.governs(breakpointIds)) {
+        void this.decideStop(stop, breakpointIds);
+        return;
+      }
+      for (const id of breakpointIds) this.breakpoints.countHit(id);
+    }
     const watchpointIds = stop.reason === 'watchpoint' ? this.watchpoints.hit(stop) : undefined;
     const location = this.inspector?.location(stop.pc);
     this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds };
@@ -610,6 +648,49 @@ export class Session implements SessionApi, ClientEngine {
       breakpoint_ids: breakpointIds,
       watchpoint_ids: watchpointIds,
     });
+  }
+
+  /**
+   * A breakpoint with a condition, hit condition or log message was reached:
+   * evaluate them at the stop (busy meanwhile, so nobody acts on it), print
+   * the logpoints, and either publish the stop or resume without one.
+   */
+  private async decideStop(stop: StopInfo, ids: number[]): Promise<void> {
+    this.busy = true;
+    const inspector = this.inspector;
+    const decision = await this.hits
+      .decide(ids, {
+        machine: () => inspector!.exprMachine(0),
+        show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
+      })
+      .catch((err: unknown) => ({
+        stopping: ids,
+        counted: ids,
+        logs: [],
+        errors: [asRetroError(err).message],
+      }))
+      .finally(() => (this.busy = false));
+    for (const id of decision.counted) this.breakpoints.countHit(id);
+    const location = inspector?.location(stop.pc);
+    for (const log of decision.logs) {
+      const owner = this.breakpoints.get(log.id).owner.id;
+      this.emit({ type: 'output', text: log.text });
+      this.emit({ type: 'logpoint', breakpoint_id: log.id, owner, text: log.text, location });
+    }
+    for (const text of decision.errors) this.emit({ type: 'output', text });
+    if (decision.stopping.length) return this.publishStop(stop, decision.stopping);
+    // nobody stops here: carry on as if the CPU had never paused
+    this.state = 'running';
+    inspector?.invalidate();
+    await Promise.resolve()
+      .then(() => this.facet('run').resume())
+      .catch((err: unknown) => {
+        this.emit({
+          type: 'output',
+          text: `Resuming after a breakpoint that did not stop failed: ${asRetroError(err).message}`,
+        });
+        void this.refreshStop();
+      });
   }
 
   /** After a failed step: report wherever the machine actually is. */
@@ -733,6 +814,7 @@ export class Session implements SessionApi, ClientEngine {
     this.rawLease.release(clientId);
     const live = this.target && this.state !== 'exited';
     const removed = live ? await this.breakpoints.removeOwnedBy(clientId).catch(() => [] as number[]) : [];
+    this.hits.forget(removed);
     const removedWatch = live ? await this.watchpoints.removeOwnedBy(clientId).catch(() => [] as number[]) : [];
     const released = live ? await this.inputs.releaseOwnedBy(clientId) : [];
     if (expired || removed.length || removedWatch.length || released.length) {

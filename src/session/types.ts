@@ -59,6 +59,14 @@ export interface SessionStatus extends Identity {
   error?: { code: string; message: string };
 }
 
+/** What a breakpoint does besides its C condition (session/bp-logic.ts reads them). */
+export interface BreakpointExtras {
+  /** `3`, `>= 3`, `% 4` */
+  hitCondition?: string;
+  /** logpoint text with `{expr}` parts */
+  logMessage?: string;
+}
+
 export interface BreakpointInfo {
   /** session-level id, stable for the breakpoint's life */
   id: number;
@@ -68,7 +76,12 @@ export interface BreakpointInfo {
   line?: number;
   function?: string;
   address?: Address;
+  /** a C expression: stops only when true */
   condition?: string;
+  /** `3`, `>= 3`, `% 4`: over the hits whose condition held */
+  hit_condition?: string;
+  /** a logpoint: prints this (with `{expr}` parts evaluated) instead of stopping */
+  log_message?: string;
   verified: boolean;
   /** why unverified, or where it moved */
   message?: string;
@@ -146,7 +159,9 @@ export type SessionEvent =
   | { type: 'inputs_released'; reason: string; ids: number[] }
   | { type: 'generation'; generation: number; reason: string }
   /** `machine`: the emulated machine's own message; MCP replies carry these as machine_messages */
-  | { type: 'output'; text: string; machine?: boolean };
+  | { type: 'output'; text: string; machine?: boolean }
+  /** a logpoint fired: its owner's breakpoint and the message */
+  | { type: 'logpoint'; breakpoint_id: number; owner: string; text: string; location?: SourceLocation };
 
 export interface QueuedEvent {
   seq: number;

@@ -121,7 +121,7 @@ test('a breakpoint by address with a condition stops there; list and clear it', 
   const line = await call(agent, 'set_breakpoint', { file: 'main.c', line: loop.line });
   const address = line.breakpoint.address.offset;
   await call(agent, 'clear_breakpoint', { id: line.breakpoint.id });
-  const bp = await call(agent, 'set_breakpoint', { address, condition: 'a == a' });
+  const bp = await call(agent, 'set_breakpoint', { address, condition: '$a == $a' });
   const hit = await call(agent, 'resume', { wait: true, timeout_ms: 20_000 });
   assert.equal(hit.stop.reason, 'breakpoint');
   assert.equal(hit.stop.pc, address);
@@ -129,7 +129,7 @@ test('a breakpoint by address with a condition stops there; list and clear it', 
   const listed = (await call(agent, 'list_breakpoints')).breakpoints;
   assert.deepEqual(
     listed.map((b: Structured) => [b.id, b.condition, b.read_only]),
-    [[bp.breakpoint.id, 'a == a', false]],
+    [[bp.breakpoint.id, '$a == $a', false]],
   );
   await call(agent, 'clear_breakpoint', { id: bp.breakpoint.id });
   assert.deepEqual((await call(agent, 'list_breakpoints')).breakpoints, []);

@@ -36,7 +36,21 @@ const setBreakpoint = defineTool({
     line: z.number().int().min(1).optional(),
     function: z.string().optional(),
     address: addressInput.optional(),
-    condition: z.string().max(500).optional().describe('stop only when this expression is true'),
+    condition: z
+      .string()
+      .max(500)
+      .optional()
+      .describe('a C expression over the variables visible there, registers ($pc, $a) and memory: stop only when true'),
+    hit_condition: z
+      .string()
+      .max(40)
+      .optional()
+      .describe('stop on hit N (3, == 3), from it (>= 3), or every Nth (% 4)'),
+    log_message: z
+      .string()
+      .max(500)
+      .optional()
+      .describe('a logpoint: print this with {expr} parts evaluated, as a logpoint event, instead of stopping'),
   },
   output: { breakpoint: breakpointSchema, requested_line: z.number().int().optional(), moved: z.boolean() },
   annotations: MUTATES,
@@ -52,12 +66,14 @@ const setBreakpoint = defineTool({
       throw new RetroError('bad_request', 'Give exactly one of: file and line, function, or address.');
     }
     let bp;
-    if (args.function !== undefined) bp = await me.setFunctionBreakpoint(args.function, args.condition);
-    else if (args.address !== undefined) bp = await me.setAddressBreakpoint(parseAddress(args.address), args.condition);
+    const extras = { hitCondition: args.hit_condition, logMessage: args.log_message };
+    if (args.function !== undefined) bp = await me.setFunctionBreakpoint(args.function, args.condition, extras);
+    else if (args.address !== undefined)
+      bp = await me.setAddressBreakpoint(parseAddress(args.address), args.condition, extras);
     else {
       if (args.file === undefined || args.line === undefined)
         throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
-      bp = await me.setLineBreakpoint(args.file, args.line, args.condition);
+      bp = await me.setLineBreakpoint(args.file, args.line, args.condition, extras);
     }
     const moved = args.line !== undefined && bp.line !== undefined && bp.line !== args.line;
     return {

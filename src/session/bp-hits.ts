@@ -1,0 +1,104 @@
+/**
+ * The session's side of conditional breakpoints, hit counts and logpoints:
+ * compiles each breakpoint's logic when it is set (a bad condition leaves it
+ * unverified with the reason — never passed on as text) and decides at each
+ * emulator stop whether anyone's breakpoint really stops there.
+ */
+import { asRetroError } from '../core/errors.js';
+import type { Register } from '../core/target.js';
+import type { DebugIndex } from '../debuginfo/index.js';
+import { scopeAt, SMALL_TARGET, testCondition, type ExprMachine, type ExprScope } from '../debuginfo/expr/index.js';
+import type { BreakpointFields } from './breakpoint-placement.js';
+import { compileLogic, evaluateHit, type BreakpointExtras, type BreakpointLogic } from './bp-logic.js';
+
+export interface HitContext {
+  /** the expression machine of the innermost frame at the stop */
+  machine(): Promise<ExprMachine>;
+  /** an expression's value as people see it */
+  show(expression: string): Promise<string>;
+}
+
+export interface StopDecision {
+  /** breakpoints that ask to stop (empty: resume without a visible stop) */
+  stopping: number[];
+  /** breakpoints whose hit counted (their condition held) */
+  counted: number[];
+  logs: { id: number; text: string }[];
+  /** a condition that could not be evaluated: the stop is kept and this says why */
+  errors: string[];
+}
+
+export class BreakpointHits {
+  private readonly logic = new Map<number, BreakpointLogic & { scope?: ExprScope }>();
+
+  constructor(
+    private readonly index: DebugIndex | undefined,
+    private readonly registers: () => Promise<Register[]>,
+  ) {}
+
+  /** Compiles what `fields` carries; on a bad condition marks them unverified with the reason. */
+  async compile(
+    fields: BreakpointFields,
+    extras: BreakpointExtras,
+  ): Promise<(BreakpointLogic & { scope?: ExprScope }) | undefined> {
+    if (!fields.condition && !extras.hitCondition && !extras.logMessage) return undefined;
+    try {
+      const regs = await this.registers().catch(() => [] as Register[]);
+      const registers = regs.map((r) => ({ name: r.name, bits: r.bits }));
+      const at = fields.address?.offset;
+      const scope = this.index ? scopeAt(this.index, at, { registers }) : registersOnly(registers);
+      const logic = compileLogic(fields.condition, extras, scope);
+      return logic && { ...logic, scope };
+    } catch (err) {
+      fields.verified = false;
+      fields.message = asRetroError(err).message;
+      return undefined;
+    }
+  }
+
+  keep(id: number, logic: (BreakpointLogic & { scope?: ExprScope }) | undefined): void {
+    if (logic) this.logic.set(id, logic);
+  }
+
+  forget(ids: number[]): void {
+    for (const id of ids) this.logic.delete(id);
+  }
+
+  /** Whether any of these breakpoints has more to decide than "stop". */
+  governs(ids: number[]): boolean {
+    return ids.some((id) => this.logic.has(id));
+  }
+
+  async decide(ids: number[], ctx: HitContext): Promise<StopDecision> {
+    const out: StopDecision = { stopping: [], counted: [], logs: [], errors: [] };
+    let machine: Promise<ExprMachine> | undefined;
+    for (const id of ids) {
+      const logic = this.logic.get(id);
+      try {
+        const outcome = await evaluateHit(logic, {
+          test: async (c) => testCondition(c, await (machine ??= ctx.machine()), logic?.scope ?? registersOnly([])),
+          show: (expression) => ctx.show(expression),
+        });
+        if (outcome.counted) out.counted.push(id);
+        if (outcome.stop) out.stopping.push(id);
+        if (outcome.message !== undefined) out.logs.push({ id, text: outcome.message });
+      } catch (err) {
+        out.stopping.push(id);
+        out.errors.push(`Breakpoint ${id}: its condition could not be evaluated here (${asRetroError(err).message}).`);
+      }
+    }
+    return out;
+  }
+}
+
+/** Without debug info a condition may still use registers and raw memory. */
+function registersOnly(registers: { name: string; bits: number }[]): ExprScope {
+  const bits = new Map(registers.map((r) => [r.name.toLowerCase(), r.bits]));
+  return {
+    target: SMALL_TARGET,
+    variable: () => undefined,
+    registerBits: (name) => bits.get(name.toLowerCase()),
+    tagged: () => undefined,
+    typedef: () => undefined,
+  };
+}

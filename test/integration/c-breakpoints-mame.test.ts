@@ -1,0 +1,109 @@
+// Conditional breakpoints, hit conditions and logpoints on real MAME with a real SDCC program: the C condition
+// is evaluated by the session at each hit (a parameter, read through the frame), a false one resumes without a
+// visible stop, a bad one leaves the breakpoint unverified with the reason.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SessionManager } from '../../src/session/manager.js';
+import type { SessionApi, SessionEvent } from '../../src/session/types.js';
+import type { ClientSession } from '../../src/session/client-session.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+
+let fx: ZxFixture;
+let manager: SessionManager;
+let session: SessionApi;
+let dap: ClientSession;
+const events: SessionEvent[] = [];
+
+before(async () => {
+  fx = await buildZxFixture();
+  manager = new SessionManager({ leaseMs: 5000 });
+  dap = manager.start(
+    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
+    { kind: 'dap', label: 'VS Code debug session' },
+  );
+  session = dap.session;
+  const beat = setInterval(() => dap.beat(), 300);
+  beat.unref();
+  session.onEvent((q) => events.push(q.event));
+  await session.waitForStop(60_000);
+});
+
+after(async () => {
+  await manager?.closeAll();
+});
+
+const num = async (expression: string) => (await session.readVariable(expression)).numeric!;
+
+test('a C condition on a parameter stops only when it holds; other hits resume without a stop', async () => {
+  const m = fx.markers.plot_body;
+  const bp = await dap.setLineBreakpoint(m.file, m.line, 'col == 5 && row == 10');
+  assert.equal(bp.verified, true, bp.message);
+  const stopsBefore = events.filter((e) => e.type === 'stopped').length;
+  await dap.resume();
+  const status = await session.waitForStop(30_000);
+  assert.equal(status.location?.line, m.line);
+  assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
+  assert.equal(await num('col'), 5);
+  assert.equal(await num('row'), 10);
+  assert.equal(await num('(counter & 31) == 5'), 1);
+  // the false hits on the way (col 0..4 or more) published no stop
+  assert.equal(events.filter((e) => e.type === 'stopped').length, stopsBefore + 1);
+  assert.equal(session.listBreakpoints().find((b) => b.id === bp.id)!.hit_count, 1);
+  await dap.clearBreakpoint(bp.id);
+});
+
+test('a hit condition "% 4" stops every fourth hit', async () => {
+  const m = fx.markers.loop_body;
+  const bp = await dap.setLineBreakpoint(m.file, m.line, undefined, { hitCondition: '% 4' });
+  assert.equal(bp.verified, true, bp.message);
+  await dap.resume();
+  await session.waitForStop(30_000);
+  const first = await num('counter');
+  await dap.resume();
+  await session.waitForStop(30_000);
+  assert.equal((await num('counter')) - first, 4);
+  assert.equal(session.listBreakpoints().find((b) => b.id === bp.id)!.hit_count, 8);
+  await dap.clearBreakpoint(bp.id);
+});
+
+test('a logpoint prints {expressions} at each hit without stopping, as output and as a logpoint event', async () => {
+  const log = await dap.setLineBreakpoint(fx.markers.loop_body.file, fx.markers.loop_body.line, undefined, {
+    logMessage: 'counter={counter} next={counter + 1} {{literal}}',
+  });
+  assert.equal(log.verified, true, log.message);
+  const stopper = await dap.setLineBreakpoint(fx.markers.call_draw.file, fx.markers.call_draw.line, undefined, {
+    hitCondition: '3',
+  });
+  const start = events.length;
+  await dap.resume();
+  const status = await session.waitForStop(30_000);
+  assert.deepEqual(status.last_stop?.breakpoint_ids, [stopper.id]);
+  const logs = events
+    .slice(start)
+    .filter((e): e is Extract<SessionEvent, { type: 'logpoint' }> => e.type === 'logpoint');
+  // stopped on loop_body before, so the run passes: call_draw (1), loop_body, call_draw (2), loop_body, call_draw (3)
+  assert.equal(logs.length, 2);
+  const counters = logs.map((l) => Number(/counter=(\d+)/.exec(l.text)![1]));
+  assert.deepEqual(counters, [counters[0], (counters[0] + 1) & 0xff]);
+  assert.match(logs[0].text, /^counter=\d+( '.+')? next=\d+ \{literal\}$/); // a char shows as in Variables
+  assert.equal(Number(/next=(\d+)/.exec(logs[0].text)![1]), counters[0] + 1);
+  assert.equal(logs[0].owner, dap.client.id);
+  assert.equal(logs[0].location?.line, fx.markers.loop_body.line);
+  assert.ok(events.slice(start).some((e) => e.type === 'output' && e.text === logs[1].text));
+  await dap.clearBreakpoint(log.id);
+  await dap.clearBreakpoint(stopper.id);
+});
+
+test('a condition that does not compile leaves the breakpoint unverified with the reason and the column', async () => {
+  const m = fx.markers.plot_body;
+  const bad = await dap.setLineBreakpoint(m.file, m.line, 'col == nosuch');
+  assert.equal(bad.verified, false);
+  assert.match(bad.message ?? '', /column 8: no variable `nosuch` is visible here/);
+  const hit = await dap.setLineBreakpoint(m.file, m.line, undefined, { hitCondition: 'often' });
+  assert.equal(hit.verified, false);
+  assert.match(hit.message ?? '', /Hit condition "often" is not understood/);
+  const log = await dap.setLineBreakpoint(m.file, m.line, undefined, { logMessage: 'x={col' });
+  assert.equal(log.verified, false);
+  assert.match(log.message ?? '', /not closed/);
+  for (const b of [bad, hit, log]) await dap.clearBreakpoint(b.id);
+});
