@@ -14,7 +14,7 @@ import { TraceManager } from './trace-cave.js';
 import type { Recorders } from './recorders.js';
 import type { DosGuest } from './guest.js';
 import { matchProfile, type ProfileMatch } from './profile-match.js';
-import { calibrateVga, knownLayout, VgaScreen, type VgaLocation } from './vga.js';
+import { calibrateVga, findVgaByFont, knownLayout, VgaScreen, type VgaLocation } from './vga.js';
 
 export interface DosBackendInfo {
   backend: 'native' | 'wasm';
@@ -74,11 +74,12 @@ export class DosMachine {
     else
       where =
         (await calibrateVga(this.guest.host).catch(() => undefined)) ??
-        (await knownLayout(this.guest.host, this.guest));
+        (await knownLayout(this.guest.host, this.guest)) ??
+        (await findVgaByFont(this.guest.host, this.guest).catch(() => undefined));
     if (!where) {
       throw new RetroError(
         'not_found',
-        'The VGA buffer is not located yet: pass calibration text that is on screen now with its row and column (dosbox_find_guest with screen_text), so it can be found in this emulator build.',
+        "The VGA buffer is not located: not by our calibration line, not at DOSBox 0.74's place, and no single place holds the BIOS font in a plane-2 buffer (a text mode is needed for that). Pass calibration text that is on screen now with its row and column (dosbox_find_guest with screen_text).",
       );
     }
     if (this.vga) this.vga.relocate(where);

@@ -6,6 +6,7 @@
  */
 import { RetroError } from '../../core/errors.js';
 import { decodeText, textIndex, textSpan, type TextScreen, type TextStride } from '../../machines/dos/video.js';
+import { findRomFont } from '../../machines/dos/video-modes.js';
 import { CALIBRATION_TEXT } from './dosbox-conf.js';
 import type { DosGuest } from './guest.js';
 import type { HostMemory } from './host-memory.js';
@@ -24,8 +25,8 @@ export interface VgaLocation {
 const DOSBOX074_VGA_DELTA = 0x201000;
 
 /** Host address of `text` written as screen cells with the given stride (char bytes at i, i+s, …). */
-export async function searchStridedText(mem: HostMemory, text: string, stride: TextStride): Promise<number[]> {
-  const bytes = Buffer.from(text, 'latin1');
+export async function searchStridedText(mem: HostMemory, text: string | Uint8Array, stride: number): Promise<number[]> {
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'latin1') : text;
   const hits: number[] = [];
   for (const region of await mem.regions()) {
     const CH = 16 << 20;
@@ -91,6 +92,41 @@ export async function knownLayout(mem: HostMemory, guest: DosGuest): Promise<Vga
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Finds the buffer of a build that keeps the VGA's plane 2 inside it (DOSBox-X
+ * and any build that emulates the planes as the hardware does) by content:
+ * the BIOS ROM's 8x16 font, which the BIOS loaded into plane 2 (glyph c row r
+ * at linear 4·(32c + r) + 2). One place must hold at least 240 of the 256 ROM
+ * glyphs (a program may have replaced a few); several such places, or none,
+ * give no answer. Such a build keeps text as the hardware's odd/even planes
+ * (stride 8).
+ */
+export async function findVgaByFont(mem: HostMemory, guest: DosGuest): Promise<VgaLocation | undefined> {
+  const bios = await guest.read(0xc0000, 0x8000);
+  const at = findRomFont(bios, 16);
+  if (at.length !== 1) return undefined;
+  const rom = bios.subarray(at[0], at[0] + 4096);
+  const a = rom.subarray(0x41 * 16, 0x42 * 16);
+  const first = a.findIndex((b) => b !== 0);
+  const hits = await searchStridedText(mem, a.subarray(first), 4);
+  const found: number[] = [];
+  for (const hit of hits) {
+    const address = hit - 4 * (0x41 * 32 + first) - 2;
+    if (address < 0) continue;
+    const plane = await mem.read(address, 4 * 256 * 32).catch(() => undefined);
+    if (!plane) continue;
+    let same = 0;
+    for (let c = 0; c < 256; c++) {
+      let ok = true;
+      for (let r = 0; ok && r < 16; r++) ok = plane[4 * (c * 32 + r) + 2] === rom[c * 16 + r];
+      if (ok) same++;
+    }
+    if (same >= 240) found.push(address);
+  }
+  if (found.length !== 1) return undefined;
+  return { address: found[0], stride: 8, how: "found by content: the BIOS ROM font in the buffer's plane 2" };
 }
 
 export class VgaScreen {
