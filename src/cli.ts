@@ -30,7 +30,7 @@ Commands:
   serve   Serve MCP over HTTP on 127.0.0.1 and the debug adapter (DAP) over TCP,
           sharing one set of sessions.
             --port N         MCP port (default: random)
-            --dap-port N     DAP port (default: random)
+            --dap-port N     DAP port (default: random); launch/attach must carry "dapToken": the token
             --token-file F   write the bearer token to F (default: a private temp file)
             --overwrite      replace an existing token file
             --out DIR        folder for relative screenshot paths
@@ -150,9 +150,10 @@ async function commandServe(values: Values): Promise<void> {
     launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
   });
-  const dap = await serveDap(manager, dapPort);
+  const dap = await serveDap(manager, dapPort, { token });
   process.stdout.write(
-    `MCP (Streamable HTTP): ${mcp.url}\nBearer token in: ${tokenFile}\nDAP (TCP): 127.0.0.1:${dap.port}\n`,
+    `MCP (Streamable HTTP): ${mcp.url}\nBearer token in: ${tokenFile}\nDAP (TCP): 127.0.0.1:${dap.port}\n` +
+      `DAP clients put the same token in their launch/attach configuration as "dapToken".\n`,
   );
   exitAfter(async () => {
     await Promise.allSettled([mcp.close(), dap.close()]);

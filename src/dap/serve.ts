@@ -6,6 +6,7 @@
  */
 import { createServer, type Socket } from 'node:net';
 import type { SessionManagerApi } from '../session/types.js';
+import { gateDap } from './dap-gate.js';
 import { RetroDebugSession, type RetroDebugSessionOptions } from './retro-debug-session.js';
 
 export interface DapServer {
@@ -14,10 +15,15 @@ export interface DapServer {
   close(): Promise<void>;
 }
 
+export interface DapServeOptions extends RetroDebugSessionOptions {
+  /** require this secret in launch/attach arguments (dapToken) and DAP framing from the first byte (see dap-gate.ts) */
+  token?: string;
+}
+
 export async function serveDap(
   manager: SessionManagerApi,
   port = 0,
-  options: RetroDebugSessionOptions = {},
+  options: DapServeOptions = {},
 ): Promise<DapServer> {
   const connections = new Map<Socket, RetroDebugSession>();
   const server = createServer((socket) => {
@@ -27,7 +33,7 @@ export async function serveDap(
     socket.on('close', () => connections.delete(socket));
     // After disconnect the client may keep the socket; end our side once the response went out.
     void adapter.closed.then(() => setImmediate(() => socket.end()));
-    adapter.start(socket, socket);
+    adapter.start(options.token ? gateDap(socket, options.token) : socket, socket);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

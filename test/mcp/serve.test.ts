@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connect } from 'node:net';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
 import { call, connectHttpClient, waitUntilReady } from './mcp-helpers.js';
@@ -73,7 +74,8 @@ test('a DAP client attaches to the session an MCP agent started', async () => {
   await dap.start(dapPort);
   await dap.initializeRequest({ adapterID: 'retro', pathFormat: 'path', linesStartAt1: true, columnsStartAt1: true });
   const initialized = dap.waitForEvent('initialized', 30_000);
-  const attached = dap.attachRequest({ sessionId: started.session_id } as never);
+  const dapToken = readFileSync(join(dir, 'token'), 'utf8').trim();
+  const attached = dap.attachRequest({ sessionId: started.session_id, dapToken } as never);
   await initialized;
   await dap.configurationDoneRequest();
   await attached;
@@ -87,6 +89,43 @@ test('a DAP client attaches to the session an MCP agent started', async () => {
     true,
     "attaching did not steal the agent's lease",
   );
+});
+
+/** Sends raw bytes to the DAP port; resolves with everything the adapter answered before it closed. */
+function rawDap(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect(dapPort, '127.0.0.1', () => s.write(bytes));
+    let got = '';
+    s.on('data', (d) => (got += d.toString()));
+    s.on('close', () => resolve(got));
+    s.on('error', reject);
+    setTimeout(() => s.destroy(new Error(`the adapter kept the connection open; it answered ${got}`)), 5000);
+  });
+}
+const frame = (msg: object) => {
+  const body = JSON.stringify(msg);
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+};
+
+test('the DAP port: HTTP is cut off; without the secret nothing but initialize gets through', async () => {
+  const body = frame({ seq: 1, type: 'request', command: 'attach', arguments: {} });
+  // a web page's plain POST: closed without any answer
+  assert.equal(await rawDap(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n\r\n${body}`), '');
+  for (const args of [{}, { dapToken: 'wrong' }, { dapToken: '' }]) {
+    const answer = await rawDap(frame({ seq: 1, type: 'request', command: 'attach', arguments: args }));
+    assert.match(answer, /"success":false.*dapToken/);
+  }
+  const launch = await rawDap(
+    frame({ seq: 1, type: 'request', command: 'launch', arguments: { machine: 'spectrum', mamePath: '/bin/sh' } }),
+  );
+  assert.match(launch, /"success":false.*dapToken/);
+  assert.match(await rawDap(frame({ seq: 1, type: 'request', command: 'evaluate', arguments: {} })), /refused/);
+  const init = await rawDap(
+    frame({ seq: 1, type: 'request', command: 'initialize', arguments: { adapterID: 'retro', pathFormat: 'path' } }) +
+      frame({ seq: 2, type: 'request', command: 'threads' }),
+  );
+  assert.match(init, /"command":"initialize","success":true|"success":true.*"command":"initialize"/);
+  assert.match(init, /"command":"threads".*refused|refused.*"command":"threads"/s);
 });
 
 test('SIGTERM ends serve and the MAME it started', async () => {
