@@ -1,21 +1,96 @@
 /**
- * Trims what tools/list sends without changing what it means: zod marks every
- * integer with the safe-integer bounds (±2^53-1), which JSON numbers can not
- * exceed usefully anyway, and each schema repeats its "$schema" dialect. The
- * server still validates with the full zod schemas; clients only see less.
+ * Trims what tools/list sends without changing what it means, so the default
+ * profile stays inside an agent's budget (see test/mcp/surface-budget.test.ts):
+ * - zod's safe-integer bounds (±2^53-1), "$schema", `propertyNames: string`
+ *   and, in output schemas, `additionalProperties: false` say nothing a JSON
+ *   client needs;
+ * - the identity envelope and the error block are not repeated per tool (the
+ *   server instructions describe them once); an output schema lists the tool's
+ *   own fields, and a result is either those (required ones present) or `error`;
+ * - the title is sent once (not again in the annotations), and annotation hints
+ *   equal to the MCP defaults (readOnly false, destructive true, idempotent
+ *   false, openWorld true; destructive/idempotent mean nothing for read-only
+ *   tools) and `execution.taskSupport: "forbidden"` (the default) are left out.
+ * The server still validates with the full zod schemas; clients only see less.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-function compact(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(compact);
+type Json = Record<string, unknown>;
+
+function compact(node: unknown, output: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => compact(n, output));
   if (!node || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
+  const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema') continue;
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
-    out[key] = compact(value);
+    if (key === 'propertyNames' && (value as Json)?.type === 'string') continue;
+    if (output && key === 'additionalProperties' && (value === false || isEmpty(value))) continue;
+    out[key] = compact(value, output);
   }
+  return out;
+}
+
+const isEmpty = (v: unknown) => !!v && typeof v === 'object' && Object.keys(v).length === 0;
+
+/**
+ * An output field that is an object (or a list of objects) is sent as a bare
+ * "object" with its one-line description: those shapes repeat across tools
+ * (locations, stops, breakpoints, owners, addresses) and every reply shows
+ * them; the top level keeps each field's type and which fields are required.
+ */
+function shallow(node: unknown, depth: number, defs: Json): unknown {
+  if (Array.isArray(node)) return node.map((n) => shallow(n, depth, defs));
+  if (!node || typeof node !== 'object') return node;
+  let n = node as Json;
+  // zod names recursive shapes (variables with children) in definitions
+  const ref = typeof n.$ref === 'string' ? defs[n.$ref.replace(/^#\/(definitions|\$defs)\//, '')] : undefined;
+  if (ref) n = { ...(ref as Json), ...(n.description ? { description: n.description } : {}) };
+  if (depth >= 1 && n.type === 'object')
+    return n.description ? { type: 'object', description: n.description } : { type: 'object' };
+  const out: Json = {};
+  for (const [key, value] of Object.entries(n)) {
+    if (key === 'properties')
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, shallow(v, depth + 1, defs)]));
+    else if (key === 'items' || key === 'anyOf') out[key] = shallow(value, depth, defs);
+    else if (key !== 'definitions' && key !== '$defs') out[key] = value;
+  }
+  return out;
+}
+
+/** An output schema whose required fields may instead be a lone `error` (a failed call). */
+function outputSchema(schema: Json): Json {
+  const full = compact(schema, true) as Json;
+  const out = shallow(full, 0, { ...(full.definitions as Json), ...(full.$defs as Json) }) as Json;
+  const required = out.required as string[] | undefined;
+  if (!required?.length) return out;
+  delete out.required;
+  return { ...out, anyOf: [{ required }, { required: ['error'] }] };
+}
+
+function annotations(a: Json | undefined): Json | undefined {
+  if (!a) return undefined;
+  const out: Json = {};
+  if (a.readOnlyHint === true) out.readOnlyHint = true;
+  else {
+    if (a.destructiveHint === false) out.destructiveHint = false;
+    if (a.idempotentHint === true) out.idempotentHint = true;
+  }
+  if (a.openWorldHint === false) out.openWorldHint = false;
+  return out;
+}
+
+function compactTool(tool: Json): Json {
+  const { execution, ...rest } = tool as Json & { execution?: Json };
+  const out: Json = {
+    ...rest,
+    inputSchema: compact(tool.inputSchema, false),
+    ...(tool.outputSchema ? { outputSchema: outputSchema(tool.outputSchema as Json) } : {}),
+    ...(tool.annotations ? { annotations: annotations(tool.annotations as Json) } : {}),
+  };
+  const extra = execution && Object.entries(execution).filter(([k, v]) => !(k === 'taskSupport' && v === 'forbidden'));
+  if (extra?.length) out.execution = Object.fromEntries(extra);
   return out;
 }
 
@@ -23,10 +98,5 @@ function compact(node: unknown): unknown {
 export function compactToolList(message: JSONRPCMessage): JSONRPCMessage {
   const result = (message as { result?: { tools?: unknown } }).result;
   if (!result || !Array.isArray(result.tools)) return message;
-  const tools = result.tools.map((tool: Record<string, unknown>) => ({
-    ...tool,
-    inputSchema: compact(tool.inputSchema),
-    ...(tool.outputSchema ? { outputSchema: compact(tool.outputSchema) } : {}),
-  }));
-  return { ...message, result: { ...result, tools } } as JSONRPCMessage;
+  return { ...message, result: { ...result, tools: result.tools.map(compactTool) } } as JSONRPCMessage;
 }

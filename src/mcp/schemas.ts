@@ -32,22 +32,17 @@ export const addressSchema = z.object({
 });
 
 /** A typed address, or a bare number / "0x…" string meaning the CPU's logical view. */
-export const addressInput = z.union([
-  addressSchema.describe('typed address, e.g. {"space":"cpu","offset":32768}'),
-  z.number().int().describe('CPU logical address'),
-  z.string().describe('CPU logical address as "0x8000", "$8000" or "32768"'),
-]);
+export const addressInput = z
+  .union([z.number().int(), z.string(), addressSchema])
+  .describe('CPU address (32768, "0x8000", "$8000") or {space, offset, bank?}');
 
-export const sessionIdInput = z
-  .string()
-  .optional()
-  .describe('session to use; default: the only (or most recently started) session');
+export const sessionIdInput = z.string().optional().describe('default: the current session');
 
 export const generationInput = z
   .number()
   .int()
   .optional()
-  .describe('refuse with stale_generation unless this is still the current generation');
+  .describe('refuse (stale_generation) if the session was reset since');
 
 export const clientSchema = z.object({ id: z.string(), kind: z.string(), label: z.string() });
 

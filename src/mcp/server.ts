@@ -13,11 +13,24 @@ import { McpConnection } from './connection.js';
 import type { Profile } from './groups.js';
 import { ConnectionCatalog } from './tool-catalog.js';
 import { compactToolList } from './schema-compact.js';
+import { explainUnknownTool } from './unknown-tool.js';
 import { registerToolDef, type ToolContext } from './tool-kit.js';
 import { catalogTools } from './tools/catalog.js';
 
 export const SERVER_NAME = 'retro-debug';
 export const SERVER_VERSION = '0.1.0';
+
+/** Said once instead of in every tool: the flow, the lease, the result envelope, the error block, the groups. */
+export const SERVER_INSTRUCTIONS = [
+  'Debug C programs on emulated retro machines (ZX Spectrum/Sprinter in MAME, C64 built-in or VICE, DOS in DOSBox).',
+  'Flow: start_session {wait:true} (or use the running session) -> claim_control -> set_breakpoint + resume ' +
+    '{wait:true} -> read_variable / read_memory -> screenshot.',
+  'Lease: run control, breakpoints and writes need claim_control; reads are free; the person in VS Code may hold ' +
+    'it (lease_held names them; take_over only when asked).',
+  'Every result also has session_id, build_id, generation (bumped by reset/reload) and state; a failed call has ' +
+    'isError and {error: {code, message, details}} instead of the listed fields.',
+  'More tools (raw MAME, C64, DOS, VICE) come in groups: list_tool_groups {query} finds them, load_tool_group loads one.',
+].join('\n');
 
 export interface McpServerOptions {
   /** how the client is connected, shown in labels: "http", "stdio" */
@@ -52,9 +65,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
       capabilities: { tools: { listChanged: true } },
       // loading a group registers several tools at once: one notification for them all
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
-      instructions:
-        'Debug C programs on emulated retro machines. start_session (or use the running one), poll session_status ' +
-        'until ready, claim_control before run control, breakpoints or writes; reads are free.',
+      instructions: SERVER_INSTRUCTIONS,
     },
   );
   const label = () => {
@@ -104,7 +115,11 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     async connect(transport) {
       await server.connect(transport);
       const send = transport.send.bind(transport);
-      transport.send = (message, options) => send(compactToolList(message), options);
+      transport.send = (message, options) =>
+        send(
+          explainUnknownTool(compactToolList(message), () => catalog.groups()),
+          options,
+        );
       const deliver = transport.onmessage;
       transport.onmessage = (message, extra) => {
         connection.heartbeat();

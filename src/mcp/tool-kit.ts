@@ -7,13 +7,14 @@
  */
 import * as z from 'zod/v4';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RunState } from '../core/target.js';
 import type { SessionApi, SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
 import { RetroError, asRetroError } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
-import { envelopeShape, errorSchema } from './schemas.js';
+import { envelopeShape } from './schemas.js';
 
 export interface GroupSummary {
   name: string;
@@ -21,6 +22,14 @@ export interface GroupSummary {
   tools: string[];
   loaded: boolean;
   baseline?: boolean;
+}
+
+/** One tool call's own channel back to the client: its cancellation and its progress notifications. */
+export interface CallContext {
+  /** aborted when the client sends notifications/cancelled for this request (or the connection closes) */
+  signal?: AbortSignal;
+  /** a notifications/progress for this call, when the client passed a progress token; otherwise nothing */
+  progress(message: string): void;
 }
 
 /** What a tool's run function gets besides its arguments. */
@@ -37,6 +46,8 @@ export interface ToolContext {
   groups: () => GroupSummary[];
   /** load/unload/search tool groups on this connection (absent outside an MCP server, e.g. the CLI demo) */
   catalog?: import('./tool-catalog.js').CatalogApi;
+  /** this call's cancellation and progress (absent outside an MCP request, e.g. the CLI demo) */
+  call?: CallContext;
 }
 
 export interface ToolOutcome<O> {
@@ -73,12 +84,13 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def
   return def as unknown as ToolDef;
 }
 
-/** What a client sees: success fields are present on success, only `error` on failure. */
+/**
+ * What a client sees: the tool's own fields. The envelope and the error block
+ * are described once in the server instructions (schema-compact.ts adds the
+ * "or a lone error" alternative), not repeated in every tool's schema.
+ */
 function advertisedOutput(def: ToolDef): z.ZodObject {
-  return z
-    .object({ ...envelopeShape, ...def.output })
-    .partial()
-    .extend({ error: errorSchema.optional() });
+  return z.looseObject(def.output);
 }
 
 /**
@@ -182,8 +194,28 @@ export function registerToolDef(server: McpServer, def: ToolDef, ctx: ToolContex
         openWorldHint: def.annotations.openWorld,
       },
     },
-    (args: Record<string, unknown>) => runTool(def, args, ctx),
+    (args: Record<string, unknown>, extra: RequestExtra) => runTool(def, args, { ...ctx, call: callContext(extra) }),
   );
+}
+
+type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function callContext(extra: RequestExtra): CallContext {
+  const token = extra._meta?.progressToken;
+  let step = 0;
+  return {
+    signal: extra.signal,
+    progress(message) {
+      if (token === undefined || extra.signal.aborted) return;
+      // progress must increase; a wait has no known total, so each notice counts one step
+      void extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: ++step, message },
+        })
+        .catch(() => undefined);
+    },
+  };
 }
 
 /** Shorthands for the common annotation sets. */

@@ -188,7 +188,7 @@ export class ClientSession {
    * already has; rejects with the session's own error when the boot failed,
    * target_lost when it ended, timeout after `timeoutMs`.
    */
-  async whenReady(timeoutMs: number): Promise<SessionStatus> {
+  async whenReady(timeoutMs: number, signal?: AbortSignal): Promise<SessionStatus> {
     const status = await this.until(
       timeoutMs,
       (q) => q.event.type === 'phase' || q.event.type === 'exited',
@@ -198,6 +198,7 @@ export class ClientSession {
       },
       (s) =>
         `Session ${this.session.id} was still starting after ${timeoutMs / 1000} s (${s.progress.at(-1) ?? s.phase}).`,
+      signal,
     );
     if (status.phase === 'ready') return status;
     if (status.error) throw new RetroError(status.error.code as never, status.error.message);
@@ -213,7 +214,7 @@ export class ClientSession {
    * not missed; the timeout counts from the command's end. Rejects with
    * 'timeout' when none came in time.
    */
-  async nextStop(timeoutMs: number, command?: () => Promise<void>): Promise<SessionStatus> {
+  async nextStop(timeoutMs: number, command?: () => Promise<void>, signal?: AbortSignal): Promise<SessionStatus> {
     let seen = false;
     const off = this.session.onEvent((q) => {
       if (isStop(q)) seen = true;
@@ -225,6 +226,7 @@ export class ClientSession {
         isStop,
         async () => (seen ? this.session.status() : undefined),
         (s) => `The machine did not stop within ${timeoutMs} ms; it is still ${s.state}.`,
+        signal,
       );
     } finally {
       off();
@@ -364,6 +366,7 @@ export class ClientSession {
     relevant: (q: QueuedEvent) => boolean,
     check: () => Promise<SessionStatus | undefined>,
     timeoutText: (last: SessionStatus) => string,
+    signal?: AbortSignal,
   ): Promise<SessionStatus> {
     let wake: () => void = () => undefined;
     const off = this.session.onEvent((q) => {
@@ -373,17 +376,26 @@ export class ClientSession {
     const expired = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
+    // the caller gave up (an MCP client's notifications/cancelled): end the wait now, nothing changed
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(new RetroError('timeout', 'The wait was cancelled by the client; nothing changed.'));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    aborted.catch(() => undefined);
     try {
       for (;;) {
         const woken = new Promise<'event'>((resolve) => (wake = () => resolve('event')));
         const hit = await check();
         if (hit) return hit;
-        if ((await Promise.race([woken, expired])) === 'timeout') {
+        if ((await Promise.race([woken, expired, aborted])) === 'timeout') {
           throw new RetroError('timeout', timeoutText(await this.session.status()), { timeout_ms: timeoutMs });
         }
       }
     } finally {
       clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       off();
     }
   }

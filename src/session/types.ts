@@ -57,6 +57,8 @@ export interface SessionStatus extends Identity {
   last_stop?: StopInfo & { location?: SourceLocation; breakpoint_ids: number[]; watchpoint_ids?: number[] };
   lease?: LeaseInfo;
   error?: { code: string; message: string };
+  /** false when the target has no run control and never stops (a DOS guest); absent otherwise */
+  run_control?: false;
 }
 
 /** What a breakpoint does besides its C condition (session/bp-logic.ts reads them). */

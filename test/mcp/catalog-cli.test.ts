@@ -12,9 +12,7 @@ const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const expected = (profile: keyof typeof PROFILES) =>
   [
     'list_tool_groups',
-    'search_tools',
     'load_tool_group',
-    'unload_tool_group',
     ...TOOL_GROUPS.filter((g) => PROFILES[profile].includes(g.name)).flatMap((g) => g.tools.map((t) => t.name)),
   ].sort();
 

@@ -1,7 +1,7 @@
 /**
  * The tool catalog over real MCP (SDK client, Streamable HTTP): profile
  * baselines, load/unload rules, tools/list_changed reaching the client, the
- * per-connection ?profile= query, and the size of each profile's tools/list.
+ * per-connection ?profile= query, the group to load named when an unloaded tool is called.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -13,7 +13,7 @@ import { DEFAULT_PROFILE, PROFILES, TOOL_GROUPS, type Profile } from '../../src/
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callExpectingError, rawRequest, startHttpServerOn } from './mcp-helpers.js';
 
-const CATALOG = ['list_tool_groups', 'search_tools', 'load_tool_group', 'unload_tool_group'];
+const CATALOG = ['list_tool_groups', 'load_tool_group'];
 const toolsOf = (groups: readonly string[]) =>
   [...CATALOG, ...TOOL_GROUPS.filter((g) => groups.includes(g.name)).flatMap((g) => g.tools.map((t) => t.name))].sort();
 
@@ -56,37 +56,16 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   }
 }
 
-test('each profile shows its baseline groups plus the four catalog tools; sizes of tools/list', async () => {
+test('each profile shows its baseline groups plus the two catalog tools', async () => {
   assert.ok(DEFAULT_PROFILE in PROFILES);
-  const sizes: Record<string, number> = {};
   for (const profile of Object.keys(PROFILES) as Profile[]) {
     const { client } = await connect(profile);
     const listed = await client.listTools();
     assert.deepEqual(listed.tools.map((t) => t.name).sort(), toolsOf(PROFILES[profile]), profile);
-    sizes[profile] = JSON.stringify(listed.tools).length;
     const groups = await call(client, 'list_tool_groups');
     assert.equal(groups.profile, profile);
     for (const g of groups.groups) assert.equal(g.loaded, PROFILES[profile].includes(g.name), `${profile}: ${g.name}`);
   }
-  const { client: fullClient } = await connect('full');
-  const fullList = JSON.stringify((await fullClient.listTools()).tools);
-  assert.ok(
-    !fullList.includes('9007199254740991') && !fullList.includes('"$schema"'),
-    'safe-integer bounds and $schema are trimmed',
-  );
-  const sprites = (await fullClient.listTools()).tools.find((t) => t.name === 'decode_c64_sprites')!;
-  assert.deepEqual(
-    (sprites.inputSchema.properties as Record<string, unknown>).count,
-    { default: 1, type: 'integer', minimum: 1, maximum: 256 },
-    'real bounds stay',
-  );
-  console.log(`tools/list JSON bytes per profile: ${JSON.stringify(sizes)} (default ${DEFAULT_PROFILE})`);
-  assert.ok(sizes.minimal < sizes.static && sizes.static < sizes.full && sizes.live < sizes.full);
-  assert.ok(
-    sizes[DEFAULT_PROFILE] < 64 * 1024,
-    `the default profile's schemas fit in 64 KiB (${sizes[DEFAULT_PROFILE]})`,
-  );
-  assert.ok(sizes[DEFAULT_PROFILE] < sizes.full / 3, 'the default shows well under a third of all schemas');
 });
 
 test('load and unload at run time: list_changed reaches the client; baseline groups stay', async () => {
@@ -100,24 +79,25 @@ test('load and unload at run time: list_changed reaches the client; baseline gro
   assert.ok((await names(client)).includes('backtrace'));
   assert.deepEqual((await call(client, 'load_tool_group', { group: 'c' })).loaded, [], 'loading twice is a no-op');
 
-  const err = await callExpectingError(client, 'unload_tool_group', { group: 'c64_static' }, 'bad_request');
+  const err = await callExpectingError(client, 'load_tool_group', { group: 'c64_static', unload: true }, 'bad_request');
   assert.match(err.message, /baseline/);
-  await callExpectingError(client, 'unload_tool_group', { group: 'session' }, 'bad_request');
+  await callExpectingError(client, 'load_tool_group', { group: 'session', unload: true }, 'bad_request');
   await callExpectingError(client, 'load_tool_group', { group: 'nope' }, 'not_found');
 
   const mid = changes();
-  assert.deepEqual((await call(client, 'unload_tool_group', { group: 'c' })).unloaded, ['c']);
+  assert.deepEqual((await call(client, 'load_tool_group', { group: 'c', unload: true })).unloaded, ['c']);
   await until(() => changes() > mid, 'tools/list_changed after unload');
   assert.ok(!(await names(client)).includes('backtrace'));
-  const gone = await client
-    .callTool({ name: 'backtrace', arguments: {} })
-    .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
-  assert.equal((gone as { isError?: boolean }).isError, true, 'calling an unloaded tool fails');
+  const gone = await callExpectingError(client, 'backtrace', {}, 'not_found');
+  assert.match(gone.message, /group "c", which is not loaded.*load_tool_group/, 'the error names the group to load');
+  assert.equal(gone.details.group, 'c');
+  const typo = await callExpectingError(client, 'bactrace', {}, 'not_found');
+  assert.match(typo.message, /did you mean backtrace/);
 
   // static + all: the transient groups can be unloaded again, the baseline cannot
   await call(client, 'load_tool_group', { group: 'all' });
   assert.deepEqual(await names(client), toolsOf(PROFILES.full));
-  const all = await call(client, 'unload_tool_group', { group: 'all' });
+  const all = await call(client, 'load_tool_group', { group: 'all', unload: true });
   assert.deepEqual(
     all.unloaded.sort(),
     TOOL_GROUPS.map((g) => g.name)
@@ -130,19 +110,19 @@ test('load and unload at run time: list_changed reaches the client; baseline gro
 test('the full profile allows no partial unloading', async () => {
   const { client } = await connect('full');
   for (const group of ['c', 'c64', 'all']) {
-    const err = await callExpectingError(client, 'unload_tool_group', { group }, 'bad_request');
+    const err = await callExpectingError(client, 'load_tool_group', { group, unload: true }, 'bad_request');
     assert.match(err.message, /full profile/);
   }
   assert.deepEqual(await names(client), toolsOf(PROFILES.full));
 });
 
-test('search_tools finds tools in unloaded groups and says so', async () => {
+test('list_tool_groups {query} finds tools in unloaded groups and says so', async () => {
   const { client } = await connect('minimal');
-  const found = await call(client, 'search_tools', { query: 'sprite' });
+  const found = await call(client, 'list_tool_groups', { query: 'sprite' });
   assert.equal(found.tools[0].name, 'decode_c64_sprites');
   assert.equal(found.tools[0].group, 'c64_static');
   assert.equal(found.tools[0].loaded, false);
-  const petscii = await call(client, 'search_tools', { query: 'petscii text', limit: 3 });
+  const petscii = await call(client, 'list_tool_groups', { query: 'petscii text', limit: 3 });
   assert.ok(petscii.tools.some((t: { name: string }) => t.name === 'decode_c64_text'));
 });
 

@@ -14,6 +14,8 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { PNG } from 'pngjs';
 import { SessionManager } from '../../src/session/manager.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { findTool } from '../../src/mcp/groups.js';
+import { catalogTools } from '../../src/mcp/tools/catalog.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import {
   INITIALIZE_BODY,
@@ -99,7 +101,7 @@ test('HTTP guard: 401 without or with a wrong token, 403 for a foreign Host or O
   assert.equal(new URL(url).hostname, '127.0.0.1');
 });
 
-test('tools are listed with input and output schemas and explicit annotations', async () => {
+test('tools are listed with input and output schemas and annotations that say what they do', async () => {
   a = await connectHttpClient(server, 'agent-a');
   const { tools } = await a.listTools();
   const names = tools.map((t) => t.name);
@@ -131,9 +133,17 @@ test('tools are listed with input and output schemas and explicit annotations', 
   }
   for (const t of tools) {
     assert.equal(t.outputSchema?.type, 'object', `${t.name} output schema`);
-    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
-      assert.equal(typeof t.annotations?.[hint], 'boolean', `${t.name}.${hint} must be set explicitly`);
+    // hints equal to the MCP defaults are left out (schema-compact.ts): read with the defaults, they say what the tool declares
+    const an = t.annotations ?? {};
+    const def = findTool(t.name) ?? catalogTools.find((c) => c.name === t.name);
+    assert.ok(def, `${t.name} is a known tool`);
+    assert.equal(an.readOnlyHint ?? false, def.annotations.readOnly, `${t.name}.readOnlyHint`);
+    if (!def.annotations.readOnly) {
+      assert.equal(an.destructiveHint ?? true, def.annotations.destructive, `${t.name}.destructiveHint`);
+      assert.equal(an.idempotentHint ?? false, def.annotations.idempotent, `${t.name}.idempotentHint`);
     }
+    assert.equal(an.openWorldHint ?? true, def.annotations.openWorld, `${t.name}.openWorldHint`);
+    assert.ok(!('title' in an), `${t.name}: the title is sent once`);
   }
   assert.equal(tools.find((t) => t.name === 'read_memory')!.annotations!.readOnlyHint, true);
   assert.equal(tools.find((t) => t.name === 'write_memory')!.annotations!.readOnlyHint, false);

@@ -11,7 +11,7 @@ import {
   formatVariable,
   parseAddress,
 } from '../format.js';
-import { DEFAULT_WAIT_MS, MAX_WAIT_MS, runThenWait } from '../run-control.js';
+import { runThenWait, waitTimeoutInput } from '../run-control.js';
 import {
   addressInput,
   breakpointSchema,
@@ -28,29 +28,16 @@ const setBreakpoint = defineTool({
   name: 'set_breakpoint',
   title: 'Set a breakpoint',
   description:
-    'Set a breakpoint at file+line, at a function, or at an address ({space, offset} or a CPU address). ' +
-    'You own it; other clients see it read-only. Reports whether it is verified and the line it moved to.',
+    'Break at file+line, a function or an address. You own it (others see it read-only); reports the line it moved to.',
   input: {
     session_id: sessionIdInput,
-    file: z.string().optional().describe('source file as in the debug info, or a path'),
-    line: z.number().int().min(1).optional(),
-    function: z.string().optional(),
+    file: z.string().optional().describe('source file (name or path)'),
+    line: z.number().int().min(1).optional().describe('with file'),
+    function: z.string().optional().describe('C function name'),
     address: addressInput.optional(),
-    condition: z
-      .string()
-      .max(500)
-      .optional()
-      .describe('a C expression over the variables visible there, registers ($pc, $a) and memory: stop only when true'),
-    hit_condition: z
-      .string()
-      .max(40)
-      .optional()
-      .describe('stop on hit N (3, == 3), from it (>= 3), or every Nth (% 4)'),
-    log_message: z
-      .string()
-      .max(500)
-      .optional()
-      .describe('a logpoint: print this with {expr} parts evaluated, as a logpoint event, instead of stopping'),
+    condition: z.string().max(500).optional().describe('C expression (locals, $pc, memory): stop only when true'),
+    hit_condition: z.string().max(40).optional().describe('stop on hit N ("3"), from it (">= 3"), every Nth ("% 4")'),
+    log_message: z.string().max(500).optional().describe('log this ({expr} evaluated) instead of stopping'),
   },
   output: { breakpoint: breakpointSchema, requested_line: z.number().int().optional(), moved: z.boolean() },
   annotations: MUTATES,
@@ -91,8 +78,8 @@ const setBreakpoint = defineTool({
 const clearBreakpoint = defineTool({
   name: 'clear_breakpoint',
   title: 'Clear a breakpoint',
-  description: "Remove one of your own breakpoints by id (others' are read-only: not_owner).",
-  input: { session_id: sessionIdInput, id: z.number().int() },
+  description: 'Remove one of your breakpoints.',
+  input: { session_id: sessionIdInput, id: z.number().int().describe('breakpoint id') },
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
@@ -106,7 +93,7 @@ const clearBreakpoint = defineTool({
 const listBreakpoints = defineTool({
   name: 'list_breakpoints',
   title: 'List breakpoints',
-  description: 'Every breakpoint in the session with its owner; those of other clients are marked read_only.',
+  description: 'Every breakpoint with its owner; read_only when not yours.',
   input: { session_id: sessionIdInput },
   output: { breakpoints: z.array(breakpointSchema) },
   annotations: READ_ONLY,
@@ -125,8 +112,8 @@ const runOutput = {
 const waitInput = (defaultWait: boolean) => ({
   session_id: sessionIdInput,
   generation: generationInput,
-  wait: z.boolean().default(defaultWait).describe('wait for the resulting stop (bounded by timeout_ms)'),
-  timeout_ms: z.number().int().min(0).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
+  wait: z.boolean().default(defaultWait).describe('wait for the stop'),
+  timeout_ms: waitTimeoutInput,
 });
 
 type RunCommand = (me: ClientSession, opts: MutationOptions) => Promise<void>;
@@ -140,19 +127,25 @@ async function runControl(
   const me = ctx.connection.use(args.session_id);
   const { session } = me;
   const opts: MutationOptions = { generation: args.generation };
-  const { status, timed_out } = await runThenWait(me, () => command(me, opts), args.wait ? args.timeout_ms : 0);
+  const { status, timed_out } = await runThenWait(me, () => command(me, opts), args.wait ? args.timeout_ms : 0, ctx.call);
+  const summary =
+    status.state === 'stopped'
+      ? `Stopped in ${describeLocation(status.location)}.`
+      : timed_out
+        ? `No stop within ${args.timeout_ms} ms; still ${status.state} (wait_for_stop waits longer, pause stops it).`
+        : `Now ${status.state}.`;
   return {
     session,
     state: status.state,
     data: { timed_out, stop: formatStop(status), location: status.state === 'stopped' ? status.location : undefined },
-    summary: status.state === 'stopped' ? `Stopped in ${describeLocation(status.location)}.` : `Now ${status.state}.`,
+    summary,
   };
 }
 
 const resume = defineTool({
   name: 'resume',
   title: 'Resume',
-  description: 'Continue running (needs the lease). With wait:true, waits for the next stop (e.g. a breakpoint).',
+  description: 'Continue running (needs the lease).',
   input: waitInput(false),
   output: runOutput,
   annotations: MUTATES,
@@ -162,19 +155,19 @@ const resume = defineTool({
 const pause = defineTool({
   name: 'pause',
   title: 'Pause',
-  description: 'Stop the running CPU (needs the lease); waits for the stop by default.',
+  description: 'Stop the running CPU (needs the lease).',
   input: waitInput(true),
   output: runOutput,
   annotations: MUTATES,
   run: (args, ctx) => runControl(ctx, args, (me, o) => me.pause(o)),
 });
 
-const granularity = z.enum(['line', 'instruction']).default('line');
+const granularity = z.enum(['line', 'instruction']).default('line').describe('source line or one instruction');
 
 const stepInto = defineTool({
   name: 'step_into',
   title: 'Step into',
-  description: 'Step one source line (or instruction), entering calls. Needs the lease and a stopped CPU.',
+  description: 'Step, entering calls (needs the lease).',
   input: { ...waitInput(true), granularity },
   output: runOutput,
   annotations: MUTATES,
@@ -184,7 +177,7 @@ const stepInto = defineTool({
 const stepOver = defineTool({
   name: 'step_over',
   title: 'Step over',
-  description: 'Step one source line (or instruction), running over calls. Needs the lease and a stopped CPU.',
+  description: 'Step, running over calls (needs the lease).',
   input: { ...waitInput(true), granularity },
   output: runOutput,
   annotations: MUTATES,
@@ -194,7 +187,7 @@ const stepOver = defineTool({
 const stepOut = defineTool({
   name: 'step_out',
   title: 'Step out',
-  description: 'Run until the current function returns to its caller. Needs the lease and a stopped CPU.',
+  description: 'Run until the function returns (needs the lease).',
   input: waitInput(true),
   output: runOutput,
   annotations: MUTATES,
@@ -204,7 +197,7 @@ const stepOut = defineTool({
 const backtrace = defineTool({
   name: 'backtrace',
   title: 'Backtrace',
-  description: 'The call stack, innermost first, with function and file:line per frame.',
+  description: 'The call stack, innermost first.',
   input: { session_id: sessionIdInput },
   output: { frames: z.array(frameSchema) },
   annotations: READ_ONLY,
@@ -221,15 +214,15 @@ const backtrace = defineTool({
   },
 });
 
-const frameInput = z.number().int().min(0).default(0).describe('stack frame index, 0 = innermost');
+const frameInput = z.number().int().min(0).default(0).describe('0 = innermost');
 
 const listVariables = defineTool({
   name: 'list_variables',
   title: 'List variables',
-  description: 'Typed C values of the locals of a frame, the globals, or the CPU registers.',
+  description: 'Typed C values: locals of a frame, globals, or registers.',
   input: {
     session_id: sessionIdInput,
-    scope: z.enum(['locals', 'globals', 'registers']).default('locals'),
+    scope: z.enum(['locals', 'globals', 'registers']).default('locals').describe('which values'),
     frame: frameInput,
   },
   output: { scope: z.string(), frame: z.number().int(), variables: z.array(variableSchema) },
@@ -248,8 +241,12 @@ const listVariables = defineTool({
 const readVariable = defineTool({
   name: 'read_variable',
   title: 'Read a variable',
-  description: 'Evaluate a C variable or simple expression (e.g. "counter", "origin.x", "message[1]") in a frame.',
-  input: { session_id: sessionIdInput, name: z.string().min(1).max(200), frame: frameInput },
+  description: 'Evaluate a C expression ("counter", "origin.x", "msg[1]") in a frame.',
+  input: {
+    session_id: sessionIdInput,
+    name: z.string().min(1).max(200).describe('C expression'),
+    frame: frameInput,
+  },
   output: { variable: variableSchema },
   annotations: READ_ONLY,
   async run(args, ctx) {

@@ -26,7 +26,7 @@ async function symbolAt(session: SessionApi, address: Address): Promise<string |
 const readRegisters = defineTool({
   name: 'read_registers',
   title: 'Read CPU registers',
-  description: 'All CPU registers with their values (decimal and hex).',
+  description: 'All CPU registers.',
   input: { session_id: sessionIdInput },
   output: { registers: z.array(registerSchema) },
   annotations: READ_ONLY,

@@ -8,13 +8,11 @@ import { defineTool, type ToolDef } from '../tool-kit.js';
 const screenshot = defineTool({
   name: 'screenshot',
   title: 'Screenshot',
-  description:
-    'The emulated screen as a PNG image. maybe_stale is true while the CPU is stopped (the frame may predate it). ' +
-    'With output_path the PNG is also saved (relative to the output folder; refuses to overwrite unless overwrite is true).',
+  description: 'The emulated screen as PNG (maybe_stale: the CPU is stopped). With output_path also saved to a file.',
   input: {
     session_id: sessionIdInput,
-    output_path: z.string().min(1).max(500).optional().describe('where to save the PNG, relative to the output folder'),
-    overwrite: z.boolean().default(false),
+    output_path: z.string().min(1).max(500).optional().describe('PNG file, relative to the output folder'),
+    overwrite: z.boolean().default(false).describe('replace an existing file'),
   },
   output: {
     width: z.number().int(),

@@ -5,7 +5,14 @@ import { RetroError } from '../../core/errors.js';
 import { agentLaunchConfig } from '../../session/launch-policy.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
-import { DEFAULT_WAIT_MS, MAX_WAIT_MS, waitForStopOrTimeout } from '../run-control.js';
+import {
+  DEFAULT_WAIT_MS,
+  MAX_WAIT_MS,
+  waitForStopOrTimeout,
+  waitTimeoutInput,
+  waitUntilReady,
+} from '../run-control.js';
+import { defaultEmulator, requireProgramFile } from '../launch-check.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { hex } from '../../core/hex.js';
@@ -19,74 +26,83 @@ function formatLease(lease: LeaseInfo | undefined, myClientId: string | undefine
 }
 
 const launchInput = {
-  machine: z.string().min(1).default('spectrum').describe('machine name, e.g. "spectrum"'),
+  machine: z.string().min(1).default('spectrum').describe('"spectrum", "sprinter", "c64", "dos" or a MAME machine'),
   emulator: z
     .enum(['mame', 'vice', 'builtin', 'dosbox'])
-    .default('mame')
-    .describe('"dosbox" runs a DOS guest (machine "dos"; options in dos; the dos tool group drives it)'),
-  program: z.string().optional().describe('program image (ROM .rom/.bin or .ihx), relative to cwd'),
-  debugInfo: z
-    .string()
     .optional()
-    .describe('debug info (SDCC .cdb or cc65 .dbg); default: program with .cdb, then .dbg'),
-  mamePath: z.string().optional().describe('MAME executable; default mame on PATH, then /usr/games/mame'),
-  rompath: z.string().optional(),
-  media: z.record(z.string(), z.string()).optional().describe('MAME media options, e.g. {"cart": "game.bin"}'),
-  headless: z.boolean().optional().describe('no window, no sound (default true)'),
+    .describe('default: builtin for c64, dosbox for dos, else mame'),
+  program: z.string().optional().describe('program image (.rom/.bin/.ihx/.prg/.exe), relative to cwd'),
+  debugInfo: z.string().optional().describe('SDCC .cdb or cc65 .dbg; default: next to program'),
+  mamePath: z.string().optional().describe('user-only: MAME executable'),
+  rompath: z.string().optional().describe('MAME ROM folder'),
+  media: z.record(z.string(), z.string()).optional().describe('user-only: MAME media, {"cart": "game.bin"}'),
+  headless: z.boolean().optional().describe('no window or sound (default true)'),
   throttle: z.boolean().optional().describe('run at real speed (default false)'),
   stopOnEntry: z.boolean().optional().describe('stop at main once loaded (default true)'),
-  cwd: z.string().optional().describe('folder relative paths resolve against'),
-  extraArgs: z.array(z.string()).max(32).optional().describe('extra MAME arguments'),
-  vicePath: z.string().optional().describe('VICE x64sc executable (emulator "vice"); default x64sc on PATH'),
+  cwd: z.string().optional().describe('base of relative paths'),
+  extraArgs: z.array(z.string()).max(32).optional().describe('user-only: MAME arguments'),
+  vicePath: z.string().optional().describe('user-only: x64sc executable'),
   viceMonitor: z
     .string()
     .regex(/^[\w.-]+:\d+$/)
     .optional()
-    .describe('attach to a running VICE binary monitor at "host:port" instead of starting x64sc'),
+    .describe('attach to a VICE binary monitor at "host:port"'),
   dos: z
     .object({
       backend: z
         .enum(['native', 'wasm-dosbox', 'wasm-dosbox-x'])
         .optional()
-        .describe('default: embedded wasm DOSBox-X when the optional "emulators" package is installed, else native'),
-      pid: z.number().int().positive().optional().describe('attach to a running native DOSBox by process id'),
-      executable: z.string().optional(),
-      isolation: z.enum(['dummy', 'xvfb']).optional(),
-      conf: z.string().optional(),
-      args: z.string().max(120).optional(),
-      memsizeMb: z.number().int().min(1).max(64).optional(),
-      profile: z.string().optional().describe('program profile JSON to load once the guest is up'),
+        .describe('default: wasm DOSBox-X when installed, else native'),
+      pid: z.number().int().positive().optional().describe('attach to a native DOSBox process'),
+      executable: z.string().optional().describe('user-only: DOSBox executable'),
+      isolation: z.enum(['dummy', 'xvfb']).optional().describe('native: no display, or a private X'),
+      conf: z.string().optional().describe('user-only: dosbox.conf'),
+      args: z.string().max(120).optional().describe('program arguments'),
+      memsizeMb: z.number().int().min(1).max(64).optional().describe('guest MB'),
+      profile: z.string().optional().describe('program profile JSON'),
     })
     .optional()
-    .describe('emulator "dosbox" only'),
+    .describe('machine "dos" only'),
 };
 
 const startSession = defineTool({
   name: 'start_session',
   title: 'Start a debug session',
   description:
-    'Start an emulator session for a program (returns at once; watch session_status for boot progress). ' +
-    'With stopOnEntry (default) it stops at main. Refused with session_exists while one runs for the same program.',
-  input: launchInput,
+    'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
+    'Stops at main by default.',
+  input: {
+    ...launchInput,
+    wait: z.boolean().default(false).describe('return once ready (progress is notified)'),
+    timeout_ms: waitTimeoutInput,
+  },
   output: {
     phase: z.enum(PHASES),
     progress: z.array(z.string()),
     your_client_id: z.string(),
+    timed_out: z.boolean().describe('wait:true and not ready in time'),
   },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  async run(args, ctx) {
-    const config = agentLaunchConfig({ ...args }, ctx.launchPolicy);
+  async run({ wait, timeout_ms, ...args }, ctx) {
+    const config = agentLaunchConfig(
+      { ...args, emulator: args.emulator ?? defaultEmulator(args.machine) },
+      ctx.launchPolicy,
+    );
+    await requireProgramFile(config);
     // The manager refuses a second live session for the same program/emulator ('session_exists').
     const me = ctx.manager.start(config, ctx.connection.starter);
     ctx.connection.adopt(me);
     const { session, client } = me;
-    const st = await session.status();
-    return {
-      session,
-      state: st.state,
-      data: { phase: st.phase, progress: st.progress.slice(-MAX_PROGRESS_LINES), your_client_id: client.id },
-      summary: `Session ${session.id} is starting (${st.phase}); poll session_status until phase is ready.`,
-    };
+    const { status: st, timed_out } = wait
+      ? await waitUntilReady(me, timeout_ms, ctx.call)
+      : { status: await session.status(), timed_out: false };
+    const data = { phase: st.phase, progress: st.progress.slice(-MAX_PROGRESS_LINES), your_client_id: client.id };
+    const summary = !wait
+      ? `Session ${session.id} is starting (${st.phase}); poll session_status until phase is ready.`
+      : timed_out
+        ? `Session ${session.id} is not ready after ${timeout_ms} ms (${st.phase}); poll session_status.`
+        : `Session ${session.id} is ready, ${st.state}${st.state === 'stopped' ? ' in ' + describeLocation(st.location) : ''}.`;
+    return { session, state: st.state, data: { ...data, timed_out }, summary };
   },
 });
 
@@ -110,8 +126,7 @@ export function statusData(st: SessionStatus, myClientId: string | undefined) {
 const sessionStatus = defineTool({
   name: 'session_status',
   title: 'Session status',
-  description:
-    'Phase (boot progress), run state, where the CPU stopped (file:line, function), who holds the control lease.',
+  description: 'Boot phase, run state, stop location, lease holder.',
   input: { session_id: sessionIdInput },
   output: {
     phase: z.enum(PHASES),
@@ -146,8 +161,7 @@ const sessionStatus = defineTool({
 const stopSession = defineTool({
   name: 'stop_session',
   title: 'Stop a session',
-  description:
-    'End the session (and the emulator, if this session started it). Only the client that started it or the lease holder may.',
+  description: 'End the session (its starter or the lease holder only).',
   input: { session_id: sessionIdInput },
   output: { stopped: z.boolean() },
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
@@ -169,12 +183,10 @@ const stopSession = defineTool({
 const claimControl = defineTool({
   name: 'claim_control',
   title: 'Claim the control lease',
-  description:
-    'Take the control lease needed for run control, breakpoints and memory writes. ' +
-    'Refused with lease_held (naming the holder) unless take_over is true.',
+  description: 'Take the control lease for run control, breakpoints and writes (lease_held names the holder).',
   input: {
     session_id: sessionIdInput,
-    take_over: z.boolean().default(false).describe('take the lease from its current holder'),
+    take_over: z.boolean().default(false).describe('take it from its holder'),
   },
   output: { lease: leaseSchema },
   annotations: MUTATES,
@@ -193,7 +205,7 @@ const claimControl = defineTool({
 const releaseControl = defineTool({
   name: 'release_control',
   title: 'Release the control lease',
-  description: 'Give the control lease back so another client (e.g. the person in VS Code) can drive.',
+  description: 'Give the control lease back.',
   input: { session_id: sessionIdInput },
   output: { released: z.boolean() },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
@@ -209,17 +221,17 @@ const waitForStop = defineTool({
   name: 'wait_for_stop',
   title: 'Wait for the CPU to stop',
   description:
-    `Wait up to timeout_ms (default ${DEFAULT_WAIT_MS}, at most ${MAX_WAIT_MS}) for a stop; returns it with file:line ` +
-    'and function, or state running with timed_out true (not an error; call again).',
+    `Wait up to timeout_ms (at most ${MAX_WAIT_MS}) for a stop; timed_out is no error (call again). ` +
+    'A failed or exited session is an error; a machine that never stops (DOS) is unsupported.',
   input: {
     session_id: sessionIdInput,
-    timeout_ms: z.number().int().min(0).max(MAX_WAIT_MS).default(DEFAULT_WAIT_MS),
+    timeout_ms: waitTimeoutInput,
   },
   output: { timed_out: z.boolean(), stop: stopSchema.optional(), location: locationSchema.optional() },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
-    const { status, timed_out } = await waitForStopOrTimeout(session, args.timeout_ms);
+    const { status, timed_out } = await waitForStopOrTimeout(session, args.timeout_ms, ctx.call);
     return {
       session,
       state: status.state,

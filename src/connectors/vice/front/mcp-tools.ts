@@ -14,11 +14,12 @@ import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { bindVice, boundVice, unbindVice } from './mcp-binding.js';
 import { VICE_FEATURE } from '../vice-target.js';
 import { viceCaptureScreen } from './mcp-capture.js';
+import { MAX_WAIT_MS } from '../../../mcp/run-control.js';
 import { hex } from '../../../core/hex.js';
 import { asciiToPetscii } from '../petscii-keys.js';
 
-/** What a caller may ask to wait, as the seed's vice_* calls accept. */
-const TIMEOUT_MS = z.number().int().min(1).max(55_000);
+/** What a caller may ask to wait: the same bound as every MCP wait (below the SDK's 60 s request timeout). */
+const TIMEOUT_MS = z.number().int().min(1).max(MAX_WAIT_MS);
 const MAX_READ = 0x10000;
 const MAX_WRITE = 4096;
 const MUTATING = { readOnly: false, destructive: true, idempotent: false, openWorld: false } as const;

@@ -1,0 +1,118 @@
+/**
+ * What an agent pays to see the tools: tools/list per profile, measured over
+ * HTTP with the official SDK client and fails above its budget; the default
+ * profile the same over stdio (the bundled CLI). The envelope and the error
+ * block are said once (in the instructions), not in every output schema; the
+ * title once; every parameter of the default profile described.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SessionManager } from '../../src/session/manager.js';
+import { DEFAULT_PROFILE, PROFILES, type Profile } from '../../src/mcp/groups.js';
+import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { REPO_ROOT } from '../support/zx-fixture.js';
+import { connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+
+/** Bytes of tools/list JSON each profile may cost (the default was 52,059 before issue 12). */
+const BUDGET: Record<Profile, number> = {
+  minimal: 8_500,
+  static: 34_500,
+  live: 20_000,
+  raw: 41_500,
+  vice: 33_500,
+  full: 110_000,
+};
+
+let manager: SessionManager;
+let server: HttpMcpServer;
+const clients: Client[] = [];
+
+before(async () => {
+  manager = new SessionManager();
+  server = await startHttpServerOn(manager);
+});
+after(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await server.close();
+  await manager.closeAll();
+});
+
+async function listed(profile: Profile): Promise<{ tools: Tool[]; instructions?: string }> {
+  const client = await connectHttpClient({ url: `${server.url}?profile=${profile}`, token: server.token });
+  clients.push(client);
+  return { tools: (await client.listTools()).tools, instructions: client.getInstructions() };
+}
+
+test('tools/list per profile stays within its budget', async () => {
+  const sizes: Record<string, number> = {};
+  for (const profile of Object.keys(PROFILES) as Profile[]) {
+    const { tools } = await listed(profile);
+    sizes[profile] = JSON.stringify(tools).length;
+  }
+  console.log(`tools/list JSON bytes per profile: ${JSON.stringify(sizes)} (default ${DEFAULT_PROFILE})`);
+  for (const profile of Object.keys(PROFILES) as Profile[])
+    assert.ok(sizes[profile] <= BUDGET[profile], `${profile}: ${sizes[profile]} bytes > budget ${BUDGET[profile]}`);
+  assert.ok(sizes.minimal < sizes.static && sizes.static < sizes.full && sizes.live < sizes.full);
+});
+
+test('output schemas list the tool fields (required marked), not the envelope or the error block', async () => {
+  const { tools, instructions } = await listed('full');
+  for (const t of tools) {
+    const out = t.outputSchema as { properties?: Record<string, unknown>; anyOf?: { required: string[] }[] };
+    assert.ok(out, `${t.name} has an output schema`);
+    for (const key of ['session_id', 'build_id', 'generation', 'state', 'error'])
+      assert.ok(!(key in (out.properties ?? {})), `${t.name} repeats ${key}`);
+    if (out.anyOf) assert.deepEqual(out.anyOf[1], { required: ['error'] }, `${t.name}: a failure is a lone error`);
+    assert.ok(!('title' in (t.annotations ?? {})), `${t.name}: title once`);
+  }
+  const json = JSON.stringify(tools);
+  assert.ok(!json.includes('9007199254740991') && !json.includes('"$schema"') && !json.includes('"taskSupport"'));
+  const sprites = tools.find((t) => t.name === 'decode_c64_sprites')!;
+  assert.deepEqual(
+    (sprites.inputSchema.properties as Record<string, unknown>).count,
+    { default: 1, type: 'integer', minimum: 1, maximum: 256 },
+    'real bounds stay',
+  );
+  const session = tools.find((t) => t.name === 'session_status')!.outputSchema as { anyOf: { required: string[] }[] };
+  assert.deepEqual(session.anyOf[0].required, ['phase', 'progress', 'machine', 'emulator']);
+  for (const said of [
+    'session_id',
+    'generation',
+    '{error: {code, message, details}}',
+    'claim_control',
+    'load_tool_group',
+  ])
+    assert.ok(instructions?.includes(said), `the instructions say ${said}`);
+});
+
+test('every parameter of the default profile is described', async () => {
+  const { tools } = await listed(DEFAULT_PROFILE);
+  const bare: string[] = [];
+  for (const t of tools)
+    for (const [name, schema] of Object.entries(t.inputSchema.properties ?? {}))
+      if (!(schema as { description?: string }).description) bare.push(`${t.name}.${name}`);
+  assert.deepEqual(bare, []);
+});
+
+test('over stdio the default profile costs the same as over HTTP', async () => {
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  const client = new Client({ name: 'budget', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(REPO_ROOT, 'dist', 'cli.js'), 'mcp'],
+      stderr: 'pipe',
+    }),
+  );
+  clients.push(client);
+  const overStdio = JSON.stringify((await client.listTools()).tools).length;
+  const overHttp = JSON.stringify((await listed(DEFAULT_PROFILE)).tools).length;
+  assert.equal(overStdio, overHttp);
+  assert.ok(overStdio <= BUDGET[DEFAULT_PROFILE]);
+});
