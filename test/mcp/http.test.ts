@@ -146,7 +146,12 @@ test('tools are listed with input and output schemas and annotations that say wh
     assert.ok(!('title' in an), `${t.name}: the title is sent once`);
   }
   assert.equal(tools.find((t) => t.name === 'read_memory')!.annotations!.readOnlyHint, true);
-  assert.equal(tools.find((t) => t.name === 'write_memory')!.annotations!.readOnlyHint, false);
+  assert.equal(tools.find((t) => t.name === 'write_memory')!.annotations!.readOnlyHint ?? false, false);
+  assert.equal(
+    tools.find((t) => t.name === 'screenshot')!.annotations!.readOnlyHint,
+    true,
+    'a screenshot changes nothing',
+  );
   const groups = await call(a, 'list_tool_groups');
   assert.deepEqual(groups.groups.map((g: Structured) => g.name).slice(0, 4), ['session', 'c', 'raw', 'screen']); // later issues append groups
   assert.equal(groups.session_id, null, 'no session yet');

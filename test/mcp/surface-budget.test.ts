@@ -78,7 +78,9 @@ test('output schemas list the tool fields (required marked), not the envelope or
     { default: 1, type: 'integer', minimum: 1, maximum: 256 },
     'real bounds stay',
   );
-  const session = tools.find((t) => t.name === 'session_status')!.outputSchema as { anyOf: { required: string[] }[] };
+  const session = tools.find((t) => t.name === 'session_status')!.outputSchema as unknown as {
+    anyOf: { required: string[] }[];
+  };
   assert.deepEqual(session.anyOf[0].required, ['phase', 'progress', 'machine', 'emulator']);
   for (const said of [
     'session_id',

@@ -22,7 +22,8 @@ const screenshot = defineTool({
     png_bytes: z.number().int(),
     path: z.string().optional().describe('absolute path of the saved PNG'),
   },
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  // reads the machine; a file it writes never overwrites without overwrite:true
+  annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
     const image = await session.screenshot();

@@ -10,6 +10,9 @@ import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../
 import { captureWindow, type WindowCapture } from '../window-capture.js';
 import { loadFile, outputPathInput, overwriteInput, saveFile, useDos } from './mcp-common.js';
 
+/** Captures read the guest; the files they write never overwrite without overwrite:true. */
+const CAPTURE = { readOnly: true, destructive: false, idempotent: false, openWorld: false };
+
 const readScreen = defineTool({
   name: 'dosbox_read_screen',
   title: 'Read the text screen',
@@ -123,7 +126,7 @@ const readFramebuffer = defineTool({
     overwrite: overwriteInput,
   },
   output: frameOut,
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  annotations: CAPTURE,
   async run(args, ctx) {
     const { session, data, summary } = await readFrame(ctx, args);
     return { session, data, summary };
@@ -158,7 +161,7 @@ const capture = defineTool({
     guest_ticks: z.number().int().optional(),
     vram_differing_pixels: z.number().int().optional(),
   },
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  annotations: CAPTURE,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     let image;
@@ -205,7 +208,7 @@ const watchFrames = defineTool({
     ),
     reads: z.number().int(),
   },
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  annotations: CAPTURE,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     const screen = await machine.screen();

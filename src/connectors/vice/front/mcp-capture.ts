@@ -30,7 +30,8 @@ export const viceCaptureScreen: ToolDef = defineTool({
     distinct_index_count: z.number().int(),
     output_path: z.string().nullable(),
   },
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  // reads the machine; a file it writes never overwrites without overwrite:true
+  annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, vice } = boundVice(ctx, args.session_id);
     const frame = await vice.capture();

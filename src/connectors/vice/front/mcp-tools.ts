@@ -170,7 +170,8 @@ const viceRegisters = defineTool({
       z.object({ name: z.string(), value: z.number().int(), hex: z.string(), bits: z.number().int() }),
     ),
   },
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  // reading is the common use; `set` changes registers, which nothing else loses: not destructive
+  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     if (args.set && Object.keys(args.set).length) {
@@ -441,7 +442,7 @@ const viceTypeKeys = defineTool({
     generation: generationInput,
   },
   output: { typed: z.number().int(), petscii_hex: z.string() },
-  annotations: MUTATING,
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
     const bytes = args.petscii_hex ? parseHex(args.petscii_hex) : asciiToPetscii(args.text ?? '');
