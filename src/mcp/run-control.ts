@@ -87,7 +87,11 @@ async function waitSettled(client: ClientSession, timeoutMs: number, signal?: Ab
  * Wait until a booting session is ready, forwarding each boot phase to the
  * client as a progress notification. A failed boot is an error.
  */
-export async function waitUntilReady(client: ClientSession, timeoutMs: number, call?: CallContext): Promise<RunOutcome> {
+export async function waitUntilReady(
+  client: ClientSession,
+  timeoutMs: number,
+  call?: CallContext,
+): Promise<RunOutcome> {
   const off = client.onEvent(({ event }) => {
     if (event.type === 'phase') call?.progress(`${event.phase}: ${event.message}`);
   });

@@ -223,7 +223,7 @@ export class Session implements SessionApi, ClientEngine {
       last_stop: this.lastStop,
       lease: this.lease.info(),
       error: this.failure ? { code: this.failure.code, message: this.failure.message } : undefined,
-      ...(this.target?.capabilities.runControl === false ? { run_control: false as const } : {}),
+      ...(this.target && !this.target.run ? { run_control: false as const } : {}),
     };
   }
 

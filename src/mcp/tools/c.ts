@@ -127,7 +127,12 @@ async function runControl(
   const me = ctx.connection.use(args.session_id);
   const { session } = me;
   const opts: MutationOptions = { generation: args.generation };
-  const { status, timed_out } = await runThenWait(me, () => command(me, opts), args.wait ? args.timeout_ms : 0, ctx.call);
+  const { status, timed_out } = await runThenWait(
+    me,
+    () => command(me, opts),
+    args.wait ? args.timeout_ms : 0,
+    ctx.call,
+  );
   const summary =
     status.state === 'stopped'
       ? `Stopped in ${describeLocation(status.location)}.`

@@ -5,13 +5,7 @@ import { RetroError } from '../../core/errors.js';
 import { agentLaunchConfig } from '../../session/launch-policy.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
-import {
-  DEFAULT_WAIT_MS,
-  MAX_WAIT_MS,
-  waitForStopOrTimeout,
-  waitTimeoutInput,
-  waitUntilReady,
-} from '../run-control.js';
+import { MAX_WAIT_MS, waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
 import { defaultEmulator, requireProgramFile } from '../launch-check.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
@@ -230,8 +224,9 @@ const waitForStop = defineTool({
   output: { timed_out: z.boolean(), stop: stopSchema.optional(), location: locationSchema.optional() },
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const { session } = ctx.connection.use(args.session_id);
-    const { status, timed_out } = await waitForStopOrTimeout(session, args.timeout_ms, ctx.call);
+    const me = ctx.connection.use(args.session_id);
+    const { session } = me;
+    const { status, timed_out } = await waitForStopOrTimeout(me, args.timeout_ms, ctx.call);
     return {
       session,
       state: status.state,
