@@ -11,7 +11,7 @@ import * as z from 'zod/v4';
 import type { SessionApi, SessionStatus } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import { RetroError } from '../core/errors.js';
-import type { CallContext } from './tool-kit.js';
+import type { CallContext } from './call-context.js';
 
 /** Below the MCP SDK's default 60 s request timeout, so a wait answers before the client gives up. */
 export const MAX_WAIT_MS = 50_000;
