@@ -25,7 +25,7 @@ const BUDGET: Record<Profile, number> = {
   live: 20_000,
   raw: 41_500,
   vice: 33_500,
-  full: 110_000,
+  full: 116_000,
 };
 
 let manager: SessionManager;
