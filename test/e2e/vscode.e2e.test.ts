@@ -24,13 +24,8 @@ import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  buildExtension,
-  installExtensionCopy,
-  missingE2eTools,
-  startCodeServer,
-  type CodeServer,
-} from '../support/code-server.js';
+import { missingE2eTools, startCodeServer, type CodeServer } from '../support/code-server.js';
+import { packageVsix } from '../support/vsix.js';
 import { openBrowser, openFileAtLine, runCommand, waitUntil, type Page } from '../support/workbench.js';
 import { buildZxFixture, REPO_ROOT } from '../support/zx-fixture.js';
 
@@ -81,7 +76,8 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
 
-  buildExtension();
+  const vsix = join(OUT, 'retro-debug.vsix');
+  packageVsix(vsix);
   const fx = await buildZxFixture();
   mark('built');
 
@@ -90,6 +86,7 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
   let page: Page | undefined;
   try {
     server = await startCodeServer({
+      vsix,
       settings: {
         'workbench.startupEditor': 'none',
         'workbench.tips.enabled': false,
@@ -102,8 +99,19 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
         'window.restoreWindows': 'none',
       },
     });
-    const extensionDir = installExtensionCopy(server.extensionsDir);
-    assert.ok(existsSync(join(extensionDir, 'dist', 'extension.js')));
+    // installed from the VSIX `npm run package` builds: the bundle, schemas and data, no source maps
+    const extensionDir = server.installedExtension!;
+    for (const shipped of [
+      'dist/extension.js',
+      'dist/lsp-server.js',
+      'schemas/dos-profile.schema.json',
+      'data/c64-symbol-profile.json',
+    ])
+      assert.ok(existsSync(join(extensionDir, shipped)), `${shipped} is installed`);
+    assert.deepEqual(
+      readdirSync(join(extensionDir, 'dist')).filter((n) => n.endsWith('.map')),
+      [],
+    );
 
     // The workspace: the fixture's sources, ROM and debug info, and a launch.json for them.
     const ws = join(server.root, 'ws');

@@ -31,6 +31,32 @@ export function buildExtension(): void {
   if (r.status !== 0) throw new Error(`node esbuild.mjs failed: ${r.stderr || r.stdout}`);
 }
 
+/**
+ * Installs a VSIX into a fresh code-server's extension folder with code-server's own
+ * `--install-extension` (what a user does); returns the installed extension's folder.
+ */
+export function installVsix(vsix: string, dirs: { extensionsDir: string; userDataDir: string }): string {
+  const r = spawnSync(
+    E2E_TOOLS.node24,
+    [
+      E2E_TOOLS.codeServer,
+      '--install-extension',
+      vsix,
+      '--extensions-dir',
+      dirs.extensionsDir,
+      '--user-data-dir',
+      dirs.userDataDir,
+    ],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  if (r.status !== 0) throw new Error(`code-server --install-extension failed: ${r.stderr || r.stdout}`);
+  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+  const folder = join(dirs.extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  if (!existsSync(join(folder, 'package.json')))
+    throw new Error(`the VSIX did not install into ${folder}: ${r.stdout}`);
+  return folder;
+}
+
 /** Copies what the packaged extension holds (see .vscodeignore) into extensionsDir; returns its folder. */
 export function installExtensionCopy(extensionsDir: string): string {
   const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
@@ -68,6 +94,8 @@ export interface CodeServer {
   userDataDir: string;
   extensionsDir: string;
   logFile: string;
+  /** the extension's folder when `vsix` was installed */
+  installedExtension?: string;
   /** process group of code-server and everything it starts (extension host, MAME) */
   pgid: number;
   /** kills the whole process group (code-server, its extension host, MAME started from it) */
@@ -76,7 +104,7 @@ export interface CodeServer {
 
 /** Quiet, self-contained code-server on 127.0.0.1. `settings` become the user settings.json. */
 export async function startCodeServer(
-  opts: { root?: string; settings?: Record<string, unknown>; env?: Record<string, string> } = {},
+  opts: { root?: string; settings?: Record<string, unknown>; env?: Record<string, string>; vsix?: string } = {},
 ): Promise<CodeServer> {
   // Short root: VS Code's IPC socket paths under TMPDIR must stay below 108 characters.
   const root = opts.root ?? mkdtempSync('/tmp/rde-');
@@ -89,6 +117,7 @@ export async function startCodeServer(
   const extensionsDir = dir('ext');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(opts.settings ?? {}, null, 2));
+  const installedExtension = opts.vsix ? installVsix(opts.vsix, { extensionsDir, userDataDir }) : undefined;
   const port = await freePort();
   const config = join(root, 'config.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
@@ -150,6 +179,7 @@ export async function startCodeServer(
     userDataDir,
     extensionsDir,
     logFile,
+    installedExtension,
     pgid: child.pid!,
     async stop() {
       if (child.exitCode !== null || child.pid === undefined) return;

@@ -1,0 +1,111 @@
+/**
+ * The editor around the debugger in a real VS Code (code-server) with the packaged VSIX
+ * installed: a workspace holding the C64 demo and a cc65 project with a ca65 helper, no
+ * launch.json. F5 on the demo runs the generated "retro: build c64-demo" task first (the
+ * outputs do not exist before) and stops at main on the built-in C64; the ca65 file opens
+ * in the ca65 language and hovering `$D020` shows EXTCOL with the live value read from the
+ * stopped session. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { missingE2eTools, startCodeServer, type CodeServer } from '../support/code-server.js';
+import { packageVsix } from '../support/vsix.js';
+import { openBrowser, openFileAtLine, runCommand, waitUntil, type Page } from '../support/workbench.js';
+import { REPO_ROOT } from '../support/zx-fixture.js';
+
+const OUT = join(REPO_ROOT, '.test-work', 'e2e-editor');
+
+test(
+  'VS Code: F5 without launch.json builds then debugs the C64 demo; ca65 hover on $D020 with the live value',
+  { timeout: 420_000 },
+  async (t) => {
+    const missing = missingE2eTools();
+    assert.equal(missing.length, 0, `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh.`);
+    rmSync(OUT, { recursive: true, force: true });
+    mkdirSync(OUT, { recursive: true });
+    const vsix = join(OUT, 'retro-debug.vsix');
+    packageVsix(vsix);
+
+    let server: CodeServer | undefined;
+    let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+    let page: Page | undefined;
+    try {
+      server = await startCodeServer({
+        vsix,
+        settings: {
+          'workbench.startupEditor': 'none',
+          'workbench.tips.enabled': false,
+          'extensions.autoCheckUpdates': false,
+          'extensions.autoUpdate': false,
+          'telemetry.telemetryLevel': 'off',
+          'chat.disableAIFeatures': true,
+          'debug.openDebug': 'openOnSessionStart',
+          'debug.toolBarLocation': 'floating',
+          'window.restoreWindows': 'none',
+          'task.quickOpen.skip': true,
+        },
+      });
+      const ws = join(server.root, 'ws');
+      cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
+      cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
+      const prg = join(ws, 'c64-demo', 'build', 'c64-demo.prg');
+      assert.equal(existsSync(prg), false);
+
+      browser = await openBrowser(join(server.root, 'profile'));
+      page = browser.page;
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`, { timeout: 60_000 });
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+
+      // F5 ("Debug: Start Debugging") with the demo's C file active and no launch.json
+      await openFileAtLine(page, 'demo.c', 1);
+      await runCommand(page, 'Debug: Start Debugging', 90_000);
+      const frames = await waitUntil('the call stack to show main on the built-in C64', 180_000, async () => {
+        const rows = await page!.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+        return rows.some((r) => r.trim().startsWith('main')) ? rows : undefined;
+      });
+      t.diagnostic(`call stack: ${frames.map((f) => f.replace(/\s+/g, ' ')).join(' | ')}`);
+      assert.ok(existsSync(prg), 'the generated build task ran before the launch and wrote the .prg');
+      assert.ok(existsSync(join(ws, 'c64-demo', 'build', 'c64-demo.dbg')));
+      await page.screenshot({ path: join(OUT, '1-f5-built-and-stopped.png') });
+
+      // the ca65 file: detected as ca65 (it opened as Plain Text), hover $D020 while the session is stopped
+      await openFileAtLine(page, 'border.s', 4); // VIC_BORDER = $D020
+      await page
+        .locator('.statusbar-item', { hasText: 'ca65 Assembly (cc65)' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      await page.keyboard.press('End');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      const hover = await waitUntil('the hardware hover on $D020', 90_000, async () => {
+        await page!.keyboard.press('Control+K');
+        await page!.keyboard.press('Control+I');
+        const text = (await page!.locator('.monaco-hover').allInnerTexts()).join('\n');
+        return /EXTCOL/.test(text) && /Live value/.test(text) ? text : undefined;
+      });
+      t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
+      assert.match(hover, /\$D020/);
+      assert.match(hover, /Live value \(session \S+, stopped\)/);
+      await page.screenshot({ path: join(OUT, '2-ca65-hover.png') });
+
+      await page.keyboard.press('Escape');
+      await runCommand(page, 'Debug: Stop');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
+    } catch (err) {
+      await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
+      throw err;
+    } finally {
+      await browser?.close().catch(() => undefined);
+      await server?.stop();
+      if (server) {
+        cpSync(server.logFile, join(OUT, 'code-server.log'));
+        if (existsSync(join(server.userDataDir, 'logs')))
+          cpSync(join(server.userDataDir, 'logs'), join(OUT, 'vscode-logs'), { recursive: true });
+        rmSync(server.root, { recursive: true, force: true });
+      }
+    }
+  },
+);
