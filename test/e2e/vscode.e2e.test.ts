@@ -261,7 +261,12 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     mark('screen refreshed on pause');
     await page.screenshot({ path: join(OUT, '3-screen-after-pause.png') });
 
-    // Stop from the workbench: the debug session ends and so does MAME.
+    // Stop from the workbench: the debug session ends and so does MAME. First let the pause's
+    // stop open its editor (it takes the focus, which would close a palette opened before it).
+    await page
+      .locator('.monaco-editor .debug-top-stack-frame-line')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30_000 });
     await runCommand(page, 'Debug: Stop');
     await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
     await waitUntil(
