@@ -27,6 +27,13 @@ const sharedCwd: Attribute = {
   default: '${workspaceFolder}',
 };
 
+/** The secret `retro-debug serve`'s DAP port asks for (with "debugServer"); unused by the extension's own adapter. */
+const sharedDapToken = {
+  type: 'string',
+  description:
+    'With "debugServer" (a running `retro-debug serve`): the token from its token file. Not needed otherwise.',
+};
+
 export const launchAttributes: Schema = {
   required: ['machine', 'program'],
   properties: {
@@ -92,6 +99,7 @@ export const launchAttributes: Schema = {
       default: {},
     },
     cwd: sharedCwd,
+    dapToken: sharedDapToken,
   },
 };
 
@@ -102,6 +110,7 @@ export const attachAttributes: Schema = {
       description: 'Session to attach to (e.g. one an AI agent started). Default: the only live session.',
     },
     cwd: sharedCwd,
+    dapToken: sharedDapToken,
   },
 };
 
