@@ -16,6 +16,7 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportTerminateDebuggee: true,
   supportsRestartRequest: false,
   supportsSetVariable: false,
+  supportsSetExpression: true,
 };
 
 export const MAX_EXPRESSION_CHARS = 256;

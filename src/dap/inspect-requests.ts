@@ -19,7 +19,9 @@ export async function variables(
     container.kind === 'scope' ? await session.variables(container.scope, container.frameIndex) : container.children;
   const start = Math.max(0, args.start ?? 0);
   const page = args.count ? values.slice(start, start + args.count) : values.slice(start);
-  return { variables: page.map((v) => toDapVariable(v, handles)) };
+  const parent = container.kind === 'children' ? container.parent : undefined;
+  const registers = container.kind === 'scope' && container.scope === 'registers';
+  return { variables: page.map((v) => toDapVariable(v, handles, registers ? '$' : parent)) };
 }
 
 export async function evaluate(
@@ -34,7 +36,7 @@ export async function evaluate(
     throw new RetroError('too_large', `Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
   }
   const value = await binding.currentView().evaluate(expression, frameIndexOf(args.frameId));
-  const v = toDapVariable(value, handles);
+  const v = toDapVariable({ ...value, name: expression }, handles);
   return {
     result: v.value,
     type: v.type,
@@ -55,4 +57,23 @@ export async function setVariable(
   const set = await view.setVariable(() => binding.control(), String(args?.name ?? ''), String(args?.value ?? ''));
   if (set.written) notify.memoryChanged(set.written.reference, set.written.length);
   return { value: set.value, type: set.type };
+}
+
+/** Set Value by C type on an lvalue (the row's evaluateName or a watch's expression), under the lease. */
+export async function setExpression(
+  binding: DapBinding,
+  notify: DapNotifier,
+  handles: VariableHandles,
+  args: DebugProtocol.SetExpressionArguments,
+): Promise<DebugProtocol.SetExpressionResponse['body']> {
+  binding.bound();
+  const expression = String(args?.expression ?? '').trim();
+  if (!expression || expression.length > MAX_EXPRESSION_CHARS)
+    throw new RetroError('bad_request', `Give the C lvalue to set (at most ${MAX_EXPRESSION_CHARS} characters).`);
+  const value = await binding
+    .control()
+    .setExpression(expression, String(args?.value ?? ''), frameIndexOf(args.frameId));
+  const v = toDapVariable({ ...value, name: expression }, handles);
+  if (v.memoryReference && value.bytes) notify.memoryChanged(v.memoryReference, value.bytes.split(' ').length);
+  return { value: v.value, type: v.type, variablesReference: v.variablesReference, memoryReference: v.memoryReference };
 }

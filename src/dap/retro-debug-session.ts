@@ -15,7 +15,7 @@ import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import { toDapMessage } from './error-text.js';
 import { VariableHandles } from './variables.js';
-import { evaluate, setVariable, variables } from './inspect-requests.js';
+import { evaluate, setExpression, setVariable, variables } from './inspect-requests.js';
 import type { DebugViewChooser } from './debug-view.js';
 import { viewFor } from './view-for.js';
 import { DapNotifier } from './dap-notifier.js';
@@ -271,6 +271,13 @@ export class RetroDebugSession extends DebugSession {
     args: DebugProtocol.SetVariableArguments,
   ): void {
     this.handle(response, () => setVariable(this.binding, this.notify, args));
+  }
+
+  protected override setExpressionRequest(
+    response: DebugProtocol.SetExpressionResponse,
+    args: DebugProtocol.SetExpressionArguments,
+  ): void {
+    this.handle(response, () => setExpression(this.binding, this.notify, this.handles, args));
   }
 
   protected override readMemoryRequest(

@@ -10,7 +10,9 @@ import { hex } from '../core/hex.js';
 
 /** What a variablesReference stands for; handles are dropped whenever the CPU moves. */
 export type VariableContainer =
-  { kind: 'scope'; scope: ScopeName; frameIndex: number } | { kind: 'children'; children: VariableValue[] };
+  | { kind: 'scope'; scope: ScopeName; frameIndex: number }
+  /** `parent`: the C expression of the value these are the fields/elements of */
+  | { kind: 'children'; children: VariableValue[]; parent?: string };
 
 /** Hands out variablesReference numbers; `reset()` on every run/stop. */
 export class VariableHandles {
@@ -33,18 +35,37 @@ export class VariableHandles {
   }
 }
 
-export function toDapVariable(v: VariableValue, handles: VariableHandles): DebugProtocol.Variable {
+/**
+ * One row. `parent` is the C expression of the containing value (`$` for
+ * registers), so every row carries an evaluateName for watches, Set Value
+ * and Break on Value Change.
+ */
+export function toDapVariable(v: VariableValue, handles: VariableHandles, parent?: string): DebugProtocol.Variable {
   const children = v.children ?? [];
+  const evaluateName = evaluateNameOf(v.name, parent);
   const out: DebugProtocol.Variable = {
     name: v.name,
     value: v.value,
     type: v.type,
-    variablesReference: children.length ? handles.create({ kind: 'children', children }) : 0,
+    evaluateName,
+    variablesReference: children.length ? handles.create({ kind: 'children', children, parent: evaluateName }) : 0,
   };
-  const memoryReference = cpuMemoryReference(v.address);
+  const memoryReference = cpuMemoryReference(v.address) ?? pointerReference(v);
   if (memoryReference) out.memoryReference = memoryReference;
   if (children.length && v.type.includes('[')) out.indexedVariables = children.length;
   return out;
+}
+
+function evaluateNameOf(name: string, parent?: string): string {
+  if (parent === undefined) return name;
+  if (parent === '$') return `$${name}`;
+  const base = /^[\w$.[\]>-]+$/.test(parent) ? parent : `(${parent})`;
+  return name.startsWith('[') ? `${base}${name}` : `${base}.${name}`;
+}
+
+/** A pointer's row opens the memory it points to. */
+function pointerReference(v: VariableValue): string | undefined {
+  return v.type.endsWith('*') && v.numeric !== undefined ? hex(v.numeric) : undefined;
 }
 
 /** DAP memory references are CPU logical addresses written in hex. */

@@ -18,6 +18,7 @@ import type {
   SessionApi,
   SessionStatus,
   StepGranularity,
+  VariableValue,
   WatchpointInfo,
 } from './types.js';
 
@@ -54,6 +55,13 @@ export interface ClientEngine {
   ): Promise<BreakpointInfo>;
   clearBreakpoint(clientId: string, id: number): Promise<void>;
   writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
+  setExpression(
+    clientId: string,
+    expression: string,
+    value: string,
+    frameIndex?: number,
+    opts?: MutationOptions,
+  ): Promise<VariableValue>;
   setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo>;
   clearWatchpoint(clientId: string, id: number): Promise<void>;
   control<T, R>(clientId: string, key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R>;
@@ -267,6 +275,16 @@ export class ClientSession {
 
   async writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
     return this.engine.writeMemory(this.live(), address, data, opts);
+  }
+
+  /** Set Value on a C lvalue (`x`, `p->y`, `arr[3]`) in a frame: range-checked by its type, never into code. */
+  async setExpression(
+    expression: string,
+    value: string,
+    frameIndex = 0,
+    opts?: MutationOptions,
+  ): Promise<VariableValue> {
+    return this.engine.setExpression(this.live(), expression, value, frameIndex, opts);
   }
 
   // ---- what this client owns: breakpoints, watchpoints, held input ----

@@ -9,6 +9,7 @@ import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
 import { unwind6502Cc65 } from './unwind/6502-cc65.js';
 import { VariableReader } from './variables.js';
 import type { ExprMachine } from '../debuginfo/expr/index.js';
+import { planAssignment, type Assignment } from './assign.js';
 
 const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc, '6502/cc65-dbg': unwind6502Cc65 };
 
@@ -90,6 +91,14 @@ export class Inspector {
   private localAt(frame: RawFrame, name: string): boolean {
     const fn = this.index?.functionAt(frame.pc);
     return !!fn && !!this.index?.locals(fn, frame.pc).some((v) => v.name === name);
+  }
+
+  /** Where and what to write for `expression = value` in a frame (assign.ts). */
+  async assignment(expression: string, value: string, frameIndex = 0): Promise<Assignment> {
+    const { frames, regs } = await this.frames();
+    const frame = this.frame(frames, frameIndex);
+    const reader = this.reader(regs);
+    return planAssignment(this.index!, reader.scope(frame), reader.machine(frame), expression, value);
   }
 
   /** The C expression machine of a frame: its memory, registers and where its variables live. */

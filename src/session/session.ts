@@ -420,6 +420,20 @@ export class Session implements SessionApi, ClientEngine {
     }
   }
 
+  /** Set Value: `expression = value` in C, encoded by the object's type; needs the lease and a stopped CPU. */
+  async setExpression(
+    clientId: string,
+    expression: string,
+    value: string,
+    frameIndex = 0,
+    opts?: MutationOptions,
+  ): Promise<VariableValue> {
+    this.requireMutation(clientId, opts, 'stopped');
+    const plan = await this.requireInspector().assignment(expression, value, frameIndex);
+    await this.writeMemory(clientId, { space: 'cpu', offset: plan.address }, plan.bytes, opts);
+    return this.readVariable(expression, frameIndex);
+  }
+
   /** A write into code or into I/O (banking registers) changes what the C map describes: a new generation. */
   private noteStateChangingWrite(address: Address, length: number): void {
     const intoCode =
@@ -664,14 +678,14 @@ export class Session implements SessionApi, ClientEngine {
         machine: () => inspector!.exprMachine(0),
         show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
       })
-      .catch((err: unknown) => ({
-        stopping: ids,
-        counted: ids,
-        logs: [],
-        errors: [asRetroError(err).message],
-      }))
-      .finally(() => (this.busy = false));
+      .catch((err: unknown) => ({ stopping: ids, counted: ids, logs: [], errors: [asRetroError(err).message] }));
     for (const id of decision.counted) this.breakpoints.countHit(id);
+    // settled only now: nobody may see a stop that is about to be resumed
+    if (!decision.stopping.length) {
+      this.state = 'running';
+      inspector?.invalidate();
+    }
+    this.busy = false;
     const location = inspector?.location(stop.pc);
     for (const log of decision.logs) {
       const owner = this.breakpoints.get(log.id).owner.id;
@@ -681,8 +695,6 @@ export class Session implements SessionApi, ClientEngine {
     for (const text of decision.errors) this.emit({ type: 'output', text });
     if (decision.stopping.length) return this.publishStop(stop, decision.stopping);
     // nobody stops here: carry on as if the CPU had never paused
-    this.state = 'running';
-    inspector?.invalidate();
     await Promise.resolve()
       .then(() => this.facet('run').resume())
       .catch((err: unknown) => {

@@ -107,3 +107,26 @@ test('a condition that does not compile leaves the breakpoint unverified with th
   assert.match(log.message ?? '', /not closed/);
   for (const b of [bad, hit, log]) await dap.clearBreakpoint(b.id);
 });
+
+test('Set Value: C lvalues encoded by their type, range-checked, never into code or registers', async () => {
+  const m = fx.markers.plot_body;
+  const bp = await dap.setLineBreakpoint(m.file, m.line);
+  await dap.resume();
+  await session.waitForStop(30_000);
+  await dap.clearBreakpoint(bp.id);
+  assert.equal((await dap.setExpression('total', '1234')).numeric, 1234);
+  assert.equal(await num('total'), 1234);
+  assert.equal((await dap.setExpression('origin.y', '-7')).numeric, -7);
+  assert.equal(await num('origin.x'), 3, 'the neighbour is untouched');
+  await dap.setExpression('message[0]', "'X'");
+  assert.match((await session.readVariable('message')).value, /^"XETRO"/);
+  await dap.setExpression('total', 'total * 2 + 1');
+  assert.equal(await num('total'), 2469);
+  await assert.rejects(
+    dap.setExpression('counter', '300'),
+    /300 \(300\) is out of range for unsigned char \(0 to 255\)/,
+  );
+  await assert.rejects(dap.setExpression('origin', '1'), /set one of its elements or fields/);
+  await assert.rejects(dap.setExpression('*(unsigned char *)&main', '0'), /inside the code of main/);
+  await assert.rejects(dap.setExpression('total + 1', '0'), /is a value, not an object in memory/);
+});

@@ -179,6 +179,8 @@ test('structs, unions, bit-fields, arrays, pointers: . -> [] * & and pointer ari
   assert.equal(await val('*g_text'), 104);
   assert.equal(await val('g_text[2]'), 10);
   assert.equal(await val('*(unsigned char *)0x100'), fx.image[0x100]);
+  assert.equal(await val('(unsigned int)main'), noi('_main')); // a function name is its code's address
+  assert.equal(await val('*(unsigned char *)&twice'), fx.image[info.functions.find((f) => f.name === 'twice')!.start]);
   assert.equal(await val('*(unsigned int *)&g_point'), 10);
   assert.equal(await val('((struct point *)&g_point)->tag'), 7);
   const node = await ev('g_node');

@@ -58,7 +58,7 @@ export function scopeAt(index: DebugIndex, pc: number | undefined, opts: ScopeOp
   const regs = new Map((opts.registers ?? []).map((r) => [r.name.toLowerCase(), r.bits]));
   return {
     target: opts.target ?? SMALL_TARGET,
-    variable: (name) => locals.find((v) => v.name === name) ?? index.global(name),
+    variable: (name) => locals.find((v) => v.name === name) ?? index.global(name) ?? functionNamed(index, name),
     registerBits: (name) => regs.get(name.toLowerCase()),
     tagged: (keyword, tag) => tags.get(`${keyword} ${tag}`),
     typedef: (name) => opts.typedefs?.get(name) ?? ownValue(index.info.typedefs, name),
@@ -67,4 +67,16 @@ export function scopeAt(index: DebugIndex, pc: number | undefined, opts: ScopeOp
 
 function ownValue<T>(record: Record<string, T> | undefined, key: string): T | undefined {
   return record && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** A function's name is an object in code: `&main`, `$pc == main`, `(unsigned char *)main`. */
+function functionNamed(index: DebugIndex, name: string): Variable | undefined {
+  const fn = index.functionByName(name);
+  if (!fn) return undefined;
+  const returns: CType = fn.returnType ?? { kind: 'int', size: 2, signed: true, name: 'int' };
+  return {
+    name: fn.name,
+    type: { kind: 'function', returns, name: `${returns.name} ()` },
+    storage: { kind: 'static', address: fn.start, ...(fn.bank !== undefined ? { bank: fn.bank } : {}) },
+  };
 }

@@ -1,0 +1,76 @@
+/**
+ * Set Value on a C lvalue: the new value is a C expression converted to the
+ * object's type and refused when it does not fit (no silent truncation);
+ * only memory objects outside code are written.
+ */
+import { RetroError } from '../core/errors.js';
+import type { DebugIndex } from '../debuginfo/index.js';
+import type { CType } from '../debuginfo/model.js';
+import { sizeOf, typeName } from '../debuginfo/values.js';
+import {
+  compileExpression,
+  evaluateCompiled,
+  locateLvalue,
+  type ExprMachine,
+  type ExprScope,
+} from '../debuginfo/expr/index.js';
+
+export interface Assignment {
+  address: number;
+  bytes: Uint8Array;
+}
+
+export async function planAssignment(
+  index: DebugIndex,
+  scope: ExprScope,
+  machine: ExprMachine,
+  target: string,
+  valueText: string,
+): Promise<Assignment> {
+  const lvalue = compileExpression(target, scope);
+  const where = await locateLvalue(lvalue, machine, scope);
+  const what = `\`${target.trim()}\``;
+  if (where.registers)
+    throw new RetroError(
+      'unsupported',
+      `${what} lives in registers ${where.registers.join(':')}; only memory is written.`,
+    );
+  if (where.bits) throw new RetroError('unsupported', `${what} is a bit-field; write the whole word it is in instead.`);
+  const t = where.type;
+  if (!['int', 'char', 'bool', 'pointer', 'float'].includes(t.kind))
+    throw new RetroError('bad_request', `${what} is ${typeName(t)}; set one of its elements or fields instead.`);
+  const address = where.address!;
+  const fn = index.functionAt(address) ?? index.functionAt(address + sizeOf(t) - 1);
+  if (fn) throw new RetroError('bad_request', `${what} at 0x${address.toString(16)} is inside the code of ${fn.name}.`);
+  const value = await evaluateCompiled(compileExpression(valueText, scope), machine, scope);
+  if (value.value === undefined)
+    throw new RetroError('bad_request', `"${valueText}" is ${typeName(value.type)}, not a value for ${typeName(t)}.`);
+  return { address, bytes: encodeChecked(value.value, t, valueText) };
+}
+
+/** Little-endian bytes of `v` as a `t`, refusing values outside its range. */
+function encodeChecked(v: bigint | number, t: CType, text: string): Uint8Array {
+  const size = sizeOf(t);
+  const out = new Uint8Array(size);
+  if (t.kind === 'float') {
+    const view = new DataView(out.buffer);
+    if (size === 4) view.setFloat32(0, Number(v), true);
+    else view.setFloat64(0, Number(v), true);
+    return out;
+  }
+  if (typeof v === 'number' && !Number.isInteger(v))
+    throw new RetroError('bad_request', `${text} is not a whole number, and ${typeName(t)} holds only whole numbers.`);
+  const n = BigInt(v);
+  const bits = BigInt(size * 8);
+  const signed = (t.kind === 'int' || t.kind === 'char') && t.signed;
+  const min = t.kind === 'bool' ? 0n : signed ? -(1n << (bits - 1n)) : 0n;
+  const max = t.kind === 'bool' ? 1n : signed ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
+  if (n < min || n > max)
+    throw new RetroError('bad_request', `${text} (${n}) is out of range for ${typeName(t)} (${min} to ${max}).`);
+  let u = BigInt.asUintN(size * 8, n);
+  for (let i = 0; i < size; i++) {
+    out[i] = Number(u & 0xffn);
+    u >>= 8n;
+  }
+  return out;
+}
