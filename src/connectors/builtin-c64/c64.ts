@@ -11,6 +11,7 @@ import { Kernal } from './kernal.js';
 import { K, KERNAL_BASE } from './kernal-image.js';
 import type { HostFolderDrive } from './host-drive.js';
 import { ScreenEditor } from './screen-editor.js';
+import { stolenCycles } from './vic-timing.js';
 import type { CheckpointInfo } from '../vice/protocol.js';
 import { hex } from '../../core/hex.js';
 
@@ -57,6 +58,8 @@ export class BuiltinC64 {
   /** true while the CPU sits on the instruction it stopped at: resuming runs it without re-checking */
   private resumeAtStop = false;
   private nextFrame = CYCLES_PER_FRAME;
+  /** the start cycle of the first raster line whose stolen cycles are not counted yet */
+  private lineStart = 0;
 
   constructor(private readonly events: MachineEvents) {
     this.bus.clock = () => this.cpu.cycles;
@@ -372,9 +375,19 @@ export class BuiltinC64 {
     return 'jam';
   }
 
+  /** The VIC-II's stolen cycles for every raster line the CPU has passed (vic-timing.ts). */
+  private stealCycles(): void {
+    const cpu = this.cpu;
+    while (this.lineStart + CYCLES_PER_LINE <= cpu.cycles) {
+      cpu.cycles += stolenCycles(this.bus.vic, Math.floor(this.lineStart / CYCLES_PER_LINE) % LINES_PER_FRAME);
+      this.lineStart += CYCLES_PER_LINE;
+    }
+  }
+
   /** Timers, interrupts and the keyboard queue, brought up to the CPU's clock. */
   private catchUp(): void {
     const cpu = this.cpu;
+    this.stealCycles();
     this.bus.cia1.advance(cpu.cycles);
     cpu.irqLine = this.bus.cia1.interrupting;
     while (cpu.cycles >= this.nextFrame) {

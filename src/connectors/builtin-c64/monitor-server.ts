@@ -14,6 +14,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
+import { VICE_DEFAULT_PAL } from '../../machines/c64/vice-palette.js';
 import {
   C64_BANKS,
   Cmd,
@@ -89,6 +90,7 @@ export class BuiltinMonitorServer {
     ['VICIIBorderMode', 0],
     ['JAMAction', 0],
     ['WarpMode', 0],
+    ['VICIIExternalPalette', 0],
   ]);
   private wallStart = performance.now();
   private closed = false;
@@ -405,7 +407,14 @@ export class BuiltinMonitorServer {
       case Cmd.VICE_INFO:
         return this.reply(0x85, id, Buffer.from([4, ...VERSION, 4, 0, 0, 0, 0]));
       case Cmd.PALETTE_GET:
-        return this.reply(0x91, id, encodePalette(PEPTO_PAL.map((c) => [c[0], c[1], c[2]])));
+        // VICE's internal palette by default; VICIIExternalPalette=1 is its pepto-pal file
+        return this.reply(
+          0x91,
+          id,
+          encodePalette(
+            (this.resources.get('VICIIExternalPalette') ? PEPTO_PAL : VICE_DEFAULT_PAL).map((c) => [c[0], c[1], c[2]]),
+          ),
+        );
       case Cmd.DISPLAY_GET: {
         if (api !== 2) return this.error(id, ErrCode.INVALID_API_VERSION);
         if (body.length < 2) return this.error(id, ErrCode.INVALID_LENGTH);

@@ -1,0 +1,29 @@
+/**
+ * The VIC-II colours x64sc shows by default (its internal palette with the
+ * factory colour settings), as PALETTE_GET returns them from a real x64sc
+ * 3.10 (trunk r46200) started with `-default`: measured, so screenshots of
+ * the built-in compare with VICE's pixel for pixel. Pepto's measurement
+ * (pepto-palette.ts) is the external palette VICE offers.
+ */
+import type { Rgb } from './pepto-palette.js';
+
+export const VICE_DEFAULT_PAL: readonly Rgb[] = Object.freeze(
+  [
+    [0x00, 0x00, 0x00],
+    [0xff, 0xff, 0xff],
+    [0xaf, 0x3c, 0x58],
+    [0x7e, 0xf3, 0xd6],
+    [0xaa, 0x40, 0xf5],
+    [0x62, 0xd5, 0x32],
+    [0x2c, 0x3d, 0xec],
+    [0xff, 0xff, 0x46],
+    [0xb7, 0x63, 0x1e],
+    [0x77, 0x53, 0x00],
+    [0xee, 0x7b, 0x95],
+    [0x62, 0x62, 0x62],
+    [0x94, 0x94, 0x94],
+    [0xb7, 0xff, 0x86],
+    [0x73, 0x85, 0xff],
+    [0xcd, 0xcd, 0xcd],
+  ].map((c) => Object.freeze(c) as unknown as Rgb),
+);

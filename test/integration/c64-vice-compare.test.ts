@@ -1,0 +1,58 @@
+// The comparison harness: programs of our own run on the built-in C64 and,
+// when X64SC names a real x64sc, on VICE for the same program; the figures
+// a program prints are compared. Without X64SC the built-in is compared
+// with the figures recorded once from a real x64sc 3.10 (trunk r46200,
+// -default), kept here as data. Budgets are stated per program.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { SessionManager } from '../../src/session/manager.js';
+import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
+import { screenText } from '../support/c64-screen.js';
+
+const X64SC = process.env.X64SC;
+/** loops of test/fixtures/c64/timing in 50 jiffies, printed by x64sc r46200 */
+const VICE_TIMING_LOOPS = 1779;
+/** the built-in counts stolen cycles per raster line and KERNAL stand-ins at a flat cost: within 3 % of VICE */
+const TIMING_BUDGET = 0.03;
+
+const manager = new SessionManager({ leaseMs: 60_000 });
+after(() => manager.closeAll());
+
+async function printed(emulator: 'builtin' | 'vice', prg: string, pattern: RegExp): Promise<string> {
+  const dap = manager.start(
+    {
+      machine: 'c64',
+      emulator,
+      program: prg,
+      cwd: join(prg, '..'),
+      ...(emulator === 'vice' ? { vicePath: X64SC } : {}),
+    },
+    { kind: 'dap', label: `compare-${emulator}` },
+  );
+  const beat = setInterval(() => dap.beat(), 500);
+  try {
+    await dap.session.waitForStop(60_000);
+    await dap.resume();
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const found = (await screenText(dap.session)).map((r) => r.toLowerCase()).find((r) => pattern.test(r));
+      if (found) return found;
+      if (Date.now() > deadline) assert.fail(`${emulator}: nothing matching ${pattern} was printed`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    clearInterval(beat);
+    dap.close();
+  }
+}
+
+test('self-timing: loops per 50 jiffies within the budget of VICE', async () => {
+  const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'timing'), ['timing.c']);
+  const prg = join(dir, 'program.prg');
+  const loops = (line: string) => Number(/loops (\d+)/.exec(line)![1]);
+  const reference = X64SC ? loops(await printed('vice', prg, /loops \d+/)) : VICE_TIMING_LOOPS;
+  const ours = loops(await printed('builtin', prg, /loops \d+/));
+  const off = Math.abs(ours - reference) / reference;
+  assert.ok(off <= TIMING_BUDGET, `built-in ${ours} loops, VICE ${reference}: ${(off * 100).toFixed(1)} % off`);
+});
