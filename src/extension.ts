@@ -10,6 +10,7 @@ import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
 import { registerAsmAssociation } from './host/asm-association.js';
 import { readLiveMemory } from './host/live-memory.js';
+import { diagnosticsReport, RecentProblems } from './host/diagnostics-report.js';
 import { startLanguageClient } from './lsp/client.js';
 import { generatedConfigurations, resolveDebugConfigurationDefaults } from './host/debug-config.js';
 import { registerBuildTasks } from './host/build-tasks.js';
@@ -86,10 +87,32 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
-  registerAsmAssociation(context, log);
+  const problems = new RecentProblems();
+  const logProblem = (level: 'warning' | 'error', message: string) => {
+    problems.add(level, message);
+    if (level === 'error') log.error(message);
+    else log.warn(message);
+  };
+  registerAsmAssociation(context, (m) => logProblem('warning', m));
   registerBuildTasks(context);
   startLanguageClient(context, (p) => readLiveMemory(manager, p)).catch((err: unknown) =>
-    log.error(`The Retro Debug language server did not start: ${asRetroError(err).message}`),
+    logProblem('error', `The Retro Debug language server did not start: ${asRetroError(err).message}`),
+  );
+  context.subscriptions.push(
+    vscode.commands.registerCommand(COMMANDS.diagnostics.command, async () => {
+      const report = await diagnosticsReport({
+        extensionVersion: String(context.extension.packageJSON.version ?? '0'),
+        vscodeVersion: vscode.version,
+        manager,
+        problems,
+      });
+      await vscode.env.clipboard.writeText(report);
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });
+      await vscode.window.showTextDocument(doc);
+      void vscode.window.showInformationMessage(
+        'Retro Debug diagnostics are on the clipboard, ready for a bug report.',
+      );
+    }),
   );
   const mcp = setUpMcp(context, manager, log);
   shutdown = async () => {

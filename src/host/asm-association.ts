@@ -24,9 +24,9 @@ async function associate(document: vscode.TextDocument): Promise<void> {
   if (dialect) await vscode.languages.setTextDocumentLanguage(document, ASM_LANGUAGES[dialect].id);
 }
 
-export function registerAsmAssociation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+export function registerAsmAssociation(context: vscode.ExtensionContext, warn: (message: string) => void): void {
   const run = (document: vscode.TextDocument) =>
-    associate(document).catch((err: unknown) => log.warn(`assembly language detection: ${String(err)}`));
+    associate(document).catch((err: unknown) => warn(`assembly language detection: ${String(err)}`));
   context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(run));
   for (const document of vscode.workspace.textDocuments) void run(document);
 }

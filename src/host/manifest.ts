@@ -20,6 +20,7 @@ export const COMMANDS = {
   openScreen: { command: 'retro.openScreen', title: 'Show Screen' },
   takeControl: { command: 'retro.takeControl', title: 'Take Control' },
   showMcpConnection: { command: 'retro.showMcpConnection', title: 'Show MCP Connection' },
+  diagnostics: { command: 'retro.diagnostics', title: 'Diagnostics' },
 } as const;
 
 export const SETTINGS = {
