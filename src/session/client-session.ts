@@ -10,7 +10,9 @@ import type { Address, FeatureKey, WatchSpec } from '../core/target.js';
 import type {
   BreakpointExtras,
   BreakpointInfo,
+  ClientOptions,
   ClientRef,
+  ClientSession,
   ControlGuard,
   LeaseInfo,
   MutationOptions,
@@ -21,6 +23,8 @@ import type {
   VariableValue,
   WatchpointInfo,
 } from './types.js';
+
+export type { ClientOptions, ClientSession } from './types.js';
 
 /** What the session engine offers per client; only src/session implements it, only ClientSession calls it. */
 export interface ClientEngine {
@@ -72,17 +76,10 @@ export interface ClientEngine {
   requireRawLease(clientId: string, opts?: MutationOptions): void;
 }
 
-export interface ClientOptions {
-  /** beat on a timer this often while the handle is open (none: only calls through the handle count as life) */
-  heartbeatMs?: number;
-  /** whether the peer still shows life between calls (e.g. an open event stream); checked before each timed beat */
-  isAlive?: () => boolean;
-}
-
 /** Bootstrapping phases: not yet ready, not ended. */
 const BOOTING = new Set(['starting_emulator', 'booting', 'program_loaded']);
 
-export class ClientSession {
+export class ClientHandle implements ClientSession {
   private timer?: NodeJS.Timeout;
   private closedFlag = false;
   private holding = false;

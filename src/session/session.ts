@@ -31,7 +31,7 @@ import { LineStepper, type StepKind } from './line-stepper.js';
 import { LabelTable } from './labels.js';
 import { SourcePaths } from './source-paths.js';
 import { StopWaiters } from './stop-waiters.js';
-import { ClientSession, type ClientEngine, type ClientOptions } from './client-session.js';
+import { ClientHandle, type ClientEngine, type ClientOptions, type ClientSession } from './client-session.js';
 import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
 import type {
   BreakpointInfo,
@@ -172,7 +172,7 @@ export class Session implements SessionApi, ClientEngine {
   }
 
   attach(kind: ClientKind, label: string, opts?: ClientOptions): ClientSession {
-    return new ClientSession(this, this, this.clients.attach(kind, label), opts);
+    return new ClientHandle(this, this, this.clients.attach(kind, label), opts);
   }
 
   leaseHolderId(): string | undefined {

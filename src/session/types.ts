@@ -2,8 +2,7 @@
  * The Session contract that every front end (DAP, MCP, screen panel, CLI)
  * uses. Only src/session/ implements it; front ends never touch a Target.
  */
-import type { Address, Register, RunState, StopInfo } from '../core/target.js';
-import type { ClientOptions, ClientSession } from './client-session.js';
+import type { Address, FeatureKey, Register, RunState, StopInfo, WatchSpec } from '../core/target.js';
 
 export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
 
@@ -13,6 +12,87 @@ export interface ClientRef {
   kind: ClientKind;
   /** shown to people in refusals, e.g. "VS Code debug session", "MCP client claude-code" */
   label: string;
+}
+
+export interface ClientOptions {
+  /** beat on a timer this often while the handle is open (none: only calls through the handle count as life) */
+  heartbeatMs?: number;
+  /** whether the peer still shows life between calls (e.g. an open event stream); checked before each timed beat */
+  isAlive?: () => boolean;
+}
+
+/**
+ * One front end's handle on a shared session (client-session.ts implements
+ * it): it owns the client id, the heartbeat and what this client knows about
+ * the lease; every call through it counts as life. Mutations go only through
+ * a handle, so no front end passes a client id around.
+ */
+export interface ClientSession {
+  /** the shared session: reads, events and identity, the same for every client */
+  readonly session: SessionApi;
+  /** who this handle is, as others see it (breakpoint owners, lease refusals) */
+  readonly client: ClientRef;
+  readonly id: string;
+  readonly label: string;
+  readonly closed: boolean;
+  /** whether this client holds the control lease, as of the latest lease change */
+  readonly holdsControl: boolean;
+  /** called when another client takes the lease from this one (not on release or lapse) */
+  onControlLost(listener: (holder: ClientRef) => void): () => void;
+  /** a sign of life; throws not_found once the session dropped this client */
+  beat(): void;
+  claimControl(opts?: { takeOver?: boolean }): LeaseInfo;
+  /** claims the lease when nobody else holds it; false (no error) when someone does */
+  tryClaim(): boolean;
+  releaseControl(): void;
+  /**
+   * The one guarded path for mutating through a connector feature: refused
+   * unless this client holds the lease, names the current generation (when
+   * given) and the CPU is as `guard.needs` says; then runs `act` with the
+   * feature, the session following the run-state change `guard.effect` names.
+   */
+  control<T, R>(key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R>;
+  /** types text on the machine's keyboard (the target's input facet); needs the lease */
+  typeText(text: string, opts?: MutationOptions): Promise<void>;
+  claimRawLease(): void;
+  releaseRawLease(): void;
+  requireRawLease(opts?: MutationOptions): void;
+  /**
+   * Resolves once the session finished booting (phase 'ready'), at once when it
+   * already has; rejects with the session's own error when the boot failed,
+   * target_lost when it ended, timeout after `timeoutMs`. No polling.
+   */
+  whenReady(timeoutMs: number, signal?: AbortSignal): Promise<SessionStatus>;
+  /**
+   * The next stop (or exit) after this call. With `command`, the wait is armed
+   * before the command runs, so a stop that comes while it is acknowledged is
+   * not missed; the timeout counts from the command's end. Rejects with
+   * 'timeout' when none came in time.
+   */
+  nextStop(timeoutMs: number, command?: () => Promise<void>, signal?: AbortSignal): Promise<SessionStatus>;
+  /** events of the shared session; the subscription ends with the handle */
+  onEvent(listener: (e: QueuedEvent) => void): () => void;
+  resume(opts?: MutationOptions): Promise<void>;
+  pause(opts?: MutationOptions): Promise<void>;
+  stepInto(granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
+  stepOver(granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
+  stepOut(opts?: MutationOptions): Promise<void>;
+  writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
+  /** Set Value on a C lvalue (`x`, `p->y`, `arr[3]`) in a frame: range-checked by its type, never into code. */
+  setExpression(expression: string, value: string, frameIndex?: number, opts?: MutationOptions): Promise<VariableValue>;
+  /** `condition` is C; `extras` a hit condition and a logpoint message (session/bp-logic.ts). */
+  setLineBreakpoint(file: string, line: number, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo>;
+  setFunctionBreakpoint(name: string, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo>;
+  setAddressBreakpoint(address: Address, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo>;
+  clearBreakpoint(id: number): Promise<void>;
+  setWatchpoint(spec: WatchSpec): Promise<WatchpointInfo>;
+  clearWatchpoint(id: number): Promise<void>;
+  /** records an input this client now holds; `release` undoes it; returns its id */
+  trackInput(what: string, release: () => Promise<void>): number;
+  /** whether a breakpoint, watchpoint or held input belongs to this client */
+  owns(thing: { owner: ClientRef }): boolean;
+  /** leaves the session: the lease and everything this client owns are released; safe to call twice */
+  close(): void;
 }
 
 /** Who joins a session, and how its handle keeps itself alive. */
