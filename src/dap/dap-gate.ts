@@ -9,6 +9,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { PassThrough, type Duplex } from 'node:stream';
 
+/** The launch/attach attribute that carries the secret (declared in launch-schema.ts, read only here). */
+export const DAP_TOKEN_ATTRIBUTE = 'dapToken';
+
 /** A DAP header block longer than this before any message is not a DAP client. */
 const MAX_HEADER_BYTES = 1024;
 /** Messages before authentication are small (initialize, launch/attach arguments). */
@@ -75,7 +78,7 @@ export function gateDap(socket: Duplex, token: string, onRefused?: (why: string)
       if (msg.type === 'request' && command === 'initialize') {
         // capabilities only: nothing changes, nothing is revealed about sessions
       } else if (msg.type === 'request' && (command === 'launch' || command === 'attach')) {
-        if (!sameSecret(msg.arguments?.dapToken, token))
+        if (!sameSecret(msg.arguments?.[DAP_TOKEN_ATTRIBUTE], token))
           return refuse(
             `This debug adapter needs its secret: add "dapToken" (from the token file retro-debug serve printed) to the ${command} configuration.`,
             seq,

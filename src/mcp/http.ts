@@ -34,6 +34,8 @@ export interface HttpMcpOptions {
   maxSessions?: number;
   /** an MCP session with no request and no open stream for this long is closed (default 30 min) */
   idleMs?: number;
+  /** TCP connections at once; more are refused (default 128) */
+  maxConnections?: number;
   /** request body limit (default 1 MiB) */
   maxBodyBytes?: number;
 }
@@ -105,13 +107,15 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, Entry>();
 
+  /** Closes the least recently used MCP session without an open stream (a live client is never evicted). */
   function evictLeastRecentlyUsed(): void {
     let oldest: [string, Entry] | undefined;
-    for (const item of sessions) if (!oldest || item[1].lastActive < oldest[1].lastActive) oldest = item;
-    if (oldest) {
-      sessions.delete(oldest[0]);
-      void oldest[1].cs.close();
-    }
+    for (const item of sessions)
+      if (item[1].streams === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) oldest = item;
+    if (!oldest)
+      throw new HttpError(503, -32000, `All ${sessions.size} MCP sessions have open streams; close one and retry.`);
+    sessions.delete(oldest[0]);
+    void oldest[1].cs.close();
   }
 
   async function openSession(
@@ -149,6 +153,9 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = checkRequest(req.headers, token);
     if (!verdict.ok) {
+      // the body is never read: close the connection after the answer, so a slow body cannot hold it
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => req.socket.destroy());
       sendJsonRpcError(
         res,
         verdict.status,
@@ -216,6 +223,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       else sendJsonRpcError(res, 500, -32603, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
     });
   });
+  server.maxConnections = opts.maxConnections ?? 128;
   server.requestTimeout = 0; // SSE streams stay open; idle sessions are swept below instead
   // Outlive the client's idle keep-alive (undici: 4 s) so the client closes first;
   // with Node's 5 s default a reused socket could be reset under load (ECONNRESET).

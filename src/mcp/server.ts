@@ -32,6 +32,9 @@ export const SERVER_INSTRUCTIONS = [
   'More tools (raw MAME, C64, DOS, VICE) come in groups: list_tool_groups {query} finds them, load_tool_group loads one.',
 ].join('\n');
 
+/** How many connections of this process have used each client name (for distinct labels). */
+const labelsInUse = new Map<string, number>();
+
 export interface McpServerOptions {
   /** how the client is connected, shown in labels: "http", "stdio" */
   transport: string;
@@ -68,9 +71,14 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
       instructions: SERVER_INSTRUCTIONS,
     },
   );
+  let ordinal: number | undefined;
   const label = () => {
-    const client = server.server.getClientVersion();
-    return `MCP client ${client?.name ?? 'unknown'} (${opts.transport})`;
+    const name = server.server.getClientVersion()?.name;
+    if (name === undefined) return `MCP client unknown (${opts.transport})`;
+    // two clients with the same name get distinct labels: "x (http)", "x #2 (http)"
+    ordinal ??= (labelsInUse.get(name) ?? 0) + 1;
+    labelsInUse.set(name, Math.max(ordinal, labelsInUse.get(name) ?? 0));
+    return `MCP client ${name}${ordinal > 1 ? ` #${ordinal}` : ''} (${opts.transport})`;
   };
   const connection = new McpConnection(manager, { label, heartbeatMs: opts.heartbeatMs, isAlive: opts.isAlive });
   const ctx: ToolContext = {
