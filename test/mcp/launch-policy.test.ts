@@ -3,6 +3,9 @@
  * allowed it; the user's configured executables apply to agents' sessions.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
@@ -54,15 +57,22 @@ test('refused by default: each user-only option, with the way to allow it in the
 
 test('allowed by the user: the options pass through to the launcher', async () => {
   const { client, manager } = await agent(true);
-  const started = await call(client, 'start_session', { ...base, mamePath: '/nonexistent/mame' });
+  const dir = mkdtempSync(join(tmpdir(), 'launch-policy-'));
+  writeFileSync(join(dir, 'program.rom'), Buffer.alloc(16384));
+  const started = await call(client, 'start_session', {
+    ...base,
+    program: join(dir, 'program.rom'),
+    mamePath: '/nonexistent/mame',
+  });
   let st = await call(client, 'session_status', { session_id: started.session_id });
   for (let i = 0; i < 200 && st.phase !== 'failed'; i++) {
     await new Promise((r) => setTimeout(r, 50));
     st = await call(client, 'session_status', { session_id: started.session_id });
   }
-  assert.equal(st.phase, 'failed', `the launch failed at the missing program or MAME, not at the policy`);
+  assert.equal(st.phase, 'failed', 'the launch failed at the missing MAME, not at the policy');
+  assert.match(JSON.stringify(st.failure), /nonexistent\/mame/);
+  rmSync(dir, { recursive: true, force: true });
   assert.ok(manager.list().length <= 1);
-  assert.match(JSON.stringify(st.failure), /nonexistent\/mame|program/);
 });
 
 test("the user's executables fill in what an agent's launch leaves out", () => {
