@@ -58,6 +58,8 @@ export interface ToolOutcome<O> {
   data: O;
   /** a one-line summary for people, put before the JSON in the text block */
   summary?: string;
+  /** a big string field (e.g. read_memory's hex) sent once, in structuredContent, when over BULK_TEXT_LIMIT */
+  bulk?: string;
   /** extra content, e.g. a PNG image */
   image?: { data: string; mimeType: string };
 }
@@ -128,6 +130,16 @@ function newMachineMessages(session: ToolOutcome<unknown>['session'], connection
   return texts.slice(-MAX_MACHINE_MESSAGES);
 }
 
+/** Above this many characters a bulk field is sent once (in structuredContent), not again in the text. */
+export const BULK_TEXT_LIMIT = 4096;
+
+/** The text block's JSON: the result, a big bulk field replaced by a pointer to its one copy. */
+function textCopy(data: Record<string, unknown>, bulk: string | undefined): Record<string, unknown> {
+  const value = bulk ? data[bulk] : undefined;
+  if (typeof value !== 'string' || value.length <= BULK_TEXT_LIMIT) return data;
+  return { ...data, [bulk!]: `(${value.length} characters in structuredContent.${bulk})` };
+}
+
 async function successResult(
   def: ToolDef,
   outcome: ToolOutcome<Record<string, unknown>>,
@@ -152,7 +164,7 @@ async function successResult(
       `Tool ${def.name} produced a result that does not match its schema: ${checked.error.message}`,
     );
   }
-  const text = (outcome.summary ? outcome.summary + '\n' : '') + JSON.stringify(checked.data);
+  const text = (outcome.summary ? outcome.summary + '\n' : '') + JSON.stringify(textCopy(checked.data, outcome.bulk));
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   if (outcome.image) content.push({ type: 'image', data: outcome.image.data, mimeType: outcome.image.mimeType });
   return { content, structuredContent: checked.data as Record<string, unknown> };

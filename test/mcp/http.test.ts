@@ -349,6 +349,14 @@ test('bad input is refused with a code and leaves the session intact', async () 
   );
   await call(a, 'claim_control');
   await callExpectingError(a, 'read_memory', { address: 0, length: 70_000 }, 'too_large');
+  // a 64 KiB read carries its bytes once: hex in structuredContent, no preview, the text block points there
+  const big = await callRaw(a, 'read_memory', { address: 0, length: 65536 });
+  const bigSc = big.structuredContent as Structured;
+  assert.equal(bigSc.hex.length, 2 * 65536);
+  assert.equal(bigSc.ascii, undefined, 'no preview for a big read');
+  assert.match((big.content[0] as { text: string }).text, /"hex":"\(131072 characters in structuredContent\.hex\)"/);
+  assert.ok(JSON.stringify(big).length < 2 * 65536 + 2048, `one copy: ${JSON.stringify(big).length} bytes`);
+  assert.ok((await call(a, 'read_memory', { address: 0, length: 16 })).ascii.length === 16, 'short reads keep it');
   await callExpectingError(a, 'read_memory', { address: { space: 'cpu', offset: 0x10000 }, length: 4 }, 'bad_address');
   await callExpectingError(a, 'read_memory', { address: 'nowhere', length: 4 }, 'bad_address');
   await callExpectingError(a, 'write_memory', { address: 0xc000, hex: 'XYZ' }, 'bad_request');

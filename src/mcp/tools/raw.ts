@@ -10,6 +10,8 @@ import { hex } from '../../core/hex.js';
 
 export const MAX_READ_BYTES = 65536;
 export const MAX_WRITE_BYTES = 4096;
+/** The ASCII preview is for a quick look at short reads; a big read carries its bytes once, as hex. */
+export const MAX_PREVIEW_BYTES = 256;
 
 /** Sessions may offer symbol lookup; it is optional, so ask for it by shape. */
 interface SymbolLookup {
@@ -42,7 +44,7 @@ const readMemory = defineTool({
   title: 'Read memory',
   description:
     `Read up to ${MAX_READ_BYTES} bytes. address: {space, offset, bank?} or a number/"0x…" string for the CPU's ` +
-    'logical view. Returns hex, an ASCII preview and the symbol at the address when known.',
+    'logical view. Returns hex (big reads: in structuredContent only), an ASCII preview of short reads, the symbol there.',
   input: {
     session_id: sessionIdInput,
     address: addressInput,
@@ -52,7 +54,7 @@ const readMemory = defineTool({
     address: addressSchema,
     length: z.number().int(),
     hex: z.string(),
-    ascii: z.string(),
+    ascii: z.string().optional().describe(`printable preview, reads up to ${MAX_PREVIEW_BYTES} bytes`),
     symbol: z.string().optional(),
   },
   annotations: READ_ONLY,
@@ -70,7 +72,14 @@ const readMemory = defineTool({
     const symbol = await symbolAt(session, address);
     return {
       session,
-      data: { address, length: bytes.length, hex: bytesToHex(bytes), ascii: asciiPreview(bytes), symbol },
+      data: {
+        address,
+        length: bytes.length,
+        hex: bytesToHex(bytes),
+        ascii: bytes.length <= MAX_PREVIEW_BYTES ? asciiPreview(bytes) : undefined,
+        symbol,
+      },
+      bulk: 'hex',
       summary: `${bytes.length} bytes at ${address.space}:${hex(address.offset)}${symbol ? ` (${symbol})` : ''}`,
     };
   },
