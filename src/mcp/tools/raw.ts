@@ -42,9 +42,7 @@ const readRegisters = defineTool({
 const readMemory = defineTool({
   name: 'read_memory',
   title: 'Read memory',
-  description:
-    `Read up to ${MAX_READ_BYTES} bytes. address: {space, offset, bank?} or a number/"0x…" string for the CPU's ` +
-    'logical view. Returns hex (big reads: in structuredContent only), an ASCII preview of short reads, the symbol there.',
+  description: `Read up to ${MAX_READ_BYTES} bytes as hex (big reads: only in structuredContent), with the symbol there.`,
   input: {
     session_id: sessionIdInput,
     address: addressInput,
@@ -54,7 +52,7 @@ const readMemory = defineTool({
     address: addressSchema,
     length: z.number().int(),
     hex: z.string(),
-    ascii: z.string().optional().describe(`printable preview, reads up to ${MAX_PREVIEW_BYTES} bytes`),
+    ascii: z.string().optional().describe(`short reads: preview`),
     symbol: z.string().optional(),
   },
   annotations: READ_ONLY,
