@@ -1,0 +1,408 @@
+import { randomBytes } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
+import { asRetroError, notStopped, RetroError, staleGeneration } from '../core/errors.js';
+import { hex } from '../core/hex.js';
+import { MAX_TRANSFER } from '../core/limits.js';
+import type { DebugIndex } from '../debuginfo/index.js';
+import type { Address, FacetName, RunState, StopInfo, Target, TargetEvent } from '../core/target.js';
+import { BreakpointTable } from './breakpoints.js';
+import { BreakpointHits } from './bp-hits.js';
+import { WatchpointTable } from './watchpoints.js';
+import { InputQueue } from './input-queue.js';
+import { RawLease } from './raw-lease.js';
+import { ClientRegistry } from './clients.js';
+import { EventQueue } from './event-queue.js';
+import { Inspector } from './inspector.js';
+import { ControlLease } from './lease.js';
+import type { LaunchConfig } from '../core/launch.js';
+import { LineStepper } from './line-stepper.js';
+import { SourcePaths } from './source-paths.js';
+import { StopWaiters } from './stop-waiters.js';
+import type { Identity, MutationOptions, QueuedEvent, SessionEvent, SessionPhase, SessionStatus } from './types.js';
+
+export interface SessionDeps {
+  target: Target;
+  index?: DebugIndex;
+  buildId: string;
+}
+
+/**
+ * The state every client shares and how it changes: boot phases, the
+ * target's events turned into stops and generations, and the checks every
+ * request passes (a live target, a stopped CPU, the lease, the generation).
+ * Session adds what clients ask of it.
+ */
+export class SessionCore {
+  readonly id = `s-${randomBytes(4).toString('hex')}`;
+  protected phase: SessionPhase = 'starting_emulator';
+  protected readonly progress: string[] = [];
+  protected failure?: RetroError;
+  protected generation = 1;
+  protected buildId = 'pending';
+  protected state: RunState = 'starting';
+  protected lastStop?: SessionStatus['last_stop'];
+  protected target?: Target;
+  protected index?: DebugIndex;
+  protected inspector?: Inspector;
+  protected stepper?: LineStepper;
+  protected readonly events = new EventQueue();
+  protected readonly clients: ClientRegistry;
+  protected readonly lease: ControlLease;
+  protected readonly breakpoints = new BreakpointTable(() => this.facet('breakpoints'));
+  protected hits = new BreakpointHits(undefined, async () => this.facet('run').registers());
+  protected readonly watchpoints = new WatchpointTable(() => this.facet('watch'));
+  protected readonly inputs = new InputQueue();
+  protected readonly rawLease = new RawLease();
+  protected readonly paths: SourcePaths;
+  protected readonly stopWaiters = new StopWaiters();
+  protected busy = false;
+  protected unsubscribeTarget?: () => void;
+
+  constructor(
+    readonly config: LaunchConfig,
+    leaseMs: number,
+  ) {
+    this.clients = new ClientRegistry(leaseMs);
+    this.lease = new ControlLease(leaseMs);
+    const cwd = config.cwd ?? process.cwd();
+    const roots = [cwd, ...(config.debugInfo ? [dirname(resolve(cwd, config.debugInfo))] : [])];
+    this.paths = new SourcePaths(roots);
+  }
+
+  setPhase(phase: SessionPhase, message: string): void {
+    this.phase = phase;
+    this.progress.push(message);
+    if (this.progress.length > 50) this.progress.shift();
+    this.emit({ type: 'phase', phase, message });
+  }
+
+  attachTarget(deps: SessionDeps): void {
+    this.target = deps.target;
+    this.index = deps.index;
+    this.buildId = deps.buildId;
+    this.inspector = new Inspector(deps.target, deps.index, this.paths, () => this.facet('run').registers());
+    this.hits = new BreakpointHits(deps.index, async () => this.facet('run').registers());
+    this.stepper = new LineStepper(
+      () => ({ run: this.facet('run'), breakpoints: this.facet('breakpoints') }),
+      deps.index,
+      (ms) => this.stopWaiters.arm(ms),
+      () => this.callerAddress(),
+    );
+    this.unsubscribeTarget = deps.target.events.on((e) => this.onTargetEvent(e));
+    this.state = 'stopped';
+  }
+
+  /** Runs to `address` with a temporary breakpoint, without telling clients about the legs. */
+  runTo(address: number, timeoutMs: number): Promise<StopInfo> {
+    this.requireTarget();
+    return this.stepper!.runTo(address, 'entry', timeoutMs);
+  }
+
+  protected async callerAddress(): Promise<number | undefined> {
+    if (!this.index) return undefined;
+    const frames = await this.inspector!.backtrace();
+    return frames[1]?.pc;
+  }
+
+  /** Boot finished: tell everyone where the program stands. */
+  announceReady(stop: StopInfo, message: string): void {
+    this.setPhase('ready', message);
+    this.publishStop(stop);
+  }
+
+  /** Boot finished on a target that runs on its own (no stop to report). */
+  announceRunning(message: string): void {
+    this.setPhase('ready', message);
+    this.startRunning();
+  }
+
+  fail(err: unknown): void {
+    this.failure = asRetroError(err);
+    this.state = 'exited';
+    this.setPhase('failed', this.failure.message);
+  }
+
+  statusPhase(): SessionPhase {
+    return this.phase;
+  }
+
+  identity(): Identity {
+    return { session_id: this.id, build_id: this.buildId, generation: this.generation };
+  }
+
+  async status(): Promise<SessionStatus> {
+    const pc = this.state === 'stopped' ? this.lastStop?.pc : undefined;
+    return {
+      ...this.identity(),
+      phase: this.phase,
+      progress: [...this.progress],
+      state: this.state,
+      machine: this.config.machine,
+      emulator: this.config.emulator,
+      program: this.config.program,
+      pc,
+      location: pc === undefined ? undefined : this.inspector?.location(pc),
+      last_stop: this.lastStop,
+      lease: this.lease.info(),
+      error: this.failure ? { code: this.failure.code, message: this.failure.message } : undefined,
+      ...(this.target && !this.target.run ? { run_control: false as const } : {}),
+    };
+  }
+
+  onEvent(listener: (e: QueuedEvent) => void): () => void {
+    return this.events.subscribe(listener);
+  }
+
+  eventsSince(seq: number) {
+    return this.events.since(seq);
+  }
+
+  async waitForStop(timeoutMs: number): Promise<SessionStatus> {
+    if (this.isSettled()) return this.status();
+    await new Promise<void>((resolvePromise, reject) => {
+      const timer = setTimeout(() => {
+        off();
+        reject(
+          new RetroError('timeout', `The machine did not stop within ${timeoutMs} ms; it is still ${this.state}.`, {
+            timeout_ms: timeoutMs,
+          }),
+        );
+      }, timeoutMs);
+      const off = this.events.subscribe((q) => {
+        if (
+          q.event.type === 'stopped' ||
+          q.event.type === 'exited' ||
+          (q.event.type === 'phase' && q.event.phase === 'failed')
+        ) {
+          clearTimeout(timer);
+          off();
+          resolvePromise();
+        }
+      });
+    });
+    return this.status();
+  }
+
+  protected isSettled(): boolean {
+    return (this.state === 'stopped' && !this.busy && this.phase === 'ready') || this.state === 'exited';
+  }
+
+  protected onTargetEvent(e: TargetEvent): void {
+    switch (e.type) {
+      case 'stopped': {
+        this.state = 'stopped';
+        this.inspector?.invalidate();
+        this.inputs.forgetAll();
+        if (!this.stopWaiters.resolve(e.stop) && !this.busy) this.publishStop(e.stop);
+        break;
+      }
+      case 'running':
+        if (this.state !== 'running' && !this.busy && !this.stopWaiters.pending) this.startRunning();
+        this.state = 'running';
+        break;
+      case 'exited':
+        this.stopWaiters.rejectAll(new RetroError('target_lost', `The emulator went away: ${e.reason}.`));
+        this.markExited(e.reason);
+        break;
+      case 'reset':
+        this.bumpGeneration(e.hard ? 'hard reset' : 'soft reset');
+        if (e.hard)
+          void this.breakpoints.rearmAll().catch((err) =>
+            this.emit({
+              type: 'output',
+              text: `Re-arming breakpoints after reset failed: ${asRetroError(err).message}`,
+            }),
+          );
+        break;
+      case 'output':
+        this.emit(e.machine ? { type: 'output', text: e.text, machine: true } : { type: 'output', text: e.text });
+        break;
+    }
+  }
+
+  /** `decided`: the breakpoints that asked for this stop, once their conditions were evaluated. */
+  protected publishStop(stop: StopInfo, decided?: number[]): void {
+    this.state = 'stopped';
+    this.inspector?.invalidate();
+    let breakpointIds = decided ?? [];
+    if (stop.reason === 'breakpoint' && !decided) {
+      breakpointIds = this.breakpoints.hit(stop.breakpointId, stop.pc, false);
+      if (this.hits.governs(breakpointIds)) {
+        void this.decideStop(stop, breakpointIds);
+        return;
+      }
+      for (const id of breakpointIds) this.breakpoints.countHit(id);
+    }
+    const watchpointIds = stop.reason === 'watchpoint' ? this.watchpoints.hit(stop) : undefined;
+    const location = this.inspector?.location(stop.pc);
+    this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds };
+    this.emit({
+      type: 'stopped',
+      stop,
+      location,
+      generation: this.generation,
+      breakpoint_ids: breakpointIds,
+      watchpoint_ids: watchpointIds,
+    });
+  }
+
+  /** After a failed step: report wherever the machine actually is. */
+  protected async refreshStop(): Promise<void> {
+    const status = await this.target?.status().catch(() => undefined);
+    if (status?.state === 'stopped') this.publishStop({ reason: 'step', pc: status.pc ?? 0 });
+  }
+
+  protected startRunning(): void {
+    this.state = 'running';
+    this.inspector?.invalidate();
+    this.emit({ type: 'running' });
+  }
+
+  protected markExited(reason: string): void {
+    if (this.state === 'exited' && this.phase === 'exited') return;
+    this.state = 'exited';
+    this.bumpGeneration(`exit: ${reason}`);
+    if (this.phase !== 'failed') this.setPhase('exited', reason);
+    this.emit({ type: 'exited', reason });
+  }
+
+  protected bumpGeneration(reason: string): void {
+    this.generation++;
+    this.emit({ type: 'generation', generation: this.generation, reason });
+  }
+
+  protected emit(event: SessionEvent): void {
+    this.events.push(event);
+  }
+
+  protected requireTarget(): Target {
+    if (this.target && this.state !== 'exited') return this.target;
+    if (this.failure)
+      throw new RetroError('target_lost', `The session failed to start: ${this.failure.message}`, {
+        cause: this.failure.code,
+      });
+    if (this.state === 'exited') throw new RetroError('target_lost', 'The emulator of this session has exited.');
+    throw new RetroError(
+      'not_stopped',
+      `The session is still starting (${this.phase}); wait for it with session_status or wait_for_stop.`,
+    );
+  }
+
+  /** A facet of the target, or the one 'unsupported' refusal with the target's reason. */
+  protected facet<K extends FacetName>(name: K): NonNullable<Target[K]> {
+    const target = this.requireTarget();
+    const facet = target[name];
+    if (facet) return facet as NonNullable<Target[K]>;
+    throw new RetroError(
+      'unsupported',
+      target.info.missing?.[name] ?? `The ${target.info.kind} target has no ${FACET_TEXT[name]}.`,
+      { target: target.info.kind, facet: name },
+    );
+  }
+
+  protected requireInspector(): Inspector {
+    this.requireTarget();
+    this.requireStopped();
+    return this.inspector!;
+  }
+
+  protected requireStopped(): void {
+    if (this.state !== 'stopped' || this.busy) {
+      throw notStopped(this.busy ? 'stepping' : this.state, { state: this.state });
+    }
+  }
+
+  protected requireMutation(
+    clientId: string,
+    opts: MutationOptions | undefined,
+    needs?: 'stopped' | 'running',
+  ): Target {
+    const client = this.clients.get(clientId);
+    const target = this.requireTarget();
+    if (opts?.generation !== undefined && opts.generation !== this.generation) {
+      throw staleGeneration(opts.generation, this.generation);
+    }
+    this.lease.require(client);
+    this.lease.beat(clientId);
+    if (needs === 'stopped') this.requireStopped();
+    if (needs === 'running' && this.state !== 'running') {
+      throw new RetroError(
+        'not_running',
+        `The machine is ${this.state}; input and similar requests need it running (resume first).`,
+        { state: this.state },
+      );
+    }
+    return target;
+  }
+
+  protected checkRange(address: Address, length: number): void {
+    if (!Number.isInteger(length) || length < 1)
+      throw new RetroError('bad_request', `Length must be a positive whole number, not ${length}.`);
+    if (length > MAX_TRANSFER)
+      throw new RetroError(
+        'too_large',
+        `At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`,
+        { max: MAX_TRANSFER },
+      );
+    if (address.space === 'cpu' || address.space === 'program') {
+      const caps = this.requireTarget().info;
+      const size = 2 ** (caps.spaceBits?.[address.space] ?? caps.addressBits);
+      if (!Number.isInteger(address.offset) || address.offset < 0 || address.offset + length > size) {
+        throw new RetroError(
+          'bad_address',
+          `${hex(address.offset)}+${length} is outside the ${address.space} space (0x0000–${hex(size - 1)}).`,
+          { offset: address.offset, length },
+        );
+      }
+    }
+  }
+
+  /**
+   * A breakpoint with a condition, hit condition or log message was reached:
+   * evaluate them at the stop (busy meanwhile, so nobody acts on it), print
+   * the logpoints, and either publish the stop or resume without one.
+   */
+  protected async decideStop(stop: StopInfo, ids: number[]): Promise<void> {
+    this.busy = true;
+    const inspector = this.inspector;
+    const decision = await this.hits
+      .decide(ids, {
+        machine: () => inspector!.exprMachine(0),
+        show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
+      })
+      .catch((err: unknown) => ({ stopping: ids, counted: ids, logs: [], errors: [asRetroError(err).message] }));
+    for (const id of decision.counted) this.breakpoints.countHit(id);
+    // settled only now: nobody may see a stop that is about to be resumed
+    if (!decision.stopping.length) {
+      this.state = 'running';
+      inspector?.invalidate();
+    }
+    this.busy = false;
+    const location = inspector?.location(stop.pc);
+    for (const log of decision.logs) {
+      const owner = this.breakpoints.get(log.id).owner.id;
+      this.emit({ type: 'output', text: log.text });
+      this.emit({ type: 'logpoint', breakpoint_id: log.id, owner, text: log.text, location });
+    }
+    for (const text of decision.errors) this.emit({ type: 'output', text });
+    if (decision.stopping.length) return this.publishStop(stop, decision.stopping);
+    // nobody stops here: carry on as if the CPU had never paused
+    await Promise.resolve()
+      .then(() => this.facet('run').resume())
+      .catch((err: unknown) => {
+        this.emit({
+          type: 'output',
+          text: `Resuming after a breakpoint that did not stop failed: ${asRetroError(err).message}`,
+        });
+        void this.refreshStop();
+      });
+  }
+}
+
+const FACET_TEXT: Record<FacetName, string> = {
+  run: 'run control or CPU registers',
+  breakpoints: 'breakpoints',
+  watch: 'watchpoints',
+  screen: 'screen',
+  input: 'keyboard input',
+};
