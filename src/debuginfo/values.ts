@@ -5,9 +5,24 @@
  */
 import { RetroError } from '../core/errors.js';
 import type { Address } from '../core/target.js';
-import type { VariableValue } from '../session/types.js';
 import type { CField, CType } from './model.js';
 import { hexBytes } from '../core/hex.js';
+
+/** A C value as the debugger shows it: typed, formatted, with its storage. */
+export interface VariableValue {
+  name: string;
+  /** C type as written, e.g. "unsigned char", "int *", "struct point" */
+  type: string;
+  /** formatted value, e.g. "42 ('*')", "0x8000", "{x=1, y=2}" */
+  value: string;
+  /** numeric value where the type is scalar */
+  numeric?: number;
+  address?: Address;
+  /** raw bytes, hex */
+  bytes?: string;
+  /** nested members (struct fields, array elements), bounded */
+  children?: VariableValue[];
+}
 
 /** At most this many elements/fields are decoded as children of one value. */
 export const MAX_CHILDREN = 64;

@@ -3,6 +3,7 @@
  * uses. Only src/session/ implements it; front ends never touch a Target.
  */
 import type { Address, FeatureKey, Register, RunState, StopInfo, WatchSpec } from '../core/target.js';
+import type { VariableValue } from '../debuginfo/values.js';
 
 export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
 
@@ -201,20 +202,7 @@ export interface StackFrameInfo {
 
 export type ScopeName = 'locals' | 'globals' | 'registers';
 
-export interface VariableValue {
-  name: string;
-  /** C type as written, e.g. "unsigned char", "int *", "struct point" */
-  type: string;
-  /** formatted value, e.g. "42 ('*')", "0x8000", "{x=1, y=2}" */
-  value: string;
-  /** numeric value where the type is scalar */
-  numeric?: number;
-  address?: Address;
-  /** raw bytes, hex */
-  bytes?: string;
-  /** nested members (struct fields, array elements), bounded */
-  children?: VariableValue[];
-}
+export type { VariableValue };
 
 export type SessionEvent =
   | { type: 'phase'; phase: SessionPhase; message: string }
