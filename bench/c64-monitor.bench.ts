@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cpu6502 } from '../src/cpu/6502/cpu6502.js';
 import { SessionManager } from '../src/session/manager.js';
+import { CONNECTORS } from '../src/connectors/registry.js';
 import { Cmd } from '../src/connectors/vice/protocol.js';
 import { VICE_FEATURE } from '../src/connectors/vice/vice-target.js';
 import type { MonitorClient } from '../src/connectors/vice/monitor-client.js';
@@ -35,7 +36,7 @@ function coreSpeed(): number {
 
 async function main(): Promise<void> {
   const fx = await buildC64Fixture();
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   const client = manager.start(
     { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
     { kind: 'cli', label: 'bench' },

@@ -6,10 +6,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { contributes } from '../src/host/manifest.ts';
+import { CONNECTORS } from '../src/connectors/registry.ts';
 
 const packagePath = join(dirname(fileURLToPath(import.meta.url)), '..', 'package.json');
 const manifest = JSON.parse(readFileSync(packagePath, 'utf8'));
-const wanted = contributes();
+const wanted = contributes(CONNECTORS);
 
 if (isDeepStrictEqual(manifest.contributes, wanted)) {
   console.log('package.json contributes: up to date');

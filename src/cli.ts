@@ -17,6 +17,7 @@ import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
 import { serveStdio } from './mcp/stdio.js';
+import { CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
 import { writeFileAtomic } from './core/files.js';
 import { runDemo } from './cli/demo.js';
 
@@ -117,13 +118,14 @@ function exitAfter(cleanup: () => Promise<void>, until?: Promise<unknown>): void
 async function commandMcp(values: Values): Promise<void> {
   // stdout is the protocol: anything else that prints goes to stderr.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   const server = await serveStdio({
     manager,
     outputDir: resolve(values.out ?? '.'),
     roots: () => [process.cwd()],
     launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
+    groups: TOOL_GROUPS,
   });
   logErr('retro-debug: MCP server on stdio ready');
   exitAfter(async () => {
@@ -133,7 +135,7 @@ async function commandMcp(values: Values): Promise<void> {
 }
 
 async function commandServe(values: Values): Promise<void> {
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   const port = portOption(values.port, 'port');
   const dapPort = portOption(values['dap-port'], 'dap-port');
   const tokenFile = resolve(
@@ -149,6 +151,7 @@ async function commandServe(values: Values): Promise<void> {
     roots: () => [process.cwd()],
     launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
+    groups: TOOL_GROUPS,
   });
   const dap = await serveDap(manager, dapPort, { token });
   process.stdout.write(
@@ -163,7 +166,7 @@ async function commandServe(values: Values): Promise<void> {
 }
 
 async function commandDemo(values: Values): Promise<void> {
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   const log = (line: string) => process.stdout.write(line + '\n');
   try {
     await runDemo(manager, {

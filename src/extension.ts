@@ -24,6 +24,7 @@ import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
 import { startHttpMcpServer } from './mcp/http.js';
+import { CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
 import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
 import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
@@ -35,7 +36,7 @@ let shutdown: (() => Promise<void>) | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Retro Debug', { log: true });
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   /** adapters VS Code is talking to, by VS Code debug session id */
   const adapters = new Map<string, RetroDebugSession>();
 
@@ -147,6 +148,7 @@ function setUpMcp(
         port,
         token,
         profile: isProfile(profile) ? profile : DEFAULT_PROFILE,
+        groups: TOOL_GROUPS,
         roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         // getters: a changed setting applies to the next launch
         launchPolicy: {

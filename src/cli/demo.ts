@@ -9,7 +9,7 @@ import type { SessionManagerApi } from '../session/types.js';
 import { RetroError, type ErrorCode } from '../core/errors.js';
 import { resolveMamePath } from '../connectors/mame/launcher.js';
 import { McpConnection } from '../mcp/connection.js';
-import { findTool, TOOL_GROUPS } from '../mcp/groups.js';
+import { findTool, TOOL_GROUPS } from '../connectors/registry.js';
 import { invokeTool, type ToolContext } from '../mcp/tool-kit.js';
 import { buildDemo, checkSdcc } from './build-demo.js';
 import { runC64Demo } from './demo-c64.js';

@@ -1,10 +1,11 @@
-export type EmulatorKind = 'mame' | 'vice' | 'builtin' | 'dosbox';
+/** A connector's kind, e.g. 'mame', 'vice', 'builtin', 'dosbox' (src/connectors/registry.ts lists them). */
+export type EmulatorKind = string;
 
 /** What starts (or attaches) a session. Shared by DAP launch.json, MCP start_session and the CLI. */
 export interface LaunchConfig {
   /** machine name, e.g. "spectrum" (the test fixture), "sprinter", "c64", "dos" */
   machine: string;
-  /** which emulator connector (each has a launcher registered in session/manager.ts) */
+  /** which emulator connector (src/connectors/registry.ts lists them) */
   emulator: EmulatorKind;
   /** the program image (e.g. a ROM built by SDCC: .rom/.bin or .ihx) */
   program?: string;
@@ -54,9 +55,4 @@ export interface DosLaunchOptions {
   memsizeMb?: number;
   /** a program profile (JSON) to load once the guest is up */
   profile?: string;
-}
-
-export interface StartOptions {
-  /** who started it: the session ends the emulator when its starter says stop */
-  startedBy: import('../session/types.js').ClientRef;
 }

@@ -59,7 +59,7 @@ export class DapBinding {
   }
 
   async launch(args: unknown): Promise<AfterConfiguration> {
-    const parsed = parseLaunchArgs(args);
+    const parsed = parseLaunchArgs(args, this.manager.connectors);
     this.cwd = resolve(parsed.config.cwd ?? process.cwd());
     const me = this.bind(this.manager.start(parsed.config, this.starter()), 'launch');
     me.claimControl();

@@ -5,7 +5,8 @@
  */
 import { RetroError } from '../core/errors.js';
 import type { LaunchConfig } from '../core/launch.js';
-import { parseDosOptions } from '../connectors/dosbox/front/dap-launch-args.js';
+import type { Connector } from '../core/connector.js';
+import { parseLaunchConfig } from '../session/launch-options.js';
 
 export interface LaunchOptions {
   config: LaunchConfig;
@@ -20,59 +21,25 @@ export interface AttachOptions {
 
 type Args = Record<string, unknown>;
 
-export function parseLaunchArgs(raw: unknown): LaunchOptions {
+/**
+ * launch.json arguments → the session's LaunchConfig, by the connectors' own
+ * option schemas (src/session/launch-options.ts). A connector without a CPU
+ * debugger (a DOS guest) never stops on entry; the others always have the
+ * session stop at main so that breakpoints are in place before the program
+ * runs, and the adapter resumes itself if the person did not ask to stop.
+ */
+export function parseLaunchArgs(raw: unknown, connectors: readonly Connector[]): LaunchOptions {
   const args = asObject(raw);
-  const machine = optionalString(args, 'machine');
-  if (!machine) throw bad('launch.json needs "machine", e.g. "spectrum".');
-  const emulator = optionalString(args, 'emulator') ?? (machine === 'dos' ? 'dosbox' : 'mame');
-  if (emulator === 'dosbox') return parseDosLaunch(args, machine);
-  if (emulator !== 'mame' && emulator !== 'vice' && emulator !== 'builtin') {
-    throw bad(
-      `Emulator "${emulator}" is not supported; use "mame", "dosbox" with machine "dos", or "vice"/"builtin" with machine "c64".`,
-    );
+  if (!optionalString(args, 'machine')) throw bad('launch.json needs "machine", e.g. "spectrum".');
+  const { connector, config } = parseLaunchConfig(connectors, args);
+  const missing = connector.missingProgram(config);
+  if (missing) throw bad(missing);
+  if (!connector.stopsAtEntry) {
+    delete config.stopOnEntry;
+    return { config, stopOnEntry: false };
   }
-  if ((emulator === 'vice' || emulator === 'builtin') && machine !== 'c64')
-    throw bad(`Emulator "${emulator}" is not supported for machine "${machine}"; it runs machine "c64".`);
-  const program = optionalString(args, 'program');
-  if (!program && !(emulator === 'vice' && optionalString(args, 'viceMonitor'))) {
-    throw bad('launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).');
-  }
-  const stopOnEntry = optionalBoolean(args, 'stopOnEntry') ?? true;
-  const config: LaunchConfig = {
-    machine,
-    emulator,
-    program,
-    debugInfo: optionalString(args, 'debugInfo'),
-    mamePath: optionalString(args, 'mamePath'),
-    vicePath: optionalString(args, 'vicePath'),
-    viceMonitor: optionalString(args, 'viceMonitor'),
-    rompath: optionalString(args, 'rompath'),
-    media: optionalStringMap(args, 'media'),
-    headless: optionalBoolean(args, 'headless'),
-    cwd: optionalString(args, 'cwd'),
-    // The adapter always has the session stop at main so that breakpoints
-    // are in place before the program runs; it resumes itself if asked to.
-    stopOnEntry: true,
-  };
-  for (const key of Object.keys(config) as (keyof LaunchConfig)[]) {
-    if (config[key] === undefined) delete config[key];
-  }
-  return { config, stopOnEntry };
-}
-
-/** A DOS guest always runs (no CPU debugger): no stop at main, nothing to stop on entry. */
-function parseDosLaunch(args: Args, machine: string): LaunchOptions {
-  const dos = parseDosOptions(args.dos);
-  const program = optionalString(args, 'program');
-  if (!program && !dos?.pid)
-    throw bad(
-      'launch.json needs "program" (the DOS .COM/.EXE to run) or "dos": { "pid": N } to attach to a running DOSBox.',
-    );
-  const config: LaunchConfig = { machine, emulator: 'dosbox', program, cwd: optionalString(args, 'cwd'), dos };
-  for (const key of Object.keys(config) as (keyof LaunchConfig)[]) {
-    if (config[key] === undefined) delete config[key];
-  }
-  return { config, stopOnEntry: false };
+  const stopOnEntry = config.stopOnEntry ?? true;
+  return { config: { ...config, stopOnEntry: true }, stopOnEntry };
 }
 
 export function parseAttachArgs(raw: unknown): AttachOptions {
@@ -91,25 +58,6 @@ function optionalString(args: Args, key: string): string | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v !== 'string') throw bad(`"${key}" must be a string.`);
   return v;
-}
-
-function optionalBoolean(args: Args, key: string): boolean | undefined {
-  const v = args[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw bad(`"${key}" must be true or false.`);
-  return v;
-}
-
-function optionalStringMap(args: Args, key: string): Record<string, string> | undefined {
-  const v = args[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw bad(`"${key}" must be an object of strings.`);
-  const out: Record<string, string> = {};
-  for (const [k, value] of Object.entries(v)) {
-    if (typeof value !== 'string') throw bad(`"${key}.${k}" must be a string.`);
-    out[k] = value;
-  }
-  return out;
 }
 
 function bad(message: string): RetroError {

@@ -5,6 +5,7 @@
  * signal, every session this process started is closed before it exits.
  */
 import { SessionManager } from '../session/manager.js';
+import { CONNECTORS } from '../connectors/registry.js';
 import { RetroDebugSession } from './retro-debug-session.js';
 
 const SHUTDOWN_LIMIT_MS = 15_000;
@@ -15,7 +16,7 @@ for (const method of ['log', 'info', 'debug', 'warn'] as const) {
 process.on('uncaughtException', (err) => console.error('retro debug adapter: uncaught', err));
 process.on('unhandledRejection', (err) => console.error('retro debug adapter: unhandled rejection', err));
 
-const manager = new SessionManager();
+const manager = new SessionManager({ connectors: CONNECTORS });
 const adapter = new RetroDebugSession(manager);
 adapter.start(process.stdin, process.stdout);
 

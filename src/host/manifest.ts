@@ -4,6 +4,7 @@
  * settings from here. scripts/sync-manifest.mjs writes it into package.json;
  * test/unit/manifest-sync.test.ts fails when package.json is out of date.
  */
+import type { Connector } from '../core/connector.js';
 import { DEBUG_TYPE, debuggerContribution } from '../dap/launch-schema.js';
 import { DEFAULT_PROFILE, PROFILES } from '../mcp/groups.js';
 import { ASM_LANGUAGES } from '../lsp/asm-dialect.js';
@@ -40,9 +41,10 @@ export const MCP_PROFILES: readonly string[] = Object.keys(PROFILES);
 
 const CATEGORY = 'Retro Debug';
 
-export function contributes(): Record<string, unknown> {
+/** `connectors`: src/connectors/registry.ts CONNECTORS (the sync script and the tests pass them). */
+export function contributes(connectors: readonly Connector[]): Record<string, unknown> {
   return {
-    debuggers: [{ ...debuggerContribution, configurationSnippets: LAUNCH_SNIPPETS }],
+    debuggers: [{ ...debuggerContribution(connectors), configurationSnippets: LAUNCH_SNIPPETS }],
     breakpoints: [{ language: 'c' }],
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {

@@ -13,6 +13,7 @@ import type { LaunchPolicy } from '../session/launch-policy.js';
 import { PROFILES, isProfile, type Profile } from './groups.js';
 import { checkRequest } from './http-guard.js';
 import { createMcpServer, type ConnectionServer } from './server.js';
+import type { ToolGroup } from './tool-kit.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -29,6 +30,8 @@ export interface HttpMcpOptions {
   /** see ToolContext.launchPolicy */
   launchPolicy?: LaunchPolicy;
   profile?: Profile;
+  /** see McpServerOptions.groups */
+  groups: readonly ToolGroup[];
   heartbeatMs?: number;
   /** MCP sessions kept at once; the least recently used is closed beyond this (default 32) */
   maxSessions?: number;
@@ -132,6 +135,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       roots: opts.roots,
       launchPolicy: opts.launchPolicy,
       profile: profile ?? opts.profile,
+      groups: opts.groups,
       heartbeatMs: opts.heartbeatMs,
       isAlive: () => entry.streams > 0,
     });

@@ -14,7 +14,7 @@ import type { Profile } from './groups.js';
 import { ConnectionCatalog } from './tool-catalog.js';
 import { compactToolList } from './schema-compact.js';
 import { explainUnknownTool } from './unknown-tool.js';
-import { registerToolDef, type ToolContext } from './tool-kit.js';
+import { registerToolDef, type ToolContext, type ToolGroup } from './tool-kit.js';
 import { catalogTools } from './tools/catalog.js';
 
 export const SERVER_NAME = 'retro-debug';
@@ -46,6 +46,8 @@ export interface McpServerOptions {
   launchPolicy?: LaunchPolicy;
   /** which tool groups are visible from the start (default 'full'; the CLI and extension default to DEFAULT_PROFILE) */
   profile?: Profile;
+  /** every tool group: the generic ones and the connectors' (src/connectors/registry.ts TOOL_GROUPS) */
+  groups: readonly ToolGroup[];
   heartbeatMs?: number;
   /** see ConnectionOptions.isAlive */
   isAlive?: () => boolean;
@@ -90,7 +92,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     groups: () => catalog.groups(),
   };
   for (const tool of catalogTools) registerToolDef(server, tool, ctx);
-  const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full');
+  const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full', opts.groups);
   ctx.catalog = catalog;
   // The client's declared roots (file: URIs), asked once and again after roots/list_changed.
   let declared: Promise<string[]> | undefined;

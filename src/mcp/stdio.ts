@@ -8,6 +8,7 @@ import type { SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
 import type { Profile } from './groups.js';
 import { createMcpServer } from './server.js';
+import type { ToolGroup } from './tool-kit.js';
 
 export interface StdioMcpOptions {
   manager: SessionManagerApi;
@@ -17,6 +18,8 @@ export interface StdioMcpOptions {
   /** see ToolContext.launchPolicy */
   launchPolicy?: LaunchPolicy;
   profile?: Profile;
+  /** see McpServerOptions.groups */
+  groups: readonly ToolGroup[];
   heartbeatMs?: number;
   stdin?: NodeJS.ReadableStream & { on(event: 'end' | 'close', listener: () => void): unknown };
   stdout?: NodeJS.WritableStream;
@@ -37,6 +40,7 @@ export async function serveStdio(opts: StdioMcpOptions): Promise<StdioMcpServer>
     roots: opts.roots,
     launchPolicy: opts.launchPolicy,
     profile: opts.profile,
+    groups: opts.groups,
     heartbeatMs: opts.heartbeatMs,
   });
   const transport = new StdioServerTransport(stdin as NodeJS.ReadStream, stdout as NodeJS.WriteStream);

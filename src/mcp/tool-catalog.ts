@@ -6,30 +6,17 @@
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RetroError } from '../core/errors.js';
-import { PROFILES, TOOL_GROUPS, type Profile } from './groups.js';
-import { registerToolDef, type GroupSummary, type ToolContext } from './tool-kit.js';
+import { profileGroups, type Profile } from './groups.js';
+import {
+  registerToolDef,
+  type CatalogApi,
+  type GroupSummary,
+  type ToolContext,
+  type ToolGroup,
+  type ToolMatch,
+} from './tool-kit.js';
 
 export const ALL_GROUPS = 'all';
-
-export interface ToolMatch {
-  name: string;
-  title: string;
-  group: string;
-  loaded: boolean;
-  description: string;
-  score: number;
-}
-
-/** What the catalog tools see of the connection's catalog. */
-export interface CatalogApi {
-  readonly profile: Profile;
-  groups(): GroupSummary[];
-  /** returns the groups newly loaded */
-  load(name: string): string[];
-  /** returns the groups unloaded */
-  unload(name: string): string[];
-  search(query: string, limit: number): ToolMatch[];
-}
 
 export class ConnectionCatalog implements CatalogApi {
   private readonly baseline: ReadonlySet<string>;
@@ -39,13 +26,15 @@ export class ConnectionCatalog implements CatalogApi {
     private readonly server: McpServer,
     private readonly ctx: ToolContext,
     readonly profile: Profile,
+    /** every group this server has: the generic ones and the connectors' */
+    private readonly all: readonly ToolGroup[],
   ) {
-    this.baseline = new Set(PROFILES[profile]);
+    this.baseline = new Set(profileGroups(profile, all));
     for (const name of this.baseline) this.register(name);
   }
 
   groups(): GroupSummary[] {
-    return TOOL_GROUPS.map((g) => ({
+    return this.all.map((g) => ({
       name: g.name,
       description: g.description,
       tools: g.tools.map((t) => t.name),
@@ -55,7 +44,7 @@ export class ConnectionCatalog implements CatalogApi {
   }
 
   load(name: string): string[] {
-    const names = name === ALL_GROUPS ? TOOL_GROUPS.map((g) => g.name) : [this.group(name)];
+    const names = name === ALL_GROUPS ? this.all.map((g) => g.name) : [this.group(name)];
     const added = names.filter((n) => !this.loaded.has(n));
     for (const n of added) this.register(n);
     return added;
@@ -95,7 +84,7 @@ export class ConnectionCatalog implements CatalogApi {
       .filter(Boolean);
     if (!words.length) throw new RetroError('bad_request', 'Give some words to search for.');
     const matches: ToolMatch[] = [];
-    for (const g of TOOL_GROUPS) {
+    for (const g of this.all) {
       for (const t of g.tools) {
         const name = t.name.toLowerCase();
         const rest = `${t.title} ${t.description} ${g.name} ${g.description}`.toLowerCase();
@@ -116,17 +105,17 @@ export class ConnectionCatalog implements CatalogApi {
   }
 
   private group(name: string): string {
-    if (!TOOL_GROUPS.some((g) => g.name === name)) {
+    if (!this.all.some((g) => g.name === name)) {
       throw new RetroError(
         'not_found',
-        `No tool group "${name}"; groups: ${TOOL_GROUPS.map((g) => g.name).join(', ')} (or "${ALL_GROUPS}").`,
+        `No tool group "${name}"; groups: ${this.all.map((g) => g.name).join(', ')} (or "${ALL_GROUPS}").`,
       );
     }
     return name;
   }
 
   private register(name: string): void {
-    const group = TOOL_GROUPS.find((g) => g.name === name);
+    const group = this.all.find((g) => g.name === name);
     if (!group || this.loaded.has(name)) return;
     this.loaded.set(
       name,

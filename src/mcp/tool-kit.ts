@@ -15,6 +15,9 @@ import type { LaunchPolicy } from '../session/launch-policy.js';
 import { RetroError, asRetroError } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape } from './schemas.js';
+import type { CallContext } from './call-context.js';
+
+export type { CallContext };
 
 export interface GroupSummary {
   name: string;
@@ -24,12 +27,32 @@ export interface GroupSummary {
   baseline?: boolean;
 }
 
-/** One tool call's own channel back to the client: its cancellation and its progress notifications. */
-export interface CallContext {
-  /** aborted when the client sends notifications/cancelled for this request (or the connection closes) */
-  signal?: AbortSignal;
-  /** a notifications/progress for this call, when the client passed a progress token; otherwise nothing */
-  progress(message: string): void;
+/** A named set of tools loaded and unloaded together. */
+export interface ToolGroup {
+  name: string;
+  description: string;
+  tools: readonly ToolDef[];
+}
+
+export interface ToolMatch {
+  name: string;
+  title: string;
+  group: string;
+  loaded: boolean;
+  description: string;
+  score: number;
+}
+
+/** What the catalog tools see of the connection's catalog. */
+export interface CatalogApi {
+  /** the connection's start-up profile (groups.ts) */
+  readonly profile: string;
+  groups(): GroupSummary[];
+  /** returns the groups newly loaded */
+  load(name: string): string[];
+  /** returns the groups unloaded */
+  unload(name: string): string[];
+  search(query: string, limit: number): ToolMatch[];
 }
 
 /** What a tool's run function gets besides its arguments. */
@@ -45,7 +68,7 @@ export interface ToolContext {
   /** the tool groups this connection knows, for the catalog tools */
   groups: () => GroupSummary[];
   /** load/unload/search tool groups on this connection (absent outside an MCP server, e.g. the CLI demo) */
-  catalog?: import('./tool-catalog.js').CatalogApi;
+  catalog?: CatalogApi;
   /** this call's cancellation and progress (absent outside an MCP request, e.g. the CLI demo) */
   call?: CallContext;
 }

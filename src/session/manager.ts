@@ -8,32 +8,18 @@ import { loadDebugInfo } from '../debuginfo/load.js';
 import type { DebugInfo } from '../debuginfo/model.js';
 import { resolveFramePointers } from '../debuginfo/z80-frame.js';
 import type { Target } from '../core/target.js';
-import { launchMameTarget } from '../connectors/mame/mame-target.js';
-import { launchDosboxTarget } from '../connectors/dosbox/launcher.js';
-import { launchViceTarget } from '../connectors/vice/launcher.js';
-import { launchBuiltinTarget } from '../connectors/builtin-c64/launcher.js';
+import type { Connector } from '../core/connector.js';
 import type { LaunchConfig } from '../core/launch.js';
 import { Session } from './session.js';
 import type { ClientStarter, SessionApi, SessionManagerApi } from './types.js';
 import type { ClientSession } from './client-session.js';
 
-export type TargetLauncher = (
-  config: LaunchConfig,
-  opts: { workDir: string; onProgress?: (message: string) => void },
-) => Promise<Target>;
-
-/** One launcher per emulator connector; a kind without one is refused as unsupported. */
-const LAUNCHERS: Partial<Record<LaunchConfig['emulator'], TargetLauncher>> = {
-  mame: launchMameTarget,
-  dosbox: launchDosboxTarget,
-  vice: launchViceTarget,
-  builtin: launchBuiltinTarget,
-};
-
 /** How long the program may take from power-on to main. */
 const RUN_TO_MAIN_MS = 60_000;
 
 export interface SessionManagerOptions {
+  /** the connectors sessions can start (src/connectors/registry.ts CONNECTORS; tests add their own) */
+  connectors: readonly Connector[];
   workDir?: string;
   leaseMs?: number;
 }
@@ -44,17 +30,21 @@ export class SessionManager implements SessionManagerApi {
   private readonly listeners = new Set<() => void>();
   private readonly workDir: string;
   readonly leaseMs: number;
+  readonly connectors: readonly Connector[];
 
-  constructor(opts: SessionManagerOptions = {}) {
+  constructor(opts: SessionManagerOptions) {
+    this.connectors = opts.connectors;
     this.workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'retro-debug-'));
     this.leaseMs = opts.leaseMs ?? 30_000;
   }
 
   start(config: LaunchConfig, starter: ClientStarter): ClientSession {
-    if (!LAUNCHERS[config.emulator]) {
-      throw new RetroError('unsupported', `Emulator "${config.emulator}" is not supported yet; use "mame".`, {
-        emulator: config.emulator,
-      });
+    if (!this.connector(config.emulator)) {
+      throw new RetroError(
+        'unsupported',
+        `Emulator "${config.emulator}" is not supported; use ${this.connectors.map((c) => `"${c.kind}"`).join(', ')}.`,
+        { emulator: config.emulator },
+      );
     }
     const clash = this.live().find(
       (s) =>
@@ -112,6 +102,10 @@ export class SessionManager implements SessionManagerApi {
     await Promise.all(this.sessions.map((s) => s.stop('the owning process is closing')));
   }
 
+  private connector(kind: string): Connector | undefined {
+    return this.connectors.find((c) => c.kind === kind);
+  }
+
   private live(): Session[] {
     return this.sessions.filter((s) => !['exited', 'failed'].includes(s.statusPhase()));
   }
@@ -133,7 +127,7 @@ export class SessionManager implements SessionManagerApi {
       const debugInfoPath = this.debugInfoPath(config, cwd);
       const info = debugInfoPath ? await loadDebugInfo(debugInfoPath, { workspace: cwd }) : undefined;
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
-      const target = await LAUNCHERS[config.emulator]!(
+      const target = await this.connector(config.emulator)!.launch(
         { ...config, cwd },
         {
           workDir: join(this.workDir, session.id),

@@ -318,6 +318,8 @@ export interface SessionApi {
 export interface SessionManagerApi {
   /** how long a client may stay silent before its lease and breakpoints lapse; front ends beat well within it */
   readonly leaseMs: number;
+  /** the connectors this manager starts sessions with (their kinds, machines and launch options) */
+  readonly connectors: readonly import('../core/connector.js').Connector[];
   /** Starts booting and returns at once; progress shows in status().phase/progress and 'phase' events. */
   /** The starter's handle holds the lease from the start. */
   start(config: import('../core/launch.js').LaunchConfig, starter: ClientStarter): ClientSession;

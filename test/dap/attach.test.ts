@@ -8,6 +8,7 @@ import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { serveDap, type DapServer } from '../../src/dap/serve.js';
@@ -24,7 +25,7 @@ const TAKE_OVER = "Control is held by MCP client test-agent; run 'Retro Debug: T
 
 before(async () => {
   fx = await buildZxFixture();
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   agent = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, stopOnEntry: true },
     { kind: 'mcp', label: 'MCP client test-agent' },

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { RetroError } from '../../src/core/errors.js';
 import type { BreakpointInfo, ClientRef } from '../../src/session/types.js';
 import { parseAttachArgs, parseLaunchArgs } from '../../src/dap/launch-args.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { launchAttributes, attachAttributes, debuggerContribution } from '../../src/dap/launch-schema.js';
 import { toDapMessage, userSentence } from '../../src/dap/error-text.js';
 import { parseMemoryReference, toDapVariable, VariableHandles } from '../../src/dap/variables.js';
@@ -22,18 +23,21 @@ function codeOf(fn: () => unknown): string {
 }
 
 test('launch args: every schema attribute is read, and the session is always asked to stop at main', () => {
-  const { config, stopOnEntry } = parseLaunchArgs({
-    machine: 'spectrum',
-    emulator: 'mame',
-    program: 'a.rom',
-    debugInfo: 'a.cdb',
-    mamePath: '/m',
-    rompath: 'r',
-    media: { cart: 'x.bin' },
-    headless: false,
-    stopOnEntry: false,
-    cwd: '/w',
-  });
+  const { config, stopOnEntry } = parseLaunchArgs(
+    {
+      machine: 'spectrum',
+      emulator: 'mame',
+      program: 'a.rom',
+      debugInfo: 'a.cdb',
+      mamePath: '/m',
+      rompath: 'r',
+      media: { cart: 'x.bin' },
+      headless: false,
+      stopOnEntry: false,
+      cwd: '/w',
+    },
+    CONNECTORS,
+  );
   assert.equal(stopOnEntry, false);
   assert.deepEqual(config, {
     machine: 'spectrum',
@@ -48,50 +52,53 @@ test('launch args: every schema attribute is read, and the session is always ask
     cwd: '/w',
   });
   // emulator-specific attributes are read for their emulator (machine "dos": the dosbox options)
-  const dosConfig = parseLaunchArgs({ machine: 'dos', program: 'A.COM', dos: {} }).config;
-  const viceConfig = parseLaunchArgs({
-    machine: 'c64',
-    emulator: 'vice',
-    program: 'a.prg',
-    vicePath: '/v',
-    viceMonitor: '127.0.0.1:6502',
-  }).config;
+  const dosConfig = parseLaunchArgs({ machine: 'dos', program: 'A.COM', dos: {} }, CONNECTORS).config;
+  const viceConfig = parseLaunchArgs(
+    {
+      machine: 'c64',
+      emulator: 'vice',
+      program: 'a.prg',
+      vicePath: '/v',
+      viceMonitor: '127.0.0.1:6502',
+    },
+    CONNECTORS,
+  ).config;
   // dapToken is read by serve's gate (src/dap/dap-gate.ts) before the adapter sees the request
   const adapterKeys = (props: object) => Object.keys(props).filter((k) => k !== DAP_TOKEN_ATTRIBUTE);
-  for (const key of adapterKeys(launchAttributes.properties))
+  for (const key of adapterKeys(launchAttributes(CONNECTORS).properties))
     assert.ok(key in config || key in dosConfig || key in viceConfig, `schema attribute ${key} is not passed on`);
   assert.deepEqual(
     adapterKeys(attachAttributes.properties).sort(),
     Object.keys(parseAttachArgs({ sessionId: 's', cwd: '/w' })).sort(),
   );
-  assert.equal(debuggerContribution.type, 'retro');
+  assert.equal(debuggerContribution(CONNECTORS).type, 'retro');
 });
 
 test('launch args: defaults and refusals', () => {
-  assert.equal(parseLaunchArgs({ machine: 'spectrum', program: 'p.rom' }).stopOnEntry, true);
-  assert.equal(parseLaunchArgs({ machine: 'spectrum', program: 'p.rom' }).config.emulator, 'mame');
+  assert.equal(parseLaunchArgs({ machine: 'spectrum', program: 'p.rom' }, CONNECTORS).stopOnEntry, true);
+  assert.equal(parseLaunchArgs({ machine: 'spectrum', program: 'p.rom' }, CONNECTORS).config.emulator, 'mame');
   assert.equal(
-    codeOf(() => parseLaunchArgs({ program: 'p.rom' })),
+    codeOf(() => parseLaunchArgs({ program: 'p.rom' }, CONNECTORS)),
     'bad_request',
   );
   assert.equal(
-    codeOf(() => parseLaunchArgs({ machine: 'spectrum' })),
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum' }, CONNECTORS)),
     'bad_request',
   );
   assert.equal(
-    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', emulator: 'vice' })),
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', emulator: 'vice' }, CONNECTORS)),
     'bad_request',
   );
   assert.equal(
-    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', headless: 'yes' })),
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', headless: 'yes' }, CONNECTORS)),
     'bad_request',
   );
   assert.equal(
-    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', media: { cart: 3 } })),
+    codeOf(() => parseLaunchArgs({ machine: 'spectrum', program: 'p', media: { cart: 3 } }, CONNECTORS)),
     'bad_request',
   );
   assert.equal(
-    codeOf(() => parseLaunchArgs('nonsense')),
+    codeOf(() => parseLaunchArgs('nonsense', CONNECTORS)),
     'bad_request',
   );
 });

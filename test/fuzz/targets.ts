@@ -16,7 +16,7 @@ import { sourceLocator } from '../../src/debuginfo/source-near.js';
 import { validateProfile } from '../../src/machines/dos/profile.js';
 import { parseAttachArgs, parseLaunchArgs } from '../../src/dap/launch-args.js';
 import { agentLaunchConfig } from '../../src/session/launch-policy.js';
-import { findTool } from '../../src/mcp/groups.js';
+import { CONNECTORS, findTool } from '../../src/connectors/registry.js';
 import { BridgeClient } from '../../src/connectors/mame/bridge-client.js';
 import { BuiltinMonitorServer } from '../../src/connectors/builtin-c64/monitor-server.js';
 import { MonitorClient } from '../../src/connectors/vice/monitor-client.js';
@@ -173,7 +173,7 @@ const launchSeeds = async () => [
   { sessionId: 'abc', cwd: '/w' },
 ];
 export const launchTarget = jsonTarget('launch-arguments', launchSeeds, (v) => {
-  refusesOnlyWithRetroError(() => parseLaunchArgs(v));
+  refusesOnlyWithRetroError(() => parseLaunchArgs(v, CONNECTORS));
   refusesOnlyWithRetroError(() => parseAttachArgs(v));
   const parsed = z.object(startSession.input).safeParse(v);
   if (parsed.success) {

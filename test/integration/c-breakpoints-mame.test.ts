@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi, SessionEvent } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
@@ -16,7 +17,7 @@ const events: SessionEvent[] = [];
 
 before(async () => {
   fx = await buildZxFixture();
-  manager = new SessionManager({ leaseMs: 5000 });
+  manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 5000 });
   dap = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
     { kind: 'dap', label: 'VS Code debug session' },

@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi, VariableValue } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
@@ -28,7 +29,7 @@ const byName = (vars: VariableValue[]) => Object.fromEntries(vars.map((v) => [v.
 
 before(async () => {
   dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'types'), ['types.c', 'counter.s'], '-Oirs');
-  manager = new SessionManager({ leaseMs: 5000 });
+  manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 5000 });
   dap = manager.start(
     { machine: 'c64', emulator: 'builtin', program: join(dir, 'program.prg'), cwd: dir },
     { kind: 'dap', label: 'types' },

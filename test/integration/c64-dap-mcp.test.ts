@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildC64Fixture, REPO_ROOT, type C64Fixture } from '../support/c64-fixture.js';
 import { RecordingClient } from '../dap/dap-client.js';
@@ -32,7 +33,7 @@ const outDir = mkdtempSync(join(tmpdir(), 'c64-e2e-'));
 before(async () => {
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
   fx = await buildC64Fixture();
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   http = await startHttpServerOn(manager, { outputDir: outDir, profile: 'vice' });
   agent = await connectHttpClient(http, 'c64-agent');
 });

@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi, SessionStatus } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { VICE_FEATURE } from '../../src/connectors/vice/vice-target.js';
@@ -33,7 +34,7 @@ async function stoppedAt(expect?: { file: string; line: number }): Promise<Sessi
 
 before(async () => {
   fx = await buildC64Fixture();
-  manager = new SessionManager({ leaseMs: 5000 });
+  manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 5000 });
   dap = manager.start(
     { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
     { kind: 'dap', label: 'test' },

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi } from '../../src/session/types.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callExpectingError, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
@@ -26,7 +27,7 @@ let session: SessionApi;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'c64-toolkit-live-'));
   art = buildArtProgram(dir);
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   ({ session } = manager.start(
     { machine: 'c64', emulator: 'builtin', program: join(dir, 'data.prg'), cwd: dir, stopOnEntry: true },
     { kind: 'cli', label: 'c64 toolkit test' },

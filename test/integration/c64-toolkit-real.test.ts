@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 import { GLYPHS, MC_SPRITE, assertCharScreen, assertSprite, buildArtProgram, render } from './c64-toolkit-fixture.js';
@@ -26,7 +27,7 @@ let client: Client;
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'c64-toolkit-real-'));
   ({ prg, offsets } = buildArtProgram(dir));
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { profile: 'static', outputDir: dir });
   client = await connectHttpClient(server, 'c64-real');
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi } from '../../src/session/types.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -26,7 +27,7 @@ let client: Client;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'c64-toolkit-tools-'));
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { profile: 'full', outputDir: dir });
   client = await connectHttpClient(server, 'c64-tools');
 });

@@ -13,6 +13,7 @@ import { MonitorClient } from '../../src/connectors/vice/monitor-client.js';
 import { EVENT_ID, Evt, encodeResponse } from '../../src/connectors/vice/protocol.js';
 import { ViceTarget } from '../../src/connectors/vice/vice-target.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 
 let fx: C64Fixture;
@@ -49,7 +50,7 @@ const connected = (port: number) =>
   });
 
 test('a built-in C64 session opens no port; its machine stops when the session goes', async () => {
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   const before = listeningInodes();
   const { session } = manager.start(
     { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { resolveMamePath } from '../../src/connectors/mame/launcher.js';
 import { mameHasDriver } from '../../src/connectors/mame/driver-check.js';
 import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
@@ -34,7 +35,7 @@ test('a sprinter launch on a MAME without the driver fails at once, saying which
     t.skip(`${mame} has the sprinter driver; the refusal cannot be shown with it`);
     return;
   }
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   try {
     const { session } = manager.start(
       { machine: 'sprinter', emulator: 'mame', program: exeFile() },
@@ -65,7 +66,7 @@ test('live Sprinter: DSS runs the EXE to main; window pages, VRAM and fast RAM a
     );
     return;
   }
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   try {
     const { session } = manager.start(
       {

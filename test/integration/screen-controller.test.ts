@@ -12,12 +12,16 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { ScreenController } from '../../src/ui/screen-controller.js';
 import type { HostMessage } from '../../src/ui/screen-messages.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
 
 const OUT = join(__dirname, '..', '..', '.test-work', 'screen-panel');
-const manager = new SessionManager({ workDir: mkdtempSync(join(tmpdir(), 'retro-screen-it-')) });
+const manager = new SessionManager({
+  connectors: CONNECTORS,
+  workDir: mkdtempSync(join(tmpdir(), 'retro-screen-it-')),
+});
 after(() => manager.closeAll());
 
 /** Resolves with the first posted message that satisfies `match`, bounded. */

@@ -4,6 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { RetroError } from '../../src/core/errors.js';
 import type { SessionApi, SessionStatus } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
@@ -32,7 +33,7 @@ async function stoppedAt(expectLine?: { file: string; line: number }): Promise<S
 
 before(async () => {
   fx = await buildZxFixture();
-  manager = new SessionManager({ leaseMs: 1500 });
+  manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 1500 });
   dap = manager.start(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
     { kind: 'dap', label: 'VS Code debug session' },

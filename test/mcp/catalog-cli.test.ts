@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { DEFAULT_PROFILE, PROFILES, TOOL_GROUPS } from '../../src/mcp/groups.js';
+import { DEFAULT_PROFILE, PROFILES } from '../../src/mcp/groups.js';
+import { TOOL_GROUPS } from '../../src/connectors/registry.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');

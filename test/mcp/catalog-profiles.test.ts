@@ -9,7 +9,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SessionManager } from '../../src/session/manager.js';
-import { DEFAULT_PROFILE, PROFILES, TOOL_GROUPS, type Profile } from '../../src/mcp/groups.js';
+import { CONNECTORS, TOOL_GROUPS } from '../../src/connectors/registry.js';
+import { DEFAULT_PROFILE, PROFILES, type Profile } from '../../src/mcp/groups.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callExpectingError, rawRequest, startHttpServerOn } from './mcp-helpers.js';
 
@@ -22,7 +23,7 @@ const servers: HttpMcpServer[] = [];
 const clients: Client[] = [];
 
 before(() => {
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
 });
 after(async () => {
   await Promise.allSettled(clients.map((c) => c.close()));

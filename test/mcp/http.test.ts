@@ -13,8 +13,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { PNG } from 'pngjs';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS, findTool } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
-import { findTool } from '../../src/mcp/groups.js';
 import { catalogTools } from '../../src/mcp/tools/catalog.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import {
@@ -44,7 +44,7 @@ const fileOf = (loc: Structured | undefined) => loc && basename(loc.path ?? loc.
 before(async () => {
   fx = await buildZxFixture();
   outDir = mkdtempSync(join(tmpdir(), 'mcp-http-out-'));
-  manager = new SessionManager({ workDir: mkdtempSync(join(tmpdir(), 'mcp-http-work-')) });
+  manager = new SessionManager({ connectors: CONNECTORS, workDir: mkdtempSync(join(tmpdir(), 'mcp-http-work-')) });
   server = await startHttpServerOn(manager, { outputDir: outDir });
 });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { agentLaunchConfig, USER_ONLY_LAUNCH_OPTIONS } from '../../src/session/launch-policy.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callExpectingError, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
@@ -23,7 +24,7 @@ after(async () => {
 });
 
 async function agent(allow: boolean, mamePath?: string) {
-  const manager = new SessionManager();
+  const manager = new SessionManager({ connectors: CONNECTORS });
   const server = await startHttpServerOn(manager, {
     profile: 'full',
     launchPolicy: { allowAgentLaunchOptions: allow, mamePath },

@@ -5,11 +5,12 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
 import { call, connectHttpClient, startHttpServerOn, waitUntilReady } from './mcp-helpers.js';
 
-const manager = new SessionManager();
+const manager = new SessionManager({ connectors: CONNECTORS });
 let server: HttpMcpServer | undefined;
 
 after(async () => {

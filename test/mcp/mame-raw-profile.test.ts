@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
 import { call, callExpectingError, connectHttpClient, startHttpServerOn, waitUntilReady } from './mcp-helpers.js';
@@ -34,7 +35,7 @@ before(async () => {
     mkdirSync(join(roms, set), { recursive: true });
     writeFileSync(join(roms, set, file), Buffer.alloc(size));
   }
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { profile: 'raw' });
   agent = await connectHttpClient(server, 'raw-profile-agent');
 });

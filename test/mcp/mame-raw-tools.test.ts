@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import {
@@ -55,7 +56,7 @@ async function stopped(): Promise<Structured> {
 
 before(async () => {
   fx = await buildZxFixture();
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { outputDir });
   agent = await connectHttpClient(server, 'raw-agent');
 });

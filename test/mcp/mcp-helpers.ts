@@ -11,14 +11,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManagerApi } from '../../src/session/types.js';
 import { startHttpMcpServer, type HttpMcpOptions, type HttpMcpServer } from '../../src/mcp/http.js';
+import { TOOL_GROUPS } from '../../src/connectors/registry.js';
 
 export type Structured = Record<string, any>;
 
 export function startHttpServerOn(
   manager: SessionManagerApi,
-  opts: Omit<HttpMcpOptions, 'manager'> = {},
+  opts: Omit<HttpMcpOptions, 'manager' | 'groups'> & Partial<Pick<HttpMcpOptions, 'groups'>> = {},
 ): Promise<HttpMcpServer> {
-  return startHttpMcpServer({ manager, ...opts });
+  return startHttpMcpServer({ manager, groups: TOOL_GROUPS, ...opts });
 }
 
 export async function connectHttpClient(server: { url: string; token: string }, name = 'test-client'): Promise<Client> {

@@ -10,7 +10,7 @@ import { checkRequest, isAllowedOrigin, isLoopbackHost } from '../../src/mcp/htt
 import { asciiPreview, parseAddress, parseHex } from '../../src/mcp/format.js';
 import { resolveOutputPath, writeOutputFile } from '../../src/core/files.js';
 import { encodePng } from '../../src/core/png.js';
-import { findTool } from '../../src/mcp/groups.js';
+import { findTool } from '../../src/connectors/registry.js';
 import { invokeTool, type ToolContext } from '../../src/mcp/tool-kit.js';
 import { catalogTools } from '../../src/mcp/tools/catalog.js';
 

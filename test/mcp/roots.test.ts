@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callExpectingError, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
 
@@ -30,7 +31,7 @@ before(async () => {
   writeFileSync(join(dirs.workspace, 'text.bin'), 'WS');
   symlinkSync(dirs.outside, join(dirs.out, 'escape'));
   symlinkSync('/dev/zero', join(dirs.out, 'zero.prg'));
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { profile: 'full', outputDir: dirs.out, roots: () => [dirs.workspace] });
   plain = await connectHttpClient(server, 'no-roots');
 });

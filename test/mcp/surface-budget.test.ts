@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { DEFAULT_PROFILE, PROFILES, type Profile } from '../../src/mcp/groups.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
@@ -33,7 +34,7 @@ let server: HttpMcpServer;
 const clients: Client[] = [];
 
 before(async () => {
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager);
 });
 after(async () => {

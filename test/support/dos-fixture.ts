@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS, findTool } from '../../src/connectors/registry.js';
 import { McpConnection } from '../../src/mcp/connection.js';
-import { findTool } from '../../src/mcp/groups.js';
 import { invokeTool, type ToolContext } from '../../src/mcp/tool-kit.js';
 
 const run = promisify(execFile);
@@ -116,7 +116,7 @@ export class ToolDriver {
   private readonly ctx: ToolContext;
 
   constructor() {
-    this.manager = new SessionManager();
+    this.manager = new SessionManager({ connectors: CONNECTORS });
     this.connection = new McpConnection(this.manager, { label: () => 'dos test agent', kind: 'cli' });
     this.outputDir = mkdtempSync(join(tmpdir(), 'dos-out-'));
     this.ctx = { manager: this.manager, connection: this.connection, outputDir: this.outputDir, groups: () => [] };

@@ -4,6 +4,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { serveDap, type DapServer } from '../../src/dap/serve.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildZxFixture, type ZxFixture } from './zx-fixture.js';
@@ -21,7 +22,7 @@ export interface ThreeClients {
 
 export async function startThreeClients(leaseMs: number): Promise<ThreeClients> {
   const fx = await buildZxFixture();
-  const manager = new SessionManager({ leaseMs });
+  const manager = new SessionManager({ connectors: CONNECTORS, leaseMs });
   let dap: DapServer | undefined;
   let mcp: HttpMcpServer | undefined;
   const vscode = new RecordingClient();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { contributes } from '../../src/host/manifest.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { ASM_LANGUAGES, detectAsmDialect, dialectOfLanguage } from '../../src/lsp/asm-dialect.js';
 import { parseToolchainOutput, TOOLCHAIN_FORMATS } from '../../src/lsp/toolchain-messages.js';
 
@@ -25,7 +26,7 @@ test('each dialect is detected from the project files written in it; C and unkno
 });
 
 test('the manifest declares a language and grammar per dialect, and the grammar files are theirs', () => {
-  const manifest = contributes() as {
+  const manifest = contributes(CONNECTORS) as {
     languages: { id: string; extensions: string[] }[];
     grammars: { language: string; scopeName: string; path: string }[];
   };
@@ -67,7 +68,7 @@ test('toolchain messages, as the real tools print them, become file/line/severit
   );
   const nasmOnly = TOOLCHAIN_FORMATS.filter((f) => f.owner === 'nasm');
   assert.equal(parseToolchainOutput('bad.asm:3: error: parser: instruction expected', nasmOnly)[0].source, 'nasm');
-  const matchers = (contributes() as { problemMatchers: { name: string; pattern: { regexp: string } }[] })
+  const matchers = (contributes(CONNECTORS) as { problemMatchers: { name: string; pattern: { regexp: string } }[] })
     .problemMatchers;
   assert.deepEqual(
     matchers.map((m) => m.name),

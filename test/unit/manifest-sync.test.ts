@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { attachAttributes, DEBUG_TYPE, launchAttributes } from '../../src/dap/launch-schema.js';
 import { COMMANDS, contributes, MCP_PROVIDER_ID, SETTINGS } from '../../src/host/manifest.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 
 const root = join(__dirname, '..', '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -11,7 +12,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 test('package.json contributes is exactly what src/host/manifest.ts generates (run scripts/sync-manifest.mjs)', () => {
   assert.deepEqual(
     manifest.contributes,
-    contributes(),
+    contributes(CONNECTORS),
     'package.json is out of sync: run `node --import tsx scripts/sync-manifest.mjs`',
   );
 });
@@ -20,7 +21,10 @@ test("the debugger contribution carries the adapter's launch/attach schema", () 
   const [debuggerEntry] = manifest.contributes.debuggers;
   assert.equal(debuggerEntry.type, DEBUG_TYPE);
   assert.deepEqual(debuggerEntry.languages, ['c']);
-  assert.deepEqual(debuggerEntry.configurationAttributes.launch, JSON.parse(JSON.stringify(launchAttributes)));
+  assert.deepEqual(
+    debuggerEntry.configurationAttributes.launch,
+    JSON.parse(JSON.stringify(launchAttributes(CONNECTORS))),
+  );
   assert.deepEqual(debuggerEntry.configurationAttributes.attach, JSON.parse(JSON.stringify(attachAttributes)));
   assert.deepEqual(manifest.contributes.breakpoints, [{ language: 'c' }]);
 });

@@ -5,8 +5,7 @@
  */
 import * as z from 'zod/v4';
 import { RetroError } from '../../core/errors.js';
-import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
-import type { CatalogApi } from '../tool-catalog.js';
+import { READ_ONLY, defineTool, type CatalogApi, type ToolContext, type ToolDef } from '../tool-kit.js';
 
 const groupName = z.string().min(1).max(64).describe('group name, or "all"');
 

@@ -3,10 +3,13 @@ import * as z from 'zod/v4';
 import type { LeaseInfo, SessionStatus } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
 import { agentLaunchConfig } from '../../session/launch-policy.js';
+import { COMMON_OPTIONS, allLaunchOptions, parseLaunchConfig } from '../../session/launch-options.js';
+import type { Connector } from '../../core/connector.js';
+import type { LaunchConfig } from '../../core/launch.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
 import { MAX_WAIT_MS, waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
-import { defaultEmulator, requireProgramFile } from '../launch-check.js';
+import { requireProgramFile } from '../launch-check.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { hex } from '../../core/hex.js';
@@ -19,86 +22,47 @@ function formatLease(lease: LeaseInfo | undefined, myClientId: string | undefine
   return { holder: lease.holder, expires_in_ms: lease.expires_in_ms, held_by_you: lease.holder.id === myClientId };
 }
 
-const launchInput = {
-  machine: z.string().min(1).default('spectrum').describe('"spectrum", "sprinter", "c64", "dos" or a MAME machine'),
-  emulator: z
-    .enum(['mame', 'vice', 'builtin', 'dosbox'])
-    .optional()
-    .describe('default: builtin for c64, dosbox for dos, else mame'),
-  program: z.string().optional().describe('program image (.rom/.bin/.ihx/.prg/.exe), relative to cwd'),
-  debugInfo: z.string().optional().describe('SDCC .cdb or cc65 .dbg; default: next to program'),
-  mamePath: z.string().optional().describe('user-only: MAME executable'),
-  rompath: z.string().optional().describe('MAME ROM folder'),
-  media: z.record(z.string(), z.string()).optional().describe('user-only: MAME media, {"cart": "game.bin"}'),
-  headless: z.boolean().optional().describe('no window or sound (default true)'),
-  throttle: z.boolean().optional().describe('run at real speed (default false)'),
-  stopOnEntry: z.boolean().optional().describe('stop at main once loaded (default true)'),
-  cwd: z.string().optional().describe('base of relative paths'),
-  extraArgs: z.array(z.string()).max(32).optional().describe('user-only: MAME arguments'),
-  vicePath: z.string().optional().describe('user-only: x64sc executable'),
-  viceMonitor: z
-    .string()
-    .regex(/^[\w.-]+:\d+$/)
-    .optional()
-    .describe('attach to a VICE binary monitor at "host:port"'),
-  dos: z
-    .object({
-      backend: z
-        .enum(['native', 'wasm-dosbox', 'wasm-dosbox-x'])
-        .optional()
-        .describe('default: wasm DOSBox-X when installed, else native'),
-      pid: z.number().int().positive().optional().describe('attach to a native DOSBox process'),
-      executable: z.string().optional().describe('user-only: DOSBox executable'),
-      isolation: z.enum(['dummy', 'xvfb']).optional().describe('native: no display, or a private X'),
-      conf: z.string().optional().describe('user-only: dosbox.conf'),
-      args: z.string().max(120).optional().describe('program arguments'),
-      memsizeMb: z.number().int().min(1).max(64).optional().describe('guest MB'),
-      profile: z.string().optional().describe('program profile JSON'),
-    })
-    .optional()
-    .describe('machine "dos" only'),
-};
-
-const startSession = defineTool({
-  name: 'start_session',
-  title: 'Start a debug session',
-  description:
-    'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
-    'Stops at main by default.',
-  input: {
-    ...launchInput,
-    wait: z.boolean().default(false).describe('return once ready (progress is notified)'),
-    timeout_ms: waitTimeoutInput,
-  },
-  output: {
-    phase: z.enum(PHASES),
-    progress: z.array(z.string()),
-    your_client_id: z.string(),
-    timed_out: z.boolean().describe('wait:true and not ready in time'),
-  },
-  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  async run({ wait, timeout_ms, ...args }, ctx) {
-    const config = agentLaunchConfig(
-      { ...args, emulator: args.emulator ?? defaultEmulator(args.machine) },
-      ctx.launchPolicy,
-    );
-    await requireProgramFile(config);
-    // The manager refuses a second live session for the same program/emulator ('session_exists').
-    const me = ctx.manager.start(config, ctx.connection.starter);
-    ctx.connection.adopt(me);
-    const { session, client } = me;
-    const { status: st, timed_out } = wait
-      ? await waitUntilReady(me, timeout_ms, ctx.call)
-      : { status: await session.status(), timed_out: false };
-    const data = { phase: st.phase, progress: st.progress.slice(-MAX_PROGRESS_LINES), your_client_id: client.id };
-    const summary = !wait
-      ? `Session ${session.id} is starting (${st.phase}); poll session_status until phase is ready.`
-      : timed_out
-        ? `Session ${session.id} is not ready after ${timeout_ms} ms (${st.phase}); poll session_status.`
-        : `Session ${session.id} is ready, ${st.state}${st.state === 'stopped' ? ' in ' + describeLocation(st.location) : ''}.`;
-    return { session, state: st.state, data: { ...data, timed_out }, summary };
-  },
-});
+/** start_session's input is every connector's launch options (src/session/launch-options.ts). */
+const startSession = (connectors: readonly Connector[]) =>
+  defineTool({
+    name: 'start_session',
+    title: 'Start a debug session',
+    description:
+      'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
+      'Stops at main by default.',
+    input: {
+      ...allLaunchOptions(connectors, true),
+      machine: COMMON_OPTIONS.machine.default('spectrum'),
+      wait: z.boolean().default(false).describe('return once ready (progress is notified)'),
+      timeout_ms: waitTimeoutInput,
+    },
+    output: {
+      phase: z.enum(PHASES),
+      progress: z.array(z.string()),
+      your_client_id: z.string(),
+      timed_out: z.boolean().describe('wait:true and not ready in time'),
+    },
+    annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+    async run({ wait, timeout_ms, ...args }, ctx) {
+      const allowed = agentLaunchConfig({ ...args } as LaunchConfig, ctx.launchPolicy);
+      const { config } = parseLaunchConfig(connectors, allowed);
+      await requireProgramFile(config);
+      // The manager refuses a second live session for the same program/emulator ('session_exists').
+      const me = ctx.manager.start(config, ctx.connection.starter);
+      ctx.connection.adopt(me);
+      const { session, client } = me;
+      const { status: st, timed_out } = wait
+        ? await waitUntilReady(me, timeout_ms, ctx.call)
+        : { status: await session.status(), timed_out: false };
+      const data = { phase: st.phase, progress: st.progress.slice(-MAX_PROGRESS_LINES), your_client_id: client.id };
+      const summary = !wait
+        ? `Session ${session.id} is starting (${st.phase}); poll session_status until phase is ready.`
+        : timed_out
+          ? `Session ${session.id} is not ready after ${timeout_ms} ms (${st.phase}); poll session_status.`
+          : `Session ${session.id} is ready, ${st.state}${st.state === 'stopped' ? ' in ' + describeLocation(st.location) : ''}.`;
+      return { session, state: st.state, data: { ...data, timed_out }, summary };
+    },
+  });
 
 export function statusData(st: SessionStatus, myClientId: string | undefined) {
   return {
@@ -238,8 +202,8 @@ const waitForStop = defineTool({
   },
 });
 
-export const sessionTools: ToolDef[] = [
-  startSession,
+export const sessionTools = (connectors: readonly Connector[]): ToolDef[] => [
+  startSession(connectors),
   sessionStatus,
   stopSession,
   claimControl,

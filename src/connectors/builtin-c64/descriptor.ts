@@ -1,0 +1,25 @@
+/** The built-in C64: runs in this process and serves the VICE binary monitor, so the VICE client drives it. */
+import * as z from 'zod/v4';
+import type { ConnectorDescriptor } from '../descriptor.js';
+import { NEEDS_PROGRAM } from '../mame/descriptor.js';
+import { viceToolGroup } from '../vice/front/mcp-group.js';
+import { VICE_FEATURE } from '../vice/vice-target.js';
+import { launchBuiltinTarget } from './launcher.js';
+
+export const builtinConnector: ConnectorDescriptor = {
+  kind: 'builtin',
+  summary: 'for machine "c64" (the built-in C64: no install needed; the default for machine "c64")',
+  machines: ['c64'],
+  defaultFor: ['c64'],
+  options: {
+    drive8: z.string().optional().describe('builtin: device 8 folder'),
+  },
+  // as before: set by the code that starts a session (tests, the toolkit), not offered in launch.json or to agents
+  notInLaunchJson: ['drive8'],
+  notForAgents: ['drive8'],
+  stopsAtEntry: true,
+  missingProgram: (config) => (config.program ? undefined : NEEDS_PROGRAM),
+  launch: launchBuiltinTarget,
+  features: [VICE_FEATURE],
+  toolGroups: [viceToolGroup],
+};

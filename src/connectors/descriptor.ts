@@ -1,0 +1,14 @@
+/**
+ * One connector, self-described: its launch half (core/connector.ts) plus its
+ * front-end pieces. Each connector folder exports one (src/connectors/<x>/descriptor.ts);
+ * src/connectors/registry.ts lists them.
+ */
+import type { Connector } from '../core/connector.js';
+import type { ToolGroup } from '../mcp/tool-kit.js';
+
+export interface ConnectorDescriptor extends Connector {
+  /** its MCP tool groups (connectors that speak one protocol share them: vice and builtin) */
+  readonly toolGroups: readonly ToolGroup[];
+  /** its DAP view; typed once src/dap/debug-view.ts (DebugView) lands */
+  readonly debugView?: unknown;
+}

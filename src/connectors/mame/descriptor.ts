@@ -1,0 +1,33 @@
+/** The MAME connector: any MAME driver through the mamebridge Lua plugin. */
+import * as z from 'zod/v4';
+import type { ConnectorDescriptor } from '../descriptor.js';
+import { mameToolGroup } from './front/mcp-group.js';
+import { MAME_RAW_FEATURE } from './mame-raw.js';
+import { launchMameTarget } from './mame-target.js';
+
+export const NEEDS_PROGRAM =
+  'launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).';
+
+export const mameConnector: ConnectorDescriptor = {
+  kind: 'mame',
+  summary: 'runs any MAME driver (the default)',
+  machines: 'any',
+  options: {
+    mamePath: z.string().optional().describe('user-only: MAME executable'),
+    rompath: z.string().optional().describe('MAME ROM folder'),
+    media: z.record(z.string(), z.string()).optional().describe('user-only: MAME media, {"cart": "game.bin"}'),
+    headless: z.boolean().optional().describe('no window or sound (default true)'),
+    extraArgs: z
+      .array(z.string())
+      .max(32, { error: 'takes at most 32 arguments' })
+      .optional()
+      .describe('user-only: MAME arguments'),
+  },
+  launchJsonDefaults: { media: {}, headless: true },
+  notInLaunchJson: ['extraArgs'],
+  stopsAtEntry: true,
+  missingProgram: (config) => (config.program ? undefined : NEEDS_PROGRAM),
+  launch: launchMameTarget,
+  features: [MAME_RAW_FEATURE],
+  toolGroups: [mameToolGroup],
+};

@@ -1,0 +1,34 @@
+/**
+ * Every connector, one line each. Only the top-level wiring (extension.ts,
+ * cli.ts, the DAP's stdio/serve entries) and tests import this: they hand the
+ * list to the SessionManager and the tool groups to the MCP server.
+ * A new emulator = its folder with a descriptor.ts, plus one line here.
+ */
+import type { ToolDef, ToolGroup } from '../mcp/tool-kit.js';
+import { genericToolGroups } from '../mcp/groups.js';
+import type { ConnectorDescriptor } from './descriptor.js';
+import { builtinConnector } from './builtin-c64/descriptor.js';
+import { dosboxConnector } from './dosbox/descriptor.js';
+import { mameConnector } from './mame/descriptor.js';
+import { viceConnector } from './vice/descriptor.js';
+
+export const CONNECTORS: readonly ConnectorDescriptor[] = [
+  mameConnector,
+  dosboxConnector,
+  viceConnector,
+  builtinConnector,
+];
+
+/** The MCP tool groups: the generic ones, then each connector's (a group two connectors share, once). */
+export function toolGroupsOf(connectors: readonly ConnectorDescriptor[]): readonly ToolGroup[] {
+  const groups = [...genericToolGroups(connectors)];
+  for (const c of connectors) for (const g of c.toolGroups) if (!groups.includes(g)) groups.push(g);
+  return groups;
+}
+
+export const TOOL_GROUPS = toolGroupsOf(CONNECTORS);
+
+export function findTool(name: string): ToolDef | undefined {
+  for (const group of TOOL_GROUPS) for (const tool of group.tools) if (tool.name === name) return tool;
+  return undefined;
+}

@@ -1,0 +1,26 @@
+/** The VICE connector: a real x64sc (started, or attached to by its binary monitor), machine c64. */
+import * as z from 'zod/v4';
+import type { ConnectorDescriptor } from '../descriptor.js';
+import { NEEDS_PROGRAM } from '../mame/descriptor.js';
+import { viceToolGroup } from './front/mcp-group.js';
+import { launchViceTarget } from './launcher.js';
+import { VICE_FEATURE } from './vice-target.js';
+
+export const viceConnector: ConnectorDescriptor = {
+  kind: 'vice',
+  summary: 'for machine "c64" (x64sc with its binary monitor)',
+  machines: ['c64'],
+  options: {
+    vicePath: z.string().optional().describe('user-only: x64sc executable'),
+    viceMonitor: z
+      .string()
+      .regex(/^[\w.-]+:\d+$/, { error: 'must be "host:port", e.g. "127.0.0.1:6502"' })
+      .optional()
+      .describe('attach to a VICE binary monitor at "host:port"'),
+  },
+  stopsAtEntry: true,
+  missingProgram: (config) => (config.program || config.viceMonitor ? undefined : NEEDS_PROGRAM),
+  launch: launchViceTarget,
+  features: [VICE_FEATURE],
+  toolGroups: [viceToolGroup],
+};
