@@ -7,6 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
 import { screenText } from '../support/c64-screen.js';
 
@@ -16,7 +17,7 @@ const VICE_TIMING_LOOPS = 1779;
 /** the built-in counts stolen cycles per raster line and KERNAL stand-ins at a flat cost: within 3 % of VICE */
 const TIMING_BUDGET = 0.03;
 
-const manager = new SessionManager({ leaseMs: 60_000 });
+const manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 60_000 });
 after(() => manager.closeAll());
 
 async function printed(emulator: 'builtin' | 'vice', prg: string, pattern: RegExp): Promise<string> {

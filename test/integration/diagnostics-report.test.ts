@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { diagnosticsReport, RecentProblems } from '../../src/host/diagnostics-report.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import { buildC64Fixture } from '../support/c64-fixture.js';
 
 test(
@@ -15,7 +16,7 @@ test(
   { timeout: 120_000 },
   async () => {
     const fx = await buildC64Fixture();
-    const manager = new SessionManager();
+    const manager = new SessionManager({ connectors: CONNECTORS });
     try {
       const { session } = manager.start(
         { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir, stopOnEntry: true },

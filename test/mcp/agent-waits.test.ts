@@ -13,8 +13,10 @@ import { after, before, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
-import { defaultEmulator } from '../../src/mcp/launch-check.js';
+import { connectorFor } from '../../src/session/launch-options.js';
+const defaultEmulator = (machine: string) => connectorFor(CONNECTORS, machine).kind;
 import { PROGRESS_EVERY_MS } from '../../src/mcp/run-control.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import {
@@ -35,7 +37,7 @@ let workDir: string;
 before(async () => {
   fx = await buildZxFixture();
   workDir = mkdtempSync(join(tmpdir(), 'mcp-waits-'));
-  manager = new SessionManager({ workDir });
+  manager = new SessionManager({ connectors: CONNECTORS, workDir });
   server = await startHttpServerOn(manager, { outputDir: workDir });
   agent = await connectHttpClient(server, 'waiting-agent');
 });
