@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
 import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS, TOOL_GROUPS } from '../../src/connectors/registry.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { INITIALIZE_BODY, JSON_HEADERS, rawRequest, startHttpServerOn } from './mcp-helpers.js';
@@ -17,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 let manager: SessionManager;
 let server: HttpMcpServer;
 before(async () => {
-  manager = new SessionManager();
+  manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { maxSessions: 2 });
 });
 after(async () => {
@@ -79,7 +80,7 @@ test('a refused request is answered and its connection closed; a slow body canno
 test('two clients with the same name get distinct labels', async () => {
   const labels: string[] = [];
   for (let i = 0; i < 2; i++) {
-    const cs = createMcpServer(manager, { transport: 'test', outputDir: '/tmp' });
+    const cs = createMcpServer(manager, { transport: 'test', outputDir: '/tmp', groups: TOOL_GROUPS });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await cs.connect(b);
     const client = new Client({ name: 'same-name', version: '1' });
