@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SessionManager } from '../src/session/manager.js';
+import { CONNECTORS } from '../src/connectors/registry.js';
 import { buildZxFixture, REPO_ROOT } from '../test/support/zx-fixture.js';
 import { measure } from './measure.js';
 
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   const fx = await buildZxFixture();
   const launch = { machine: 'spectrum', emulator: 'mame' as const, program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir };
 
-  const manager = new SessionManager({ workDir: mkdtempSync(join(tmpdir(), 'bench-read-')) });
+  const manager = new SessionManager({ connectors: CONNECTORS, workDir: mkdtempSync(join(tmpdir(), 'bench-read-')) });
   const { session } = manager.start(launch, { kind: 'cli', label: 'bench' });
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(
