@@ -17,7 +17,7 @@ import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
 import { serveStdio } from './mcp/stdio.js';
-import { CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
+import { chooseView, CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
 import { writeFileAtomic } from './core/files.js';
 import { runDemo } from './cli/demo.js';
 
@@ -153,7 +153,7 @@ async function commandServe(values: Values): Promise<void> {
     profile: profileOption(values.profile),
     groups: TOOL_GROUPS,
   });
-  const dap = await serveDap(manager, dapPort, { token });
+  const dap = await serveDap(manager, dapPort, { token, chooseView });
   process.stdout.write(
     `MCP (Streamable HTTP): ${mcp.url}\nBearer token in: ${tokenFile}\nDAP (TCP): 127.0.0.1:${dap.port}\n` +
       `DAP clients put the same token in their launch/attach configuration as "dapToken".\n`,

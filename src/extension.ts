@@ -24,7 +24,7 @@ import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
 import { startHttpMcpServer } from './mcp/http.js';
-import { CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
+import { chooseView, CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
 import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
 import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
@@ -44,7 +44,10 @@ export function activate(context: vscode.ExtensionContext): void {
     log,
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       createDebugAdapterDescriptor(session) {
-        const adapter = new RetroDebugSession(manager, { label: `VS Code debug session "${session.name}"` });
+        const adapter = new RetroDebugSession(manager, {
+          label: `VS Code debug session "${session.name}"`,
+          chooseView,
+        });
         adapters.set(session.id, adapter);
         return new vscode.DebugAdapterInlineImplementation(adapter);
       },

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { RetroError } from '../core/errors.js';
 import type { SessionManagerApi } from '../session/types.js';
-import { demoCaller, waitUntilReady, type DemoOptions } from './demo.js';
+import { demoCaller, waitUntilReady, type DemoOptions } from './demo-tools.js';
 
 const run = promisify(execFile);
 

@@ -4,61 +4,15 @@
  * their logic): build the demo ROM, start MAME, stop at main, break in the
  * loop, print backtrace and variables, save a screenshot, stop.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../core/async.js';
 import type { SessionManagerApi } from '../session/types.js';
-import { RetroError, type ErrorCode } from '../core/errors.js';
+import { RetroError } from '../core/errors.js';
 import { resolveMamePath } from '../connectors/mame/launcher.js';
-import { McpConnection } from '../mcp/connection.js';
-import { findTool, TOOL_GROUPS } from '../connectors/registry.js';
-import { invokeTool, type ToolContext } from '../mcp/tool-kit.js';
 import { buildDemo, checkSdcc } from './build-demo.js';
 import { runC64Demo } from './demo-c64.js';
+import { demoCaller, waitUntilReady, type DemoOptions } from './demo-tools.js';
 
-export interface DemoOptions {
-  machine: string;
-  outDir: string;
-  overwrite: boolean;
-  /** progress lines for people (stderr or stdout, the caller decides) */
-  log: (line: string) => void;
-}
-
-const BOOT_TIMEOUT_MS = 120_000;
-
-type Result = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** The demo's MCP connection and a caller of the tools on it (every group loaded). */
-export function demoCaller(manager: SessionManagerApi, outDir: string) {
-  const connection = new McpConnection(manager, { label: () => 'retro-debug demo (CLI)', kind: 'cli' });
-  const ctx: ToolContext = {
-    manager,
-    connection,
-    outputDir: outDir,
-    groups: () =>
-      TOOL_GROUPS.map((g) => ({
-        name: g.name,
-        description: g.description,
-        tools: g.tools.map((t) => t.name),
-        loaded: true,
-      })),
-  };
-  return { connection, call: toolCaller(ctx) };
-}
-
-export function toolCaller(ctx: ToolContext) {
-  return async (name: string, args: Record<string, unknown> = {}): Promise<Result> => {
-    const tool = findTool(name);
-    if (!tool) throw new RetroError('internal', `No tool named ${name}.`);
-    const result = await invokeTool(tool, args, ctx);
-    const structured = result.structuredContent as Result;
-    if (result.isError)
-      throw new RetroError(
-        structured.error.code as ErrorCode,
-        `${name}: ${structured.error.message}`,
-        structured.error.details,
-      );
-    return structured;
-  };
-}
+export type { DemoOptions };
 
 const where = (loc?: { file: string; line: number; function?: string }) =>
   loc ? `${loc.function ?? '?'} at ${loc.file}:${loc.line}` : 'no source location';
@@ -123,31 +77,5 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
     log('Session stopped. Demo finished.');
   } finally {
     connection.close();
-  }
-}
-
-export async function waitUntilReady(
-  call: ReturnType<typeof toolCaller>,
-  sessionId: string,
-  log: (line: string) => void,
-): Promise<Result> {
-  const deadline = Date.now() + BOOT_TIMEOUT_MS;
-  const shown = new Set<string>(); // status carries the latest progress lines; print each once
-  for (;;) {
-    const st = await call('session_status', { session_id: sessionId });
-    for (const line of st.progress as string[])
-      if (!shown.has(line)) {
-        shown.add(line);
-        log(`  … ${line}`);
-      }
-    if (st.phase === 'failed')
-      throw new RetroError(
-        (st.failure?.code ?? 'launch_failed') as ErrorCode,
-        st.failure?.message ?? 'The session failed to start.',
-      );
-    if (st.phase === 'ready' && st.state === 'stopped') return st;
-    if (Date.now() > deadline)
-      throw new RetroError('timeout', `MAME did not reach main within ${BOOT_TIMEOUT_MS / 1000} s.`);
-    await sleep(300);
   }
 }

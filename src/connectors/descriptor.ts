@@ -4,11 +4,12 @@
  * src/connectors/registry.ts lists them.
  */
 import type { Connector } from '../core/connector.js';
+import type { DebugViewChooser } from '../dap/debug-view.js';
 import type { ToolGroup } from '../mcp/tool-kit.js';
 
 export interface ConnectorDescriptor extends Connector {
   /** its MCP tool groups (connectors that speak one protocol share them: vice and builtin) */
   readonly toolGroups: readonly ToolGroup[];
-  /** its DAP view; typed once src/dap/debug-view.ts (DebugView) lands */
-  readonly debugView?: unknown;
+  /** its DAP view, when the generic C view does not fit: undefined for a session that is not its own */
+  readonly debugView?: (ctx: Parameters<DebugViewChooser>[0]) => ReturnType<DebugViewChooser> | undefined;
 }

@@ -6,6 +6,8 @@
  */
 import type { ToolDef, ToolGroup } from '../mcp/tool-kit.js';
 import { genericToolGroups } from '../mcp/groups.js';
+import { CDebugView } from '../dap/c-view.js';
+import type { DebugViewChooser } from '../dap/debug-view.js';
 import type { ConnectorDescriptor } from './descriptor.js';
 import { builtinConnector } from './builtin-c64/descriptor.js';
 import { dosboxConnector } from './dosbox/descriptor.js';
@@ -32,3 +34,12 @@ export function findTool(name: string): ToolDef | undefined {
   for (const group of TOOL_GROUPS) for (const tool of group.tools) if (tool.name === name) return tool;
   return undefined;
 }
+
+/** The DAP view of a session: its connector's own view, else the C view of a stopped CPU. */
+export const chooseView: DebugViewChooser = (ctx) => {
+  for (const c of CONNECTORS) {
+    const view = c.debugView?.(ctx);
+    if (view) return view;
+  }
+  return new CDebugView(ctx);
+};

@@ -46,5 +46,5 @@ export interface DebugView {
   announce?(): Promise<{ text: string; threads: number[] }>;
 }
 
-/** Picks the view for a bound session (see view-for.ts). */
+/** Picks the view for a bound session (the registry's chooseView: a connector's own view, else the C view). */
 export type DebugViewChooser = (context: DebugViewContext) => DebugView;

@@ -2,7 +2,7 @@
  * The `retro` Debug Adapter: one DAP client (VS Code, a test, the CLI's
  * `serve`) as one client of a shared Session, through its ClientSession
  * handle. It knows no emulator: what threads, stack, scopes and evaluate show
- * comes from the target's DebugView (view-for.ts). No `vscode` import, so the
+ * comes from the target's DebugView (chosen by the registry's chooseView). No `vscode` import, so the
  * same class runs inline in the extension host, over stdio and over TCP.
  *
  * Every request handler is async and answers with an error response instead
@@ -17,7 +17,7 @@ import { toDapMessage } from './error-text.js';
 import { VariableHandles } from './variables.js';
 import { evaluate, setExpression, setVariable, variables } from './inspect-requests.js';
 import type { DebugViewChooser } from './debug-view.js';
-import { viewFor } from './view-for.js';
+import { CDebugView } from './c-view.js';
 import { DapNotifier } from './dap-notifier.js';
 import { readMemory, writeMemory } from './memory-requests.js';
 import { CAPABILITIES, deferred, frameIndexOf, granularity } from './adapter-parts.js';
@@ -32,7 +32,7 @@ export interface RetroDebugSessionOptions {
   bootTimeoutMs?: number;
   /** longest wait for the client's configurationDone after `initialized` */
   configurationTimeoutMs?: number;
-  /** which DebugView a session gets (default: view-for.ts) */
+  /** which DebugView a session gets (default: the C view; the wiring passes the registry's chooseView) */
   chooseView?: DebugViewChooser;
 }
 
@@ -57,7 +57,7 @@ export class RetroDebugSession extends DebugSession {
       heartbeatMs: options.heartbeatMs ?? Math.min(5_000, manager.leaseMs / 4),
       bootTimeoutMs: options.bootTimeoutMs ?? 120_000,
       configurationTimeoutMs: options.configurationTimeoutMs ?? 30_000,
-      chooseView: options.chooseView ?? viewFor,
+      chooseView: options.chooseView ?? ((ctx) => new CDebugView(ctx)),
     };
     this.binding = new DapBinding(manager, opts, this.notify, this.handles, (e) => this.sendEvent(e));
     this.setDebuggerLinesStartAt1(true);

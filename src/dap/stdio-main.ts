@@ -5,7 +5,7 @@
  * signal, every session this process started is closed before it exits.
  */
 import { SessionManager } from '../session/manager.js';
-import { CONNECTORS } from '../connectors/registry.js';
+import { chooseView, CONNECTORS } from '../connectors/registry.js';
 import { RetroDebugSession } from './retro-debug-session.js';
 
 const SHUTDOWN_LIMIT_MS = 15_000;
@@ -17,7 +17,7 @@ process.on('uncaughtException', (err) => console.error('retro debug adapter: unc
 process.on('unhandledRejection', (err) => console.error('retro debug adapter: unhandled rejection', err));
 
 const manager = new SessionManager({ connectors: CONNECTORS });
-const adapter = new RetroDebugSession(manager);
+const adapter = new RetroDebugSession(manager, { chooseView });
 adapter.start(process.stdin, process.stdout);
 
 let exiting = false;

@@ -2,6 +2,7 @@
 import * as z from 'zod/v4';
 import type { ConnectorDescriptor } from '../descriptor.js';
 import { DOS_FEATURE } from './dosbox-target.js';
+import { dosDebugView } from './front/dap-view.js';
 import { dosToolGroup } from './front/mcp-tools.js';
 import { launchDosboxTarget } from './launcher.js';
 
@@ -13,6 +14,7 @@ export const dosboxConnector: ConnectorDescriptor = {
     'for machine "dos" (a DOS guest in DOSBox-X / DOSBox; the default for machine "dos"; the dos tool group drives it)',
   machines: ['dos'],
   defaultFor: ['dos'],
+  debugView: dosDebugView,
   options: {
     dos: z
       .strictObject(
