@@ -100,6 +100,12 @@ function parseLd86Map(text: string): Record<string, number> {
 }
 
 /** Polls `probe` until it says yes; fails naming `what` after `ms`. */
+/** The X tools a private-display test needs; a skip reason when one is missing (Debian's xvfb, x11-apps, xdotool). */
+const X_TOOLS = ['/usr/bin/Xvfb', '/usr/bin/xwd', '/usr/bin/xdotool'];
+export function missingXTools(): string | false {
+  return X_TOOLS.every(existsSync) ? false : `needs ${X_TOOLS.join(', ')} (xvfb, x11-apps, xdotool)`;
+}
+
 export async function until(what: string, probe: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await probe())) {
