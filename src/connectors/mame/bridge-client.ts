@@ -10,14 +10,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { RetroError, type ErrorCode } from '../../core/errors.js';
+import { BRIDGE_OPS, type BridgeArgs, type BridgeOp, type BridgeResult } from './bridge-ops.js';
 
 export interface BridgeEvent {
   event: string;
   [key: string]: unknown;
 }
 
-export interface BridgeReply {
-  result: Record<string, unknown>;
+export interface BridgeReply<R = Record<string, unknown>> {
+  result: R;
   binary?: Buffer;
 }
 
@@ -27,28 +28,6 @@ export interface RequestOptions {
   /** Called synchronously when the reply arrives, before any later message is handled. */
   onReply?: (reply: BridgeReply) => void;
 }
-
-/** Ops that change emulator state: after a timeout they may have happened. */
-const MUTATING_OPS = new Set([
-  'write_register',
-  'write_memory',
-  'set_breakpoint',
-  'clear_breakpoint',
-  'resume',
-  'pause',
-  'step',
-  'step_over',
-  'step_out',
-  'step_range',
-  'exit',
-  'set_watchpoint',
-  'clear_watchpoint',
-  'console',
-  'input_enqueue',
-  'input_set',
-  'input_natural',
-  'input_release_all',
-]);
 
 const MAX_LINE = 1024 * 1024;
 const MAX_BINARY = 64 * 1024 * 1024;
@@ -148,7 +127,13 @@ export class BridgeClient {
     });
   }
 
-  request(op: string, args: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<BridgeReply> {
+  /** One op of the plugin's table (`bridge-ops.ts`); ops without arguments may omit them. */
+  request<K extends BridgeOp>(
+    op: K,
+    ...[args, options = {}]: Record<string, never> extends BridgeArgs<K>
+      ? [args?: BridgeArgs<K>, options?: RequestOptions]
+      : [args: BridgeArgs<K>, options?: RequestOptions]
+  ): Promise<BridgeReply<BridgeResult<K>>> {
     if (this.lostError) return Promise.reject(this.lostError);
     if (!this.socket) return Promise.reject(new RetroError('target_lost', 'The MAME bridge is not connected.'));
     if (this.pending.size >= MAX_PENDING) {
@@ -158,13 +143,13 @@ export class BridgeClient {
     const binary = options.binary
       ? Buffer.from(options.binary.buffer, options.binary.byteOffset, options.binary.byteLength)
       : undefined;
-    const head = JSON.stringify({ id, op, args, ...(binary ? { binary: binary.length } : {}) }) + '\n';
+    const head = JSON.stringify({ id, op, args: args ?? {}, ...(binary ? { binary: binary.length } : {}) }) + '\n';
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise<BridgeReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(
-          MUTATING_OPS.has(op)
+          BRIDGE_OPS[op].mutating
             ? new RetroError(
                 'timeout_may_have_mutated',
                 `MAME did not answer "${op}" within ${timeoutMs} ms; it may still have carried it out, so the emulator state may have changed. It was not retried.`,

@@ -9,47 +9,8 @@ import { RetroError } from '../../core/errors.js';
 import { featureKey } from '../../core/target.js';
 import type { BridgeClient, BridgeEvent } from './bridge-client.js';
 
-export interface ShareInfo {
-  tag: string;
-  kind: 'share' | 'region';
-  size: number;
-  bitwidth: number;
-  endianness: string;
-}
-export interface SpaceInfo {
-  name: string;
-  address_mask: number;
-  data_width: number;
-}
-export interface PortField {
-  name: string;
-  mask: number;
-  type: string;
-  type_class: string;
-  player: number;
-  is_analog: boolean;
-  defvalue: number;
-  minvalue?: number;
-  maxvalue?: number;
-}
-export interface PortInfo {
-  tag: string;
-  fields: PortField[];
-}
-export interface FieldRef {
-  port: string;
-  field: string;
-  value?: number;
-}
-export interface InputStep {
-  fields: FieldRef[];
-  frames: number;
-  gap?: number;
-}
-export interface Instruction {
-  address: number;
-  text: string;
-}
+import type { FieldRef, InputStep, Instruction, PortInfo, ShareInfo, SpaceInfo } from './bridge-ops.js';
+export type { FieldRef, InputStep, Instruction, PortField, PortInfo, ShareInfo, SpaceInfo } from './bridge-ops.js';
 
 /** How long a queued input sequence may take before we stop waiting for it. */
 const INPUT_SEQUENCE_TIMEOUT_MS = 60_000;
@@ -89,32 +50,32 @@ export class MameRawFeature implements MameRaw {
 
   async listShares(): Promise<{ shares: ShareInfo[]; spaces: SpaceInfo[] }> {
     const { result } = await this.bridge.request('list_shares');
-    return { shares: result.shares as ShareInfo[], spaces: result.spaces as SpaceInfo[] };
+    return { shares: result.shares, spaces: result.spaces };
   }
 
   async listPorts(): Promise<PortInfo[]> {
-    return (await this.bridge.request('list_ports')).result.ports as PortInfo[];
+    return (await this.bridge.request('list_ports')).result.ports;
   }
 
   async readPort(tag: string): Promise<number> {
-    return (await this.bridge.request('read_port', { tag })).result.value as number;
+    return (await this.bridge.request('read_port', { tag })).result.value;
   }
 
   async console(command: string): Promise<string[]> {
-    return (await this.bridge.request('console', { command })).result.lines as string[];
+    return (await this.bridge.request('console', { command })).result.lines;
   }
 
   async evaluate(expression: string): Promise<number> {
-    return (await this.bridge.request('eval', { expression })).result.value as number;
+    return (await this.bridge.request('eval', { expression })).result.value;
   }
 
   async disassemble(address: number, count: number): Promise<Instruction[]> {
-    return (await this.bridge.request('disassemble', { address, count })).result.instructions as Instruction[];
+    return (await this.bridge.request('disassemble', { address, count })).result.instructions;
   }
 
   async keymap(text: string): Promise<{ keys: FieldRef[][]; missing: string[] }> {
     const { result } = await this.bridge.request('input_keymap', { text });
-    return { keys: result.keys as FieldRef[][], missing: result.missing as string[] };
+    return { keys: result.keys, missing: result.missing };
   }
 
   async enqueueInput(steps: InputStep[]): Promise<{ id: number; done: Promise<'done' | 'cut'> }> {
@@ -145,7 +106,7 @@ export class MameRawFeature implements MameRaw {
   }
 
   async releaseAllInput(): Promise<number[]> {
-    const cut = (await this.bridge.request('input_release_all')).result.cut as number[];
+    const cut = (await this.bridge.request('input_release_all')).result.cut;
     cut.forEach((id) => this.settle(id, 'cut'));
     return cut;
   }

@@ -26,6 +26,7 @@ import {
   type WatchSpec,
 } from '../../core/target.js';
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
+import type { BridgeArgs, BridgeSpace, RunControlOp } from './bridge-ops.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
@@ -137,7 +138,7 @@ export class MameTarget implements Target {
 
   async readRegisters(): Promise<Register[]> {
     const { result } = await this.bridge.request('read_registers');
-    return orderRegisters(this.info.cpu, result.registers as Record<string, number>);
+    return orderRegisters(this.info.cpu, result.registers);
   }
 
   async writeRegister(name: string, value: number): Promise<void> {
@@ -175,7 +176,7 @@ export class MameTarget implements Target {
   async setBreakpoint(address: Address, condition?: string): Promise<number> {
     const offset = cpuOffset(address, 'Breakpoints');
     const { result } = await this.bridge.request('set_breakpoint', { address: offset, condition: condition ?? '1' });
-    return result.id as number;
+    return result.id;
   }
 
   async clearBreakpoint(id: number): Promise<void> {
@@ -185,7 +186,7 @@ export class MameTarget implements Target {
 
   async listBreakpoints(): Promise<BreakpointInfo[]> {
     const { result } = await this.bridge.request('list_breakpoints');
-    return (result.breakpoints as Array<{ id: number; address: number; condition: string }>).map((b) => ({
+    return result.breakpoints.map((b) => ({
       id: b.id,
       address: { space: 'cpu', offset: b.address },
       condition: b.condition,
@@ -204,7 +205,7 @@ export class MameTarget implements Target {
       length: spec.length,
       condition: spec.condition ?? '1',
     });
-    return result.id as number;
+    return result.id;
   }
 
   async clearWatchpoint(id: number): Promise<void> {
@@ -279,7 +280,7 @@ export class MameTarget implements Target {
     return this.closing;
   }
 
-  private async runControl(op: string, args: Record<string, unknown>): Promise<void> {
+  private async runControl<K extends RunControlOp>(op: K, args: BridgeArgs<K>): Promise<void> {
     await this.bridge.request(op, args, {
       timeoutMs: RUN_CONTROL_TIMEOUT_MS,
       // Synchronously, so 'running' cannot overtake a 'stopped' that follows in the same chunk.
@@ -398,7 +399,7 @@ function checkInteger(v: unknown, what: string): void {
 }
 
 /** The bridge's space arguments for a typed address. */
-function bridgeSpace(address: Address): Record<string, unknown> {
+function bridgeSpace(address: Address): BridgeSpace {
   if (!address || typeof address !== 'object')
     throw new RetroError('bad_request', 'An address {space, offset} is needed.');
   checkInteger(address.offset, 'The address offset');
