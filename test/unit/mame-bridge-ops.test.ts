@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BRIDGE_OPS } from '../../src/connectors/mame/bridge-ops.js';
 
-const PLUGIN = join(import.meta.dirname, '../../src/connectors/mame/plugin/mamebridge');
+const PLUGIN = join(__dirname, '../../src/connectors/mame/plugin/mamebridge');
 
 /** `function ops.name(` and `ops.name = …` in ops.lua: the names the plugin dispatches on. */
 function luaOps(): string[] {
