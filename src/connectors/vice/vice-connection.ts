@@ -5,7 +5,7 @@
  * unseen, unless a checkpoint fired meanwhile. It is the 'vice' feature the
  * vice_* tools use; ViceTarget puts the Target facets on top of it.
  */
-import { RetroError } from '../../core/errors.js';
+import { RetroError, notStopped } from '../../core/errors.js';
 import type { Address, Register, StopInfo, StopReason, TargetEmitter } from '../../core/target.js';
 import { handshake, type ViceInfo } from './handshake.js';
 import { MonitorErrorReply, type MonitorClient, type MonitorEvent } from './monitor-client.js';
@@ -22,21 +22,7 @@ import {
 } from './protocol.js';
 import type { CaptureResult, ViceFeature, ViceStatus } from './vice-feature.js';
 import { captureDisplay } from './vice-capture.js';
-
-export const OP_EXEC = 4;
-/** Reads and writes are split into requests of at most this many bytes (the protocol's u16 range). */
-const MAX_MEM_REQUEST = 0x10000;
-
-export interface CheckpointSpec {
-  start: number;
-  end: number;
-  op: number;
-  stop: boolean;
-  enabled: boolean;
-  temporary: boolean;
-  condition?: string;
-  memspace?: number;
-}
+import { MAX_MEM_REQUEST, OP_EXEC, checkRange, u32, type CheckpointSpec } from './vice-requests.js';
 
 export class ViceConnection implements ViceFeature {
   private state: 'running' | 'stopped' = 'running';
@@ -99,14 +85,20 @@ export class ViceConnection implements ViceFeature {
     return this.state === 'running';
   }
 
+  /** The state clients see: a hidden stop of ours is still "running" unless a real stop came during it. */
+  private get clientState(): 'running' | 'stopped' {
+    return this.hidden > 0 && !this.realStop ? 'running' : this.state;
+  }
+
   status(): { state: 'running' | 'stopped'; pc?: number; lastStop?: StopInfo } {
-    return { state: this.state, pc: this.state === 'stopped' ? this.pc : undefined, lastStop: this.lastStop };
+    const state = this.clientState;
+    return { state, pc: state === 'stopped' ? this.pc : undefined, lastStop: this.lastStop };
   }
 
   cachedStatus(): ViceStatus {
     return {
-      state: this.client.closed ? 'disconnected' : this.state,
-      pc: this.state === 'stopped' ? this.pc : undefined,
+      state: this.client.closed ? 'disconnected' : this.clientState,
+      pc: this.clientState === 'stopped' ? this.pc : undefined,
       last_stop: this.lastStop,
       connector: this.connector,
       version: this.info.version,
@@ -230,7 +222,8 @@ export class ViceConnection implements ViceFeature {
   // ---- run control ----
 
   async resume(): Promise<void> {
-    if (this.state === 'running') return; // a command now would stop VICE, not resume it
+    // a command now would stop VICE, not resume it; during our hidden reads it runs for everyone already
+    if (this.runningForClients) return;
     this.expect = undefined;
     await this.resuming(Cmd.EXIT);
   }
@@ -255,6 +248,12 @@ export class ViceConnection implements ViceFeature {
   }
 
   async pause(): Promise<void> {
+    if (this.state === 'stopped' && this.hidden > 0) {
+      // stopped for our own reads: stay stopped when they are done, and say so then
+      this.realStop = { reason: 'pause', pc: this.pc };
+      this.lastStop = this.realStop;
+      return;
+    }
     if (this.state === 'stopped') return;
     this.expect = 'pause';
     await this.client.request(Cmd.PING);
@@ -280,7 +279,7 @@ export class ViceConnection implements ViceFeature {
    * the line); they are deleted before anyone hears of the stop.
    */
   async runWithStepCheckpoints(specs: CheckpointSpec[]): Promise<void> {
-    this.requireStopped('step');
+    if (this.clientState !== 'stopped') throw notStopped('running', { action: 'step' });
     const numbers: number[] = [];
     try {
       for (const spec of specs) numbers.push((await this.addCheckpoint(spec)).number);
@@ -341,14 +340,19 @@ export class ViceConnection implements ViceFeature {
     return captureDisplay(this.client, this.info, this.display);
   }
 
-  /** Runs `fn` with the machine stopped: stopped for it (unseen) when it runs. */
+  /** Runs `fn` with the machine stopped: stopped for it (unseen) when it runs, or joining a hidden stop under way. */
   whileStopped<T>(fn: () => Promise<T>): Promise<T> {
-    return this.running
-      ? this.hiddenStop(async () => {
-          await this.client.request(Cmd.PING);
-          return fn();
-        })
-      : fn();
+    if (this.running)
+      return this.hiddenStop(async () => {
+        await this.client.request(Cmd.PING);
+        return fn();
+      });
+    return this.hidden > 0 ? this.hiddenStop(fn) : fn();
+  }
+
+  /** True while the machine runs for its clients: running, or stopped only for our own hidden reads. */
+  get runningForClients(): boolean {
+    return this.running || this.hidden > 0;
   }
 
   /** Asks VICE to exit (its reply comes, then the socket closes). */
@@ -372,15 +376,19 @@ export class ViceConnection implements ViceFeature {
    * Runs monitor commands; if the machine was running they stop it (as any
    * VICE command does), so resume it afterwards without telling anyone —
    * unless a checkpoint fired in the meantime, which is then a real stop.
+   * Overlapping hidden stops are counted: a command that starts while another
+   * one's stop is under way joins it, and only the last to finish resumes, so
+   * none of them ever finds the machine running under it.
    */
   private async hiddenStop<T>(fn: () => Promise<T>, resumeAfter = true): Promise<T> {
-    if (this.state !== 'running' || this.expect === 'pause') return fn();
+    if ((this.state !== 'running' && this.hidden === 0) || this.expect === 'pause') return fn();
     this.hidden++;
     try {
       return await fn();
     } finally {
-      await this.eventChain;
-      if (!this.realStop && resumeAfter && this.isStopped()) {
+      if (this.hidden === 1) await this.eventChain;
+      // re-checked after the wait: a command that joined meanwhile resumes when it is done
+      if (this.hidden === 1 && !this.realStop && resumeAfter && this.isStopped()) {
         try {
           await this.resuming(Cmd.EXIT);
         } catch {
@@ -389,10 +397,12 @@ export class ViceConnection implements ViceFeature {
         await this.eventChain;
       }
       this.hidden--;
-      // a checkpoint may have fired during our command or right after the resume
+      // a checkpoint may have fired during our command or right after the resume: told once the last one is done
       const real = this.realStop;
-      this.realStop = undefined;
-      if (real && this.hidden === 0) this.publish(real);
+      if (real && this.hidden === 0) {
+        this.realStop = undefined;
+        this.publish(real);
+      }
     }
   }
 
@@ -433,7 +443,7 @@ export class ViceConnection implements ViceFeature {
   private onStopped(pc: number): void {
     this.state = 'stopped';
     this.pc = pc;
-    if (this.hidden && this.hits.length === 0 && !this.jammed) return;
+    if (this.hidden && this.hits.length === 0 && !this.jammed && this.expect !== 'pause') return;
     const hits = this.hits;
     this.hits = [];
     const stepCps = this.stepCheckpoints;
@@ -471,24 +481,4 @@ export class ViceConnection implements ViceFeature {
   private publish(stop: StopInfo): void {
     this.events.emit({ type: 'stopped', stop });
   }
-}
-
-/** VICE addresses 16 bits and never wraps past $FFFF. */
-export function checkRange(start: number, length: number): void {
-  if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 1 || start + length > 0x10000) {
-    throw new RetroError(
-      'bad_address',
-      `$${start.toString(16)}+${length} runs outside $0000-$FFFF; VICE reads do not wrap.`,
-      {
-        start,
-        length,
-      },
-    );
-  }
-}
-
-function u32(v: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32LE(v >>> 0, 0);
-  return b;
 }

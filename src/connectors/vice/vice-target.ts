@@ -26,7 +26,8 @@ import {
 import type { MonitorClient } from './monitor-client.js';
 import { asciiToPetscii } from './petscii-keys.js';
 import { visibleArea } from './vice-capture.js';
-import { OP_EXEC, ViceConnection, checkRange } from './vice-connection.js';
+import { ViceConnection } from './vice-connection.js';
+import { OP_EXEC, checkRange } from './vice-requests.js';
 import type { ViceFeature } from './vice-feature.js';
 
 /** The 'vice' feature: what the vice_* tools use beyond the facets. */
@@ -80,7 +81,7 @@ export class ViceTarget implements Target {
   };
   readonly screen: TargetScreen = {
     capture: async () => {
-      const wasRunning = this.vice.running;
+      const wasRunning = this.vice.runningForClients;
       const shot = await this.vice.whileStopped(async () => visibleArea(await this.vice.capture()));
       return { ...shot, maybeStale: !wasRunning };
     },
