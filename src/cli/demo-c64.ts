@@ -103,7 +103,7 @@ export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions):
       log(`  #${f.index} ${where(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`);
     const n = await call('read_variable', { name: 'n' });
     log(`n = ${n.variable.value} (${n.variable.type})`);
-    await call('step_over', { wait: true, timeout_ms: 10_000 });
+    await call('step', { kind: 'over', wait: true, timeout_ms: 10_000 });
     const result = await call('read_variable', { name: 'result' });
     log(`After one line: result = ${result.variable.value}`);
     await call('clear_breakpoint', { id: bp.breakpoint.id });
@@ -118,7 +118,7 @@ export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions):
     const squares = await call('read_variable', { name: 'squares' });
     log(`squares = ${squares.variable.value}`);
     await call('clear_breakpoint', { id: keyBp.breakpoint.id });
-    await call('step_over', { wait: true, timeout_ms: 10_000 });
+    await call('step', { kind: 'over', wait: true, timeout_ms: 10_000 });
     const shot = await call('vice_capture_screen', { output_path: 'c64-screen.png', overwrite: opts.overwrite });
     log(`Screen ${shot.width}x${shot.height} (${shot.distinct_index_count} colours) saved to ${shot.output_path}`);
 

@@ -6,7 +6,7 @@
 import type { Connector } from '../core/connector.js';
 import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
-import { rawTools } from './tools/raw.js';
+import { memoryTools, rawTools } from './tools/raw.js';
 import { screenTools } from './tools/screen.js';
 import { sessionTools } from './tools/session.js';
 import { c64GraphicsTools } from './tools/c64-graphics.js';
@@ -22,7 +22,8 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
       tools: sessionTools(connectors),
     },
     { name: 'c', description: 'C-level debugging: breakpoints, run control, backtrace, variables', tools: cTools },
-    { name: 'raw', description: 'CPU registers and memory as bytes', tools: rawTools },
+    { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
+    { name: 'raw', description: 'CPU registers; writing memory', tools: rawTools },
     { name: 'screen', description: 'the emulated screen as PNG', tools: screenTools },
     {
       name: 'c64_static',
@@ -44,12 +45,13 @@ export const PROFILES: Record<Profile, readonly string[]> = {
   minimal: ['session'],
   /** work on bytes without a running machine: C64 symbols, text and graphics decoders */
   static: ['session', 'c64_static'],
-  live: ['session', 'c', 'raw', 'screen'],
-  full: ['session', 'c', 'raw', 'screen', 'c64_static', 'c64', 'mame', 'dos', 'vice'],
+  /** the default: C debugging, reading memory, the screen and the keyboard on every machine */
+  live: ['session', 'c', 'memory', 'screen'],
+  full: ['session', 'c', 'memory', 'raw', 'screen', 'c64_static', 'c64', 'mame', 'dos', 'vice'],
   /** any MAME machine, no C program needed: run control, bytes, screen and the raw MAME tools */
-  raw: ['session', 'c', 'raw', 'screen', 'mame'],
+  raw: ['session', 'c', 'memory', 'raw', 'screen', 'mame'],
   /** a C64 in VICE or the built-in: live C debugging plus the vice_* tools */
-  vice: ['session', 'c', 'raw', 'screen', 'vice'],
+  vice: ['session', 'c', 'memory', 'raw', 'screen', 'vice'],
 };
 
 /** The groups of `profile` among `groups`. */

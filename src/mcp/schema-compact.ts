@@ -1,6 +1,8 @@
 /**
  * Trims what tools/list sends without changing what it means, so the default
  * profile stays inside an agent's budget (see test/mcp/surface-budget.test.ts):
+ * - an object alternative of a described parameter (`anyOf`) is a bare
+ *   "object": the description names its fields (addresses: {space, offset});
  * - zod's safe-integer bounds (±2^53-1), "$schema", `propertyNames: string`
  *   and, in output schemas, `additionalProperties: false` say nothing a JSON
  *   client needs;
@@ -11,6 +13,8 @@
  *   equal to the MCP defaults (readOnly false, destructive true, idempotent
  *   false, openWorld true; destructive/idempotent mean nothing for read-only
  *   tools) and `execution.taskSupport: "forbidden"` (the default) are left out.
+ * - options a tool accepts but does not advertise (ToolDef.unadvertised: the
+ *   launch options only the user may set) are left out.
  * The server still validates with the full zod schemas; clients only see less.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -27,10 +31,17 @@ function compact(node: unknown, output: boolean): unknown {
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'propertyNames' && (value as Json)?.type === 'string') continue;
     if (output && key === 'additionalProperties' && (value === false || isEmpty(value))) continue;
+    if (key === 'anyOf' && Array.isArray(value) && typeof (node as Json).description === 'string') {
+      out[key] = value.map((branch) => (briefObject(branch) ? { type: 'object' } : compact(branch, output)));
+      continue;
+    }
     out[key] = compact(value, output);
   }
   return out;
 }
+
+/** An object alternative of a described parameter: its description spells the fields (addresses' {space, offset}). */
+const briefObject = (v: unknown) => !!v && typeof v === 'object' && (v as Json).type === 'object' && 'properties' in v;
 
 const isEmpty = (v: unknown) => !!v && typeof v === 'object' && Object.keys(v).length === 0;
 
@@ -81,11 +92,29 @@ function annotations(a: Json | undefined): Json | undefined {
   return out;
 }
 
-function compactTool(tool: Json): Json {
+/** The input schema without the options at these dotted paths (still accepted: the server validates with zod). */
+function withoutPaths(schema: Json, paths: readonly string[]): Json {
+  const copy = structuredClone(schema);
+  for (const path of paths) {
+    const parts = path.split('.');
+    let node: Json | undefined = copy;
+    for (const part of parts.slice(0, -1)) node = (node?.properties as Json | undefined)?.[part] as Json | undefined;
+    const props = node?.properties as Json | undefined;
+    if (props) delete props[parts[parts.length - 1]];
+  }
+  return copy;
+}
+
+/** Which input options of a tool tools/list leaves out (ToolDef.unadvertised). */
+export type Unadvertised = (tool: string) => readonly string[] | undefined;
+
+function compactTool(tool: Json, unadvertised?: Unadvertised): Json {
   const { execution, ...rest } = tool as Json & { execution?: Json };
+  const hidden = unadvertised?.(tool.name as string);
+  const input = hidden?.length ? withoutPaths(tool.inputSchema as Json, hidden) : tool.inputSchema;
   const out: Json = {
     ...rest,
-    inputSchema: compact(tool.inputSchema, false),
+    inputSchema: compact(input, false),
     ...(tool.outputSchema ? { outputSchema: outputSchema(tool.outputSchema as Json) } : {}),
     ...(tool.annotations ? { annotations: annotations(tool.annotations as Json) } : {}),
   };
@@ -95,8 +124,9 @@ function compactTool(tool: Json): Json {
 }
 
 /** A tools/list response with compacted schemas; any other message unchanged. */
-export function compactToolList(message: JSONRPCMessage): JSONRPCMessage {
+export function compactToolList(message: JSONRPCMessage, unadvertised?: Unadvertised): JSONRPCMessage {
   const result = (message as { result?: { tools?: unknown } }).result;
   if (!result || !Array.isArray(result.tools)) return message;
-  return { ...message, result: { ...result, tools: result.tools.map(compactTool) } } as JSONRPCMessage;
+  const tools = result.tools.map((t: Json) => compactTool(t, unadvertised));
+  return { ...message, result: { ...result, tools } } as JSONRPCMessage;
 }

@@ -34,15 +34,11 @@ export const addressSchema = z.object({
 /** A typed address, or a bare number / "0x…" string meaning the CPU's logical view. */
 export const addressInput = z
   .union([z.number().int(), z.string(), addressSchema])
-  .describe('CPU address (32768, "0x8000", "$8000") or {space, offset, bank?}');
+  .describe('CPU address (32768, "0x8000", "$8000") or {space: cpu|program|data|io|vram|share, offset, bank?}');
 
-export const sessionIdInput = z.string().optional().describe('default: the current session');
+export const sessionIdInput = z.string().optional().describe('default: the current one');
 
-export const generationInput = z
-  .number()
-  .int()
-  .optional()
-  .describe('refuse (stale_generation) if the session was reset since');
+export const generationInput = z.number().int().optional().describe('refuse if reset since');
 
 export const clientSchema = z.object({ id: z.string(), kind: z.string(), label: z.string() });
 

@@ -92,6 +92,8 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     groups: () => catalog.groups(),
   };
   for (const tool of catalogTools) registerToolDef(server, tool, ctx);
+  const defs = new Map([...catalogTools, ...opts.groups.flatMap((g) => g.tools)].map((t) => [t.name, t]));
+  const unadvertised = (name: string) => defs.get(name)?.unadvertised;
   const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full', opts.groups);
   ctx.catalog = catalog;
   // The client's declared roots (file: URIs), asked once and again after roots/list_changed.
@@ -127,7 +129,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
       const send = transport.send.bind(transport);
       transport.send = (message, options) =>
         send(
-          explainUnknownTool(compactToolList(message), () => catalog.groups()),
+          explainUnknownTool(compactToolList(message, unadvertised), () => catalog.groups()),
           options,
         );
       const deliver = transport.onmessage;

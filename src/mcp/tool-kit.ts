@@ -101,6 +101,8 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
   input: I;
   output: O;
   annotations: Annotations;
+  /** input options accepted but left out of tools/list (dotted paths, e.g. user-only launch options) */
+  unadvertised?: readonly string[];
   run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolOutcome<z.infer<z.ZodObject<O>>>>;
 }
 

@@ -113,7 +113,7 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
   const bp = await call(agent, 'set_breakpoint', { file: 'util.c', line: fx.markers.scaled.line });
   const hit = await call(agent, 'resume', { wait: true, timeout_ms: 30_000 });
   assert.equal(hit.location.line, fx.markers.scaled.line);
-  const stepped = await call(agent, 'step_over', { wait: true, timeout_ms: 30_000 });
+  const stepped = await call(agent, 'step', { kind: 'over', wait: true, timeout_ms: 30_000 });
   assert.equal(stepped.location.line, fx.markers.add_return.line);
   assert.equal((await call(agent, 'read_variable', { name: 'scaled' })).variable.value, '10');
   assert.equal((await call(agent, 'read_variable', { name: 'counter' })).variable.value, '1');
@@ -133,7 +133,7 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
   assert.equal(atKey.location.line, fx.markers.got_key.line);
   assert.equal((await call(agent, 'read_variable', { name: 'key' })).variable.value.includes('81'), true);
   await call(agent, 'clear_breakpoint', { id: keyBp.breakpoint.id });
-  await call(agent, 'step_over', { wait: true, timeout_ms: 30_000 });
+  await call(agent, 'step', { kind: 'over', wait: true, timeout_ms: 30_000 });
 
   const status = await call(agent, 'vice_status', {});
   assert.equal(status.vice_state, 'stopped');

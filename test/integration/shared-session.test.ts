@@ -83,8 +83,8 @@ test('an explicit take-over moves control to the agent; VS Code is then refused 
   await assert.rejects(vscode.continueRequest({ threadId: 1 }), (e: Error) =>
     /held by MCP client alice/.test(e.message),
   );
-  await callExpectingError(bob, 'step_over', {}, 'lease_held');
-  const stepped = await call(alice, 'step_out', { timeout_ms: 10_000 });
+  await callExpectingError(bob, 'step', { kind: 'over' }, 'lease_held');
+  const stepped = await call(alice, 'step', { kind: 'out', timeout_ms: 10_000 });
   assert.equal(stepped.location.function, 'draw');
 });
 

@@ -110,16 +110,13 @@ test('tools are listed with input and output schemas and annotations that say wh
     'session_status',
     'stop_session',
     'claim_control',
-    'release_control',
     'wait_for_stop',
     'set_breakpoint',
     'clear_breakpoint',
     'list_breakpoints',
     'resume',
     'pause',
-    'step_into',
-    'step_over',
-    'step_out',
+    'step',
     'backtrace',
     'list_variables',
     'read_variable',
@@ -153,7 +150,13 @@ test('tools are listed with input and output schemas and annotations that say wh
     'a screenshot changes nothing',
   );
   const groups = await call(a, 'list_tool_groups');
-  assert.deepEqual(groups.groups.map((g: Structured) => g.name).slice(0, 4), ['session', 'c', 'raw', 'screen']); // later issues append groups
+  assert.deepEqual(groups.groups.map((g: Structured) => g.name).slice(0, 5), [
+    'session',
+    'c',
+    'memory',
+    'raw',
+    'screen',
+  ]); // later issues append groups
   assert.equal(groups.session_id, null, 'no session yet');
 });
 
@@ -223,7 +226,7 @@ test('list_breakpoints shows owners; others see them read-only and cannot clear 
   assert.match(seenByB.owner.label, /agent-a/);
   await call(b, 'claim_control', { take_over: true });
   await callExpectingError(b, 'clear_breakpoint', { id: bpId }, 'not_owner');
-  await call(b, 'release_control');
+  await call(b, 'claim_control', { release: true });
   const back = await call(a, 'claim_control');
   assert.equal(back.lease.held_by_you, true);
   assert.ok(
@@ -250,10 +253,10 @@ test('globals are typed and the counter increments on the next loop pass', async
 });
 
 test('step_over, step_into, backtrace, locals and step_out move through the source as expected', async () => {
-  const over = await call(a, 'step_over');
+  const over = await call(a, 'step', { kind: 'over' });
   assert.equal(over.state, 'stopped');
   assert.equal(over.location.line, line('call_draw'));
-  let into = await call(a, 'step_into');
+  let into = await call(a, 'step', { kind: 'into' });
   assert.equal(into.location.function, 'draw');
   assert.equal(fileOf(into.location), 'util.c');
   if (into.location.line !== line('draw_call_plot')) {
@@ -262,7 +265,7 @@ test('step_over, step_into, backtrace, locals and step_out move through the sour
       into.location.line < line('draw_call_plot') && into.location.line >= line('draw_call_plot') - 3,
       `landed on ${into.location.line}`,
     );
-    into = await call(a, 'step_over');
+    into = await call(a, 'step', { kind: 'over' });
   }
   assert.equal(into.location.line, line('draw_call_plot'));
   const bt = await call(a, 'backtrace');
@@ -280,10 +283,10 @@ test('step_over, step_into, backtrace, locals and step_out move through the sour
   assert.match(row.type, /unsigned char/);
   const regs = await call(a, 'list_variables', { scope: 'registers' });
   assert.ok(regs.variables.length > 5, 'register scope lists registers');
-  const out = await call(a, 'step_out');
+  const out = await call(a, 'step', { kind: 'out' });
   assert.equal(out.location.function, 'main');
   assert.equal(out.location.line, line('call_draw'));
-  const instr = await call(a, 'step_into', { granularity: 'instruction' });
+  const instr = await call(a, 'step', { kind: 'into', granularity: 'instruction' });
   assert.notEqual(instr.stop.pc, out.stop.pc, 'an instruction step moves the PC');
 });
 
@@ -339,9 +342,9 @@ test('screenshot returns a PNG of the machine screen; output_path writes once an
 });
 
 test('bad input is refused with a code and leaves the session intact', async () => {
-  await call(a, 'release_control');
+  await call(a, 'claim_control', { release: true });
   await callExpectingError(a, 'write_memory', { address: 0xc000, hex: '00' }, 'no_lease');
-  await callExpectingError(a, 'step_over', {}, 'no_lease');
+  await callExpectingError(a, 'step', { kind: 'over' }, 'no_lease');
   assert.equal(
     (await call(a, 'read_memory', { address: 0xc000, length: 1 })).hex,
     'DE',
@@ -363,7 +366,7 @@ test('bad input is refused with a code and leaves the session intact', async () 
   await callExpectingError(a, 'set_breakpoint', { line: 3 }, 'bad_request');
   await callExpectingError(a, 'clear_breakpoint', { id: 99_999 }, 'not_found');
   const gen = (await call(a, 'session_status')).generation;
-  await callExpectingError(a, 'step_over', { generation: gen - 1 }, 'stale_generation');
+  await callExpectingError(a, 'step', { kind: 'over', generation: gen - 1 }, 'stale_generation');
   const invalid = await callRaw(a, 'wait_for_stop', { timeout_ms: 600_000 });
   assert.equal(invalid.isError, true, 'schema bounds are enforced');
   const st = await call(a, 'session_status');
@@ -375,7 +378,7 @@ test('step while running is not_stopped; wait_for_stop times out as a result; pa
   await call(a, 'clear_breakpoint', { id: bpId });
   const running = await call(a, 'resume');
   assert.equal(running.state, 'running');
-  await callExpectingError(a, 'step_over', {}, 'not_stopped');
+  await callExpectingError(a, 'step', { kind: 'over' }, 'not_stopped');
   const waited = await call(a, 'wait_for_stop', { timeout_ms: 300 });
   assert.equal(waited.timed_out, true);
   assert.equal(waited.state, 'running');

@@ -350,11 +350,11 @@ test('step, step_over, step_out, step_instruction with a count, resume and pause
   const three = await call(agent, 'step_instruction', { count: 3 });
   assert.equal(three.steps, 3);
   assert.notEqual(three.stop.pc, start);
-  const over = await call(agent, 'step_over', { granularity: 'instruction' });
+  const over = await call(agent, 'step', { kind: 'over', granularity: 'instruction' });
   assert.equal(over.state, 'stopped');
-  const out = await call(agent, 'step_out');
+  const out = await call(agent, 'step', { kind: 'out' });
   assert.equal(out.location.function, 'draw');
-  const into = await call(agent, 'step_into');
+  const into = await call(agent, 'step', { kind: 'into' });
   assert.equal(into.state, 'stopped');
   await call(agent, 'resume', { wait: false });
   assert.equal((await call(agent, 'session_status')).state, 'running');

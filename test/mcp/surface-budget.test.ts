@@ -23,7 +23,7 @@ import { connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
 const BUDGET: Record<Profile, number> = {
   minimal: 8_500,
   static: 34_500,
-  live: 20_000,
+  live: 16_000,
   raw: 41_500,
   vice: 33_500,
   full: 116_000,
@@ -118,4 +118,15 @@ test('over stdio the default profile costs the same as over HTTP', async () => {
   const overHttp = JSON.stringify((await listed(DEFAULT_PROFILE)).tools).length;
   assert.equal(overStdio, overHttp);
   assert.ok(overStdio <= BUDGET[DEFAULT_PROFILE]);
+});
+
+test('start_session does not list the options only the user may allow (they are still accepted: launch-policy test)', async () => {
+  const { tools } = await listed(DEFAULT_PROFILE);
+  const input = tools.find((t) => t.name === 'start_session')!.inputSchema as {
+    properties: Record<string, { properties?: Record<string, unknown> }>;
+  };
+  for (const key of ['mamePath', 'vicePath', 'media', 'extraArgs'])
+    assert.ok(!(key in input.properties), `${key} not listed`);
+  assert.ok(input.properties.dos.properties && !('executable' in input.properties.dos.properties));
+  assert.ok('pid' in input.properties.dos.properties!, 'the other dos options stay');
 });

@@ -104,7 +104,7 @@ const listBreakpoints = defineTool({
 });
 
 const runOutput = {
-  timed_out: z.boolean().describe('true when wait was asked and no stop came in time'),
+  timed_out: z.boolean().describe('waited and no stop came in time'),
   stop: stopSchema.optional(),
   location: locationSchema.optional(),
 };
@@ -169,34 +169,25 @@ const pause = defineTool({
 
 const granularity = z.enum(['line', 'instruction']).default('line').describe('source line or one instruction');
 
-const stepInto = defineTool({
-  name: 'step_into',
-  title: 'Step into',
-  description: 'Step, entering calls (needs the lease).',
-  input: { ...waitInput(true), granularity },
+const step = defineTool({
+  name: 'step',
+  title: 'Step',
+  description: 'Step over calls, into them, or out of the function (needs the lease).',
+  input: {
+    ...waitInput(true),
+    kind: z.enum(['over', 'into', 'out']).default('over').describe('out: until the function returns'),
+    granularity,
+  },
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (me, o) => me.stepInto(args.granularity as StepGranularity, o)),
-});
-
-const stepOver = defineTool({
-  name: 'step_over',
-  title: 'Step over',
-  description: 'Step, running over calls (needs the lease).',
-  input: { ...waitInput(true), granularity },
-  output: runOutput,
-  annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (me, o) => me.stepOver(args.granularity as StepGranularity, o)),
-});
-
-const stepOut = defineTool({
-  name: 'step_out',
-  title: 'Step out',
-  description: 'Run until the function returns (needs the lease).',
-  input: waitInput(true),
-  output: runOutput,
-  annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (me, o) => me.stepOut(o)),
+  run: (args, ctx) =>
+    runControl(ctx, args, (me, o) =>
+      args.kind === 'out'
+        ? me.stepOut(o)
+        : args.kind === 'into'
+          ? me.stepInto(args.granularity as StepGranularity, o)
+          : me.stepOver(args.granularity as StepGranularity, o),
+    ),
 });
 
 const backtrace = defineTool({
@@ -267,9 +258,7 @@ export const cTools: ToolDef[] = [
   listBreakpoints,
   resume,
   pause,
-  stepInto,
-  stepOver,
-  stepOut,
+  step,
   backtrace,
   listVariables,
   readVariable,

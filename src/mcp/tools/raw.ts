@@ -1,4 +1,4 @@
-/** Tool group `raw`: registers and memory as bytes. */
+/** Tool groups `memory` (reading bytes, in the default profile) and `raw` (registers, writing bytes). */
 import * as z from 'zod/v4';
 import type { Address } from '../../core/target.js';
 import type { SessionApi } from '../../session/types.js';
@@ -116,4 +116,5 @@ const writeMemory = defineTool({
   },
 });
 
-export const rawTools: ToolDef[] = [readRegisters, readMemory, writeMemory];
+export const memoryTools: ToolDef[] = [readMemory];
+export const rawTools: ToolDef[] = [readRegisters, writeMemory];

@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import type { LeaseInfo, SessionStatus } from '../../session/types.js';
 import { RetroError } from '../../core/errors.js';
-import { agentLaunchConfig } from '../../session/launch-policy.js';
+import { USER_ONLY_LAUNCH_OPTIONS, agentLaunchConfig } from '../../session/launch-policy.js';
 import { COMMON_OPTIONS, allLaunchOptions, parseLaunchConfig } from '../../session/launch-options.js';
 import type { Connector } from '../../core/connector.js';
 import type { LaunchConfig } from '../../core/launch.js';
@@ -29,7 +29,8 @@ const startSession = (connectors: readonly Connector[]) =>
     title: 'Start a debug session',
     description:
       'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
-      'Stops at main by default.',
+      'Stops at main by default. Options only the user may allow are not listed.',
+    unadvertised: USER_ONLY_LAUNCH_OPTIONS,
     input: {
       ...allLaunchOptions(connectors, true),
       machine: COMMON_OPTIONS.machine.default('spectrum'),
@@ -140,38 +141,29 @@ const stopSession = defineTool({
 
 const claimControl = defineTool({
   name: 'claim_control',
-  title: 'Claim the control lease',
-  description: 'Take the control lease for run control, breakpoints and writes (lease_held names the holder).',
+  title: 'Claim or release the control lease',
+  description:
+    'Take the control lease for run control, breakpoints and writes (lease_held names the holder), or give it back.',
   input: {
     session_id: sessionIdInput,
     take_over: z.boolean().default(false).describe('take it from its holder'),
+    release: z.boolean().default(false).describe('give it back instead'),
   },
-  output: { lease: leaseSchema },
+  output: { lease: leaseSchema.optional(), released: z.boolean().optional() },
   annotations: MUTATES,
   async run(args, ctx) {
     const me = ctx.connection.use(args.session_id);
     const { session, client } = me;
+    if (args.release) {
+      me.releaseControl();
+      return { session, data: { released: true }, summary: `You released the control lease of ${session.id}.` };
+    }
     const lease = me.claimControl({ takeOver: args.take_over });
     return {
       session,
       data: { lease: formatLease(lease, client.id)! },
       summary: `You hold the control lease of ${session.id}.`,
     };
-  },
-});
-
-const releaseControl = defineTool({
-  name: 'release_control',
-  title: 'Release the control lease',
-  description: 'Give the control lease back.',
-  input: { session_id: sessionIdInput },
-  output: { released: z.boolean() },
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  async run(args, ctx) {
-    const me = ctx.connection.use(args.session_id);
-    me.releaseControl();
-    const { session } = me;
-    return { session, data: { released: true } };
   },
 });
 
@@ -207,6 +199,5 @@ export const sessionTools = (connectors: readonly Connector[]): ToolDef[] => [
   sessionStatus,
   stopSession,
   claimControl,
-  releaseControl,
   waitForStop,
 ];
