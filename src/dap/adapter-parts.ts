@@ -17,6 +17,8 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsRestartRequest: false,
   supportsSetVariable: false,
   supportsSetExpression: true,
+  supportsDisassembleRequest: true,
+  supportsInstructionBreakpoints: true,
 };
 
 export const MAX_EXPRESSION_CHARS = 256;

@@ -9,6 +9,7 @@ import { asRetroError } from '../core/errors.js';
 import type { BreakpointInfo } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { BreakpointExtras } from '../session/bp-logic.js';
+import { parseMemoryReference } from './variables.js';
 
 export interface RequestedBreakpoint {
   line?: number;
@@ -25,6 +26,7 @@ export class ClientBreakpoints {
   /** source key → ids this client set there */
   private readonly bySource = new Map<string, number[]>();
   private functionIds: number[] = [];
+  private readonly instructionIds = new Set<number>();
   /** last state told to the client, so changes can be announced */
   private readonly told = new Map<number, DebugProtocol.Breakpoint>();
 
@@ -65,6 +67,32 @@ export class ClientBreakpoints {
       }
     }
     return out;
+  }
+
+  /** Instruction breakpoints (the Disassembly view's): at CPU addresses, conditions and extras as for lines. */
+  async replaceInstructionBreakpoints(
+    wanted: DebugProtocol.InstructionBreakpoint[],
+  ): Promise<DebugProtocol.Breakpoint[]> {
+    await this.clear([...this.instructionIds]);
+    this.instructionIds.clear();
+    const out: DebugProtocol.Breakpoint[] = [];
+    for (const bp of wanted) {
+      try {
+        const address = parseMemoryReference(bp.instructionReference, bp.offset ?? 0);
+        const extras = { hitCondition: bp.hitCondition || undefined };
+        const info = await this.me.setAddressBreakpoint(address, bp.condition || undefined, extras);
+        this.instructionIds.add(info.id);
+        out.push(this.remember(info));
+      } catch (err) {
+        out.push({ verified: false, message: await this.refusal(err) });
+      }
+    }
+    return out;
+  }
+
+  /** Whether one of `ids` is an instruction breakpoint of this client (the stop reads "instruction breakpoint"). */
+  hasInstructionBreakpoint(ids: number[]): boolean {
+    return ids.some((id) => this.instructionIds.has(id));
   }
 
   /** The ids among `ids` that this client set (the others mean nothing to it). */

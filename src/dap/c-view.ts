@@ -10,6 +10,7 @@ import type { ScopeName, VariableValue } from '../session/types.js';
 import { hex } from '../core/hex.js';
 import type { DebugView, DebugViewContext } from './debug-view.js';
 import { evaluateLabel, labelScope } from './labels-view.js';
+import { disassembleBody } from './disassembly-view.js';
 
 export const CPU_THREAD_ID = 1;
 
@@ -62,6 +63,10 @@ export class CDebugView implements DebugView {
         variablesReference: handles.create({ kind: 'children', children: labels }),
       });
     return scopes;
+  }
+
+  disassemble(args: DebugProtocol.DisassembleArguments): Promise<DebugProtocol.DisassembleResponse['body']> {
+    return disassembleBody(this.ctx, args);
   }
 
   async evaluate(expression: string, frameIndex: number): Promise<VariableValue> {

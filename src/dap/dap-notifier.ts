@@ -34,7 +34,9 @@ export class DapNotifier {
   }
 
   stopped(stop: StopInfo, location: SourceLocation | undefined, hitIds: number[], mine?: ClientBreakpoints): void {
-    const event = new StoppedEvent(dapStopReason(stop.reason), CPU_THREAD_ID) as DebugProtocol.StoppedEvent;
+    const byInstruction = stop.reason === 'breakpoint' && mine?.hasInstructionBreakpoint(hitIds);
+    const reason = byInstruction ? 'instruction breakpoint' : dapStopReason(stop.reason);
+    const event = new StoppedEvent(reason, CPU_THREAD_ID) as DebugProtocol.StoppedEvent;
     event.body.description = describeStop(stop, location);
     event.body.allThreadsStopped = true;
     const ids = mine?.known(hitIds) ?? [];

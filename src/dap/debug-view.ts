@@ -42,6 +42,8 @@ export interface DebugView {
   evaluate(expression: string, frameIndex: number): Promise<VariableValue>;
   /** Absent: setVariable is refused as unsupported. `control()` claims the lease; call it once the input is checked. */
   setVariable?(control: () => ClientSession, name: string, value: string): Promise<SetVariableResult>;
+  /** Absent: disassemble is refused as unsupported (a view without a CPU to decode). */
+  disassemble?(args: DebugProtocol.DisassembleArguments): Promise<DebugProtocol.DisassembleResponse['body']>;
   /** After launch/attach on a free-running target: a line saying what runs, and the threads that started. */
   announce?(): Promise<{ text: string; threads: number[] }>;
 }

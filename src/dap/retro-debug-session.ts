@@ -10,7 +10,7 @@
  */
 import { DebugSession, InitializedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError } from '../core/errors.js';
+import { RetroError, unsupported } from '../core/errors.js';
 import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import { toDapMessage } from './error-text.js';
@@ -193,6 +193,17 @@ export class RetroDebugSession extends DebugSession {
     });
   }
 
+  protected override setInstructionBreakpointsRequest(
+    response: DebugProtocol.SetInstructionBreakpointsResponse,
+    args: DebugProtocol.SetInstructionBreakpointsArguments,
+  ): void {
+    this.handle(response, async () => {
+      const { me, breakpoints } = this.binding.bound();
+      me.tryClaim();
+      return { breakpoints: await breakpoints.replaceInstructionBreakpoints(args?.breakpoints ?? []) };
+    });
+  }
+
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse): void {
     this.sendResponse(response);
   }
@@ -278,6 +289,17 @@ export class RetroDebugSession extends DebugSession {
     args: DebugProtocol.SetExpressionArguments,
   ): void {
     this.handle(response, () => setExpression(this.binding, this.notify, this.handles, args));
+  }
+
+  protected override disassembleRequest(
+    response: DebugProtocol.DisassembleResponse,
+    args: DebugProtocol.DisassembleArguments,
+  ): void {
+    this.handle(response, async () => {
+      const view = this.binding.currentView();
+      if (!view.disassemble) throw unsupported('Disassembly', 'this target shows no CPU to disassemble');
+      return view.disassemble(args);
+    });
   }
 
   protected override readMemoryRequest(

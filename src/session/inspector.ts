@@ -10,6 +10,17 @@ import { unwind6502Cc65 } from './unwind/6502-cc65.js';
 import { VariableReader } from './variables.js';
 import type { ExprMachine } from '../debuginfo/expr/index.js';
 import { planAssignment, type Assignment } from './assign.js';
+import { decodeFlags, flagsRegister } from '../cpu/flags.js';
+
+/** The flags register's bits as rows under it. */
+function flagRows(cpu: string, register: string, value: number): VariableValue[] {
+  return decodeFlags(cpu, register, value).map((f) => ({
+    name: f.name,
+    type: `flag (bit ${f.bit})`,
+    value: f.set ? '1' : '0',
+    numeric: f.set ? 1 : 0,
+  }));
+}
 
 const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc, '6502/cc65-dbg': unwind6502Cc65 };
 
@@ -57,15 +68,23 @@ export class Inspector {
   async variables(scope: ScopeName, frameIndex = 0): Promise<VariableValue[]> {
     const { frames, regs } = await this.frames();
     if (scope === 'registers') {
-      return regs.map((r) => ({
-        name: r.name,
-        type: `${r.bits}-bit register`,
-        value: `0x${r.value
-          .toString(16)
-          .toUpperCase()
-          .padStart(Math.ceil(r.bits / 4), '0')}`,
-        numeric: r.value,
-      }));
+      const flags = flagsRegister(
+        this.target.info.cpu,
+        regs.map((r) => r.name),
+      );
+      return regs.map((r) => {
+        const row: VariableValue = {
+          name: r.name,
+          type: `${r.bits}-bit register`,
+          value: `0x${r.value
+            .toString(16)
+            .toUpperCase()
+            .padStart(Math.ceil(r.bits / 4), '0')}`,
+          numeric: r.value,
+        };
+        if (r.name.toUpperCase() === flags) row.children = flagRows(this.target.info.cpu, flags, r.value);
+        return row;
+      });
     }
     const reader = this.reader(regs);
     if (scope === 'globals') return reader.globals();

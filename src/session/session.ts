@@ -8,6 +8,7 @@ import { LabelTable } from './labels.js';
 import { ClientHandle, type ClientEngine, type ClientOptions, type ClientSession } from './client-session.js';
 import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
 import { SessionCore } from './session-core.js';
+import { annotate, disassemblerFor, disassemblyWindow } from './disassembly.js';
 import type {
   BreakpointInfo,
   ClientKind,
@@ -290,6 +291,23 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
 
   heldInputs(): HeldInputInfo[] {
     return this.inputs.list();
+  }
+
+  async disassemble(address: number, offset: number, count: number) {
+    const target = this.requireTarget();
+    const window = await disassemblyWindow(disassemblerFor(target), address, offset, count);
+    return annotate(window, {
+      readMemory: (at, length) => target.memory.read({ space: 'cpu', offset: at }, length),
+      functionStart: (at) => {
+        const fn = this.index?.functionAt(at);
+        return fn && fn.start === at ? fn.name : undefined;
+      },
+      label: (at) => {
+        const hit = this.labels.at(at);
+        return hit?.offset === 0 ? hit.label.name : undefined;
+      },
+      location: (at) => this.locationAt(at),
+    });
   }
 
   locationAt(pc: number) {

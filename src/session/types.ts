@@ -4,6 +4,7 @@
  */
 import type { Address, FeatureKey, Register, RunState, StopInfo, WatchSpec } from '../core/target.js';
 import type { VariableValue } from '../debuginfo/values.js';
+import type { DisassembledInstruction } from '../core/disassembly.js';
 
 export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
 
@@ -241,6 +242,14 @@ export interface QueuedEvent {
 
 export type StepGranularity = 'line' | 'instruction';
 
+/** A decoded instruction as the front ends show it: its bytes, a name where one starts there, its C line. */
+export interface DisassemblyLine extends DisassembledInstruction {
+  bytes: number[];
+  /** the function starting here (debug info) or the session label at this address */
+  symbol?: string;
+  location?: SourceLocation;
+}
+
 export interface MutationOptions {
   /** when given, refused with stale_generation unless it is the current one */
   generation?: number;
@@ -300,6 +309,17 @@ export interface SessionApi {
   /** An input finished (or its owner let go): forget it. Recording one goes through ClientSession.trackInput. */
   untrackInput(id: number): void;
   heldInputs(): HeldInputInfo[];
+
+  /**
+   * `count` decoded instructions from the `offset`-th (negative: before) relative
+   * to the one at `address`, with bytes, symbols and C lines; `missingBefore`
+   * of them lie before address 0. RetroError('unsupported') for a CPU without a disassembler.
+   */
+  disassemble(
+    address: number,
+    offset: number,
+    count: number,
+  ): Promise<{ lines: DisassemblyLine[]; missingBefore: number }>;
 
   /** file:line and function of a CPU address from the debug info (undefined without it) */
   locationAt(pc: number): SourceLocation | undefined;

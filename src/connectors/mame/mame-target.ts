@@ -30,6 +30,8 @@ import type { BridgeArgs, BridgeSpace, RunControlOp } from './bridge-ops.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
+import { MameDisassembler } from './mame-disassembler.js';
+import { DISASSEMBLER_FEATURE } from '../../core/disassembly.js';
 import { MAX_TRANSFER } from '../../core/limits.js';
 import { unknownSystemMessage } from './unknown-system.js';
 
@@ -97,7 +99,10 @@ export class MameTarget implements Target {
     machine = 'unknown',
   ) {
     this.lastStop = initialStop;
-    this.features = new TargetFeatures().provide(MAME_RAW_FEATURE, new MameRawFeature(bridge, machine));
+    const raw = new MameRawFeature(bridge, machine);
+    this.features = new TargetFeatures()
+      .provide(MAME_RAW_FEATURE, raw)
+      .provide(DISASSEMBLER_FEATURE, new MameDisassembler(raw));
     const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
     this.info = {
       kind: 'mame',

@@ -1,0 +1,124 @@
+// Instruction-level debugging over the DAP wire on the built-in C64 (whose
+// monitor speaks VICE's binary protocol) and a cc65 program: disassemble at
+// the PC (with instructions before it) and at a function's label, C lines
+// interleaved, an instruction breakpoint, instruction stepping, and the
+// decoded 6502 flags under FL in Registers.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { buildC64Fixture, REPO_ROOT, type C64Fixture } from '../support/c64-fixture.js';
+import { RecordingClient } from '../dap/dap-client.js';
+
+let fx: C64Fixture;
+let dc: RecordingClient;
+let caps: DebugProtocol.Capabilities;
+
+before(async () => {
+  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  fx = await buildC64Fixture();
+  dc = new RecordingClient();
+  await dc.start();
+  caps = (await dc.initialize()).body ?? {};
+  await dc.launchAndConfigure({ machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir, stopOnEntry: true });
+  await dc.next('stopped', 60_000);
+});
+
+after(async () => {
+  await dc?.stop();
+});
+
+type Row = DebugProtocol.DisassembledInstruction;
+
+async function disassemble(memoryReference: string, instructionOffset: number, instructionCount: number) {
+  const r = (await dc.send('disassemble', {
+    memoryReference,
+    instructionOffset,
+    instructionCount,
+    resolveSymbols: true,
+  })) as DebugProtocol.DisassembleResponse;
+  return r.body?.instructions ?? [];
+}
+
+const addr = (row: Row) => parseInt(row.address, 16);
+const size = (row: Row) => (row.instructionBytes ?? '').split(' ').filter(Boolean).length;
+
+async function stoppedAfter(action: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
+  dc.drain('stopped');
+  await action();
+  return dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
+}
+
+test('initialize offers disassembly and instruction breakpoints', () => {
+  assert.equal(caps.supportsDisassembleRequest, true);
+  assert.equal(caps.supportsInstructionBreakpoints, true);
+  assert.equal(caps.supportsSteppingGranularity, true);
+});
+
+test('disassemble around the PC: the rows before end exactly at it, bytes as in memory, C lines interleaved', async () => {
+  const frame = await dc.topFrame();
+  assert.ok(frame.instructionPointerReference, 'every frame names its instruction');
+  const pc = parseInt(frame.instructionPointerReference!, 16);
+  const rows = await disassemble(frame.instructionPointerReference!, -8, 16);
+  assert.equal(rows.length, 16);
+  assert.equal(addr(rows[8]), pc, 'row 8 is the PC');
+  for (let i = 0; i < 15; i++)
+    assert.equal(addr(rows[i]) + size(rows[i]), addr(rows[i + 1]), `row ${i} runs into ${i + 1}`);
+  const mem = await dc.send('readMemory', { memoryReference: frame.instructionPointerReference, count: size(rows[8]) });
+  assert.equal(
+    Buffer.from((mem as DebugProtocol.ReadMemoryResponse).body!.data!, 'base64')
+      .toString('hex')
+      .match(/../g)!
+      .join(' '),
+    rows[8].instructionBytes,
+  );
+  assert.equal(rows[8].location?.path, frame.source?.path);
+  assert.equal(rows[8].line, frame.line);
+});
+
+test('disassemble at a function label, break in the middle of a line, step one instruction', async () => {
+  const fb = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'add_scaled' }] });
+  const entry = fb.body.breakpoints[0].instructionReference;
+  assert.ok(entry, 'a function breakpoint names its instruction');
+  await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+
+  // the breakpoint stands after cc65's one-instruction prologue (JSR pushax): the label is one row back
+  const rows = await disassemble(entry!, -1, 6);
+  assert.equal(rows[0].symbol, 'add_scaled');
+  assert.match(rows[0].instruction, /^JSR \$[0-9A-F]{4}$/);
+  assert.equal(addr(rows[0]) + size(rows[0]), parseInt(entry!, 16));
+  assert.equal(rows[1].location?.path, fx.sources[1]);
+  assert.equal(rows[1].line, fx.markers.scaled.line);
+
+  const set = await dc.send('setInstructionBreakpoints', { breakpoints: [{ instructionReference: rows[2].address }] });
+  const bp = (set as DebugProtocol.SetInstructionBreakpointsResponse).body.breakpoints[0];
+  assert.equal(bp.verified, true, bp.message);
+  const hit = await stoppedAfter(() => dc.continueRequest({ threadId: 1 }));
+  assert.equal(hit.body.reason, 'instruction breakpoint');
+  const top = await dc.topFrame();
+  assert.equal(parseInt(top.instructionPointerReference!, 16), addr(rows[2]));
+  assert.equal(top.name, 'add_scaled');
+
+  const stepped = await stoppedAfter(() => dc.stepInRequest({ threadId: 1, granularity: 'instruction' }));
+  assert.equal(stepped.body.reason, 'step');
+  const after = parseInt((await dc.topFrame()).instructionPointerReference!, 16);
+  const jsr = /^JSR \$([0-9A-F]{4})$/.exec(rows[2].instruction);
+  assert.equal(after, jsr ? parseInt(jsr[1], 16) : addr(rows[3]));
+  await dc.send('setInstructionBreakpoints', { breakpoints: [] });
+});
+
+test('Registers: FL has the 6502 flags N V - B D I Z C as children, matching its bits', async () => {
+  const frame = await dc.topFrame();
+  const scopes = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
+  const regs = (
+    await dc.variablesRequest({ variablesReference: scopes.find((s) => s.name === 'Registers')!.variablesReference })
+  ).body.variables;
+  const fl = regs.find((r) => r.name === 'FL');
+  assert.ok(fl && fl.variablesReference > 0, 'FL opens');
+  const flags = (await dc.variablesRequest({ variablesReference: fl.variablesReference })).body.variables;
+  const value = parseInt(fl.value, 16);
+  assert.deepEqual(
+    flags.map((f) => [f.name, f.value]),
+    ['N', 'V', '-', 'B', 'D', 'I', 'Z', 'C'].map((n, i) => [n, String((value >> (7 - i)) & 1)]),
+  );
+});

@@ -1,0 +1,126 @@
+// The disassembly window around an address (session/disassembly.ts) over the
+// project's 6502 disassembler and real 6502 bytes: forward, backwards (the
+// candidate start that lands on the address), near address 0, over data that
+// never lands; MAME's dasm lines as a Disassembler; decoded CPU flags.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { TargetFeatures, type Target } from '../../src/core/target.js';
+import { disassemblerFor, disassemblyWindow } from '../../src/session/disassembly.js';
+import { MameDisassembler } from '../../src/connectors/mame/mame-disassembler.js';
+import { decodeFlags, flagsRegister } from '../../src/cpu/flags.js';
+
+function c64Memory(bytes: Record<number, number[]>, cpu = '6502'): Target {
+  const ram = new Uint8Array(0x10000);
+  for (const [at, list] of Object.entries(bytes)) ram.set(list, Number(at));
+  return {
+    info: { kind: 'test', cpu, addressBits: 16, spaces: ['cpu'] },
+    features: new TargetFeatures(),
+    memory: { read: async (a, n) => ram.slice(a.offset, a.offset + n), write: async () => undefined },
+    events: { on: () => () => undefined },
+    status: async () => ({ state: 'stopped' }),
+    close: async () => undefined,
+  };
+}
+
+// LDA #$01 ; STA $D020 ; JSR $FFD2 ; LDX $FB ; INX ; RTS — 2+3+3+2+1+1 bytes from $0810
+const CODE = [0xa9, 0x01, 0x8d, 0x20, 0xd0, 0x20, 0xd2, 0xff, 0xa6, 0xfb, 0xe8, 0x60];
+const ADDRS = [0x810, 0x812, 0x815, 0x818, 0x81a, 0x81b];
+
+test('forward from an address, and the instructions before it end exactly there', async () => {
+  const dis = disassemblerFor(c64Memory({ 0x810: CODE }));
+  const fwd = await disassemblyWindow(dis, 0x815, 0, 3);
+  assert.deepEqual(
+    fwd.instructions.map((i) => [i.address, i.length, i.text]),
+    [
+      [0x815, 3, 'JSR $FFD2'],
+      [0x818, 2, 'LDX $FB'],
+      [0x81a, 1, 'INX'],
+    ],
+  );
+  const around = await disassemblyWindow(dis, 0x81a, -4, 6);
+  assert.equal(around.missingBefore, 0);
+  assert.deepEqual(
+    around.instructions.map((i) => i.address),
+    ADDRS,
+  );
+  assert.equal(around.instructions[5].text, 'RTS');
+  // a window wholly before the address, and one that starts after it
+  assert.deepEqual(
+    (await disassemblyWindow(dis, 0x81b, -5, 2)).instructions.map((i) => i.address),
+    [0x810, 0x812],
+  );
+  assert.deepEqual(
+    (await disassemblyWindow(dis, 0x810, 2, 2)).instructions.map((i) => i.text),
+    ['JSR $FFD2', 'LDX $FB'],
+  );
+});
+
+test('backwards near address 0: what exists, the rest counted as missing', async () => {
+  const dis = disassemblerFor(c64Memory({ 0: [0xa9, 0x2f, 0x85, 0x00, 0xea] }));
+  const w = await disassemblyWindow(dis, 4, -5, 6);
+  assert.equal(w.missingBefore, 3);
+  assert.deepEqual(
+    w.instructions.map((i) => [i.address, i.text]),
+    [
+      [0, 'LDA #$2F'],
+      [2, 'STA $00'],
+      [4, 'NOP'],
+    ],
+  );
+});
+
+test('backwards where no start lands on the address: the gap shows as undecodable bytes', async () => {
+  // every start 4..6 bytes back decodes past $1005 (LDA # / LDA abs over the bytes below)
+  const dis = disassemblerFor(c64Memory({ 0x1000: [0xad, 0xad, 0xa9, 0xad, 0xa9, 0xea] }));
+  const w = await disassemblyWindow(dis, 0x1005, -2, 3);
+  assert.deepEqual(
+    w.instructions.map((i) => [i.address, i.length, i.text]),
+    [
+      [0x1000, 3, 'LDA $A9AD'],
+      [0x1003, 2, '??'],
+      [0x1005, 1, 'NOP'],
+    ],
+  );
+});
+
+test('a CPU without a disassembler is refused as unsupported; oversized windows as too large', async () => {
+  assert.throws(() => disassemblerFor(c64Memory({}, 'x86')), { code: 'unsupported' });
+  const dis = disassemblerFor(c64Memory({}));
+  await assert.rejects(disassemblyWindow(dis, 0, 0, 5000), { code: 'too_large' });
+});
+
+test("MAME's dasm lines: lengths from the next address, one more asked for than returned", async () => {
+  const asked: number[] = [];
+  const dis = new MameDisassembler({
+    disassemble: async (address, count) => {
+      asked.push(count);
+      return [
+        { address, text: 'ld   sp,$6000' },
+        { address: address + 3, text: 'ld   ix,$0000' },
+        { address: address + 7, text: 'ret' },
+      ].slice(0, count);
+    },
+  });
+  assert.deepEqual(await dis.disassemble(0x8000, 2), [
+    { address: 0x8000, length: 3, text: 'ld sp,$6000' },
+    { address: 0x8003, length: 4, text: 'ld ix,$0000' },
+  ]);
+  assert.deepEqual(asked, [3]);
+});
+
+test('flags: 6502 N V - B D I Z C from FL, Z80 S Z H P/V N C from F or the low byte of AF', () => {
+  assert.equal(flagsRegister('6502', ['PC', 'A', 'FL']), 'FL');
+  const p = decodeFlags('6502', 'FL', 0b1010_0011);
+  assert.deepEqual(
+    p.map((f) => `${f.name}${f.set ? 1 : 0}`),
+    ['N1', 'V0', '-1', 'B0', 'D0', 'I0', 'Z1', 'C1'],
+  );
+  assert.equal(flagsRegister('z80', ['PC', 'AF', 'A']), 'AF');
+  assert.equal(flagsRegister('z80', ['F', 'AF']), 'F');
+  const z = decodeFlags('z80', 'AF', 0x12_c5);
+  assert.deepEqual(
+    z.map((f) => `${f.name}${f.set ? 1 : 0}`),
+    ['S1', 'Z1', 'H0', 'P/V1', 'N0', 'C1'],
+  );
+  assert.equal(flagsRegister('x86', ['FLAGS']), undefined);
+});
