@@ -88,19 +88,36 @@ export function staleGeneration(requested: number, current: number): RetroError 
   );
 }
 
-/** `what` is refused because this target, machine or build cannot do it; `why` says what would. */
-export function unsupported(what: string, why?: string, details: Record<string, unknown> = {}): RetroError {
-  return new RetroError('unsupported', why ? `${what}: ${why}` : `${what}.`, details);
-}
+/** A factory per code, so a refusal names its kind where it is thrown; the sentence stays the caller's. */
+type Factory = (message: string, details?: Record<string, unknown>) => RetroError;
+const factory =
+  (code: ErrorCode): Factory =>
+  (message, details = {}) =>
+    new RetroError(code, message, details);
 
-export function tooLarge(message: string, limit: number, details: Record<string, unknown> = {}): RetroError {
-  return new RetroError('too_large', message, { limit, ...details });
-}
+/** this target, machine or build cannot do it; the message says why and what would */
+export const unsupported = factory('unsupported');
+export const tooLarge = factory('too_large');
+export const targetLost = factory('target_lost');
+export const badRequest = factory('bad_request');
+export const badAddress = factory('bad_address');
+export const notFound = factory('not_found');
+export const internalError = factory('internal');
+/** a read-only wait ran out; nothing changed */
+export const timedOut = factory('timeout');
+/** a mutating request ran out of time: it may still have happened */
+export const mayHaveMutated = factory('timeout_may_have_mutated');
+export const launchFailed = factory('launch_failed');
+export const incompatibleTarget = factory('incompatible_target');
+export const fileExists = factory('file_exists');
+export const noSession = factory('no_session');
+export const sessionExists = factory('session_exists');
+export const badDebugInfo = factory('bad_debug_info');
+export const notRunning = factory('not_running');
+export const notAllowed = factory('not_allowed');
+export const outsideRoots = factory('outside_roots');
 
-export function targetLost(reason: string, details: Record<string, unknown> = {}): RetroError {
-  return new RetroError('target_lost', reason, details);
-}
-
-export function badRequest(message: string, details: Record<string, unknown> = {}): RetroError {
-  return new RetroError('bad_request', message, details);
+/** `what` (a number) outside `min`..`max`: the same sentence for every range check. */
+export function outOfRange(what: string, min: number, max: number, got: unknown): RetroError {
+  return new RetroError('bad_request', `${what} must be ${min}-${max} (got ${String(got)}).`, { min, max, got });
 }
