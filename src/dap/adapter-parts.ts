@@ -23,6 +23,13 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
 
 export const MAX_EXPRESSION_CHARS = 256;
 
+/** Custom request: whether a frame has C source (the extension opens the Disassembly view when not). */
+export const FRAME_SOURCE_REQUEST = 'retro/frameSource';
+export interface FrameSourceReply {
+  hasSource: boolean;
+  instructionPointerReference?: string;
+}
+
 export function granularity(g?: DebugProtocol.SteppingGranularity): 'line' | 'instruction' {
   return g === 'instruction' ? 'instruction' : 'line';
 }

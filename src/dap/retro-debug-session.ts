@@ -20,7 +20,14 @@ import type { DebugViewChooser } from './debug-view.js';
 import { CDebugView } from './c-view.js';
 import { DapNotifier } from './dap-notifier.js';
 import { readMemory, writeMemory } from './memory-requests.js';
-import { CAPABILITIES, deferred, frameIndexOf, granularity } from './adapter-parts.js';
+import {
+  CAPABILITIES,
+  deferred,
+  FRAME_SOURCE_REQUEST,
+  frameIndexOf,
+  granularity,
+  type FrameSourceReply,
+} from './adapter-parts.js';
 import { DapBinding, type AfterConfiguration, type Mode } from './binding.js';
 
 export interface RetroDebugSessionOptions {
@@ -330,8 +337,10 @@ export class RetroDebugSession extends DebugSession {
     return lease;
   }
 
-  protected override customRequest(command: string, response: DebugProtocol.Response): void {
+  protected override customRequest(command: string, response: DebugProtocol.Response, args?: unknown): void {
     switch (command) {
+      case FRAME_SOURCE_REQUEST:
+        return this.handle(response, () => this.frameSource(args));
       case 'retro/takeControl':
         return this.handle(response, async () => void this.takeControl());
       case 'retro/releaseControl':
@@ -342,6 +351,14 @@ export class RetroDebugSession extends DebugSession {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
+
+  private async frameSource(args: unknown): Promise<FrameSourceReply> {
+    const frameId = (args as { frameId?: unknown } | undefined)?.frameId;
+    if (typeof frameId !== 'number') throw new RetroError('bad_request', 'retro/frameSource needs a frameId.');
+    const { stackFrames } = await this.binding.currentView().stackTrace({ threadId: 1 });
+    const frame = stackFrames.find((f) => f.id === frameId);
+    return { hasSource: !!frame?.source, instructionPointerReference: frame?.instructionPointerReference };
+  }
 
   /** Runs an async handler and answers: its result as the body, or an error response. */
   private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R['body'] | void>): void {

@@ -107,6 +107,27 @@ test('disassemble at a function label, break in the middle of a line, step one i
   await dc.send('setInstructionBreakpoints', { breakpoints: [] });
 });
 
+test('into a runtime routine without C source: the frame says so (the extension opens the Disassembly view)', async () => {
+  // step instructions until the PC leaves every C line (the next JSR into cc65's runtime)
+  let frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  for (let i = 0; i < 20 && frames[0].source; i++) {
+    await stoppedAfter(() => dc.stepInRequest({ threadId: 1, granularity: 'instruction' }));
+    frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  }
+  assert.equal(frames[0].source, undefined, 'reached code without source');
+  const reply = (await dc.send('retro/frameSource', { frameId: frames[0].id })) as DebugProtocol.Response;
+  assert.deepEqual(reply.body, {
+    hasSource: false,
+    instructionPointerReference: frames[0].instructionPointerReference,
+  });
+  const caller = (await dc.send('retro/frameSource', { frameId: frames[1].id })) as DebugProtocol.Response;
+  assert.equal(caller.body.hasSource, true);
+  assert.equal(frames[1].name, 'add_scaled');
+  const rows = await disassemble(frames[0].instructionPointerReference!, 0, 2);
+  assert.equal(rows[0].location, undefined);
+  assert.ok(rows[0].instruction.length > 0);
+});
+
 test('Registers: FL has the 6502 flags N V - B D I Z C as children, matching its bits', async () => {
   const frame = await dc.topFrame();
   const scopes = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;
