@@ -304,7 +304,8 @@ export class RetroDebugSession extends DebugSession {
   ): void {
     this.handle(response, async () => {
       const view = this.binding.currentView();
-      if (!view.disassemble) throw unsupported('Disassembly', 'this target shows no CPU to disassemble');
+      if (!view.disassemble)
+        throw unsupported('Disassembly is not available here: this target shows no CPU to disassemble.');
       return view.disassemble(args);
     });
   }

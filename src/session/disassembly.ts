@@ -20,7 +20,7 @@ export function disassemblerFor(target: Target): Disassembler {
   const own = target.features.get(DISASSEMBLER_FEATURE);
   if (own) return own;
   if (target.info.cpu === '6502') return new Memory6502Disassembler(target);
-  throw unsupported('Disassembly', `not available for the ${target.info.kind} target's ${target.info.cpu} CPU`);
+  throw unsupported(`Disassembly is not available for the ${target.info.kind} target's ${target.info.cpu} CPU.`);
 }
 
 /** The 6502 disassembler over the target's memory (VICE, the built-in C64). */
@@ -61,7 +61,8 @@ export async function disassemblyWindow(
   offset: number,
   count: number,
 ): Promise<DisassemblyWindow> {
-  if (count > MAX_DISASSEMBLY) throw tooLarge(`At most ${MAX_DISASSEMBLY} instructions at a time.`, MAX_DISASSEMBLY);
+  if (count > MAX_DISASSEMBLY)
+    throw tooLarge(`At most ${MAX_DISASSEMBLY} instructions at a time.`, { limit: MAX_DISASSEMBLY });
   const instructions: DisassembledInstruction[] = [];
   let missingBefore = 0;
   if (offset < 0) {
