@@ -2,6 +2,7 @@
  * The Target contract: the vocabulary every layer shares (addresses, stops,
  * registers, screens) and the capability facets a connector implements.
  */
+import type { Rgb } from './indexed-png.js';
 
 /** Address spaces. `cpu` is the CPU's logical view (what the program sees). */
 export type Space = 'cpu' | 'program' | 'data' | 'io' | 'vram' | 'share';
@@ -147,8 +148,56 @@ export interface TargetWatch {
   clear(id: number): Promise<void>;
 }
 
+/**
+ * One frame as the machine shows it, for live viewers: palette indices with
+ * the palette (cheap to send and compare), or RGBA. PNG is made only for
+ * files and MCP images, never on the way to the panel.
+ */
+export interface ScreenFrame {
+  width: number;
+  height: number;
+  /** the machine's own frame counter (emulated frames), or the source's count when it has none; only ever grows */
+  frame: number;
+  /** one palette index a pixel, row-major, with `palette` */
+  pixels?: Uint8Array;
+  palette?: readonly Rgb[];
+  /** RGBA, 4 bytes a pixel, when the source has no palette */
+  rgba?: Uint8Array;
+  /** the screen's inner area (no border) inside this frame, when the machine has a border */
+  inner?: { x: number; y: number; width: number; height: number };
+  /** true when the CPU is stopped, so the frame may predate the current state */
+  maybeStale: boolean;
+}
+
+/** What a viewer asks of a frame source. */
+export interface FrameRequest {
+  /** the most frames a second the viewer wants (the source sends fewer when nothing changed) */
+  fps: number;
+  /** a person watches: run at the machine's real speed (the default for viewers); false lets it run warp */
+  realtime?: boolean;
+}
+
+/** How a frame source gets its frames, for the panel to state. */
+export interface FrameSourceInfo {
+  /** 'push': frames come from the emulator's own frame clock, the machine never stops for them; 'stop': each costs a stop */
+  mode: 'push' | 'stop';
+  /** the most frames a second it offers while running */
+  maxFps: number;
+  /** a sentence for people: what watching costs the machine */
+  cost: string;
+}
+
+export type FrameListener = (frame: ScreenFrame) => void;
+
 export interface TargetScreen {
   capture(): Promise<ScreenImage>;
+  /**
+   * Live frames, pushed: changed frames at most `fps` a second while the
+   * machine runs, and one at each stop. Returns the unsubscribe. Absent: the
+   * session polls capture() and says each frame costs what a capture costs.
+   */
+  frames?(request: FrameRequest, listener: FrameListener): () => void;
+  readonly frameSource?: FrameSourceInfo;
 }
 
 /** Typing on the machine's keyboard (text as a person would type it; the connector maps it to keys). */

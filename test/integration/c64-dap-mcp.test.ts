@@ -139,7 +139,12 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
   assert.equal(status.vice_state, 'stopped');
   const shot = await call(agent, 'vice_capture_screen', { output_path: 'screen.png' });
   assert.deepEqual([shot.width, shot.height, shot.cropped], [320, 200, true]);
-  assert.deepEqual(shot.inner, { x: 136, y: 51, width: 320, height: 200 });
+  assert.deepEqual(
+    shot.inner,
+    { x: 136, y: 50, width: 320, height: 200 },
+    'found in the buffer, one row above the report',
+  );
+  assert.deepEqual([shot.reported_inner_y, shot.geometry_from, shot.maybe_stale], [51, 'buffer', true]);
   assert.equal(shot.palette_size, 16);
   assert.deepEqual(shot.used_indices, [6, 14], 'blue background, light blue text');
   assert.equal(shot.distinct_index_count, 2);

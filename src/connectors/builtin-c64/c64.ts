@@ -58,6 +58,8 @@ export class BuiltinC64 {
   /** true while the CPU sits on the instruction it stopped at: resuming runs it without re-checking */
   private resumeAtStop = false;
   private nextFrame = CYCLES_PER_FRAME;
+  /** called at each frame boundary while running (the frame clock live viewers are fed from) */
+  onFrame?: () => void;
   /** the start cycle of the first raster line whose stolen cycles are not counted yet */
   private lineStart = 0;
 
@@ -393,6 +395,7 @@ export class BuiltinC64 {
     while (cpu.cycles >= this.nextFrame) {
       this.nextFrame += CYCLES_PER_FRAME;
       this.drainKeys();
+      this.onFrame?.();
     }
   }
 

@@ -10,6 +10,7 @@ import type { Target } from '../../core/target.js';
 import { MonitorClient } from '../vice/monitor-client.js';
 import { startConfiguredProgram } from '../vice/start-program.js';
 import { ViceTarget } from '../vice/vice-target.js';
+import { BUILTIN_FRAME_SOURCE } from './frame-source.js';
 import { BuiltinMonitorServer } from './monitor-server.js';
 
 const START_TIMEOUT_MS = 30_000;
@@ -53,6 +54,12 @@ export async function launchBuiltinTarget(
       shutdown: () => server.close(),
       logSource: (l) => logs.add(l),
       messageSource: (l) => messages.add(l),
+      frames: {
+        info: BUILTIN_FRAME_SOURCE,
+        subscribe: (request, listener, running) => server.frames.subscribe(request, listener, running),
+        stopped: () => server.frames.stopped(),
+        current: (stale) => server.frames.current(stale),
+      },
     });
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;

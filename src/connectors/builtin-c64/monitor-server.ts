@@ -31,7 +31,9 @@ import {
   encodeRegisters,
   encodeResponse,
 } from '../vice/protocol.js';
-import { BuiltinC64, CYCLES_PER_FRAME } from './c64.js';
+import { BuiltinC64 } from './c64.js';
+import { BuiltinFrames } from './frame-source.js';
+import { SlicePacer } from './pacer.js';
 import { duplexPair } from './monitor-link.js';
 import {
   REGISTER_NAMES,
@@ -53,10 +55,6 @@ import { DISPLAY, renderDisplay } from './video.js';
 export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
 /** TCP connections waiting for the one client to leave; more are refused (VICE's backlog is unbounded). */
 export const MAX_WAITING = 2;
-/** PAL frame time in ms, for real-speed running */
-const FRAME_MS = 1000 / 50.125;
-/** what one warp slice runs before yielding to I/O */
-const WARP_SLICE = CYCLES_PER_FRAME * 5;
 
 export interface ServerOptions {
   port?: number;
@@ -85,16 +83,16 @@ export class BuiltinMonitorServer {
   private owner?: Duplex;
   private inbox = Buffer.alloc(0);
   private running = true;
-  private timer?: NodeJS.Immediate | NodeJS.Timeout;
+  private readonly pacer: SlicePacer;
+  /** live viewers, fed from the machine's frame clock (no monitor command, no stop) */
+  readonly frames: BuiltinFrames;
   private readonly resources = new Map<string, number>([
     ['VICIIBorderMode', 0],
     ['JAMAction', 0],
     ['WarpMode', 0],
     ['VICIIExternalPalette', 0],
   ]);
-  private wallStart = performance.now();
   private closed = false;
-  private cycleStart = 0;
 
   private readonly machineMessage = (text: string) => (this.opts.onMachineMessage ?? this.opts.onLog)?.(text);
 
@@ -104,6 +102,17 @@ export class BuiltinMonitorServer {
       log: this.machineMessage,
     });
     this.resources.set('WarpMode', opts.realtime ? 0 : 1);
+    // a person watching gets real speed unless the viewer asks for warp; otherwise the WarpMode resource decides
+    this.pacer = new SlicePacer(
+      this.machine,
+      () => !this.frames.wantsRealtime && (this.resources.get('WarpMode') ?? 0) !== 0,
+      (cause) => this.stopped(cause),
+    );
+    this.frames = new BuiltinFrames(
+      this.machine,
+      () => (this.resources.get('VICIIExternalPalette') ? PEPTO_PAL : VICE_DEFAULT_PAL),
+      () => undefined,
+    );
     if (opts.drive8) this.machine.attachDrive(new HostFolderDrive(opts.drive8, this.machineMessage));
   }
 
@@ -140,10 +149,7 @@ export class BuiltinMonitorServer {
   async close(): Promise<void> {
     this.closed = true;
     this.running = false;
-    if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-    }
+    this.pacer.stop();
     this.client?.destroy();
     for (const s of this.waiting) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -251,24 +257,7 @@ export class BuiltinMonitorServer {
   // ---- run control ----
 
   private schedule(): void {
-    if (!this.running || this.timer || this.closed) return;
-    const warp = (this.resources.get('WarpMode') ?? 0) !== 0;
-    const tick = () => {
-      this.timer = undefined;
-      if (!this.running) return;
-      let budget = WARP_SLICE;
-      if (!warp) {
-        const due = this.cycleStart + ((performance.now() - this.wallStart) / FRAME_MS) * CYCLES_PER_FRAME;
-        budget = Math.min(WARP_SLICE, Math.max(0, Math.floor(due - this.machine.cpu.cycles)));
-      }
-      const cause = budget > 0 ? this.machine.runSlice(budget) : undefined;
-      if (cause) {
-        this.stopped(cause);
-        return;
-      }
-      this.timer = warp ? setImmediate(tick) : setTimeout(tick, Math.max(1, FRAME_MS / 2));
-    };
-    this.timer = warp ? setImmediate(tick) : setTimeout(tick, 1);
+    if (this.running && !this.closed) this.pacer.schedule();
   }
 
   private stopped(cause: 'checkpoint' | 'step' | 'jam'): void {
@@ -284,21 +273,15 @@ export class BuiltinMonitorServer {
   private enterMonitor(): void {
     this.running = false;
     this.machine.noteStopped();
-    if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout);
-      clearImmediate(this.timer as NodeJS.Immediate);
-      this.timer = undefined;
-    }
+    this.pacer.stop();
     this.event(Evt.REGISTERS, encodeRegisters(this.registers()));
     this.event(Evt.STOPPED, u16(this.machine.cpu.pc));
   }
 
   private resume(): void {
     this.running = true;
-    this.wallStart = performance.now();
-    this.cycleStart = this.machine.cpu.cycles;
     this.event(Evt.RESUMED, u16(this.machine.cpu.pc));
-    this.schedule();
+    if (!this.closed) this.pacer.start();
   }
 
   // ---- replies ----

@@ -1,18 +1,25 @@
 /**
  * Renders what the built-in C64's VIC-II shows into VICE's debug-buffer
- * geometry (x64sc PAL: 504x312, inner 320x200 at 136,51; normal borders
- * make the visible 384x272 area, the rest is 0), one palette index a pixel.
+ * geometry, drawn where x64sc r46200 draws it: 504x312, the inner 320x200 at
+ * 136,50 and the visible 384x272 at 104,15 (borders 35 above, 37 below), the
+ * rest 0, one palette index a pixel. DISPLAY is what VICE *reports* for it,
+ * Y offset 51 (it centres the 272 lines as 36/36), so the built-in answers
+ * like a real VICE and a client that trusts the report is caught by tests.
  * Modes: standard, multicolour and extended-background text; hires and
  * multicolour bitmap. Not drawn: sprites, fine scrolling, 38/24 borders.
  */
 import type { C64Bus } from './c64-bus.js';
 
+/** What the built-in's DISPLAY_GET reports, as x64sc r46200 does (innerY one row below the picture). */
 export const DISPLAY = { width: 504, height: 312, innerX: 136, innerY: 51, innerWidth: 320, innerHeight: 200 } as const;
-const VISIBLE = { x: 104, y: 16, width: 384, height: 272 } as const;
+/** Where the inner area really is in the buffer. */
+export const DRAWN_INNER = { x: 136, y: 50, width: 320, height: 200 } as const;
+/** The normally visible area in the buffer (the rest is 0). */
+export const VISIBLE = { x: 104, y: 15, width: 384, height: 272 } as const;
 
-export function renderDisplay(bus: C64Bus): Buffer {
+export function renderDisplay(bus: C64Bus, out: Buffer = Buffer.alloc(DISPLAY.width * DISPLAY.height)): Buffer {
   const { width } = DISPLAY;
-  const out = Buffer.alloc(DISPLAY.width * DISPLAY.height);
+  out.fill(0);
   const vic = bus.vic;
   const border = vic[0x20] & 0x0f;
   for (let y = VISIBLE.y; y < VISIBLE.y + VISIBLE.height; y++)
@@ -33,7 +40,7 @@ export function renderDisplay(bus: C64Bus): Buffer {
       const code = bus.vicRead(screenBase + cell);
       const colour = bus.colorRam[cell] & 0x0f;
       for (let line = 0; line < 8; line++) {
-        const at = (DISPLAY.innerY + row * 8 + line) * width + DISPLAY.innerX + col * 8;
+        const at = (DRAWN_INNER.y + row * 8 + line) * width + DRAWN_INNER.x + col * 8;
         if (bmm) {
           const bits = bus.vicRead(bitmapBase + cell * 8 + line);
           if (mcm) pairs(out, at, bits, [bg[0], code >> 4, code & 15, colour]);

@@ -1,5 +1,6 @@
 /** VICE's composited frame and palette (DISPLAY_GET, PALETTE_GET), refusing builds whose display reply overruns. */
 import { RetroError } from '../../core/errors.js';
+import { cropIndexed, indexedToRgba, type Rect } from '../../core/frames.js';
 import type { ScreenImage } from '../../core/target.js';
 import type { ViceInfo } from './handshake.js';
 import type { MonitorClient } from './monitor-client.js';
@@ -48,18 +49,66 @@ export async function captureDisplay(
   return { ...display, palette };
 }
 
-/** The normally visible area of a captured frame as RGBA: 32 pixels of border left/right, 35 above and below. */
+/** PAL VIC-II borders inside VICE's 384x272 visible window: 32 left and right, 35 above, 37 below. */
+const BORDER = { side: 32, top: 35, bottom: 37 } as const;
+
+export interface DrawnGeometry {
+  inner: Rect;
+  visible: Rect;
+  /** 'buffer': found from the border pixels; 'report': the border is black, so VICE's report, corrected */
+  from: 'buffer' | 'report';
+}
+
+/**
+ * Where the picture really is in a captured frame. VICE (r46200) reports a Y
+ * offset one row below the picture it holds (it centres the 272 visible lines
+ * 36/36 while the borders are 35/37), so the rows are found from the buffer:
+ * the visible window is the run of rows whose left border is one non-zero
+ * colour. A black border cannot be told from the 0 outside; then the report
+ * is taken, one row up as every VICE that reports it draws it.
+ */
+export function drawnGeometry(c: CaptureResult): DrawnGeometry {
+  const x = Math.max(0, c.innerX - BORDER.side);
+  const width = Math.min(c.width - x, c.innerWidth + 2 * BORDER.side);
+  const height = c.innerHeight + BORDER.top + BORDER.bottom;
+  const borderRow = (y: number): boolean => {
+    const at = y * c.width + x;
+    const colour = c.pixels[at];
+    if (colour === 0) return false;
+    for (let i = 1; i < BORDER.side; i++) if (c.pixels[at + i] !== colour) return false;
+    return true;
+  };
+  let top = 0;
+  while (top < c.height && !borderRow(top)) top++;
+  let bottom = c.height - 1;
+  while (bottom > top && !borderRow(bottom)) bottom--;
+  const found = top < c.height && bottom - top + 1 === height;
+  const innerY = found ? top + BORDER.top : Math.max(0, c.innerY - 1);
+  return {
+    inner: { x: c.innerX, y: innerY, width: c.innerWidth, height: c.innerHeight },
+    visible: {
+      x,
+      y: Math.max(0, innerY - BORDER.top),
+      width,
+      height: Math.min(height, c.height - innerY + BORDER.top),
+    },
+    from: found ? 'buffer' : 'report',
+  };
+}
+
+/** The normally visible area of a captured frame as palette indices (border included). */
+export function visibleFrame(c: CaptureResult): { width: number; height: number; pixels: Uint8Array; inner: Rect } {
+  const g = drawnGeometry(c);
+  return {
+    width: g.visible.width,
+    height: g.visible.height,
+    pixels: cropIndexed(c.pixels, c.width, g.visible),
+    inner: { ...g.inner, x: g.inner.x - g.visible.x, y: g.inner.y - g.visible.y },
+  };
+}
+
+/** The normally visible area of a captured frame as RGBA. */
 export function visibleArea(c: CaptureResult): Omit<ScreenImage, 'maybeStale'> {
-  const x0 = Math.max(0, c.innerX - 32),
-    y0 = Math.max(0, c.innerY - 35);
-  const width = Math.min(c.width - x0, c.innerWidth + 64),
-    height = Math.min(c.height - y0, c.innerHeight + 72);
-  const rgba = Buffer.alloc(width * height * 4);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const [r, g, b] = c.palette[c.pixels[(y0 + y) * c.width + x0 + x]] ?? [0, 0, 0];
-      rgba.set([r, g, b, 255], (y * width + x) * 4);
-    }
-  }
-  return { width, height, rgba };
+  const v = visibleFrame(c);
+  return { width: v.width, height: v.height, rgba: indexedToRgba(v.pixels, c.palette) };
 }

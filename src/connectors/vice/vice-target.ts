@@ -20,9 +20,15 @@ import {
   type TargetMemory,
   type TargetRun,
   type TargetScreen,
+  type FrameListener,
+  type FrameRequest,
+  type FrameSourceInfo,
+  type ScreenFrame,
+  type ScreenImage,
   type TargetStatus,
   type TargetWatch,
 } from '../../core/target.js';
+import { frameToImage } from '../../core/frames.js';
 import type { MonitorClient } from './monitor-client.js';
 import { asciiToPetscii } from './petscii-keys.js';
 import { visibleArea } from './vice-capture.js';
@@ -46,7 +52,26 @@ export interface ViceTargetOptions {
   logSource?: (listener: (text: string) => void) => void;
   /** the emulated machine's own messages (the built-in: device not present, KERNAL routines it lacks, JAM) */
   messageSource?: (listener: (text: string) => void) => void;
+  /** live frames without the monitor (the built-in's frame clock); absent: a real VICE, where each frame costs a stop */
+  frames?: PushedFrames;
 }
+
+/** A frame source beside the monitor connection (the built-in C64 in this process). */
+export interface PushedFrames {
+  readonly info: FrameSourceInfo;
+  subscribe(request: FrameRequest, listener: FrameListener, running: boolean): () => void;
+  /** a real stop: viewers get the frame as it stands */
+  stopped(): void;
+  /** the picture now, without stopping the machine */
+  current(stale: boolean): ScreenFrame;
+}
+
+/** A real VICE stops for every monitor command, so its frames while running come at a low rate, each a stop. */
+export const VICE_FRAME_SOURCE: FrameSourceInfo = {
+  mode: 'stop',
+  maxFps: 5,
+  cost: 'VICE stops for every monitor command: each frame while running halts it for one display read (a few ms)',
+};
 
 export class ViceTarget implements Target {
   readonly info: TargetInfo;
@@ -79,13 +104,7 @@ export class ViceTarget implements Target {
     },
     clear: (id) => this.vice.deleteCheckpoint(id),
   };
-  readonly screen: TargetScreen = {
-    capture: async () => {
-      const wasRunning = this.vice.runningForClients;
-      const shot = await this.vice.whileStopped(async () => visibleArea(await this.vice.capture()));
-      return { ...shot, maybeStale: !wasRunning };
-    },
-  };
+  readonly screen: TargetScreen;
   /** Text into the keyboard buffer (VICE's keyboard feed), typed while the machine runs. */
   readonly input: TargetInput = { typeText: (text) => this.vice.keyboardFeed(asciiToPetscii(text)) };
 
@@ -98,6 +117,28 @@ export class ViceTarget implements Target {
     this.features = new TargetFeatures().provide(VICE_FEATURE, vice);
     opts.logSource?.((text) => events.emit({ type: 'output', text }));
     opts.messageSource?.((text) => events.emit({ type: 'output', text, machine: true }));
+    this.screen = opts.frames
+      ? this.pushedScreen(opts.frames)
+      : { capture: () => this.captureStopping(), frameSource: VICE_FRAME_SOURCE };
+  }
+
+  /** Through the monitor: stops a running machine for the read (unseen), as VICE must. */
+  private async captureStopping(): Promise<ScreenImage> {
+    const wasRunning = this.vice.runningForClients;
+    const shot = await this.vice.whileStopped(async () => visibleArea(await this.vice.capture()));
+    return { ...shot, maybeStale: !wasRunning };
+  }
+
+  /** The built-in: frames from its frame clock, and a screenshot while running that stops nothing. */
+  private pushedScreen(source: PushedFrames): TargetScreen {
+    this.events.on((e) => {
+      if (e.type === 'stopped') source.stopped();
+    });
+    return {
+      capture: async () => (this.vice.runningForClients ? frameToImage(source.current(false)) : this.captureStopping()),
+      frames: (request, listener) => source.subscribe(request, listener, this.vice.runningForClients),
+      frameSource: source.info,
+    };
   }
 
   /** Handshake, then leave the machine stopped (the PING of the handshake stopped it). */

@@ -5,13 +5,17 @@ import { writeOutputFile } from '../../../core/files.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { boundVice } from './mcp-binding.js';
+import { cropIndexed } from '../../../core/frames.js';
+import { drawnGeometry } from '../vice-capture.js';
 
 export const viceCaptureScreen: ToolDef = defineTool({
   name: 'vice_capture_screen',
   title: 'VICE: capture the screen',
   description:
     'The composited frame (border and blanking included) as an indexed PNG mapped through the palette VICE reports. ' +
-    'crop=true (default) keeps the inner screen rectangle VICE reports; crop=false the whole debug buffer. Needs a stopped machine ' +
+    'crop=true (default) keeps the inner screen rectangle (found from the border in the buffer: VICE reports it one row low); ' +
+    'crop=false the whole debug buffer. maybe_stale is always true: the frame is what the VIC-II drew so far, so text written after ' +
+    'the raster passed its line shows one frame later. Needs a stopped machine ' +
     '(vice_execute interrupt, capture, resume). VICE builds before r46020 (3.10 release included) overrun their buffer answering ' +
     'this and are refused. output_path is written atomically and never replaces a file unless overwrite=true.',
   input: {
@@ -25,6 +29,9 @@ export const viceCaptureScreen: ToolDef = defineTool({
     height: z.number().int(),
     cropped: z.boolean(),
     inner: z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int(), height: z.number().int() }),
+    reported_inner_y: z.number().int().describe("VICE's own Y offset (one row below the picture on r46200)"),
+    geometry_from: z.enum(['buffer', 'report']),
+    maybe_stale: z.boolean(),
     palette_size: z.number().int(),
     used_indices: z.array(z.number().int()),
     distinct_index_count: z.number().int(),
@@ -35,14 +42,11 @@ export const viceCaptureScreen: ToolDef = defineTool({
   async run(args, ctx) {
     const { session, vice } = boundVice(ctx, args.session_id);
     const frame = await vice.capture();
-    const inner = { x: frame.innerX, y: frame.innerY, width: frame.innerWidth, height: frame.innerHeight };
+    const geometry = drawnGeometry(frame);
+    const inner = geometry.inner;
     const width = args.crop ? inner.width : frame.width;
     const height = args.crop ? inner.height : frame.height;
-    const pixels = new Uint8Array(width * height);
-    for (let y = 0; y < height; y++) {
-      const from = args.crop ? (inner.y + y) * frame.width + inner.x : y * frame.width;
-      pixels.set(frame.pixels.subarray(from, from + width), y * width);
-    }
+    const pixels = args.crop ? cropIndexed(frame.pixels, frame.width, inner) : frame.pixels;
     const png = encodeIndexedPng({ width, height, pixels }, frame.palette);
     const outputPath = args.output_path
       ? await writeOutputFile(ctx.outputDir, args.output_path, png.png, args.overwrite)
@@ -55,6 +59,9 @@ export const viceCaptureScreen: ToolDef = defineTool({
         height,
         cropped: args.crop,
         inner,
+        reported_inner_y: frame.innerY,
+        geometry_from: geometry.from,
+        maybe_stale: true,
         palette_size: frame.palette.length,
         used_indices: png.used_indices,
         distinct_index_count: png.used_indices.length,

@@ -1,0 +1,69 @@
+/**
+ * Frame helpers shared by every frame source and viewer: palette indices to
+ * RGBA through a 32-bit lookup table (one write a pixel, no array per pixel),
+ * crops, change checks, and a ScreenFrame as the RGBA ScreenImage PNGs use.
+ */
+import type { Rgb } from './indexed-png.js';
+import type { ScreenFrame, ScreenImage } from './target.js';
+
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** RGBA words for a palette, in the machine's byte order, so a pixel is one Uint32 store; indices past it are black. */
+export function paletteWords(palette: readonly Rgb[]): Uint32Array {
+  const word = (r: number, g: number, b: number) =>
+    (littleEndian ? (255 << 24) | (b << 16) | (g << 8) | r : (r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
+  const words = new Uint32Array(256).fill(word(0, 0, 0));
+  palette.slice(0, 256).forEach(([r, g, b], i) => (words[i] = word(r, g, b)));
+  return words;
+}
+
+/** Palette indices → RGBA bytes. */
+export function indexedToRgba(pixels: Uint8Array, palette: readonly Rgb[]): Buffer {
+  const out = Buffer.alloc(pixels.length * 4);
+  const words = new Uint32Array(out.buffer, out.byteOffset, pixels.length);
+  const lut = paletteWords(palette);
+  for (let i = 0; i < pixels.length; i++) words[i] = lut[pixels[i]];
+  return out;
+}
+
+/** A rectangle of a one-byte-a-pixel picture `width` wide. */
+export function cropIndexed(pixels: Uint8Array, width: number, rect: Rect): Uint8Array {
+  const out = new Uint8Array(rect.width * rect.height);
+  for (let y = 0; y < rect.height; y++) {
+    const from = (rect.y + y) * width + rect.x;
+    out.set(pixels.subarray(from, from + rect.width), y * rect.width);
+  }
+  return out;
+}
+
+/** The frame's pixels as RGBA (the form PNG encoding and ScreenImage take). */
+export function frameRgba(frame: ScreenFrame): Buffer {
+  if (frame.pixels && frame.palette) return indexedToRgba(frame.pixels, frame.palette);
+  if (frame.rgba) return Buffer.from(frame.rgba.buffer, frame.rgba.byteOffset, frame.rgba.byteLength);
+  return Buffer.alloc(frame.width * frame.height * 4);
+}
+
+export function frameToImage(frame: ScreenFrame): ScreenImage {
+  return {
+    width: frame.width,
+    height: frame.height,
+    rgba: frameRgba(frame),
+    frame: frame.frame,
+    maybeStale: frame.maybeStale,
+  };
+}
+
+/** Same size and the same pixels (the palette of one source does not change between its frames). */
+export function samePicture(a: ScreenFrame | undefined, b: ScreenFrame): boolean {
+  if (!a || a.width !== b.width || a.height !== b.height) return false;
+  const pa = a.pixels ?? a.rgba;
+  const pb = b.pixels ?? b.rgba;
+  return !!pa && !!pb && Buffer.compare(pa, pb) === 0;
+}
