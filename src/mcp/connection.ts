@@ -24,9 +24,10 @@ export interface ConnectionOptions {
   heartbeatMs?: number;
   /**
    * Whether the peer still shows life between requests (HTTP: an open event
-   * stream). Without it a silent client's lease and breakpoints lapse, so an
-   * agent that vanished does not hold the machine. Default: always (stdio,
-   * where the pipe's life is the client's).
+   * stream). Without it a silent client's lease lapses, so an agent that
+   * vanished does not hold the machine; its breakpoints stay until this
+   * connection closes. Default: always (stdio, where the pipe's life is the
+   * client's).
    */
   isAlive?: () => boolean;
 }
@@ -54,7 +55,14 @@ export class McpConnection {
       label: this.label,
       heartbeatMs: this.opts.heartbeatMs ?? Math.min(5000, this.manager.leaseMs / 4),
       isAlive: this.opts.isAlive,
+      // what the client owns lives as long as this connection (close() detaches)
+      closedByFrontEnd: true,
     };
+  }
+
+  /** What this client lost in any session since its last reply (lease lapsed or taken, dropped), once each. */
+  takeLosses(): string[] {
+    return [...this.handles.values()].flatMap((handle) => handle.takeLosses());
   }
 
   /** This connection's handle in the session a tool names (or the default one); the call counts as life. */

@@ -182,6 +182,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
         return;
       }
       entry.lastActive = Date.now();
+      entry.cs.connection.heartbeat(); // any request is a sign of life (a GET or DELETE too, not only messages)
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
       if (req.method === 'GET') {
         entry.streams++;

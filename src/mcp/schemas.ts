@@ -17,6 +17,10 @@ export const envelopeShape = {
     .array(z.string())
     .optional()
     .describe("what the emulated machine said since this client's last reply (device not present, a JAM, …)"),
+  lost: z
+    .array(z.string())
+    .optional()
+    .describe('what this client lost since its last reply: the control lease lapsed or was taken, …'),
 };
 
 export const errorSchema = z.object({

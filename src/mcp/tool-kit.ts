@@ -196,11 +196,22 @@ async function successResult(
 }
 
 async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolContext): Promise<CallToolResult> {
+  let result: CallToolResult;
   try {
-    return await successResult(def, await def.run(args, ctx), ctx.connection ?? ctx);
+    result = await successResult(def, await def.run(args, ctx), ctx.connection ?? ctx);
   } catch (err) {
-    return errorResult(err);
+    result = errorResult(err);
   }
+  return withLosses(result, ctx.connection?.takeLosses() ?? []);
+}
+
+/** What the client lost since its last reply (a lapsed lease, …) goes first in the text and in `lost`. */
+function withLosses(result: CallToolResult, lost: string[]): CallToolResult {
+  if (!lost.length) return result;
+  const [first, ...rest] = result.content;
+  const note = `Lost since your last call: ${lost.join(' ')}\n`;
+  const content = first?.type === 'text' ? [{ ...first, text: note + first.text }, ...rest] : result.content;
+  return { ...result, content, structuredContent: { ...result.structuredContent, lost } };
 }
 
 /** Call a tool without MCP (the CLI): validates the arguments with the same schema. */

@@ -83,6 +83,8 @@ export class ClientHandle implements ClientSession {
   private timer?: NodeJS.Timeout;
   private closedFlag = false;
   private holding = false;
+  private releasing = false;
+  private readonly losses: string[] = [];
   private readonly unsubscribe: () => void;
   private readonly controlLost = new Set<(holder: ClientRef) => void>();
   private readonly subscriptions = new Set<() => void>();
@@ -96,7 +98,7 @@ export class ClientHandle implements ClientSession {
     opts: ClientOptions = {},
   ) {
     this.holding = engine.leaseHolderId() === client.id;
-    this.unsubscribe = session.onEvent((q) => this.noteLease(q));
+    this.unsubscribe = session.onEvent((q) => this.noteLoss(q));
     if (opts.heartbeatMs) {
       this.timer = setInterval(() => {
         if (opts.isAlive?.() ?? true) this.beatQuietly();
@@ -135,6 +137,11 @@ export class ClientHandle implements ClientSession {
     this.live();
   }
 
+  /** What this client lost since the last call (each sentence once), for the front end's next reply. */
+  takeLosses(): string[] {
+    return this.losses.splice(0);
+  }
+
   // ---- lease ----
 
   claimControl(opts: { takeOver?: boolean } = {}): LeaseInfo {
@@ -155,7 +162,13 @@ export class ClientHandle implements ClientSession {
   }
 
   releaseControl(): void {
-    this.engine.releaseControl(this.live());
+    const id = this.live();
+    this.releasing = true; // our own release is no loss
+    try {
+      this.engine.releaseControl(id);
+    } finally {
+      this.releasing = false;
+    }
     this.holding = false;
   }
 
@@ -363,12 +376,38 @@ export class ClientHandle implements ClientSession {
     }
   }
 
-  private noteLease(q: QueuedEvent): void {
-    if (q.event.type !== 'lease_changed') return;
-    const mine = q.event.lease?.holder.id === this.client.id;
-    const taken = this.holding && !mine && q.event.lease !== undefined;
+  private noteLoss(q: QueuedEvent): void {
+    const e = q.event;
+    if (e.type === 'owner_expired' && e.client.id === this.client.id) {
+      const what = [
+        ...(e.removed_breakpoints.length ? [`breakpoints ${e.removed_breakpoints.join(', ')}`] : []),
+        ...(e.removed_watchpoints?.length ? [`watchpoints ${e.removed_watchpoints.join(', ')}`] : []),
+        ...(e.released_inputs?.length ? [`held inputs ${e.released_inputs.join(', ')}`] : []),
+      ];
+      this.losses.push(
+        `Session ${this.session.id} dropped this client after it showed no life for the lease time` +
+          (what.length ? `; removed its ${what.join(', ')}.` : '.'),
+      );
+      return;
+    }
+    if (e.type !== 'lease_changed') return;
+    const mine = e.lease?.holder.id === this.client.id;
+    const lost = this.holding && !mine;
     this.holding = mine;
-    if (taken) for (const l of [...this.controlLost]) l(q.event.lease!.holder);
+    if (!lost || this.closedFlag) return;
+    if (e.lease) {
+      this.losses.push(
+        `${e.lease.holder.label} took the control lease of session ${this.session.id} from this client.`,
+      );
+      for (const l of [...this.controlLost]) l(e.lease.holder);
+    } else if (e.lapsed?.id === this.client.id) {
+      this.losses.push(
+        `The control lease of session ${this.session.id} lapsed: no request from this client within the lease time. ` +
+          'Its breakpoints and watchpoints are kept; claim control again to run, step or write.',
+      );
+    } else if (!this.releasing) {
+      this.losses.push(`This client no longer holds the control lease of session ${this.session.id}.`);
+    }
   }
 
   /**

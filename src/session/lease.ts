@@ -3,8 +3,9 @@ import type { ClientRef, LeaseInfo } from './types.js';
 
 /**
  * The control lease: one client at a time may change the machine's state.
- * It lapses when its holder stops heartbeating; taking it from a live holder
- * must be asked for explicitly.
+ * It lapses when its holder shows no life for `timeoutMs` (a short timer,
+ * separate from what the client owns); taking it from a live holder must be
+ * asked for explicitly. `onLapse` hears of every lapse, whichever call found it.
  */
 export class ControlLease {
   private holder?: ClientRef;
@@ -13,6 +14,7 @@ export class ControlLease {
   constructor(
     private readonly timeoutMs: number,
     private readonly now: () => number = Date.now,
+    private readonly onLapse: (holder: ClientRef) => void = () => undefined,
   ) {}
 
   info(): LeaseInfo | undefined {
@@ -36,6 +38,8 @@ export class ControlLease {
   }
 
   beat(clientId: string): void {
+    // a beat after the lapse is too late: the lease is gone, not revived
+    this.expireIfStale();
     if (this.holder?.id === clientId) this.lastBeat = this.now();
   }
 
@@ -48,13 +52,18 @@ export class ControlLease {
     if (this.holder.id !== client.id) throw leaseHeld(this.holder);
   }
 
-  /** True when the holder lapsed since the last look (and clears it). */
+  /** The holder that lapsed since the last look, if one did (and clears it). */
   expireIfStale(): ClientRef | undefined {
     if (this.holder && this.now() - this.lastBeat > this.timeoutMs) {
       const lapsed = this.holder;
       this.holder = undefined;
+      this.onLapse(lapsed);
       return lapsed;
     }
     return undefined;
+  }
+
+  get timeout(): number {
+    return this.timeoutMs;
   }
 }

@@ -22,6 +22,8 @@ export interface SessionManagerOptions {
   connectors: readonly Connector[];
   workDir?: string;
   leaseMs?: number;
+  /** the clock leases and client expiry read (tests that must not sleep a minute pass their own) */
+  clock?: () => number;
 }
 
 /** Owns the sessions of one process and boots them. */
@@ -30,12 +32,14 @@ export class SessionManager implements SessionManagerApi {
   private readonly listeners = new Set<() => void>();
   private readonly workDir: string;
   readonly leaseMs: number;
+  private readonly clock?: () => number;
   readonly connectors: readonly Connector[];
 
   constructor(opts: SessionManagerOptions) {
     this.connectors = opts.connectors;
     this.workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'retro-debug-'));
     this.leaseMs = opts.leaseMs ?? 30_000;
+    this.clock = opts.clock;
   }
 
   start(config: LaunchConfig, starter: ClientStarter): ClientSession {
@@ -59,7 +63,7 @@ export class SessionManager implements SessionManagerApi {
         { session_id: clash.id },
       );
     }
-    const session = new Session(config, this.leaseMs);
+    const session = new Session(config, this.leaseMs, this.clock);
     const { kind, label, ...opts } = starter;
     const client = session.attach(kind, label, opts);
     client.claimControl();

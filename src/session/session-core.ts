@@ -18,7 +18,15 @@ import type { LaunchConfig } from '../core/launch.js';
 import { LineStepper } from './line-stepper.js';
 import { SourcePaths } from './source-paths.js';
 import { StopWaiters } from './stop-waiters.js';
-import type { Identity, MutationOptions, QueuedEvent, SessionEvent, SessionPhase, SessionStatus } from './types.js';
+import type {
+  ClientRef,
+  Identity,
+  MutationOptions,
+  QueuedEvent,
+  SessionEvent,
+  SessionPhase,
+  SessionStatus,
+} from './types.js';
 
 export interface SessionDeps {
   target: Target;
@@ -61,12 +69,19 @@ export class SessionCore {
   constructor(
     readonly config: LaunchConfig,
     leaseMs: number,
+    /** the clock the lease and client expiry read (tests pass their own) */
+    clock: () => number = Date.now,
   ) {
-    this.clients = new ClientRegistry(leaseMs);
-    this.lease = new ControlLease(leaseMs);
+    this.clients = new ClientRegistry(leaseMs, clock);
+    this.lease = new ControlLease(leaseMs, clock, (holder) => this.leaseLapsed(holder));
     const cwd = config.cwd ?? process.cwd();
     const roots = [cwd, ...(config.debugInfo ? [dirname(resolve(cwd, config.debugInfo))] : [])];
     this.paths = new SourcePaths(roots);
+  }
+
+  /** The holder showed no life for the lease time: everyone (and the holder's handle) hears why. */
+  protected leaseLapsed(holder: ClientRef): void {
+    this.emit({ type: 'lease_changed', lease: undefined, lapsed: holder });
   }
 
   setPhase(phase: SessionPhase, message: string): void {

@@ -36,14 +36,14 @@ export type { SessionDeps } from './session-core.js';
 export class Session extends SessionCore implements SessionApi, ClientEngine {
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(config: LaunchConfig, leaseMs: number) {
-    super(config, leaseMs);
+  constructor(config: LaunchConfig, leaseMs: number, clock?: () => number) {
+    super(config, leaseMs, clock);
     this.sweeper = setInterval(() => void this.sweepExpired(), Math.max(200, Math.min(1000, leaseMs / 4)));
     this.sweeper.unref();
   }
 
   attach(kind: ClientKind, label: string, opts?: ClientOptions): ClientSession {
-    return new ClientHandle(this, this, this.clients.attach(kind, label), opts);
+    return new ClientHandle(this, this, this.clients.attach(kind, label, !opts?.closedByFrontEnd), opts);
   }
 
   leaseHolderId(): string | undefined {
@@ -415,9 +415,13 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     this.markExited(reason);
   }
 
+  protected override leaseLapsed(holder: ClientRef): void {
+    super.leaseLapsed(holder);
+    void this.releaseInputsWithoutControl();
+  }
+
   private async sweepExpired(): Promise<void> {
-    const lapsed = this.lease.expireIfStale();
-    if (lapsed) this.emit({ type: 'lease_changed', lease: undefined });
+    this.lease.expireIfStale(); // a lapse is announced by leaseLapsed
     if (this.inputs.list().length) await this.releaseInputsWithoutControl();
     for (const client of this.clients.expired()) await this.dropClient(client.id, true);
   }

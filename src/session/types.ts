@@ -21,6 +21,14 @@ export interface ClientOptions {
   heartbeatMs?: number;
   /** whether the peer still shows life between calls (e.g. an open event stream); checked before each timed beat */
   isAlive?: () => boolean;
+  /**
+   * The front end closes this handle when its client goes (an MCP session
+   * deleted or evicted, a pipe or socket closed): what the client owns stays
+   * until then however long it is silent, and silence costs only the control
+   * lease. Without it, a client silent for the lease time is dropped with
+   * its breakpoints.
+   */
+  closedByFrontEnd?: boolean;
 }
 
 /**
@@ -43,6 +51,12 @@ export interface ClientSession {
   onControlLost(listener: (holder: ClientRef) => void): () => void;
   /** a sign of life; throws not_found once the session dropped this client */
   beat(): void;
+  /**
+   * What this client lost since the last call, in sentences (its lease
+   * lapsed or was taken, the session dropped it with its breakpoints); each is
+   * returned once, so a front end tells its client in the next reply.
+   */
+  takeLosses(): string[];
   claimControl(opts?: { takeOver?: boolean }): LeaseInfo;
   /** claims the lease when nobody else holds it; false (no error) when someone does */
   tryClaim(): boolean;
@@ -218,7 +232,8 @@ export type SessionEvent =
   | { type: 'running' }
   | { type: 'exited'; reason: string }
   | { type: 'breakpoints_changed'; breakpoints: BreakpointInfo[] }
-  | { type: 'lease_changed'; lease?: LeaseInfo }
+  /** `lapsed`: the holder whose lease ran out (no life for the lease time), when that is why it changed */
+  | { type: 'lease_changed'; lease?: LeaseInfo; lapsed?: ClientRef }
   | {
       type: 'owner_expired';
       client: ClientRef;

@@ -277,9 +277,11 @@ export interface FakeBoot {
  * A session on the fake machine, booted the way the manager boots one:
  * starting the emulator, the target handed over, running to main, ready.
  */
-export async function bootFake(opts: { leaseMs?: number; starterHeartbeatMs?: number } = {}): Promise<FakeBoot> {
+export async function bootFake(
+  opts: { leaseMs?: number; starterHeartbeatMs?: number; clock?: () => number } = {},
+): Promise<FakeBoot> {
   const config = { machine: 'fake', emulator: 'fake', program: 'main.bin' } as unknown as LaunchConfig;
-  const session = new Session(config, opts.leaseMs ?? 30_000);
+  const session = new Session(config, opts.leaseMs ?? 30_000, opts.clock);
   const starter = session.attach('dap', 'VS Code debug session', { heartbeatMs: opts.starterHeartbeatMs });
   starter.claimControl();
   const target = new FakeTarget(PROGRAM, POWER_ON);

@@ -119,3 +119,43 @@ test('the raw lease needs the control lease and does not outlive it', async () =
   assert.throws(() => starter.requireRawLease(), 'the raw lease went with the control lease');
   await session.stop();
 });
+
+test('a client its front end closes keeps its breakpoints through 60 s of silence; only the lease lapses, told once', async () => {
+  let now = 0;
+  const { session, starter } = await bootFake({ clock: () => now });
+  const agent = session.attach('mcp', 'MCP client thinker', { closedByFrontEnd: true });
+  const bp = await agent.setFunctionBreakpoint('add');
+  agent.claimControl({ takeOver: true });
+  starter.takeLosses(); // the starter was told the agent took over; not this test's business
+  const lapsed = nextEvent(session, 'lease_changed');
+  now += 60_000; // the agent thinks for a minute: no request at all
+  assert.equal((await session.status()).lease, undefined, 'the lease lapsed');
+  const event = await lapsed;
+  assert.equal(event.lapsed?.id, agent.id, 'the change says whose lease ran out');
+  // the session's sweep (run here rather than waited for) finds nothing to drop: the breakpoint stays
+  await (session as unknown as { sweepExpired(): Promise<void> }).sweepExpired();
+  assert.deepEqual(
+    session.listBreakpoints().map((b) => b.id),
+    [bp.id],
+  );
+  agent.beat();
+  const lost = agent.takeLosses();
+  assert.equal(lost.length, 1, JSON.stringify(lost));
+  assert.match(lost[0]!, /lease .*lapsed.*breakpoints and watchpoints are kept/);
+  assert.deepEqual(agent.takeLosses(), [], 'told once');
+  await assert.rejects(agent.resume(), (e) => code(e) === 'no_lease', 'a late beat does not revive the lease');
+  assert.equal(agent.tryClaim(), true, 'it claims the lease again');
+  agent.releaseControl();
+  assert.deepEqual(agent.takeLosses(), [], 'its own release is no loss');
+  agent.close();
+  assert.deepEqual(session.listBreakpoints(), [], 'closing the handle removes what it owned');
+  await session.stop();
+});
+
+test('a client whose lease is taken is told who took it', async () => {
+  const { session, starter } = await bootFake();
+  const agent = session.attach('mcp', 'MCP client claude', { closedByFrontEnd: true });
+  agent.claimControl({ takeOver: true });
+  assert.match(starter.takeLosses().join(), /MCP client claude took the control lease/);
+  await session.stop();
+});
