@@ -37,6 +37,11 @@ export interface HttpMcpOptions {
   maxSessions?: number;
   /** an MCP session with no request and no open stream for this long is closed (default 30 min) */
   idleMs?: number;
+  /**
+   * an MCP session whose last event stream closed and that sent no request since is closed after this long
+   * (default: the lease time): its client went (a killed client's stream ends; a live one reopens it at once)
+   */
+  streamGoneMs?: number;
   /** TCP connections at once; more are refused (default 128) */
   maxConnections?: number;
   /** request body limit (default 1 MiB) */
@@ -57,6 +62,8 @@ interface Entry {
   transport: StreamableHTTPServerTransport;
   lastActive: number;
   streams: number;
+  /** requests seen: a request after the stream closed shows the client is still there */
+  requests: number;
 }
 
 class HttpError extends Error {
@@ -107,6 +114,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   const outputDir = opts.outputDir ?? privateOutputDir();
   const maxSessions = opts.maxSessions ?? 32;
   const idleMs = opts.idleMs ?? 30 * 60_000;
+  const streamGoneMs = opts.streamGoneMs ?? opts.manager.leaseMs;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, Entry>();
 
@@ -119,6 +127,19 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       throw new HttpError(503, -32000, `All ${sessions.size} MCP sessions have open streams; close one and retry.`);
     sessions.delete(oldest[0]);
     void oldest[1].cs.close();
+  }
+
+  /**
+   * The last stream of a session closed: unless the client shows itself again within streamGoneMs (a request,
+   * a new stream), it went, and its MCP session (with the breakpoints its client owns) is closed.
+   */
+  function closeIfGone(sid: string, entry: Entry): void {
+    const seen = entry.requests;
+    setTimeout(() => {
+      if (entry.streams > 0 || entry.requests !== seen || sessions.get(sid) !== entry) return;
+      sessions.delete(sid);
+      void entry.cs.close();
+    }, streamGoneMs).unref();
   }
 
   async function openSession(
@@ -139,7 +160,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       heartbeatMs: opts.heartbeatMs,
       isAlive: () => entry.streams > 0,
     });
-    const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0 };
+    const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0, requests: 0 };
     entry.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -182,6 +203,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
         return;
       }
       entry.lastActive = Date.now();
+      entry.requests++;
       entry.cs.connection.heartbeat(); // any request is a sign of life (a GET or DELETE too, not only messages)
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
       if (req.method === 'GET') {
@@ -189,6 +211,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
         res.on('close', () => {
           entry.streams--;
           entry.lastActive = Date.now();
+          if (entry.streams === 0) closeIfGone(sid, entry);
         });
       }
       await entry.transport.handleRequest(req, res, body);

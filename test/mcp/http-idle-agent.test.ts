@@ -15,7 +15,14 @@ import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
-import { call, callExpectingError, startHttpServerOn, waitUntilReady, type Structured } from './mcp-helpers.js';
+import {
+  call,
+  callExpectingError,
+  connectHttpClient,
+  startHttpServerOn,
+  waitUntilReady,
+  type Structured,
+} from './mcp-helpers.js';
 
 let programDir: string;
 const open: { server: HttpMcpServer; manager: SessionManager }[] = [];
@@ -52,11 +59,13 @@ async function postOnlyClient(server: HttpMcpServer, name: string): Promise<{ cl
   return { client, gets: () => gets };
 }
 
-async function startIdleScenario(managerOpts: { leaseMs?: number; clock?: () => number }) {
+async function startIdleScenario(managerOpts: { leaseMs?: number; clock?: () => number }, streaming = false) {
   const manager = new SessionManager({ connectors: CONNECTORS, ...managerOpts });
   const server = await startHttpServerOn(manager, { profile: 'full' });
   open.push({ server, manager });
-  const { client, gets } = await postOnlyClient(server, 'thinking-agent');
+  const { client, gets } = streaming
+    ? { client: await connectHttpClient(server, 'streaming-agent'), gets: () => 0 }
+    : await postOnlyClient(server, 'thinking-agent');
   const started = await call(client, 'start_session', {
     machine: 'c64',
     emulator: 'builtin',
@@ -109,4 +118,21 @@ test('real time over real HTTP: silent for 4 lease times, the breakpoints stay u
   const session = manager.get(sid);
   for (let i = 0; i < 50 && session.listBreakpoints().length; i++) await new Promise((r) => setTimeout(r, 50));
   assert.deepEqual(session.listBreakpoints(), [], 'deleting the MCP session removed its breakpoints');
+});
+
+test('a client with an open stream keeps its lease while idle; killed (stream gone, no DELETE), it loses all', async () => {
+  const leaseMs = 400;
+  const { manager, server, client, sid } = await startIdleScenario({ leaseMs }, true);
+  await new Promise((r) => setTimeout(r, leaseMs * 4));
+  const status = await call(client, 'session_status', { session_id: sid });
+  assert.match(status.lease?.holder.label ?? '', /streaming-agent/, 'the open stream kept the lease');
+  assert.equal(status.lost, undefined);
+  const sessions = server.sessionCount();
+  await client.close(); // what a killed client does: its connections end, nobody says DELETE
+  const session = manager.get(sid);
+  const deadline = Date.now() + leaseMs * 10;
+  while (session.listBreakpoints().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(session.listBreakpoints(), [], 'its breakpoint went with its MCP session');
+  assert.equal((await session.status()).lease, undefined);
+  assert.equal(server.sessionCount(), sessions - 1, 'its MCP session was closed');
 });
