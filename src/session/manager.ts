@@ -1,6 +1,5 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { RetroError, asRetroError } from '../core/errors.js';
 import { computeBuildId } from './build-id.js';
 import { DebugIndex } from '../debuginfo/index.js';
@@ -13,14 +12,22 @@ import type { LaunchConfig } from '../core/launch.js';
 import { Session } from './session.js';
 import type { ClientStarter, SessionApi, SessionManagerApi } from './types.js';
 import type { ClientSession } from './client-session.js';
+import { WorkDirs } from './work-dirs.js';
 
 /** How long the program may take from power-on to main. */
 const RUN_TO_MAIN_MS = 60_000;
 
+/** Ended sessions stay listed (for their status and last stop) this long, and at most this many. */
+const ENDED_KEEP_MS = 10 * 60_000;
+const MAX_ENDED = 8;
+
 export interface SessionManagerOptions {
   /** the connectors sessions can start (src/connectors/registry.ts CONNECTORS; tests add their own) */
   connectors: readonly Connector[];
+  /** where sessions' scratch folders go (default: a fresh temp folder, removed with the manager) */
   workDir?: string;
+  /** how long an ended session stays listed (default 10 min; at most 8 ended ones are kept) */
+  endedKeepMs?: number;
   leaseMs?: number;
   /** the clock leases and client expiry read (tests that must not sleep a minute pass their own) */
   clock?: () => number;
@@ -30,14 +37,16 @@ export interface SessionManagerOptions {
 export class SessionManager implements SessionManagerApi {
   private readonly sessions: Session[] = [];
   private readonly listeners = new Set<() => void>();
-  private readonly workDir: string;
+  private readonly workDirs: WorkDirs;
+  private readonly endedKeepMs: number;
   readonly leaseMs: number;
   private readonly clock?: () => number;
   readonly connectors: readonly Connector[];
 
   constructor(opts: SessionManagerOptions) {
     this.connectors = opts.connectors;
-    this.workDir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'retro-debug-'));
+    this.workDirs = new WorkDirs(opts.workDir);
+    this.endedKeepMs = opts.endedKeepMs ?? ENDED_KEEP_MS;
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.clock = opts.clock;
   }
@@ -69,6 +78,7 @@ export class SessionManager implements SessionManagerApi {
     client.claimControl();
     this.sessions.push(session);
     session.onEvent((q) => {
+      if (q.event.type === 'exited') this.ended(session);
       if (q.event.type === 'exited' || q.event.type === 'phase') this.changed();
     });
     this.changed();
@@ -104,6 +114,22 @@ export class SessionManager implements SessionManagerApi {
 
   async closeAll(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.stop('the owning process is closing')));
+    await this.workDirs.closeAll();
+  }
+
+  /** A session ended: its scratch folder goes now; it stays listed for a while, then it goes too. */
+  private ended(session: Session): void {
+    void this.workDirs.release(session.id);
+    setTimeout(() => this.drop(session), this.endedKeepMs).unref();
+    const ended = this.sessions.filter((s) => s.statusPhase() === 'exited' || s.statusPhase() === 'failed');
+    for (const old of ended.slice(0, Math.max(0, ended.length - MAX_ENDED))) this.drop(old);
+  }
+
+  private drop(session: Session): void {
+    const at = this.sessions.indexOf(session);
+    if (at < 0) return;
+    this.sessions.splice(at, 1);
+    this.changed();
   }
 
   private connector(kind: string): Connector | undefined {
@@ -134,7 +160,7 @@ export class SessionManager implements SessionManagerApi {
       const target = await this.connector(config.emulator)!.launch(
         { ...config, cwd },
         {
-          workDir: join(this.workDir, session.id),
+          workDir: this.workDirs.forSession(session.id),
           onProgress: (message) => session.setPhase('starting_emulator', message),
         },
       );

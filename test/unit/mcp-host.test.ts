@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import {
   listDiscoveryFiles,
+  processStartTime,
   pruneStaleDiscoveryFiles,
   removeDiscoveryFile,
   writeDiscoveryFile,
@@ -48,7 +51,9 @@ test('discovery file: private, atomic, found while the process lives, pruned whe
   assert.equal(path, join(dir, `mcp-${process.pid}.json`));
   assert.equal(statSync(dir).mode & 0o777, 0o700);
   assert.equal(statSync(path).mode & 0o777, 0o600);
-  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), info);
+  const pidStart = processStartTime(process.pid);
+  assert.match(pidStart ?? '', /^\d+$/, 'the start time is read from /proc');
+  assert.deepEqual(JSON.parse(readFileSync(path, 'utf8')), { ...info, pidStart });
   await writeDiscoveryFile({ ...info, port: 4322 }, dir); // this process's own file is replaced, not duplicated
   const dead = await writeDiscoveryFile({ ...info, pid: 2 ** 22 + 12345 }, dir); // above pid_max: never alive
   const live = await listDiscoveryFiles(dir);
@@ -63,6 +68,37 @@ test('discovery file: private, atomic, found while the process lives, pruned whe
   assert.deepEqual(await listDiscoveryFiles(dir), []);
   assert.deepEqual(await listDiscoveryFiles(join(root, 'nope')), []);
 });
+
+test('a live PID with another start time is not the editor that wrote the file (PID reuse): skipped, pruned', async () => {
+  const dir = join(root, 'reused');
+  const info = { pid: process.pid, port: 1, url: 'http://127.0.0.1:1/mcp', token: 't', workspace: [], startedAt: 1 };
+  const path = await writeDiscoveryFile({ ...info, pidStart: '1' }, dir); // this PID, but not this process
+  assert.deepEqual(await listDiscoveryFiles(dir), [], 'not trusted');
+  writeFileSync(join(dir, 'mcp-1.json'), JSON.stringify({ ...info, pid: 1 })); // pid 1 lives; no start time: not trusted
+  assert.deepEqual(await listDiscoveryFiles(dir), []);
+  assert.equal(await pruneStaleDiscoveryFiles(dir), 2);
+  assert.equal(existsSync(path), false);
+});
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  test(`the discovery file is removed when the process is ended by ${signal}, which still ends it`, async () => {
+    const dir = join(root, `signal-${signal}`);
+    const script = `
+      const d = require('./src/host/mcp-discovery.ts');
+      d.writeDiscoveryFile({ pid: process.pid, port: 1, url: 'u', token: 't', workspace: [], startedAt: 1 }, ${JSON.stringify(dir)})
+        .then((path) => { d.removeDiscoveryFileOnExit(path); console.log(path); setInterval(() => {}, 1000); });`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: join(__dirname, '..', '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const path = await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
+    assert.equal(existsSync(path), true);
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
+    child.kill(signal);
+    assert.equal(await ended, signal, 'the signal still ended the process');
+    assert.equal(existsSync(path), false, 'the file went first');
+  });
+}
 
 test('client snippets: Claude Code .mcp.json carries the token; Codex reads it from the environment', () => {
   const json = JSON.parse(claudeCodeMcpJson('http://127.0.0.1:5000/mcp', 'secret'));
