@@ -19,6 +19,7 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsSetExpression: true,
   supportsDisassembleRequest: true,
   supportsInstructionBreakpoints: true,
+  supportsDataBreakpoints: true,
 };
 
 export const MAX_EXPRESSION_CHARS = 256;

@@ -13,6 +13,7 @@ import type { ClientSession } from '../session/client-session.js';
 import type { SessionApi, SessionManagerApi, SourceLocation } from '../session/types.js';
 import { deferred } from './adapter-parts.js';
 import { ClientBreakpoints } from './breakpoints.js';
+import { ClientDataBreakpoints } from './data-breakpoints.js';
 import { CDebugView } from './c-view.js';
 import type { DapNotifier } from './dap-notifier.js';
 import type { DebugView, DebugViewChooser, DebugViewContext } from './debug-view.js';
@@ -40,6 +41,7 @@ export class DapBinding {
   /** the bound session's view, chosen once it finished booting */
   private view?: DebugView;
   private breakpoints?: ClientBreakpoints;
+  private dataBreakpoints?: ClientDataBreakpoints;
   private cwd = process.cwd();
   /** true once the client finished configuring: from then on session stops are forwarded */
   private configured = false;
@@ -101,7 +103,7 @@ export class DapBinding {
   /** Stops (launch) or leaves (attach) the session and forgets it; safe to call twice. */
   async release(action: 'stop' | 'detach'): Promise<void> {
     const me = this.me;
-    this.me = this.breakpoints = this.view = undefined;
+    this.me = this.breakpoints = this.dataBreakpoints = this.view = undefined;
     this.configured = false;
     this.configurationDone = deferred<void>();
     this.handles.reset();
@@ -119,14 +121,20 @@ export class DapBinding {
     return resolve(this.cwd, path);
   }
 
-  bound(): { me: ClientSession; session: SessionApi; breakpoints: ClientBreakpoints } {
-    if (!this.me || !this.breakpoints) {
+  bound(): {
+    me: ClientSession;
+    session: SessionApi;
+    breakpoints: ClientBreakpoints;
+    dataBreakpoints: ClientDataBreakpoints;
+  } {
+    if (!this.me || !this.breakpoints || !this.dataBreakpoints) {
       throw new RetroError(
         'no_session',
         'No emulator session: start one with a launch configuration or attach to a running one.',
       );
     }
-    return { me: this.me, session: this.me.session, breakpoints: this.breakpoints };
+    const { me, breakpoints, dataBreakpoints } = this;
+    return { me, session: me.session, breakpoints, dataBreakpoints };
   }
 
   /** The handle for a mutation; claims the lease first when nobody else holds it. */
@@ -169,10 +177,11 @@ export class DapBinding {
     this.me = me;
     this.mode = mode;
     const breakpoints = (this.breakpoints = new ClientBreakpoints(me, (err) => this.refusalText(err)));
+    const dataBreakpoints = (this.dataBreakpoints = new ClientDataBreakpoints(me, (err) => this.refusalText(err)));
     me.onEvent((e) => {
       try {
         const { configured, handles, notify } = this;
-        forwardSessionEvent(e.event, { configured, handles, notify, breakpoints, myId: me.id });
+        forwardSessionEvent(e.event, { configured, handles, notify, breakpoints, dataBreakpoints, myId: me.id });
       } catch (err) {
         this.notify.output(`Internal error while handling a session event: ${asRetroError(err).message}\n`, 'stderr');
       }

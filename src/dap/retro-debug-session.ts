@@ -211,6 +211,24 @@ export class RetroDebugSession extends DebugSession {
     });
   }
 
+  protected override dataBreakpointInfoRequest(
+    response: DebugProtocol.DataBreakpointInfoResponse,
+    args: DebugProtocol.DataBreakpointInfoArguments,
+  ): void {
+    this.handle(response, () => this.binding.bound().dataBreakpoints.info(this.handles, args));
+  }
+
+  protected override setDataBreakpointsRequest(
+    response: DebugProtocol.SetDataBreakpointsResponse,
+    args: DebugProtocol.SetDataBreakpointsArguments,
+  ): void {
+    this.handle(response, async () => {
+      const { me, dataBreakpoints } = this.binding.bound();
+      me.tryClaim();
+      return { breakpoints: await dataBreakpoints.replace(args?.breakpoints ?? []) };
+    });
+  }
+
   protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse): void {
     this.sendResponse(response);
   }

@@ -1,6 +1,7 @@
 /** What a session event means for one DAP client. */
 import type { SessionEvent } from '../session/types.js';
 import type { ClientBreakpoints } from './breakpoints.js';
+import type { ClientDataBreakpoints } from './data-breakpoints.js';
 import type { DapNotifier } from './dap-notifier.js';
 import type { VariableHandles } from './variables.js';
 
@@ -9,6 +10,7 @@ export interface ForwardingState {
   configured: boolean;
   myId: string;
   breakpoints?: ClientBreakpoints;
+  dataBreakpoints?: ClientDataBreakpoints;
   handles: VariableHandles;
   notify: DapNotifier;
 }
@@ -24,6 +26,11 @@ export function forwardSessionEvent(event: SessionEvent, s: ForwardingState): vo
       if (!s.configured) return;
       s.handles.reset();
       notify.stopped(event.stop, event.location, event.breakpoint_ids, s.breakpoints);
+      if (event.watchpoint_ids?.length)
+        void s.dataBreakpoints
+          ?.describeHit(event.watchpoint_ids, event.stop)
+          .then((text) => text && notify.output(text))
+          .catch(() => undefined);
       return;
     case 'running':
       if (!s.configured) return;

@@ -56,7 +56,7 @@ export function toDapVariable(v: VariableValue, handles: VariableHandles, parent
   return out;
 }
 
-function evaluateNameOf(name: string, parent?: string): string {
+export function evaluateNameOf(name: string, parent?: string): string {
   if (parent === undefined) return name;
   if (parent === '$') return `$${name}`;
   const base = /^[\w$.[\]>-]+$/.test(parent) ? parent : `(${parent})`;

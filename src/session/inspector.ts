@@ -1,14 +1,15 @@
-import { RetroError } from '../core/errors.js';
+import { badRequest, RetroError, unsupported } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type { Register, Target } from '../core/target.js';
 import type { SourcePaths } from './source-paths.js';
-import type { ScopeName, SourceLocation, StackFrameInfo, VariableValue } from './types.js';
+import type { LvalueLocation, ScopeName, SourceLocation, StackFrameInfo, VariableValue } from './types.js';
 import type { RawFrame, Unwinder } from './unwind/frames.js';
 import { registerValue } from './unwind/frames.js';
 import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
 import { unwind6502Cc65 } from './unwind/6502-cc65.js';
 import { VariableReader } from './variables.js';
-import type { ExprMachine } from '../debuginfo/expr/index.js';
+import { compileExpression, locateLvalue, type ExprMachine } from '../debuginfo/expr/index.js';
+import { typeName } from '../debuginfo/values.js';
 import { planAssignment, type Assignment } from './assign.js';
 import { decodeFlags, flagsRegister } from '../cpu/flags.js';
 
@@ -118,6 +119,20 @@ export class Inspector {
     const frame = this.frame(frames, frameIndex);
     const reader = this.reader(regs);
     return planAssignment(this.index!, reader.scope(frame), reader.machine(frame), expression, value);
+  }
+
+  /** The memory object a C lvalue names in a frame (data breakpoints): its address, size and C type. */
+  async locate(expression: string, frameIndex = 0): Promise<LvalueLocation> {
+    const { frames, regs } = await this.frames();
+    const frame = this.frame(frames, frameIndex);
+    const reader = this.reader(regs);
+    const scope = reader.scope(frame);
+    const where = await locateLvalue(compileExpression(expression, scope), reader.machine(frame), scope);
+    const what = `\`${expression.trim()}\``;
+    if (where.registers)
+      throw unsupported(`${what} lives in registers ${where.registers.join(':')}; only memory can be watched.`);
+    if (!where.size) throw badRequest(`${what} is ${typeName(where.type)}, which takes no bytes to watch.`);
+    return { address: where.address!, length: where.size, type: typeName(where.type) };
   }
 
   /** The C expression machine of a frame: its memory, registers and where its variables live. */

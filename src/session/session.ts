@@ -199,6 +199,10 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     return this.requireInspector().evaluate(expression, frameIndex);
   }
 
+  async locateLvalue(expression: string, frameIndex = 0) {
+    return this.requireInspector().locate(expression, frameIndex);
+  }
+
   async readRegisters(): Promise<Register[]> {
     return this.facet('run').registers();
   }

@@ -257,6 +257,15 @@ export interface QueuedEvent {
 
 export type StepGranularity = 'line' | 'instruction';
 
+/** Where a C lvalue's object lies (a bit-field: the bytes that hold it). */
+export interface LvalueLocation {
+  /** CPU address */
+  address: number;
+  length: number;
+  /** its C type as written */
+  type: string;
+}
+
 /** A decoded instruction as the front ends show it: its bytes, a name where one starts there, its C line. */
 export interface DisassemblyLine extends DisassembledInstruction {
   bytes: number[];
@@ -335,6 +344,9 @@ export interface SessionApi {
     offset: number,
     count: number,
   ): Promise<{ lines: DisassemblyLine[]; missingBefore: number }>;
+
+  /** The memory a C lvalue (`x`, `arr[3]`, `s.f`, `*p`) names in a frame: for data breakpoints. */
+  locateLvalue(expression: string, frameIndex?: number): Promise<LvalueLocation>;
 
   /** file:line and function of a CPU address from the debug info (undefined without it) */
   locationAt(pc: number): SourceLocation | undefined;
