@@ -5,6 +5,7 @@
  * agent started).
  */
 import { createServer, type Socket } from 'node:net';
+import { fromOtherUser } from '../core/peer.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { gateDap } from './dap-gate.js';
 import { RetroDebugSession, type RetroDebugSessionOptions } from './retro-debug-session.js';
@@ -27,6 +28,8 @@ export async function serveDap(
 ): Promise<DapServer> {
   const connections = new Map<Socket, RetroDebugSession>();
   const server = createServer((socket) => {
+    // another user of the machine gets nothing, not even initialize
+    if (fromOtherUser(socket)) return void socket.destroy();
     const adapter = new RetroDebugSession(manager, options);
     connections.set(socket, adapter);
     socket.on('error', () => void adapter.end());

@@ -5,6 +5,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { fromOtherUser } from '../core/peer.js';
+import type { Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { privateOutputDir } from '../core/files.js';
@@ -252,6 +254,10 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     });
   });
   server.maxConnections = opts.maxConnections ?? 128;
+  // another user of this machine gets nothing, not even a 401 (and cannot use a token it got hold of)
+  server.on('connection', (socket: Socket) => {
+    if (fromOtherUser(socket)) socket.destroy();
+  });
   server.requestTimeout = 0; // SSE streams stay open; idle sessions are swept below instead
   // Outlive the client's idle keep-alive (undici: 4 s) so the client closes first;
   // with Node's 5 s default a reused socket could be reset under load (ECONNRESET).

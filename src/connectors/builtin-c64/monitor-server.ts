@@ -12,6 +12,7 @@
  * queue is bounded; AUTOSTART reads only inside autostartRoots.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import { fromOtherUser } from '../../core/peer.js';
 import type { Duplex } from 'node:stream';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
 import { VICE_DEFAULT_PAL } from '../../machines/c64/vice-palette.js';
@@ -163,7 +164,8 @@ export class BuiltinMonitorServer {
 
   private onConnection(socket: Socket): void {
     socket.setNoDelay(true);
-    if (this.closed || (this.client && this.waiting.length >= MAX_WAITING)) {
+    // another user of this machine gets nothing: the monitor has no secret of its own
+    if (this.closed || fromOtherUser(socket) || (this.client && this.waiting.length >= MAX_WAITING)) {
       socket.destroy();
       return;
     }

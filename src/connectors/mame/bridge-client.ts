@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
+import { fromOtherUser } from '../../core/peer.js';
 import { RetroError, type ErrorCode } from '../../core/errors.js';
 import { BRIDGE_OPS, type BridgeArgs, type BridgeOp, type BridgeResult } from './bridge-ops.js';
 
@@ -86,7 +87,8 @@ export class BridgeClient {
     if (!address || typeof address === 'string') throw new RetroError('internal', 'listening socket has no port');
     const client = new BridgeClient(server, address.port);
     server.maxConnections = MAX_UNAUTHENTICATED; // the kernel queue aside, more are refused at once
-    server.on('connection', (s) => client.onConnection(s));
+    // our own MAME runs as this user: a socket of another user is no plugin of ours
+    server.on('connection', (s) => (fromOtherUser(s) ? s.destroy() : client.onConnection(s)));
     return client;
   }
 
