@@ -57,6 +57,7 @@ export function frameToImage(frame: ScreenFrame): ScreenImage {
     rgba: frameRgba(frame),
     frame: frame.frame,
     maybeStale: frame.maybeStale,
+    ...(frame.source ? { source: frame.source } : {}),
   };
 }
 

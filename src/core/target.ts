@@ -64,12 +64,22 @@ export interface TargetStatus {
   lastStop?: StopInfo;
 }
 
+/**
+ * Which picture a capture is: the frame the raster completed last (the
+ * built-in's default), the video buffer as drawn up to the raster so far
+ * (rows below it from the frame before: what a real VICE's monitor returns),
+ * or video memory drawn as it is now (the built-in only).
+ */
+export type FrameSource = 'last-frame' | 'raster-now' | 'memory-now';
+
 export interface ScreenImage {
   width: number;
   height: number;
   /** RGBA, 4 bytes a pixel, row-major */
   rgba: Buffer;
   frame?: number;
+  /** which picture this is, when the target can tell */
+  source?: FrameSource;
   /** true when the CPU is stopped, so the frame may predate the current state */
   maybeStale: boolean;
 }
@@ -167,6 +177,8 @@ export interface ScreenFrame {
   inner?: { x: number; y: number; width: number; height: number };
   /** true when the CPU is stopped, so the frame may predate the current state */
   maybeStale: boolean;
+  /** which picture this is, when the source can tell */
+  source?: FrameSource;
 }
 
 /** What a viewer asks of a frame source. */
@@ -190,7 +202,8 @@ export interface FrameSourceInfo {
 export type FrameListener = (frame: ScreenFrame) => void;
 
 export interface TargetScreen {
-  capture(): Promise<ScreenImage>;
+  /** `source`: the picture wanted (default: the target's own; 'last-frame' on the built-in C64) */
+  capture(opts?: { source?: FrameSource }): Promise<ScreenImage>;
   /**
    * Live frames, pushed: changed frames at most `fps` a second while the
    * machine runs, and one at each stop. Returns the unsubscribe. Absent: the

@@ -55,5 +55,6 @@ test('self-timing: loops per 50 jiffies within the budget of VICE', async () => 
   const reference = X64SC ? loops(await printed('vice', prg, /loops \d+/)) : VICE_TIMING_LOOPS;
   const ours = loops(await printed('builtin', prg, /loops \d+/));
   const off = Math.abs(ours - reference) / reference;
+  console.log(`timing: built-in ${ours} loops, VICE ${reference}`);
   assert.ok(off <= TIMING_BUDGET, `built-in ${ours} loops, VICE ${reference}: ${(off * 100).toFixed(1)} % off`);
 });

@@ -9,6 +9,7 @@ import type { Bus6502 } from '../../cpu/6502/cpu6502.js';
 import { CHAR_ROM } from './font.js';
 import { KERNAL_IMAGE } from './kernal-image.js';
 import { Cia } from './cia.js';
+import { VicRaster } from './vic-raster.js';
 
 /** Watch flags per address: 1 load, 2 store (VICE's checkpoint operation bits). */
 export const WATCH_LOAD = 1;
@@ -29,6 +30,8 @@ export class C64Bus implements Bus6502 {
   readonly vic = new Uint8Array(0x40);
   readonly cia1 = new Cia();
   readonly cia2 = new Cia();
+  /** the VIC-II's raster: sequencer, frames (vic-raster.ts) */
+  readonly raster = new VicRaster(this);
   portDir = 0x2f;
   portData = 0x37;
   /** per-address watch flags; hits are collected for the machine to report */
@@ -38,6 +41,8 @@ export class C64Bus implements Bus6502 {
   onWatch: () => void = () => undefined;
   /** the CPU's cycle counter, for the raster register */
   clock: () => number = () => 0;
+  /** called when the VIC-II's interrupt output may have changed (the CPU's IRQ line follows it and CIA 1's) */
+  onVicInterrupt: () => void = () => undefined;
   /** joystick lines as the CIA sees them (active low): [port 1, port 2] */
   joy: [number, number] = [0x1f, 0x1f];
 
@@ -111,6 +116,11 @@ export class C64Bus implements Bus6502 {
     else this.ram[address] = value & 0xff;
   }
 
+  /** true while a latched VIC-II source ($D019) is enabled in $D01A */
+  get vicInterrupting(): boolean {
+    return (this.vic[0x19] & this.vic[0x1a] & 0x0f) !== 0;
+  }
+
   rasterLine(): number {
     return Math.floor(this.clock() / CYCLES_PER_LINE) % LINES_PER_FRAME;
   }
@@ -120,7 +130,14 @@ export class C64Bus implements Bus6502 {
       const reg = address & 0x3f;
       if (reg === 0x11) return (this.vic[0x11] & 0x7f) | ((this.rasterLine() & 0x100) >> 1);
       if (reg === 0x12) return this.rasterLine() & 0xff;
-      if (reg === 0x19) return this.vic[0x19] | 0x70;
+      if (reg === 0x19) return this.vic[0x19] | 0x70 | (this.vicInterrupting ? 0x80 : 0);
+      if (reg === 0x1a) return this.vic[0x1a] | 0xf0;
+      if (reg === 0x1e || reg === 0x1f) {
+        // collision registers clear when read
+        const value = this.vic[reg];
+        if (effects) this.vic[reg] = 0;
+        return value;
+      }
       if (reg >= 0x20 && reg <= 0x2e) return this.vic[reg] | 0xf0;
       if (reg > 0x2e) return 0xff;
       return this.vic[reg];
@@ -141,10 +158,18 @@ export class C64Bus implements Bus6502 {
     if (address < 0xd400) {
       const reg = address & 0x3f;
       if (reg === 0x19) {
-        this.vic[0x19] &= ~value & 0x0f;
+        this.vic[0x19] &= ~value & 0x0f; // writing 1 acknowledges
+        this.onVicInterrupt();
         return;
-      } // writing 1 acknowledges
+      }
+      if (reg === 0x1e || reg === 0x1f) return; // collisions are read-only
       if (reg < 0x2f) this.vic[reg] = value;
+      if (reg === 0x1a) this.onVicInterrupt();
+      if ((reg === 0x11 || reg === 0x12) && this.rasterLine() === (this.vic[0x12] | ((this.vic[0x11] & 0x80) << 1))) {
+        // a compare written equal to the current line fires at once, as on the 6569
+        this.vic[0x19] |= 0x01;
+        this.onVicInterrupt();
+      }
       return;
     }
     if (address < 0xd800) return;
@@ -164,10 +189,19 @@ export class C64Bus implements Bus6502 {
     return (3 - (this.cia2.portA() & 3)) * 0x4000;
   }
 
-  /** What the VIC-II reads at `offset` of its bank: glyphs at $1000-$1FFF of banks 0 and 2. */
+  /** What the VIC-II reads at `offset` (0-$3FFF) of its bank: glyphs at $1000-$1FFF of banks 0 and 2. */
   vicRead(offset: number): number {
-    const bank = this.vicBank();
-    if ((bank === 0 || bank === 0x8000) && offset >= 0x1000 && offset < 0x2000) return CHAR_ROM[offset - 0x1000];
+    const bank = (this.cia2.regs[0] | (this.cia2.regs[2] << 8)) === this.portSeen ? this.bankBase : this.newBank();
+    if ((offset & 0x3000) === 0x1000 && (bank & 0x4000) === 0) return CHAR_ROM[offset & 0x0fff];
     return this.ram[bank + offset];
+  }
+
+  // the bank, cached for the raster's many reads a line (checked against CIA 2's port and direction registers)
+  private portSeen = -1;
+  private bankBase = 0;
+  private newBank(): number {
+    this.portSeen = this.cia2.regs[0] | (this.cia2.regs[2] << 8);
+    this.bankBase = this.vicBank();
+    return this.bankBase;
   }
 }

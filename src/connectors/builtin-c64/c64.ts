@@ -11,7 +11,6 @@ import { Kernal } from './kernal.js';
 import { K, KERNAL_BASE } from './kernal-image.js';
 import type { HostFolderDrive } from './host-drive.js';
 import { ScreenEditor } from './screen-editor.js';
-import { stolenCycles } from './vic-timing.js';
 import type { CheckpointInfo } from '../vice/protocol.js';
 import { hex } from '../../core/hex.js';
 
@@ -60,7 +59,7 @@ export class BuiltinC64 {
   private nextFrame = CYCLES_PER_FRAME;
   /** called at each frame boundary while running (the frame clock live viewers are fed from) */
   onFrame?: () => void;
-  /** the start cycle of the first raster line whose stolen cycles are not counted yet */
+  /** the start cycle of the raster line the CPU is on (the raster has drawn every line before it) */
   private lineStart = 0;
 
   constructor(private readonly events: MachineEvents) {
@@ -68,9 +67,12 @@ export class BuiltinC64 {
     this.bus.onWatch = () => {
       this.cpu.haltRequested = true;
     };
-    this.bus.cia1.onChange = () => {
-      this.cpu.irqLine = this.bus.cia1.interrupting;
+    const irq = () => {
+      this.cpu.irqLine = this.bus.cia1.interrupting || this.bus.vicInterrupting;
     };
+    this.bus.cia1.onChange = irq;
+    this.bus.onVicInterrupt = irq;
+    this.bus.raster.onInterrupt = irq;
     this.kernal = new Kernal({ cpu: this.cpu, bus: this.bus, editor: this.editor, log: (t) => events.log(t) });
     for (const address of this.kernal.addresses()) this.breaks[address] |= BREAK_TRAP;
     this.powerOn();
@@ -291,7 +293,15 @@ export class BuiltinC64 {
       if (hit) return hit;
       return (op === OP_RTS || op === OP_RTI) && sp >= mode.sp ? this.finishStep() : undefined;
     }
-    const chunk = Math.max(1, Math.min(end - cpu.cycles, this.bus.cia1.untilUnderflow(), this.nextFrame - cpu.cycles));
+    const chunk = Math.max(
+      1,
+      Math.min(
+        end - cpu.cycles,
+        this.bus.cia1.untilUnderflow(),
+        this.nextFrame - cpu.cycles,
+        this.lineStart + CYCLES_PER_LINE - cpu.cycles,
+      ),
+    );
     const exit = cpu.run(chunk, this.breaks, trap, skip);
     if (exit === 'jam') return this.jam();
     if (exit === 'halt') return this.afterWatch();
@@ -377,21 +387,27 @@ export class BuiltinC64 {
     return 'jam';
   }
 
-  /** The VIC-II's stolen cycles for every raster line the CPU has passed (vic-timing.ts). */
-  private stealCycles(): void {
+  /**
+   * Every raster line the CPU has passed is drawn, and each new one starts
+   * (badline, sprite DMA, raster compare) and takes its stolen cycles at once.
+   */
+  private passLines(): void {
     const cpu = this.cpu;
+    const raster = this.bus.raster;
     while (this.lineStart + CYCLES_PER_LINE <= cpu.cycles) {
-      cpu.cycles += stolenCycles(this.bus.vic, Math.floor(this.lineStart / CYCLES_PER_LINE) % LINES_PER_FRAME);
+      const line = (this.lineStart / CYCLES_PER_LINE) % LINES_PER_FRAME;
+      raster.endLine(line);
       this.lineStart += CYCLES_PER_LINE;
+      cpu.cycles += raster.startLine((line + 1) % LINES_PER_FRAME);
     }
   }
 
   /** Timers, interrupts and the keyboard queue, brought up to the CPU's clock. */
   private catchUp(): void {
     const cpu = this.cpu;
-    this.stealCycles();
+    this.passLines();
     this.bus.cia1.advance(cpu.cycles);
-    cpu.irqLine = this.bus.cia1.interrupting;
+    cpu.irqLine = this.bus.cia1.interrupting || this.bus.vicInterrupting;
     while (cpu.cycles >= this.nextFrame) {
       this.nextFrame += CYCLES_PER_FRAME;
       this.drainKeys();

@@ -8,7 +8,7 @@
  */
 import { cropIndexed } from '../../core/frames.js';
 import type { Rgb } from '../../core/indexed-png.js';
-import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
+import type { FrameListener, FrameRequest, FrameSource, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
 import type { BuiltinC64 } from './c64.js';
 import { DISPLAY, DRAWN_INNER, VISIBLE, renderDisplay } from './video.js';
 
@@ -77,8 +77,8 @@ export class BuiltinFrames {
   }
 
   /** The current picture without stopping anything (a cheap screenshot while running). */
-  current(stale: boolean): ScreenFrame {
-    return this.render(stale);
+  current(stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
+    return this.render(stale, source);
   }
 
   private frameEnded(): void {
@@ -99,14 +99,15 @@ export class BuiltinFrames {
     this.deliver(due, this.frameOf(this.shown, false));
   }
 
-  private render(stale: boolean): ScreenFrame {
-    renderDisplay(this.machine.bus, this.shown);
+  private render(stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
+    renderDisplay(this.machine.bus, this.shown, source);
     this.hasShown = true;
-    return this.frameOf(this.shown, stale);
+    return this.frameOf(this.shown, stale, source);
   }
 
-  private frameOf(buffer: Buffer, stale: boolean): ScreenFrame {
+  private frameOf(buffer: Buffer, stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
     return {
+      source,
       width: VISIBLE.width,
       height: VISIBLE.height,
       frame: this.machine.frame,

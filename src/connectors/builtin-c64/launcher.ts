@@ -58,7 +58,7 @@ export async function launchBuiltinTarget(
         info: BUILTIN_FRAME_SOURCE,
         subscribe: (request, listener, running) => server.frames.subscribe(request, listener, running),
         stopped: () => server.frames.stopped(),
-        current: (stale) => server.frames.current(stale),
+        current: (stale, source) => server.frames.current(stale, source),
       },
     });
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);

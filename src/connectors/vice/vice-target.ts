@@ -5,7 +5,7 @@
  * per line step); "over" adds the condition SP >= the line's SP, so calls and
  * interrupts pass.
  */
-import { RetroError } from '../../core/errors.js';
+import { RetroError, unsupported } from '../../core/errors.js';
 import {
   TargetEmitter,
   TargetFeatures,
@@ -21,6 +21,7 @@ import {
   type TargetRun,
   type TargetScreen,
   type FrameListener,
+  type FrameSource,
   type FrameRequest,
   type FrameSourceInfo,
   type ScreenFrame,
@@ -63,7 +64,7 @@ export interface PushedFrames {
   /** a real stop: viewers get the frame as it stands */
   stopped(): void;
   /** the picture now, without stopping the machine */
-  current(stale: boolean): ScreenFrame;
+  current(stale: boolean, source?: FrameSource): ScreenFrame;
 }
 
 /** A real VICE stops for every monitor command, so its frames while running come at a low rate, each a stop. */
@@ -119,14 +120,19 @@ export class ViceTarget implements Target {
     opts.messageSource?.((text) => events.emit({ type: 'output', text, machine: true }));
     this.screen = opts.frames
       ? this.pushedScreen(opts.frames)
-      : { capture: () => this.captureStopping(), frameSource: VICE_FRAME_SOURCE };
+      : { capture: (opts) => this.captureStopping(opts?.source), frameSource: VICE_FRAME_SOURCE };
   }
 
   /** Through the monitor: stops a running machine for the read (unseen), as VICE must. */
-  private async captureStopping(): Promise<ScreenImage> {
+  private async captureStopping(wanted?: FrameSource): Promise<ScreenImage> {
+    if (wanted === 'memory-now' && this.opts.kind === 'vice')
+      throw unsupported(
+        "A memory-now capture on VICE: VICE returns only what its VIC-II has drawn (source 'raster-now'); memory-now is the built-in C64's.",
+      );
     const wasRunning = this.vice.runningForClients;
     const shot = await this.vice.whileStopped(async () => visibleArea(await this.vice.capture()));
-    return { ...shot, maybeStale: !wasRunning };
+    // the built-in's display get answers its last completed frame; a real VICE's is its buffer as drawn so far
+    return { ...shot, maybeStale: !wasRunning, source: this.opts.kind === 'builtin' ? 'last-frame' : 'raster-now' };
   }
 
   /** The built-in: frames from its frame clock, and a screenshot while running that stops nothing. */
@@ -135,7 +141,10 @@ export class ViceTarget implements Target {
       if (e.type === 'stopped') source.stopped();
     });
     return {
-      capture: async () => (this.vice.runningForClients ? frameToImage(source.current(false)) : this.captureStopping()),
+      capture: async (opts) =>
+        this.vice.runningForClients || (opts?.source && opts.source !== 'last-frame')
+          ? frameToImage(source.current(!this.vice.runningForClients, opts?.source))
+          : this.captureStopping(),
       frames: (request, listener) => source.subscribe(request, listener, this.vice.runningForClients),
       frameSource: source.info,
     };
