@@ -65,9 +65,10 @@ export function drawLine(mem: VicMemory, fetch: LineFetch, vborder: boolean, row
   const csel = vic[0x16] & 0x08;
   const left = csel ? INNER_X : INNER_X + 7;
   const right = csel ? INNER_X + 320 : INNER_X + 311;
+  const sprites = fetch.sprites !== 0;
   for (let x = VISIBLE_X0; x < VISIBLE_X1; x++) {
     if (x < left || x >= right) row[x] = border;
-    else if (spriteBits[x] && !(spriteBehind[x] && fgMask[x])) row[x] = spriteColour[x];
+    else if (sprites && spriteBits[x] && !(spriteBehind[x] && fgMask[x])) row[x] = spriteColour[x];
     else row[x] = gfx[x];
   }
   return collisions;
@@ -164,6 +165,7 @@ function drawSprites(mem: VicMemory, f: LineFetch): Collisions {
     const own = vic[0x27 + s] & 15;
     const mc0 = vic[0x25] & 15;
     const mc1 = vic[0x26] & 15;
+    if (xpos >= BUFFER_WIDTH) continue; // X $1F8-$1FF: the PAL X counter never gets there
     const start = xpos + SPRITE_X_OFFSET;
     for (let p = 0; p < 24 * wide; p++) {
       const bitIndex = Math.floor(p / wide);

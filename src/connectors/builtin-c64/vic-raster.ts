@@ -2,8 +2,9 @@
  * The built-in C64's VIC-II raster: a sequencer that runs line by line on
  * the machine's clock (badlines, the row counter and idle state, sprite DMA
  * with Y expansion, the vertical border flip-flop, raster compare) and
- * draws each line when the CPU has passed it (vic-line.ts), so raster
- * splits, double buffering and mid-frame changes look as on VICE.
+ * draws each line as it begins (vic-line.ts), so raster splits, double
+ * buffering and mid-frame changes look as on VICE (to the line, not the
+ * cycle: a write inside a line shows from the next one).
  *
  * Frames, the API the screen panel and captures use:
  * - `live`: the buffer being drawn — rows above the raster from this frame,
@@ -87,7 +88,12 @@ export class VicRaster {
     return () => this.listeners.delete(listener);
   }
 
-  /** A raster line begins: the sequencer's decisions for it; returns the CPU cycles the VIC-II takes on it. */
+  /**
+   * A raster line begins: the sequencer's decisions for it, and the line is
+   * drawn with the registers as the CPU left them (a write late in the line
+   * before, where raster interrupts land, shows from this line, as on VICE);
+   * returns the CPU cycles the VIC-II takes on it.
+   */
   startLine(line: number): number {
     const vic = this.mem.vic;
     const den = vic[0x11] & 0x10;
@@ -118,6 +124,12 @@ export class VicRaster {
     const rsel = vic[0x11] & 0x08;
     if (line === (rsel ? 251 : 247)) this.vborder = true;
     if (line === (rsel ? 51 : 55) && den) this.vborder = false;
+    if (line >= VISIBLE_LINE0 && line < VISIBLE_LINE1) {
+      const at = (line + ROW_OF_LINE) * BUFFER_WIDTH;
+      const row = this.live.subarray(at, at + BUFFER_WIDTH);
+      const hits = drawLine(this.mem, this.fetch, this.vborder, row);
+      if (this.effects) this.collide(hits.spriteSprite, hits.spriteBackground);
+    }
     if (this.effects && line === (vic[0x12] | ((vic[0x11] & 0x80) << 1))) {
       vic[0x19] |= 0x01;
       this.onInterrupt();
@@ -125,14 +137,8 @@ export class VicRaster {
     return stolenCycles(this.badline, popCount(this.spriteDma));
   }
 
-  /** The raster has passed the line: draw it, then advance the row counter and sprites. */
+  /** The raster has passed the line: advance the row counter and sprites; after line 311 the frame is complete. */
   endLine(line: number): void {
-    if (line >= VISIBLE_LINE0 && line < VISIBLE_LINE1) {
-      const at = (line + ROW_OF_LINE) * BUFFER_WIDTH;
-      const row = this.live.subarray(at, at + BUFFER_WIDTH);
-      const hits = drawLine(this.mem, this.fetch, this.vborder, row);
-      if (this.effects) this.collide(hits.spriteSprite, hits.spriteBackground);
-    }
     if (this.rc === 7) {
       if (this.display) this.vcBase = (this.vcBase + 40) & 0x3ff;
       this.display = this.badline;
