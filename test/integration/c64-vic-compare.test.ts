@@ -13,9 +13,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { SessionManager } from '../../src/session/manager.js';
+import { launchBuiltinTarget } from '../../src/connectors/builtin-c64/launcher.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ScreenImage } from '../../src/core/target.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
+import { runOn } from '../support/c64-compare.js';
 
 const X64SC = process.env.X64SC;
 const RECORD = X64SC && process.env.C64_VIC_RECORD === '1';
@@ -43,20 +45,7 @@ after(() => manager.closeAll());
 
 /** Runs the scene until it set its done flag ($02A7 = $5A), lets 5 frames pass, stops and captures. */
 async function capture(emulator: 'builtin' | 'vice', prg: string): Promise<{ frame: ScreenImage; seen: number[] }> {
-  const dap = manager.start(
-    {
-      machine: 'c64',
-      emulator,
-      program: prg,
-      cwd: join(prg, '..'),
-      ...(emulator === 'vice' ? { vicePath: X64SC } : {}),
-    },
-    { kind: 'dap', label: `vic-${emulator}` },
-  );
-  const beat = setInterval(() => dap.beat(), 500);
-  try {
-    await dap.session.waitForStop(60_000);
-    await dap.resume();
+  return runOn(manager, emulator, prg, async (dap) => {
     const deadline = Date.now() + 60_000;
     const flag = { space: 'cpu', bank: 'ram', offset: 0x02a7 } as const;
     while ((await dap.session.readMemory(flag, 1))[0] !== 0x5a) {
@@ -67,10 +56,7 @@ async function capture(emulator: 'builtin' | 'vice', prg: string): Promise<{ fra
     await dap.pause();
     const seen = [...(await dap.session.readMemory({ space: 'cpu', bank: 'ram', offset: 0x02a8 }, 2))];
     return { frame: await dap.session.screenshot(), seen };
-  } finally {
-    clearInterval(beat);
-    dap.close();
-  }
+  });
 }
 
 /** The inner 320x200 of a capture's visible area (32 pixels of border left, 35 above). */
@@ -123,3 +109,24 @@ for (const [name, budget] of Object.entries(BUDGETS)) {
     if (name === 'sprites' && theirs.seen) assert.deepEqual(seen, theirs.seen, 'collision registers $D01E/$D01F');
   });
 }
+
+test('captures say which picture they are: last-frame by default, memory-now on request', async () => {
+  const prg = join(await buildCc65Program(SCENES, BUDGETS.text.files), 'program.prg');
+  const target = await launchBuiltinTarget({ machine: 'c64', emulator: 'builtin', program: prg, cwd: join(prg, '..') });
+  try {
+    await target.run!.resume();
+    const deadline = Date.now() + 30_000;
+    while ((await target.memory.read({ space: 'cpu', bank: 'ram', offset: 0x02a7 }, 1))[0] !== 0x5a) {
+      if (Date.now() > deadline) assert.fail('the scene did not finish');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await target.run!.pause();
+    const last = await target.screen!.capture();
+    const now = await target.screen!.capture({ source: 'memory-now' });
+    assert.equal(last.source, 'last-frame');
+    assert.equal(now.source, 'memory-now');
+    assert.equal(differing(inner(now), inner(last)), 0, 'a still picture: memory now is the last frame');
+  } finally {
+    await target.close();
+  }
+});

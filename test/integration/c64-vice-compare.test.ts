@@ -10,6 +10,7 @@ import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
 import { screenText } from '../support/c64-screen.js';
+import { runOn } from '../support/c64-compare.js';
 
 const X64SC = process.env.X64SC;
 /** loops of test/fixtures/c64/timing in 50 jiffies, printed by x64sc r46200 */
@@ -21,20 +22,7 @@ const manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 60_000 });
 after(() => manager.closeAll());
 
 async function printed(emulator: 'builtin' | 'vice', prg: string, pattern: RegExp): Promise<string> {
-  const dap = manager.start(
-    {
-      machine: 'c64',
-      emulator,
-      program: prg,
-      cwd: join(prg, '..'),
-      ...(emulator === 'vice' ? { vicePath: X64SC } : {}),
-    },
-    { kind: 'dap', label: `compare-${emulator}` },
-  );
-  const beat = setInterval(() => dap.beat(), 500);
-  try {
-    await dap.session.waitForStop(60_000);
-    await dap.resume();
+  return runOn(manager, emulator, prg, async (dap) => {
     const deadline = Date.now() + 60_000;
     for (;;) {
       const found = (await screenText(dap.session)).map((r) => r.toLowerCase()).find((r) => pattern.test(r));
@@ -42,10 +30,7 @@ async function printed(emulator: 'builtin' | 'vice', prg: string, pattern: RegEx
       if (Date.now() > deadline) assert.fail(`${emulator}: nothing matching ${pattern} was printed`);
       await new Promise((r) => setTimeout(r, 200));
     }
-  } finally {
-    clearInterval(beat);
-    dap.close();
-  }
+  });
 }
 
 test('self-timing: loops per 50 jiffies within the budget of VICE', async () => {
