@@ -3,6 +3,7 @@
  * registers, screens) and the capability facets a connector implements.
  */
 import type { Rgb } from './indexed-png.js';
+import type { KeyStroke } from './keys.js';
 
 /** Address spaces. `cpu` is the CPU's logical view (what the program sees). */
 export type Space = 'cpu' | 'program' | 'data' | 'io' | 'vram' | 'share';
@@ -213,9 +214,18 @@ export interface TargetScreen {
   readonly frameSource?: FrameSourceInfo;
 }
 
-/** Typing on the machine's keyboard (text as a person would type it; the connector maps it to keys). */
+/** Typing on the machine's keyboard: strokes of the common key syntax (keys.ts), mapped by the connector. */
 export interface TargetInput {
-  typeText(text: string): Promise<void>;
+  /** Every stroke is checked first: one the keyboard lacks refuses them all (`unsupported`), nothing typed. */
+  typeKeys(strokes: readonly KeyStroke[]): Promise<TypedKeys>;
+}
+
+export interface TypedKeys {
+  typed: number;
+  /** queued for the machine to type as it runs (e.g. while it is stopped), not yet taken */
+  pending: boolean;
+  /** what else the typing met, e.g. "cut short by a stop" */
+  note?: string;
 }
 
 declare const featureType: unique symbol;

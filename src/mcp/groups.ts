@@ -6,6 +6,7 @@
 import type { Connector } from '../core/connector.js';
 import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
+import { runTo } from './tools/run-to.js';
 import { memoryTools, rawTools } from './tools/raw.js';
 import { screenTools } from './tools/screen.js';
 import { sessionTools } from './tools/session.js';
@@ -21,10 +22,14 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
       description: 'start, inspect and stop sessions; the control lease; waiting for stops',
       tools: sessionTools(connectors),
     },
-    { name: 'c', description: 'C-level debugging: breakpoints, run control, backtrace, variables', tools: cTools },
+    {
+      name: 'c',
+      description: 'C-level debugging: breakpoints, run control, run_to, backtrace, variables',
+      tools: [...cTools, runTo],
+    },
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
     { name: 'raw', description: 'CPU registers; writing memory', tools: rawTools },
-    { name: 'screen', description: 'the emulated screen as PNG', tools: screenTools },
+    { name: 'screen', description: 'the emulated screen as PNG; typing keys', tools: screenTools },
     {
       name: 'c64_static',
       description:

@@ -9,12 +9,14 @@
  * - the identity envelope and the error block are not repeated per tool (the
  *   server instructions describe them once); an output schema lists the tool's
  *   own fields, and a result is either those (required ones present) or `error`;
- * - the title is sent once (not again in the annotations), and annotation hints
+ * - the title is sent once (not again in the annotations; not at all when it
+ *   only repeats the name), and annotation hints
  *   equal to the MCP defaults (readOnly false, destructive true, idempotent
  *   false, openWorld true; destructive/idempotent mean nothing for read-only
  *   tools) and `execution.taskSupport: "forbidden"` (the default) are left out.
- * - options a tool accepts but does not advertise (ToolDef.unadvertised: the
- *   launch options only the user may set) are left out.
+ * - options a tool accepts but does not advertise are left out: those only
+ *   the user may set (ToolDef.unadvertised), and `generation`, which the
+ *   instructions describe once for every tool that changes the machine.
  * The server still validates with the full zod schemas; clients only see less.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -92,7 +94,10 @@ function annotations(a: Json | undefined): Json | undefined {
   return out;
 }
 
-/** The input schema without the options at these dotted paths (still accepted: the server validates with zod). */
+/**
+ * The input schema without the options at these dotted paths (still accepted:
+ * the server validates with zod); "x.*" keeps option x as a bare object.
+ */
 function withoutPaths(schema: Json, paths: readonly string[]): Json {
   const copy = structuredClone(schema);
   for (const path of paths) {
@@ -100,18 +105,30 @@ function withoutPaths(schema: Json, paths: readonly string[]): Json {
     let node: Json | undefined = copy;
     for (const part of parts.slice(0, -1)) node = (node?.properties as Json | undefined)?.[part] as Json | undefined;
     const props = node?.properties as Json | undefined;
-    if (props) delete props[parts[parts.length - 1]];
+    const last = parts[parts.length - 1];
+    if (last !== '*') {
+      if (props) delete props[last];
+    } else if (node?.properties) {
+      // "dos.*": the option stays, its fields are said by its description
+      for (const key of Object.keys(node)) if (key !== 'type' && key !== 'description') delete node[key];
+    }
   }
   return copy;
 }
+
+/** Input options said once in the server instructions instead of in every tool. */
+export const SAID_IN_INSTRUCTIONS = ['generation'];
 
 /** Which input options of a tool tools/list leaves out (ToolDef.unadvertised). */
 export type Unadvertised = (tool: string) => readonly string[] | undefined;
 
 function compactTool(tool: Json, unadvertised?: Unadvertised): Json {
   const { execution, ...rest } = tool as Json & { execution?: Json };
-  const hidden = unadvertised?.(tool.name as string);
-  const input = hidden?.length ? withoutPaths(tool.inputSchema as Json, hidden) : tool.inputSchema;
+  const hidden = [...SAID_IN_INSTRUCTIONS, ...(unadvertised?.(tool.name as string) ?? [])];
+  const input = withoutPaths(tool.inputSchema as Json, hidden);
+  // a title that only repeats the name ("Pause" for pause) says nothing a client cannot show from the name
+  if (typeof rest.title === 'string' && rest.title.toLowerCase() === String(tool.name).replace(/_/g, ' '))
+    delete rest.title;
   const out: Json = {
     ...rest,
     inputSchema: compact(input, false),

@@ -40,7 +40,7 @@ export const addressInput = z
   .union([z.number().int(), z.string(), addressSchema])
   .describe('CPU address (32768, "0x8000", "$8000") or {space: cpu|program|data|io|vram|share, offset, bank?}');
 
-export const sessionIdInput = z.string().optional().describe('default: the current one');
+export const sessionIdInput = z.string().optional().describe('default: current');
 
 export const generationInput = z.number().int().optional().describe('refuse if reset since');
 

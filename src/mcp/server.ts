@@ -23,11 +23,12 @@ export const SERVER_VERSION = '0.1.0';
 /** Said once instead of in every tool: the flow, the lease, the result envelope, the error block, the groups. */
 export const SERVER_INSTRUCTIONS = [
   'Debug C programs on emulated retro machines (ZX Spectrum/Sprinter in MAME, C64 built-in or VICE, DOS in DOSBox).',
-  'Flow: start_session {wait:true} (or use the running session) -> claim_control -> set_breakpoint + resume ' +
-    '{wait:true} -> read_variable / read_memory -> screenshot.',
+  'Flow: start_session {wait:true} (or use the running session) -> claim_control -> run_to {file, line} (or ' +
+    'set_breakpoint + resume {wait:true}) -> read_variable / read_memory -> type_keys -> screenshot.',
   'Lease: run control, breakpoints and writes need claim_control; reads are free; the person in VS Code may hold ' +
     'it (lease_held names them; take_over only when asked).',
-  'Every result also has session_id, build_id, generation (bumped by reset/reload) and state; a failed call has ' +
+  'Every result also has session_id, build_id, generation (bumped by reset/reload) and state; tools that change ' +
+    'the machine take generation too (refused as stale_generation after a reset). A failed call has ' +
     'isError and {error: {code, message, details}} instead of the listed fields.',
   'More tools (raw MAME, C64, DOS, VICE) come in groups: list_tool_groups {query} finds them, load_tool_group loads one.',
 ].join('\n');

@@ -5,6 +5,7 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { GroupSummary } from './tool-kit.js';
+import { closeMatches } from '../core/close-matches.js';
 
 const NOT_FOUND = /^MCP error -32602: Tool (\S+) not found$/;
 
@@ -17,28 +18,13 @@ export function unknownToolHint(name: string, groups: readonly GroupSummary[]): 
       message: `Tool ${name} is in the tool group "${owner.name}", which is not loaded on this connection: call load_tool_group {"group": "${owner.name}"} first.`,
     };
   }
-  const near = groups
-    .flatMap((g) => g.tools)
-    .map((t) => ({ t, d: distance(name, t) }))
-    .filter(({ t, d }) => d <= Math.max(2, Math.floor(name.length / 3)) || t.includes(name) || name.includes(t))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map(({ t }) => t);
+  const near = closeMatches(
+    name,
+    groups.flatMap((g) => g.tools),
+  );
   return {
     message: `No tool ${name}${near.length ? `; did you mean ${near.join(', ')}?` : ''} (list_tool_groups lists every tool).`,
   };
-}
-
-/** Levenshtein distance, for close names. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length];
 }
 
 /** The SDK's "Tool X not found" result rewritten with the hint; any other message unchanged. */

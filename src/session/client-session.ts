@@ -6,7 +6,8 @@
  * quiet front end (an idle VS Code debug session) alive.
  */
 import { RetroError } from '../core/errors.js';
-import type { Address, FeatureKey, WatchSpec } from '../core/target.js';
+import type { Address, FeatureKey, TypedKeys, WatchSpec } from '../core/target.js';
+import type { KeyStroke } from '../core/keys.js';
 import type {
   BreakpointExtras,
   BreakpointInfo,
@@ -69,7 +70,7 @@ export interface ClientEngine {
   setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo>;
   clearWatchpoint(clientId: string, id: number): Promise<void>;
   control<T, R>(clientId: string, key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R>;
-  typeText(clientId: string, text: string, opts?: MutationOptions): Promise<void>;
+  typeKeys(clientId: string, strokes: readonly KeyStroke[], opts?: MutationOptions): Promise<TypedKeys>;
   trackInput(clientId: string, what: string, release: () => Promise<void>): number;
   claimRawLease(clientId: string): void;
   releaseRawLease(clientId: string): void;
@@ -182,9 +183,9 @@ export class ClientHandle implements ClientSession {
     return this.engine.control(this.live(), key, guard, act);
   }
 
-  /** Types text on the machine's keyboard (the target's input facet); needs the lease. */
-  async typeText(text: string, opts?: MutationOptions): Promise<void> {
-    return this.engine.typeText(this.live(), text, opts);
+  /** Types strokes (core/keys.ts) on the machine's keyboard (the target's input facet); needs the lease. */
+  async typeKeys(strokes: readonly KeyStroke[], opts?: MutationOptions): Promise<TypedKeys> {
+    return this.engine.typeKeys(this.live(), strokes, opts);
   }
 
   claimRawLease(): void {

@@ -1,6 +1,7 @@
 import { asRetroError, RetroError } from '../core/errors.js';
 import { hex } from '../core/hex.js';
-import type { Address, FeatureKey, Register, ScreenImage, WatchSpec } from '../core/target.js';
+import type { Address, FeatureKey, Register, ScreenImage, TypedKeys, WatchSpec } from '../core/target.js';
+import type { KeyStroke } from '../core/keys.js';
 import type { BreakpointExtras } from './bp-logic.js';
 import type { LaunchConfig } from '../core/launch.js';
 import { type StepKind } from './line-stepper.js';
@@ -261,10 +262,10 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     return this.facet('screen').capture();
   }
 
-  /** Types text on the machine's keyboard (the input facet), under the control lease. */
-  async typeText(clientId: string, text: string, opts?: MutationOptions): Promise<void> {
+  /** Types strokes (core/keys.ts) on the machine's keyboard (the input facet), under the control lease. */
+  async typeKeys(clientId: string, strokes: readonly KeyStroke[], opts?: MutationOptions): Promise<TypedKeys> {
     this.requireMutation(clientId, opts);
-    await this.facet('input').typeText(text);
+    return this.facet('input').typeKeys(strokes);
   }
 
   async setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo> {

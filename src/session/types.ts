@@ -2,7 +2,8 @@
  * The Session contract that every front end (DAP, MCP, screen panel, CLI)
  * uses. Only src/session/ implements it; front ends never touch a Target.
  */
-import type { Address, FeatureKey, Register, RunState, StopInfo, WatchSpec } from '../core/target.js';
+import type { Address, FeatureKey, Register, RunState, StopInfo, TypedKeys, WatchSpec } from '../core/target.js';
+import type { KeyStroke } from '../core/keys.js';
 import type { VariableValue } from '../debuginfo/values.js';
 import type { DisassembledInstruction } from '../core/disassembly.js';
 
@@ -68,8 +69,8 @@ export interface ClientSession {
    * feature, the session following the run-state change `guard.effect` names.
    */
   control<T, R>(key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R>;
-  /** types text on the machine's keyboard (the target's input facet); needs the lease */
-  typeText(text: string, opts?: MutationOptions): Promise<void>;
+  /** types strokes (core/keys.ts) on the machine's keyboard (the target's input facet); needs the lease */
+  typeKeys(strokes: readonly KeyStroke[], opts?: MutationOptions): Promise<TypedKeys>;
   claimRawLease(): void;
   releaseRawLease(): void;
   requireRawLease(opts?: MutationOptions): void;

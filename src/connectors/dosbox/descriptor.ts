@@ -44,7 +44,10 @@ export const dosboxConnector: ConnectorDescriptor = {
         { error: 'must be an object, e.g. { "backend": "native", "profile": "game.dosprofile.json" }' },
       )
       .optional()
-      .describe('machine "dos" only'),
+      .describe(
+        'machine "dos" only: {backend: native|wasm-dosbox|wasm-dosbox-x, pid (attach to a native DOSBox), ' +
+          'isolation: dummy|xvfb, args, memsizeMb, profile (JSON file)}',
+      ),
   },
   launchJsonDefaults: { dos: {} },
   stopsAtEntry: false,

@@ -13,12 +13,15 @@ import {
   type ScreenImage,
   type Target,
   type TargetInfo,
+  type TargetInput,
   type TargetMemory,
   type TargetScreen,
   type TargetStatus,
 } from '../../core/target.js';
 import { indicesToRgba } from '../../machines/dos/palette.js';
 import type { DosMachine } from './dos-machine.js';
+import { typeKeys } from './input.js';
+import { strokeWord } from '../../machines/dos/keys.js';
 
 const NO_DEBUGGER =
   'A DOS guest in DOSBox has no CPU debugger here: it always runs. Use the dos tools (memory, screen, keys, traces) instead.';
@@ -44,6 +47,14 @@ export class DosboxTarget implements Target {
     write: (address, data) => this.writeMemory(address, data),
   };
   readonly screen: TargetScreen = { capture: () => this.screenshot() };
+  /** Strokes into the BIOS keyboard ring, as INT 9 would put them; the guest takes them as it runs. */
+  readonly input: TargetInput = {
+    typeKeys: async (strokes) => {
+      const words = strokes.map(strokeWord);
+      const r = await typeKeys(this.machine.guest, words, { timeoutMs: 3000, drainMs: 500 });
+      return { typed: r.typed, pending: !r.consumed, note: r.warnings.join(' ') || undefined };
+    },
+  };
   readonly features: TargetFeatures;
   private readonly watchdog: NodeJS.Timeout;
   private gone = false;

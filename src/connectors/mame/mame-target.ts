@@ -19,19 +19,23 @@ import {
   type TargetListener,
   type TargetMemory,
   type TargetRun,
+  type TargetInput,
   type TargetScreen,
   type TargetStatus,
+  type TypedKeys,
   type TargetWatch,
   type RunState,
   type WatchSpec,
 } from '../../core/target.js';
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
-import type { BridgeArgs, BridgeSpace, RunControlOp } from './bridge-ops.js';
+import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-ops.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
 import { MameDisassembler } from './mame-disassembler.js';
 import { DISASSEMBLER_FEATURE } from '../../core/disassembly.js';
+import { keySteps, strokeFields } from './mame-keys.js';
+import type { KeyStroke } from '../../core/keys.js';
 import { MAX_TRANSFER } from '../../core/limits.js';
 import { unknownSystemMessage } from './unknown-system.js';
 
@@ -87,7 +91,11 @@ export class MameTarget implements Target {
     clear: (id) => this.clearWatchpoint(id),
   };
   readonly screen: TargetScreen = { capture: () => this.screenshot() };
+  /** Strokes on the machine's key fields, frame-paced; while stopped they wait for it to run. */
+  readonly input: TargetInput = { typeKeys: (strokes) => this.typeKeys(strokes) };
   private state: RunState = 'stopped';
+  /** key sequences typed while stopped, queued on the next resume */
+  private readonly keysOnResume: InputStep[][] = [];
   private lastStop?: StopInfo;
   private closing?: Promise<void>;
 
@@ -127,6 +135,22 @@ export class MameTarget implements Target {
 
   onEvent(listener: TargetListener): () => void {
     return this.events.on(listener);
+  }
+
+  private async typeKeys(strokes: readonly KeyStroke[]): Promise<TypedKeys> {
+    const raw = this.features.get(MAME_RAW_FEATURE)!;
+    const steps = keySteps(await strokeFields(raw, strokes));
+    if (this.state !== 'running') {
+      this.keysOnResume.push(steps);
+      return { typed: strokes.length, pending: true, note: 'typed once the machine is resumed' };
+    }
+    const { done } = await raw.enqueueInput(steps);
+    const how = await done;
+    return {
+      typed: strokes.length,
+      pending: false,
+      note: how === 'cut' ? 'cut short (a stop or a release)' : undefined,
+    };
   }
 
   async status(): Promise<TargetStatus> {
@@ -218,8 +242,12 @@ export class MameTarget implements Target {
     await this.bridge.request('clear_watchpoint', { id });
   }
 
-  resume(): Promise<void> {
-    return this.runControl('resume', {});
+  async resume(): Promise<void> {
+    await this.runControl('resume', {});
+    // keys typed while stopped: MAME presses fields only while frames run
+    const queued = this.keysOnResume.splice(0);
+    const raw = this.features.get(MAME_RAW_FEATURE)!;
+    for (const steps of queued) await raw.enqueueInput(steps).catch(() => undefined);
   }
 
   async pause(): Promise<void> {

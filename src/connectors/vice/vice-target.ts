@@ -31,7 +31,7 @@ import {
 } from '../../core/target.js';
 import { frameToImage } from '../../core/frames.js';
 import type { MonitorClient } from './monitor-client.js';
-import { asciiToPetscii } from './petscii-keys.js';
+import { strokesToPetscii } from './petscii-keys.js';
 import { visibleArea } from './vice-capture.js';
 import { ViceConnection } from './vice-connection.js';
 import { OP_EXEC, checkRange } from './vice-requests.js';
@@ -106,8 +106,13 @@ export class ViceTarget implements Target {
     clear: (id) => this.vice.deleteCheckpoint(id),
   };
   readonly screen: TargetScreen;
-  /** Text into the keyboard buffer (VICE's keyboard feed), typed while the machine runs. */
-  readonly input: TargetInput = { typeText: (text) => this.vice.keyboardFeed(asciiToPetscii(text)) };
+  /** Strokes into the keyboard buffer (VICE's keyboard feed): the KERNAL takes them while the machine runs. */
+  readonly input: TargetInput = {
+    typeKeys: async (strokes) => {
+      await this.vice.keyboardFeed(strokesToPetscii(strokes));
+      return { typed: strokes.length, pending: !this.vice.runningForClients };
+    },
+  };
 
   private constructor(
     readonly vice: ViceConnection,

@@ -4,6 +4,7 @@
  * keys are written in braces, e.g. "dir{Enter}", "{F1}", "{Up}", "{Ctrl+C}".
  */
 import { RetroError } from '../../core/errors.js';
+import { cannotType, parseKeyText, type KeyStroke } from '../../core/keys.js';
 
 /** US layout: scan code of each unshifted / shifted printable character. */
 const ROWS: [string, string, number][] = [
@@ -87,28 +88,19 @@ export function namedKey(name: string): number {
   return word;
 }
 
-/** Parses "text{Enter}more" into ring words. A literal brace is written "{{". */
-export function parseKeys(text: string): number[] {
-  const words: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '{' && text[i + 1] === '{') {
-      words.push(charKey('{'));
-      i++;
-      continue;
-    }
-    if (c === '{') {
-      const close = text.indexOf('}', i);
-      if (close < 0)
-        throw new RetroError(
-          'bad_request',
-          `Unclosed "{" at position ${i} in the keys; write "{{" for a literal brace.`,
-        );
-      words.push(namedKey(text.slice(i + 1, close)));
-      i = close;
-      continue;
-    }
-    words.push(charKey(c));
+/** One stroke of the common key syntax (core/keys.ts) as a ring word. */
+export function strokeWord(stroke: KeyStroke): number {
+  if ('char' in stroke) return charKey(stroke.char);
+  const { key, modifiers } = stroke;
+  if (!modifiers.length) return key.length === 1 ? charKey(key.toLowerCase()) : namedKey(key);
+  if (modifiers.length === 1 && /^[A-Z]$/.test(key)) {
+    if (modifiers[0] === 'SHIFT') return charKey(key);
+    if (modifiers[0] === 'CTRL' || modifiers[0] === 'ALT') return namedKey(`${modifiers[0]}+${key}`);
   }
-  return words;
+  throw cannotType(stroke, 'DOS (BIOS ring)', 'SHIFT, CTRL or ALT go with a letter');
+}
+
+/** Parses "text{RETURN}more" (the common key syntax) into ring words. */
+export function parseKeys(text: string): number[] {
+  return parseKeyText(text).map(strokeWord);
 }

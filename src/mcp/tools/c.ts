@@ -11,7 +11,7 @@ import {
   formatVariable,
   parseAddress,
 } from '../format.js';
-import { runThenWait, waitTimeoutInput } from '../run-control.js';
+import { DEFAULT_WAIT_MS, runThenWait, waitTimeoutInput } from '../run-control.js';
 import {
   addressInput,
   breakpointSchema,
@@ -28,7 +28,7 @@ const setBreakpoint = defineTool({
   name: 'set_breakpoint',
   title: 'Set a breakpoint',
   description:
-    'Break at file+line, a function or an address. You own it (others see it read-only); reports the line it moved to.',
+    'Break at file+line, a function or an address; yours (read-only to others); reports the line it moved to.',
   input: {
     session_id: sessionIdInput,
     file: z.string().optional().describe('source file (name or path)'),
@@ -103,7 +103,7 @@ const listBreakpoints = defineTool({
   },
 });
 
-const runOutput = {
+export const runOutput = {
   timed_out: z.boolean().describe('waited and no stop came in time'),
   stop: stopSchema.optional(),
   location: locationSchema.optional(),
@@ -119,7 +119,7 @@ const waitInput = (defaultWait: boolean) => ({
 type RunCommand = (me: ClientSession, opts: MutationOptions) => Promise<void>;
 
 /** One shape for every run-control tool: issue the command, maybe wait, report the new state. */
-async function runControl(
+export async function runControl(
   ctx: ToolContext,
   args: { session_id?: string; generation?: number; wait: boolean; timeout_ms: number },
   command: RunCommand,
@@ -160,11 +160,11 @@ const resume = defineTool({
 const pause = defineTool({
   name: 'pause',
   title: 'Pause',
-  description: 'Stop the running CPU (needs the lease).',
-  input: waitInput(true),
+  description: 'Stop the running CPU and report where (needs the lease).',
+  input: { session_id: sessionIdInput, generation: generationInput },
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, args, (me, o) => me.pause(o)),
+  run: (args, ctx) => runControl(ctx, { ...args, wait: true, timeout_ms: DEFAULT_WAIT_MS }, (me, o) => me.pause(o)),
 });
 
 const granularity = z.enum(['line', 'instruction']).default('line').describe('source line or one instruction');

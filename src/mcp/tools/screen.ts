@@ -1,8 +1,10 @@
-/** Tool group `screen`: the emulated display as a PNG. */
+/** Tool group `screen`: the emulated display as a PNG, and typing on the machine's keyboard. */
 import * as z from 'zod/v4';
 import { encodePng } from '../../core/png.js';
 import { writeOutputFile } from '../../core/files.js';
-import { sessionIdInput } from '../schemas.js';
+import { parseKeyText } from '../../core/keys.js';
+import { tooLarge } from '../../core/errors.js';
+import { generationInput, sessionIdInput } from '../schemas.js';
 import { defineTool, type ToolDef } from '../tool-kit.js';
 
 const screenshot = defineTool({
@@ -47,4 +49,41 @@ const screenshot = defineTool({
   },
 });
 
-export const screenTools: ToolDef[] = [screenshot];
+/** Enough for a command line or a short answer; longer input is a program's job, not a keyboard's. */
+export const MAX_KEYS = 255;
+
+const typeKeys = defineTool({
+  name: 'type_keys',
+  title: 'Type keys',
+  description:
+    'Type on the keyboard (needs the lease): text, and keys in braces: "RUN{RETURN}", "{F1}", "{SHIFT+A}", "{UP}"; "{{" is "{".',
+  input: {
+    session_id: sessionIdInput,
+    text: z
+      .string()
+      .min(1)
+      .max(4 * MAX_KEYS)
+      .describe('C64 letters are its plain keys'),
+    generation: generationInput,
+  },
+  output: {
+    typed: z.number().int(),
+    pending: z.boolean().describe('queued until the machine runs'),
+    note: z.string().optional(),
+  },
+  annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  async run(args, ctx) {
+    const me = ctx.connection.use(args.session_id);
+    const strokes = parseKeyText(args.text);
+    if (strokes.length > MAX_KEYS)
+      throw tooLarge(`At most ${MAX_KEYS} keys per call; ${strokes.length} were given.`, { limit: MAX_KEYS });
+    const r = await me.typeKeys(strokes, { generation: args.generation });
+    return {
+      session: me.session,
+      data: r,
+      summary: `Typed ${r.typed} key(s)${r.pending ? ' (queued until the machine runs)' : ''}.${r.note ? ' ' + r.note : ''}`,
+    };
+  },
+});
+
+export const screenTools: ToolDef[] = [screenshot, typeKeys];

@@ -29,8 +29,8 @@ const startSession = (connectors: readonly Connector[]) =>
     title: 'Start a debug session',
     description:
       'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
-      'Stops at main by default. Options only the user may allow are not listed.',
-    unadvertised: USER_ONLY_LAUNCH_OPTIONS,
+      'Stops at main by default. User-only options are not listed.',
+    unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*'],
     input: {
       ...allLaunchOptions(connectors, true),
       machine: COMMON_OPTIONS.machine.default('spectrum'),
@@ -170,9 +170,7 @@ const claimControl = defineTool({
 const waitForStop = defineTool({
   name: 'wait_for_stop',
   title: 'Wait for the CPU to stop',
-  description:
-    `Wait up to timeout_ms (at most ${MAX_WAIT_MS}) for a stop; timed_out is no error (call again). ` +
-    'A failed or exited session is an error; a machine that never stops (DOS) is unsupported.',
+  description: `Wait up to timeout_ms (at most ${MAX_WAIT_MS}) for a stop; timed_out: call again. A failed session is an error.`,
   input: {
     session_id: sessionIdInput,
     timeout_ms: waitTimeoutInput,

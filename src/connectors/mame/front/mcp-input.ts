@@ -20,6 +20,7 @@ import {
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
 import { useMame } from './mcp-common.js';
+import { keySteps } from '../mame-keys.js';
 
 export const MAX_HOLD_FRAMES = 60;
 export const MAX_TYPE_STRING = 64;
@@ -212,11 +213,7 @@ const typeString = defineTool({
           { missing },
         );
       }
-      // As a person types: shift keys go down a frame before the key, then both are held.
-      const steps = keys.flatMap((fields) => [
-        ...(fields.length > 1 ? [{ fields: fields.slice(0, -1), frames: 1, gap: 0 }] : []),
-        { fields, frames: args.frames_per_key, gap: args.gap_frames },
-      ]);
+      const steps = keySteps(keys, args.frames_per_key, args.gap_frames);
       const outcome = await runSequence(session, client, raw, `typing ${JSON.stringify(args.text)}`, steps, args.wait);
       return {
         session,

@@ -1,0 +1,119 @@
+/**
+ * The canonical agent task in the default profile, counted in calls, over HTTP
+ * with the official SDK client: start (waiting) -> run_to a C line -> read a
+ * value -> type a key -> screenshot, at most 6 calls, on the built-in C64 with
+ * a cc65 program and on real MAME with the SDCC-built Spectrum ROM. Then the
+ * typed key is shown to have reached the program (run_to where it is read).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
+import { DEFAULT_PROFILE } from '../../src/mcp/groups.js';
+import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+import { call, callExpectingError, connectHttpClient, startHttpServerOn, type Structured } from './mcp-helpers.js';
+
+let c64: C64Fixture;
+let zx: ZxFixture;
+let manager: SessionManager;
+let server: HttpMcpServer;
+let agent: Client;
+let workDir: string;
+
+before(async () => {
+  [c64, zx] = await Promise.all([buildC64Fixture(), buildZxFixture()]);
+  workDir = mkdtempSync(join(tmpdir(), 'mcp-canonical-'));
+  manager = new SessionManager({ connectors: CONNECTORS, workDir });
+  server = await startHttpServerOn(manager, { outputDir: workDir, profile: DEFAULT_PROFILE });
+  agent = await connectHttpClient(server, 'canonical-agent');
+});
+
+after(async () => {
+  await agent?.close().catch(() => undefined);
+  await server?.close();
+  await manager?.closeAll();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+/** Calls through here are counted. */
+function counted() {
+  let calls = 0;
+  return {
+    call: (name: string, args: Record<string, unknown>, timeoutMs = 90_000): Promise<Structured> => {
+      calls++;
+      return call(agent, name, args, timeoutMs);
+    },
+    get calls() {
+      return calls;
+    },
+  };
+}
+
+test('built-in C64 (cc65): start -> run_to -> read -> key -> screenshot in 5 calls; the key reaches cgetc', async () => {
+  const t = counted();
+  const started = await t.call('start_session', { machine: 'c64', program: c64.prg, cwd: c64.dir, wait: true });
+  assert.equal(started.timed_out, false);
+  assert.equal(started.phase, 'ready');
+  const at = await t.call('run_to', { file: 'util.c', line: c64.markers.scaled.line, timeout_ms: 30_000 });
+  assert.equal(at.reached, true);
+  assert.equal(at.location.line, c64.markers.scaled.line);
+  assert.equal((await t.call('read_variable', { name: 'value' })).variable.value, '1');
+  const typed = await t.call('type_keys', { text: 'q' });
+  assert.equal(typed.typed, 1);
+  const shot = await t.call('screenshot', {});
+  assert.ok(shot.width > 0 && shot.png_bytes > 0);
+  assert.ok(t.calls <= 6, `${t.calls} calls`);
+
+  // the temporary breakpoint is gone; the key typed while stopped is read by cgetc
+  assert.deepEqual((await call(agent, 'list_breakpoints', {})).breakpoints, []);
+  const got = await call(agent, 'run_to', { file: 'main.c', line: c64.markers.got_key.line, timeout_ms: 30_000 });
+  assert.equal(got.reached, true);
+  assert.match((await call(agent, 'read_variable', { name: 'key' })).variable.value, /81/);
+  await call(agent, 'stop_session', {});
+});
+
+test('run_to and type_keys refuse bad input clearly and leave no breakpoint behind', async () => {
+  await call(agent, 'start_session', { machine: 'c64', program: c64.prg, cwd: c64.dir, wait: true });
+  await callExpectingError(agent, 'run_to', { file: 'util.c' }, 'bad_request');
+  await callExpectingError(agent, 'run_to', { function: 'main', file: 'util.c', line: 3 }, 'bad_request');
+  const unknown = await callExpectingError(agent, 'run_to', { function: 'no_such_function' }, 'bad_request');
+  assert.match(unknown.message, /no_such_function/);
+  assert.deepEqual((await call(agent, 'list_breakpoints', {})).breakpoints, []);
+  const key = await callExpectingError(agent, 'type_keys', { text: '{RETRUN}' }, 'bad_request');
+  assert.match(key.message, /did you mean RETURN/);
+  await callExpectingError(agent, 'type_keys', { text: '{F11}' }, 'unsupported');
+  await call(agent, 'stop_session', {});
+});
+
+test('real MAME (SDCC Spectrum ROM): the same task in 5 calls; the typed key reaches the key scanner', async () => {
+  const t = counted();
+  const started = await t.call('start_session', {
+    machine: 'spectrum',
+    program: zx.rom,
+    debugInfo: zx.cdb,
+    cwd: zx.dir,
+    wait: true,
+    timeout_ms: 50_000,
+  });
+  assert.equal(started.phase, 'ready');
+  const at = await t.call('run_to', { file: 'main.c', line: zx.markers.loop_body.line, timeout_ms: 30_000 });
+  assert.equal(at.reached, true, JSON.stringify(at));
+  const counter = (await t.call('read_variable', { name: 'counter' })).variable.numeric;
+  assert.ok(counter >= 0);
+  const typed = await t.call('type_keys', { text: 'q' });
+  assert.deepEqual([typed.typed, typed.pending], [1, true], 'stopped: queued until it runs');
+  const shot = await t.call('screenshot', {});
+  assert.ok(shot.width >= 256 && shot.png_bytes > 0);
+  assert.ok(t.calls <= 6, `${t.calls} calls`);
+
+  const seen = await call(agent, 'run_to', { file: 'keys.c', line: zx.markers.key_seen.line, timeout_ms: 30_000 });
+  assert.equal(seen.reached, true, JSON.stringify(seen));
+  assert.equal((await call(agent, 'read_variable', { name: 'c' })).variable.numeric, 'q'.charCodeAt(0));
+  await call(agent, 'stop_session', {});
+});
