@@ -377,6 +377,15 @@ describe('MAME launch failures', { timeout: 120_000 }, () => {
     );
   });
 
+  test('with a program too, the unknown machine is what is refused (checked before the program is staged)', async () => {
+    const fx = await buildZxFixture();
+    await rejectsWith(
+      launchMameTarget({ machine: 'spectrun', emulator: 'mame', program: fx.rom }, { workDir: WORK_DIR }),
+      'launch_failed',
+      /^MAME does not know the machine "spectrun"\. Close matches: .*spectrum \(ZX Spectrum\)/,
+    );
+  });
+
   test('a missing program file is launch_failed naming the path', async () => {
     await rejectsWith(
       launchMameTarget(

@@ -1,9 +1,12 @@
 /**
  * Whether a MAME binary has a driver (e.g. Debian's 0.251 has no `sprinter`):
- * asked once per binary and machine with `mame -listfull <machine>`.
+ * asked once per binary and machine with `mame -listfull <machine>`, before
+ * anything else of a launch (the program, the media) is looked at, so an
+ * unknown name is refused with MAME's own close matches.
  */
 import { execFile } from 'node:child_process';
 import { RetroError } from '../../core/errors.js';
+import { unknownSystemMessage } from './unknown-system.js';
 
 const cache = new Map<string, Promise<boolean>>();
 const LIST_TIMEOUT_MS = 20_000;
@@ -30,11 +33,26 @@ const NEWER_DRIVERS: Record<string, string> = {
 };
 
 export async function requireDriver(mamePath: string, machine: string): Promise<void> {
-  if (!(machine in NEWER_DRIVERS)) return;
-  if (!(await mameHasDriver(mamePath, machine))) {
+  if (await mameHasDriver(mamePath, machine)) return;
+  if (machine in NEWER_DRIVERS) {
     throw new RetroError('incompatible_target', `${mamePath} has no "${machine}" driver. ${NEWER_DRIVERS[machine]}`, {
       machine,
       mamePath,
     });
   }
+  const output = await unknownMachineOutput(mamePath, machine);
+  const message = unknownSystemMessage(output);
+  // MAME did not say "unknown system" (it could not list at all?): let the launch itself report what goes wrong
+  if (message) throw new RetroError('launch_failed', message, { machine, output });
+}
+
+/**
+ * What MAME says when asked to run a machine it does not have: "Unknown system" and the approximate matches.
+ * Only asked once -listfull found no such machine, so MAME exits at once instead of starting one.
+ */
+function unknownMachineOutput(mamePath: string, machine: string): Promise<string> {
+  return new Promise((resolve) => {
+    const args = [machine, '-video', 'none', '-sound', 'none', '-nowindow', '-skip_gameinfo', '-seconds_to_run', '1'];
+    execFile(mamePath, args, { timeout: LIST_TIMEOUT_MS }, (_err, stdout, stderr) => resolve(`${stdout}\n${stderr}`));
+  });
 }
