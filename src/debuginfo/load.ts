@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { RetroError } from '../core/errors.js';
 import { readRegularFile } from '../core/files.js';
 import type { DebugInfo } from './model.js';
-import { parseCdb } from './sdcc-cdb.js';
+import { parseCdbWithWarnings } from './sdcc-cdb.js';
 import { parseCc65Dbg } from './cc65-dbg.js';
 import { sourceLocator } from './source-near.js';
 
@@ -30,5 +30,6 @@ export async function loadDebugInfo(path: string, opts: { workspace?: string } =
     throw new RetroError(err.code === 'too_large' ? 'too_large' : 'bad_debug_info', err.message, err.details);
   }
   if (ext === '.dbg') return parseCc65Dbg(text, { fileName: path, locateSource: sourceLocator(path, opts.workspace) });
-  return parseCdb(text, { fileName: path });
+  const { info, warnings } = parseCdbWithWarnings(text, { fileName: path });
+  return warnings.length ? { ...info, warnings } : info;
 }

@@ -86,4 +86,6 @@ export interface DebugInfo {
   symbols: { name: string; address: number; bank?: number }[];
   /** typedef names from the C sources (cc65, where the debug info has no types) */
   typedefs?: Record<string, CType>;
+  /** records the parser could not use and skipped, one sentence each naming the file and line (bounded) */
+  warnings?: string[];
 }

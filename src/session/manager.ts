@@ -166,7 +166,7 @@ export class SessionManager implements SessionManagerApi {
       );
       const index = info && new DebugIndex(await this.settleFrames(info, target));
       const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
-      session.attachTarget({ target, index, buildId });
+      session.attachTarget({ target, index, buildId, debugInfoWarnings: info?.warnings });
       // A target without a CPU debugger (a DOS guest) is running from the start: announce it so.
       if ((await target.status()).state === 'running') {
         session.announceRunning(`Ready: ${config.machine} is running (no CPU debugger; run control is unsupported)`);

@@ -32,6 +32,8 @@ export interface SessionDeps {
   target: Target;
   index?: DebugIndex;
   buildId: string;
+  /** what the debug-info parser skipped (DebugInfo.warnings): told once as output, kept in the status */
+  debugInfoWarnings?: string[];
 }
 
 /**
@@ -65,6 +67,7 @@ export class SessionCore {
   protected readonly stopWaiters = new StopWaiters();
   protected busy = false;
   protected unsubscribeTarget?: () => void;
+  protected debugInfoWarnings: string[] = [];
 
   constructor(
     readonly config: LaunchConfig,
@@ -95,6 +98,8 @@ export class SessionCore {
     this.target = deps.target;
     this.index = deps.index;
     this.buildId = deps.buildId;
+    this.debugInfoWarnings = deps.debugInfoWarnings ?? [];
+    for (const warning of this.debugInfoWarnings) this.emit({ type: 'output', text: `Debug info: ${warning}\n` });
     this.inspector = new Inspector(deps.target, deps.index, this.paths, () => this.facet('run').registers());
     this.hits = new BreakpointHits(deps.index, async () => this.facet('run').registers());
     this.stepper = new LineStepper(
@@ -161,6 +166,7 @@ export class SessionCore {
       lease: this.lease.info(),
       error: this.failure ? { code: this.failure.code, message: this.failure.message } : undefined,
       ...(this.target && !this.target.run ? { run_control: false as const } : {}),
+      ...(this.debugInfoWarnings.length ? { debug_info_warnings: [...this.debugInfoWarnings] } : {}),
     };
   }
 

@@ -156,6 +156,8 @@ export interface SessionStatus extends Identity {
   error?: { code: string; message: string };
   /** false when the target has no run control and never stops (a DOS guest); absent otherwise */
   run_control?: false;
+  /** records of the debug-info file the parser skipped, with file and line; absent when none */
+  debug_info_warnings?: string[];
 }
 
 /** What a breakpoint does besides its C condition (session/bp-logic.ts reads them). */

@@ -78,6 +78,7 @@ export function statusData(st: SessionStatus, myClientId: string | undefined) {
     stop: formatStop(st),
     lease: formatLease(st.lease, myClientId),
     failure: st.error,
+    debug_info_warnings: st.debug_info_warnings,
     your_client_id: myClientId,
   };
 }
@@ -102,6 +103,7 @@ const sessionStatus = defineTool({
       .object({ code: z.string(), message: z.string() })
       .optional()
       .describe('why the session failed, when it did'),
+    debug_info_warnings: z.array(z.string()).optional().describe('skipped debug-info records (file, line)'),
     your_client_id: z.string().optional(),
   },
   annotations: READ_ONLY,
