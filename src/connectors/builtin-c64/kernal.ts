@@ -6,7 +6,7 @@
  * screen (3) and a host-folder drive as device 8 (kernal-files.ts); tape,
  * RS-232 and other serial devices answer "device not present".
  */
-import { FLAG_C, FLAG_Z, type Cpu6502 } from '../../cpu/6502/cpu6502.js';
+import { FLAG_C, FLAG_I, FLAG_Z, type Cpu6502 } from '../../cpu/6502/cpu6502.js';
 import type { C64Bus } from './c64-bus.js';
 import type { HostFolderDrive } from './host-drive.js';
 import { KernalFiles, STATUS } from './kernal-files.js';
@@ -35,8 +35,15 @@ const GDCOL = 0x0287;
 const BLINK_JIFFIES = 20;
 /** 24 hours of jiffies: the clock wraps to 0 there */
 const JIFFIES_PER_DAY = 0x4f1a01;
-/** what one stand-in call costs in cycles (about a JSR, some work, an RTS) */
+/** what one stand-in call costs in cycles after its JSR (some work, an RTS) */
 const CALL_CYCLES = 24;
+/**
+ * The clock calls cc65's clock() makes in every pass of a self-timing loop,
+ * counted from the 901227-03 KERNAL after the JSR: RDTIM is JMP $F6DD, SEI,
+ * three loads and SETTIM's SEI, three stores, CLI, RTS (33); SETTIM 22.
+ */
+const RDTIM_CYCLES = 33;
+const SETTIM_CYCLES = 22;
 /**
  * What the real default IRQ handler ($EA31 to its JMP $EA81) costs, measured
  * by running the 901227-03 KERNAL on this CPU core with no key down: 161
@@ -148,13 +155,16 @@ export class Kernal {
       ram[JIFFY] = cpu.y;
       ram[JIFFY + 1] = cpu.x;
       ram[JIFFY + 2] = cpu.a;
-      this.rts();
+      cpu.p &= ~FLAG_I;
+      this.rts(SETTIM_CYCLES);
     }); // SETTIM
     h.set(0xffde, () => {
+      // the real RDTIM ($F6DD) falls through into SETTIM: it writes the clock back and ends with CLI
       cpu.y = ram[JIFFY];
       cpu.x = ram[JIFFY + 1];
       cpu.a = ram[JIFFY + 2];
-      this.rts();
+      cpu.p &= ~FLAG_I;
+      this.rts(RDTIM_CYCLES);
     }); // RDTIM
     h.set(0xffe1, () => {
       cpu.p &= ~FLAG_Z;
@@ -415,10 +425,10 @@ export class Kernal {
     return v;
   }
 
-  private rts(): void {
+  private rts(cycles = CALL_CYCLES): void {
     const cpu = this.host.cpu;
     const lo = cpu.pull();
     cpu.pc = ((lo | (cpu.pull() << 8)) + 1) & 0xffff;
-    cpu.cycles += CALL_CYCLES;
+    cpu.cycles += cycles;
   }
 }
