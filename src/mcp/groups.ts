@@ -8,7 +8,7 @@ import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
 import { runTo } from './tools/run-to.js';
 import { memoryTools, rawTools } from './tools/raw.js';
-import { screenTools } from './tools/screen.js';
+import { screenTools, screenWatchTools } from './tools/screen.js';
 import { sessionTools } from './tools/session.js';
 import { c64GraphicsTools } from './tools/c64-graphics.js';
 import { c64SymbolLiveTools, c64SymbolStaticTools } from './tools/c64-symbols.js';
@@ -30,6 +30,12 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
     { name: 'raw', description: 'CPU registers; writing memory', tools: rawTools },
     { name: 'screen', description: 'the emulated screen as PNG; typing keys', tools: screenTools },
+    // loaded when an agent needs to see motion: its schema stays out of the default profile's budget
+    {
+      name: 'screen_watch',
+      description: 'the frames that changed since a frame number (motion), as PNGs',
+      tools: screenWatchTools,
+    },
     {
       name: 'c64_static',
       description:
@@ -52,7 +58,7 @@ export const PROFILES: Record<Profile, readonly string[]> = {
   static: ['session', 'c64_static'],
   /** the default: C debugging, reading memory, the screen and the keyboard on every machine */
   live: ['session', 'c', 'memory', 'screen'],
-  full: ['session', 'c', 'memory', 'raw', 'screen', 'c64_static', 'c64', 'mame', 'dos', 'vice'],
+  full: ['session', 'c', 'memory', 'raw', 'screen', 'screen_watch', 'c64_static', 'c64', 'mame', 'dos', 'vice'],
   /** any MAME machine, no C program needed: run control, bytes, screen and the raw MAME tools */
   raw: ['session', 'c', 'memory', 'raw', 'screen', 'mame'],
   /** a C64 in VICE or the built-in: live C debugging plus the vice_* tools */

@@ -85,6 +85,8 @@ export interface ToolOutcome<O> {
   bulk?: string;
   /** extra content, e.g. a PNG image */
   image?: { data: string; mimeType: string };
+  /** more images after it (watch_screen's frames) */
+  images?: { data: string; mimeType: string }[];
 }
 
 export interface Annotations {
@@ -191,7 +193,8 @@ async function successResult(
   }
   const text = (outcome.summary ? outcome.summary + '\n' : '') + JSON.stringify(textCopy(checked.data, outcome.bulk));
   const content: CallToolResult['content'] = [{ type: 'text', text }];
-  if (outcome.image) content.push({ type: 'image', data: outcome.image.data, mimeType: outcome.image.mimeType });
+  for (const image of [...(outcome.image ? [outcome.image] : []), ...(outcome.images ?? [])])
+    content.push({ type: 'image', data: image.data, mimeType: image.mimeType });
   return { content, structuredContent: checked.data as Record<string, unknown> };
 }
 

@@ -1,7 +1,19 @@
 import { asRetroError, RetroError } from '../core/errors.js';
 import { hex } from '../core/hex.js';
-import type { Address, FeatureKey, Register, ScreenImage, TypedKeys, WatchSpec } from '../core/target.js';
+import type {
+  Address,
+  FeatureKey,
+  FrameListener,
+  FrameRequest,
+  FrameSourceInfo,
+  Register,
+  ScreenFrame,
+  ScreenImage,
+  TypedKeys,
+  WatchSpec,
+} from '../core/target.js';
 import type { KeyStroke } from '../core/keys.js';
+import { ScreenFeed } from './screen-feed.js';
 import type { BreakpointExtras } from './bp-logic.js';
 import type { LaunchConfig } from '../core/launch.js';
 import { type StepKind } from './line-stepper.js';
@@ -36,6 +48,7 @@ export type { SessionDeps } from './session-core.js';
  */
 export class Session extends SessionCore implements SessionApi, ClientEngine {
   private readonly sweeper: NodeJS.Timeout;
+  private feed?: ScreenFeed;
 
   constructor(config: LaunchConfig, leaseMs: number, clock?: () => number) {
     super(config, leaseMs, clock);
@@ -260,6 +273,35 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
 
   async screenshot(): Promise<ScreenImage> {
     return this.facet('screen').capture();
+  }
+
+  /** Live frames for a viewer (the panel): pushed by the connector, or a screenshot each where it has no push. */
+  watchScreen(request: FrameRequest, listener: FrameListener): () => void {
+    return this.screenFeed().watch(request, listener);
+  }
+
+  /** Changed frames after `sinceFrame` (watch_screen): kept ones, or those that come within `waitMs`. */
+  screenFrames(sinceFrame: number, maxFrames: number, waitMs: number): Promise<ScreenFrame[]> {
+    return this.screenFeed().collect(sinceFrame, maxFrames, waitMs);
+  }
+
+  frameSource(): FrameSourceInfo {
+    return this.screenFeed().info;
+  }
+
+  private screenFeed(): ScreenFeed {
+    if (this.feed) return this.feed;
+    const feed = new ScreenFeed(
+      () => this.facet('screen'),
+      () => this.state === 'running',
+    );
+    this.onEvent(({ event }) => {
+      if (event.type === 'stopped') feed.stopped();
+      else if (event.type === 'running') feed.resumed();
+      else if (event.type === 'exited') feed.close();
+    });
+    this.feed = feed;
+    return feed;
   }
 
   /** Types strokes (core/keys.ts) on the machine's keyboard (the input facet), under the control lease. */

@@ -324,6 +324,19 @@ export interface SessionApi {
   readRegisters(): Promise<Register[]>;
   readMemory(address: Address, length: number): Promise<Uint8Array>;
   screenshot(): Promise<import('../core/target.js').ScreenImage>;
+  /** live frames for a viewer until the returned function is called (a person watching gets real speed) */
+  watchScreen(
+    request: import('../core/target.js').FrameRequest,
+    listener: import('../core/target.js').FrameListener,
+  ): () => void;
+  /** changed frames after `sinceFrame`, kept or arriving within `waitMs`, at most `maxFrames` */
+  screenFrames(
+    sinceFrame: number,
+    maxFrames: number,
+    waitMs: number,
+  ): Promise<import('../core/target.js').ScreenFrame[]>;
+  /** how this session's frames are made and what they cost the machine */
+  frameSource(): import('../core/target.js').FrameSourceInfo;
 
   /**
    * A connector-specific feature of this session's target, for reading (see

@@ -1,11 +1,17 @@
-/** Tool group `screen`: the emulated display as a PNG, and typing on the machine's keyboard. */
+/** Tool groups `screen` (the display as a PNG, typing keys) and `screen_watch` (the frames that changed). */
 import * as z from 'zod/v4';
 import { encodePng } from '../../core/png.js';
+import { frameToImage } from '../../core/frames.js';
+import { encodeIndexedPng } from '../../core/indexed-png.js';
+import type { ScreenFrame } from '../../core/target.js';
 import { writeOutputFile } from '../../core/files.js';
 import { parseKeyText } from '../../core/keys.js';
 import { tooLarge } from '../../core/errors.js';
 import { generationInput, sessionIdInput } from '../schemas.js';
 import { defineTool, type ToolDef } from '../tool-kit.js';
+
+/** watch_screen's bound on frames a call (each is an image in the reply) */
+const MAX_WATCH_FRAMES = 8;
 
 const screenshot = defineTool({
   name: 'screenshot',
@@ -86,4 +92,55 @@ const typeKeys = defineTool({
   },
 });
 
+/** A frame as PNG: indexed when it has a palette (small, and no RGBA conversion), else from its RGBA. */
+export function framePng(frame: ScreenFrame): Buffer {
+  if (frame.pixels && frame.palette)
+    return encodeIndexedPng({ width: frame.width, height: frame.height, pixels: frame.pixels }, frame.palette).png;
+  return encodePng(frameToImage(frame));
+}
+
+const watchScreen = defineTool({
+  name: 'watch_screen',
+  title: 'Watch the screen',
+  description:
+    'Frames that changed after since_frame, as PNGs (kept ones, else those arriving within wait_ms). ' +
+    'Pass last_frame back as since_frame. source.cost says what a frame costs the machine.',
+  input: {
+    session_id: sessionIdInput,
+    since_frame: z.number().int().min(0).default(0).describe('0: the oldest kept'),
+    max_frames: z.number().int().min(1).max(MAX_WATCH_FRAMES).default(4).describe('frames at most'),
+    wait_ms: z.number().int().min(0).max(10_000).default(1000).describe('wait this long for new frames'),
+  },
+  output: {
+    frames: z.array(z.object({ frame: z.number().int(), width: z.number().int(), maybe_stale: z.boolean() })),
+    last_frame: z.number().int(),
+    source: z.object({ mode: z.string(), max_fps: z.number(), cost: z.string() }),
+  },
+  annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
+  async run(args, ctx) {
+    const { session } = ctx.connection.use(args.session_id);
+    const source = session.frameSource();
+    const frames = await session.screenFrames(args.since_frame, args.max_frames, args.wait_ms);
+    const pngs = frames.map(framePng);
+    const last = frames.at(-1)?.frame ?? args.since_frame;
+    return {
+      session,
+      data: {
+        frames: frames.map((f) => ({
+          frame: f.frame,
+          width: f.width,
+          maybe_stale: f.maybeStale,
+        })),
+        last_frame: last,
+        source: { mode: source.mode, max_fps: source.maxFps, cost: source.cost },
+      },
+      images: pngs.map((png) => ({ data: png.toString('base64'), mimeType: 'image/png' })),
+      summary: frames.length
+        ? `${frames.length} changed frame(s) after ${args.since_frame}, up to frame ${last}`
+        : `no frame changed after ${args.since_frame} within ${args.wait_ms} ms`,
+    };
+  },
+});
+
 export const screenTools: ToolDef[] = [screenshot, typeKeys];
+export const screenWatchTools: ToolDef[] = [watchScreen];

@@ -1,0 +1,176 @@
+/**
+ * The session's live screen: one feed per session that every viewer (the
+ * panel, MCP watch_screen) shares. A connector with a push source gives
+ * frames from the emulator's frame clock; for one without, the feed takes a
+ * screenshot per frame while the machine runs (at most its source's rate,
+ * single-flight, so captures never pile up) and one at each stop, and sends
+ * only frames that changed. The last frames are kept for watch_screen.
+ */
+import { RetroError } from '../core/errors.js';
+import { samePicture } from '../core/frames.js';
+import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame, TargetScreen } from '../core/target.js';
+
+/** frames kept for watch_screen's since_frame */
+export const KEPT_FRAMES = 32;
+/** the rate of a connector that says nothing of its own */
+const DEFAULT_SOURCE: FrameSourceInfo = {
+  mode: 'stop',
+  maxFps: 25,
+  cost: 'each frame is one screenshot of the emulator while it runs',
+};
+
+interface Viewer {
+  request: FrameRequest;
+  listener: FrameListener;
+}
+
+export class ScreenFeed {
+  private readonly viewers = new Set<Viewer>();
+  private readonly kept: ScreenFrame[] = [];
+  private upstream?: () => void;
+  private poller?: NodeJS.Timeout;
+  private polling = false;
+  private counter = 0;
+  private closed = false;
+
+  constructor(
+    private readonly screen: () => TargetScreen,
+    private readonly running: () => boolean,
+  ) {}
+
+  get info(): FrameSourceInfo {
+    return this.screen().frameSource ?? DEFAULT_SOURCE;
+  }
+
+  /** A viewer's frames until the returned function is called. */
+  watch(request: FrameRequest, listener: FrameListener): () => void {
+    if (this.closed) throw new RetroError('target_lost', 'The session has ended; there are no more frames.');
+    const screen = this.screen(); // refuses a target without a screen, once, with its reason
+    const viewer: Viewer = { request, listener };
+    this.viewers.add(viewer);
+    const last = this.kept.at(-1);
+    this.restart(screen);
+    // a push source sends nothing new while the picture stands still: the newcomer gets the last one now
+    if (last && this.kept.at(-1) === last) this.deliver(viewer, last);
+    return () => {
+      if (!this.viewers.delete(viewer)) return;
+      this.restart(screen);
+    };
+  }
+
+  /** Frames newer than `since` that are kept (oldest first, at most `max`). */
+  since(since: number, max: number): ScreenFrame[] {
+    return this.kept.filter((f) => f.frame > since).slice(0, max);
+  }
+
+  /**
+   * Frames newer than `since`: the kept ones, else those that come within
+   * `waitMs` (up to `max`); an agent watching does not change the speed.
+   */
+  collect(since: number, max: number, waitMs: number): Promise<ScreenFrame[]> {
+    const out = this.since(since, max);
+    if (out.length >= max || waitMs <= 0) return Promise.resolve(out);
+    return new Promise((resolve) => {
+      let finished = false;
+      const sub: { off?: () => void } = {};
+      const finish = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        sub.off?.();
+        resolve(out);
+      };
+      const timer = setTimeout(finish, waitMs);
+      sub.off = this.watch({ fps: 25, realtime: false }, (f) => {
+        if (f.frame <= (out.at(-1)?.frame ?? since)) return;
+        out.push(f);
+        if (out.length >= max) finish();
+      });
+      if (finished) sub.off();
+    });
+  }
+
+  /** The machine stopped: a source without push takes one frame as it stands. */
+  stopped(): void {
+    if (this.viewers.size && !this.screen().frames) void this.pollOnce();
+  }
+
+  /** The machine runs again: polling resumes. */
+  resumed(): void {
+    if (this.viewers.size && !this.screen().frames) this.schedulePoll();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.viewers.clear();
+    this.stopUpstream();
+  }
+
+  /** One upstream subscription for all viewers, at the highest rate any of them asks (real time if any asks it). */
+  private restart(screen: TargetScreen): void {
+    this.stopUpstream();
+    if (!this.viewers.size) return;
+    const fps = Math.max(...[...this.viewers].map((v) => v.request.fps));
+    const realtime = [...this.viewers].some((v) => v.request.realtime !== false);
+    if (screen.frames) {
+      this.upstream = screen.frames({ fps, realtime }, (f) => this.publish(f));
+      return;
+    }
+    void this.pollOnce().then(() => this.schedulePoll());
+  }
+
+  private stopUpstream(): void {
+    this.upstream?.();
+    this.upstream = undefined;
+    if (this.poller) clearTimeout(this.poller);
+    this.poller = undefined;
+  }
+
+  private schedulePoll(): void {
+    if (this.poller || !this.viewers.size || this.closed || !this.running()) return;
+    const fps = Math.min(this.info.maxFps, Math.max(...[...this.viewers].map((v) => v.request.fps)));
+    this.poller = setTimeout(
+      () => {
+        this.poller = undefined;
+        void this.pollOnce().then(() => this.schedulePoll());
+      },
+      Math.max(1, 1000 / fps),
+    );
+  }
+
+  private async pollOnce(): Promise<void> {
+    if (this.polling || this.closed) return;
+    this.polling = true;
+    try {
+      const shot = await this.screen().capture();
+      this.publish({
+        width: shot.width,
+        height: shot.height,
+        frame: Math.max(shot.frame ?? 0, this.counter + 1),
+        rgba: shot.rgba,
+        maybeStale: shot.maybeStale,
+      });
+    } catch {
+      /* a capture that failed (the machine went away, a stop in between) is a frame missed, not an error */
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private publish(frame: ScreenFrame): void {
+    const last = this.kept.at(-1);
+    if (samePicture(last, frame) && last?.maybeStale === frame.maybeStale) return;
+    this.counter = Math.max(this.counter, frame.frame);
+    this.kept.push(frame);
+    if (this.kept.length > KEPT_FRAMES) this.kept.shift();
+    for (const v of [...this.viewers]) this.deliver(v, frame);
+  }
+
+  private deliver(viewer: Viewer, frame: ScreenFrame): void {
+    try {
+      viewer.listener(frame);
+    } catch {
+      /* one viewer's bug stays its own */
+    }
+  }
+}
