@@ -236,6 +236,19 @@ test("a write watchpoint on a C variable stops with the writer's PC; our own wri
   assert.match((await call(agent, 'debugger_command', { command: 'wplist' })).lines.join('\n'), /No watchpoints/);
 });
 
+test('set_watchpoint on C lvalues: sized by the C type; a value that is no object is refused', async () => {
+  const origin = await global('origin');
+  const field = await call(agent, 'set_watchpoint', { variable: 'origin.y', kind: 'write' });
+  assert.deepEqual([field.watchpoint.address.offset, field.watchpoint.length], [origin.address.offset + 2, 2]);
+  await call(agent, 'clear_watchpoint', { id: field.watchpoint.id });
+  const message = await global('message');
+  const element = await call(agent, 'set_watchpoint', { variable: 'message[2]', kind: 'readwrite' });
+  assert.deepEqual([element.watchpoint.address.offset, element.watchpoint.length], [message.address.offset + 2, 1]);
+  await call(agent, 'clear_watchpoint', { id: element.watchpoint.id });
+  const refused = await callExpectingError(agent, 'set_watchpoint', { variable: 'counter + 1' }, 'bad_request');
+  assert.match(JSON.stringify(refused), /not an object in memory/);
+});
+
 test("read and I/O watchpoints fire on the program's own accesses", async () => {
   const total = await global('total');
   const rd = await call(agent, 'set_watchpoint', { address: total.address.offset, length: 2, kind: 'read' });

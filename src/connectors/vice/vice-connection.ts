@@ -171,15 +171,15 @@ export class ViceConnection implements ViceFeature {
         ? await this.resuming(Cmd.CHECKPOINT_SET, body)
         : await this.client.request(Cmd.CHECKPOINT_SET, body);
       const cp = decodeCheckpoint(reply);
-      if (spec.condition) {
-        try {
-          await this.setCondition(cp.number, spec.condition);
-        } catch (err) {
-          await this.client.request(Cmd.CHECKPOINT_DELETE, u32(cp.number)).catch(() => undefined);
-          throw err;
-        }
+      if (!spec.condition) return cp;
+      try {
+        await this.setCondition(cp.number, spec.condition);
+      } catch (err) {
+        await this.client.request(Cmd.CHECKPOINT_DELETE, u32(cp.number)).catch(() => undefined);
+        throw err;
       }
-      return cp;
+      // the set reply predates the condition: what VICE holds now
+      return decodeCheckpoint(await this.client.request(Cmd.CHECKPOINT_GET, u32(cp.number)));
     }, !spec.temporary);
   }
 

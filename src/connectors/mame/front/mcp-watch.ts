@@ -45,11 +45,11 @@ const setWatchpoint = defineTool({
   name: 'set_watchpoint',
   title: 'Set a watchpoint',
   description:
-    'Stop when memory (cpu/program/data) or I/O ports (space io) are read, written or both. Give a C variable name ' +
+    'Stop when memory (cpu/program/data) or I/O ports (space io) are read, written or both. Give a C lvalue ' +
     '(its address and size come from debug info) or an address and length. You own it; the stop reports the accessing PC.',
   input: {
     session_id: sessionIdInput,
-    variable: z.string().min(1).max(200).optional().describe('a global C variable, e.g. "counter"'),
+    variable: z.string().min(1).max(200).optional().describe('a C lvalue: "counter", "origin.y", "message[2]"'),
     address: addressInput.optional(),
     length: z
       .number()
@@ -69,9 +69,10 @@ const setWatchpoint = defineTool({
     let address = args.address === undefined ? undefined : parseAddress(args.address);
     let length = args.length;
     if (args.variable !== undefined) {
-      const v = await session.readVariable(args.variable);
-      address ??= v.address;
-      length ??= v.bytes ? v.bytes.length / 2 : undefined;
+      // any C lvalue, sized by its type; values that are no object in memory are refused by the engine
+      const at = await session.locateLvalue(args.variable);
+      address ??= { space: 'cpu', offset: at.address };
+      length ??= at.length;
     }
     if (!address) throw new RetroError('bad_request', 'Give a variable or an address to watch.');
     const wp = await client.setWatchpoint({

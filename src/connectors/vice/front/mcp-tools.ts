@@ -292,7 +292,7 @@ const viceCheckpointSet = defineTool({
     condition: z.string().max(255).optional(),
     generation: generationInput,
   },
-  output: { checkpoint: checkpointSchema },
+  output: { checkpoint: checkpointSchema, condition: z.string().optional().describe('the condition VICE holds') },
   annotations: MUTATING,
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
@@ -312,8 +312,8 @@ const viceCheckpointSet = defineTool({
     );
     return {
       session,
-      data: { checkpoint: formatCheckpoint(cp) },
-      summary: `Checkpoint ${cp.number} at ${hex(cp.start)}`,
+      data: { checkpoint: formatCheckpoint(cp), ...(cp.hasCondition ? { condition: args.condition } : {}) },
+      summary: `Checkpoint ${cp.number} at ${hex(cp.start)}${cp.hasCondition ? ` if ${args.condition}` : ''}`,
     };
   },
 });
