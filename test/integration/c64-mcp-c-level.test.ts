@@ -1,4 +1,4 @@
-// MCP on the built-in C64 with a cc65 program: `evaluate` of each C
+// MCP on the built-in C64 with a cc65 program: `read_variable` evaluating each C
 // expression kind in a frame, and vice_checkpoint_set reporting the
 // condition VICE's protocol holds (a condition it cannot parse leaves no
 // checkpoint behind).
@@ -42,9 +42,9 @@ after(async () => {
 });
 
 const value = async (expression: string, frame = 0) =>
-  (await call(agent, 'evaluate', { expression, frame })).variable as { value: string; type: string };
+  (await call(agent, 'read_variable', { name: expression, frame })).variable as { value: string; type: string };
 
-test('evaluate: names, members of the frame, literals, operators, casts, sizeof, registers, raw memory', async () => {
+test('read_variable evaluates names, members of the frame, literals, operators, casts, sizeof, registers, raw memory', async () => {
   const param = await value('value');
   assert.deepEqual([param.value, param.type], ['1', 'int'], 'a parameter');
   assert.equal((await value('sum + value * 100')).value, '100', 'arithmetic on parameters (sum is 0)');
@@ -61,7 +61,7 @@ test('evaluate: names, members of the frame, literals, operators, casts, sizeof,
   assert.equal(Number((await value('$pc')).value), (await call(agent, 'session_status', {})).stop.pc);
   assert.equal((await value('*(unsigned char *)0x0001')).type, 'unsigned char');
   assert.equal((await value('*&counter')).value, '1');
-  const err = await callExpectingError(agent, 'evaluate', { expression: 'letters.x' }, 'bad_request');
+  const err = await callExpectingError(agent, 'read_variable', { name: 'letters.x' }, 'bad_request');
   assert.match(err.message, /letters/);
 });
 

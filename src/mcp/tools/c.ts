@@ -245,24 +245,11 @@ const readVariable = defineTool({
   },
   output: { variable: variableSchema },
   annotations: READ_ONLY,
-  run: (args, ctx) => valueOf(args.name, args.frame, ctx, args.session_id),
-});
-
-/** read_variable and evaluate: one C expression's typed value. */
-async function valueOf(expression: string, frame: number, ctx: ToolContext, sessionId?: string) {
-  const { session } = ctx.connection.use(sessionId);
-  const v = formatVariable(await session.readVariable(expression, frame));
-  return { session, data: { variable: v }, summary: `${v.type} ${v.name} = ${v.value}` };
-}
-
-const evaluate = defineTool({
-  name: 'evaluate',
-  title: 'Evaluate',
-  description: 'Any C expression in a frame: `a[i] + 1`, `p->x`, `$pc`, `*(char *)0xD020`.',
-  input: { session_id: sessionIdInput, expression: z.string().min(1).max(256).describe('C'), frame: frameInput },
-  output: { variable: variableSchema },
-  annotations: READ_ONLY,
-  run: (args, ctx) => valueOf(args.expression, args.frame, ctx, args.session_id),
+  async run(args, ctx) {
+    const { session } = ctx.connection.use(args.session_id);
+    const v = formatVariable(await session.readVariable(args.name, args.frame));
+    return { session, data: { variable: v }, summary: `${v.type} ${v.name} = ${v.value}` };
+  },
 });
 
 export const cTools: ToolDef[] = [
@@ -275,5 +262,4 @@ export const cTools: ToolDef[] = [
   backtrace,
   listVariables,
   readVariable,
-  evaluate,
 ];
