@@ -42,7 +42,7 @@ export class VariableHandles {
  */
 export function toDapVariable(v: VariableValue, handles: VariableHandles, parent?: string): DebugProtocol.Variable {
   const children = v.children ?? [];
-  const evaluateName = evaluateNameOf(v.name, parent);
+  const evaluateName = evaluateNameOf(v.name, parent, v.type);
   const out: DebugProtocol.Variable = {
     name: v.name,
     value: v.value,
@@ -56,9 +56,12 @@ export function toDapVariable(v: VariableValue, handles: VariableHandles, parent
   return out;
 }
 
-export function evaluateNameOf(name: string, parent?: string): string {
+export function evaluateNameOf(name: string, parent?: string, type?: string): string {
   if (parent === undefined) return name;
   if (parent === '$') return `$${name}`;
+  // a decoded flag under a flags register (`$FL`): its bit as C
+  const flagBit = parent.startsWith('$') ? /^flag \(bit (\d)\)$/.exec(type ?? '') : null;
+  if (flagBit) return `(${parent} >> ${flagBit[1]}) & 1`;
   const base = /^[\w$.[\]>-]+$/.test(parent) ? parent : `(${parent})`;
   return name.startsWith('[') ? `${base}${name}` : `${base}.${name}`;
 }

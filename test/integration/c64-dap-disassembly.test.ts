@@ -105,6 +105,16 @@ test('disassemble at a function label, break in the middle of a line, step one i
   const jsr = /^JSR \$([0-9A-F]{4})$/.exec(rows[2].instruction);
   assert.equal(after, jsr ? parseInt(jsr[1], 16) : addr(rows[3]));
   await dc.send('setInstructionBreakpoints', { breakpoints: [] });
+
+  // a C condition on an instruction breakpoint: evaluated at that address like a line's
+  const conditional = await dc.send('setInstructionBreakpoints', {
+    breakpoints: [{ instructionReference: rows[2].address, condition: 'value == 3' }],
+  });
+  assert.equal((conditional as DebugProtocol.SetInstructionBreakpointsResponse).body.breakpoints[0].verified, true);
+  const third = await stoppedAfter(() => dc.continueRequest({ threadId: 1 }));
+  assert.equal(third.body.reason, 'instruction breakpoint');
+  assert.equal((await dc.evaluateRequest({ expression: 'counter', context: 'watch' })).body.result, '3', 'not at 2');
+  await dc.send('setInstructionBreakpoints', { breakpoints: [] });
 });
 
 test('into a runtime routine without C source: the frame says so (the extension opens the Disassembly view)', async () => {
@@ -138,6 +148,13 @@ test('Registers: FL has the 6502 flags N V - B D I Z C as children, matching its
   assert.ok(fl && fl.variablesReference > 0, 'FL opens');
   const flags = (await dc.variablesRequest({ variablesReference: fl.variablesReference })).body.variables;
   const value = parseInt(fl.value, 16);
+  // each flag row evaluates: its evaluateName is the bit as C over $FL
+  const carry = flags.find((f) => f.name === 'C')!;
+  assert.equal(carry.evaluateName, '($FL >> 0) & 1');
+  assert.equal(
+    (await dc.evaluateRequest({ expression: carry.evaluateName!, frameId: frame.id })).body.result,
+    String(value & 1),
+  );
   assert.deepEqual(
     flags.map((f) => [f.name, f.value]),
     ['N', 'V', '-', 'B', 'D', 'I', 'Z', 'C'].map((n, i) => [n, String((value >> (7 - i)) & 1)]),
