@@ -40,6 +40,12 @@ export interface Connector {
   readonly stopsAtEntry: boolean;
   /** why a launch.json without "program" cannot start here; undefined when it can */
   missingProgram(config: LaunchConfig): string | undefined;
+  /**
+   * Before anything starts: refuses a machine this emulator does not know,
+   * naming the close matches (MAME asks its driver list). Absent: the machine
+   * names in `machines` are all it takes, checked by the launch options.
+   */
+  checkMachine?(config: LaunchConfig): Promise<void>;
   readonly launch: TargetLauncher;
   /** the typed features its targets provide (Target.features) */
   readonly features: readonly FeatureKey<unknown>[];

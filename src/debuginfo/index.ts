@@ -150,6 +150,21 @@ export class DebugIndex {
     return [...this.info.files];
   }
 
+  /** The lines with code in `file` (matched as resolveLine matches it), ascending; undefined for an unknown file. */
+  codeLines(file: string): { file: string; lines: number[] } | undefined {
+    const matched = this.matchFile(file);
+    if (!matched) return undefined;
+    const prefix = `${matched}\u0000`;
+    const lines = [...this.byFileLine.keys()]
+      .filter((k) => k.startsWith(prefix))
+      .map((k) => Number(k.slice(prefix.length)));
+    return { file: matched, lines: lines.sort((a, b) => a - b) };
+  }
+
+  functionNames(): string[] {
+    return [...this.fnByName.keys()];
+  }
+
   private segmentAt(address: number): Segment | undefined {
     const s = this.segments[upperBound(this.segStarts, address) - 1];
     return s && address <= s.last ? s : undefined;

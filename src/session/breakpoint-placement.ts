@@ -1,6 +1,7 @@
 import type { DebugIndex } from '../debuginfo/index.js';
 import type { Address } from '../core/target.js';
 import type { BreakpointInfo } from './types.js';
+import { closeMatches } from '../core/close-matches.js';
 
 /** What a new breakpoint is, before it has an id and an owner. */
 export type BreakpointFields = Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>;
@@ -20,7 +21,8 @@ export function placeLine(
       line,
       condition,
       verified: false,
-      message: index ? `No code at or after ${file}:${line} in the same function.` : 'No debug info is loaded.',
+      message: index ? nowhereOnLine(index, file, line) : 'No debug info is loaded.',
+      nowhere: index ? true : undefined,
     };
   }
   const moved =
@@ -45,7 +47,8 @@ export function placeFunction(index: DebugIndex | undefined, name: string, condi
       function: name,
       condition,
       verified: false,
-      message: `No function named ${name} in the debug info.`,
+      message: `No function named ${name} in the debug info${index ? didYouMean(name, index.functionNames()) : ''}.`,
+      nowhere: index ? true : undefined,
     };
   const body = index.bodyStart(fn);
   const entry = index.lineAt(body);
@@ -64,4 +67,25 @@ export function placeFunction(index: DebugIndex | undefined, name: string, condi
 export function placeAddress(index: DebugIndex | undefined, address: Address, condition?: string): BreakpointFields {
   const line = index?.lineAt(address.offset);
   return { kind: 'address', address, condition, verified: true, file: line?.file, line: line?.line };
+}
+
+/** Why file:line has no code, with the nearest places that do. */
+function nowhereOnLine(index: DebugIndex, file: string, line: number): string {
+  const code = index.codeLines(file);
+  if (!code)
+    return `No file ${file} in the debug info${didYouMean(file, index.sourceFiles())}; its files: ${index.sourceFiles().join(', ')}.`;
+  const before = code.lines.filter((l) => l < line).slice(-2);
+  const after = code.lines.filter((l) => l > line).slice(0, 2);
+  const near = [...before, ...after].map((l) => `${code.file}:${l}`);
+  const last = code.lines[code.lines.length - 1];
+  return (
+    `No code at or after ${code.file}:${line}` +
+    (last !== undefined && line > last ? `: its last line with code is ${last}` : ' in the same function') +
+    (near.length ? `; nearest lines with code: ${near.join(', ')}.` : '.')
+  );
+}
+
+function didYouMean(word: string, candidates: readonly string[]): string {
+  const near = closeMatches(word, candidates);
+  return near.length ? ` (did you mean ${near.join(', ')}?)` : '';
 }

@@ -186,6 +186,8 @@ export interface BreakpointInfo {
   verified: boolean;
   /** why unverified, or where it moved */
   message?: string;
+  /** unverified for good: the loaded debug info has no such file, function or line (message names the nearest) */
+  nowhere?: boolean;
   hit_count: number;
 }
 

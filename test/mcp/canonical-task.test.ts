@@ -88,7 +88,28 @@ test('run_to and type_keys refuse bad input clearly and leave no breakpoint behi
   const key = await callExpectingError(agent, 'type_keys', { text: '{RETRUN}' }, 'bad_request');
   assert.match(key.message, /did you mean RETURN/);
   await callExpectingError(agent, 'type_keys', { text: '{F11}' }, 'unsupported');
+
+  // set_breakpoint where no code can be is an error naming the nearest places
+  const file = await callExpectingError(agent, 'set_breakpoint', { file: 'utl.c', line: 5 }, 'bad_request');
+  assert.match(file.message, /No file utl\.c .*did you mean util\.c/);
+  const fn = await callExpectingError(agent, 'set_breakpoint', { function: 'add_scaeld' }, 'bad_request');
+  assert.match(fn.message, /did you mean add_scaled/);
+  const past = await callExpectingError(agent, 'set_breakpoint', { file: 'util.c', line: 9999 }, 'bad_request');
+  assert.match(past.message, /util\.c:9999: its last line with code is \d+; nearest lines with code: .*util\.c:\d+/);
+  assert.deepEqual((await call(agent, 'list_breakpoints', {})).breakpoints, [], 'none left behind');
   await call(agent, 'stop_session', {});
+});
+
+test('a mistyped MAME machine is named with close matches before anything starts', async () => {
+  const before = manager.list().length;
+  const err = await callExpectingError(
+    agent,
+    'start_session',
+    { machine: 'spectrun', program: zx.rom },
+    'launch_failed',
+  );
+  assert.match(err.message, /does not know the machine "spectrun"\. Close matches: .*spectrum/);
+  assert.equal(manager.list().length, before, 'no session was started');
 });
 
 test('real MAME (SDCC Spectrum ROM): the same task in 5 calls; the typed key reaches the key scanner', async () => {

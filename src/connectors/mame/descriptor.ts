@@ -4,6 +4,8 @@ import type { ConnectorDescriptor } from '../descriptor.js';
 import { mameToolGroup } from './front/mcp-group.js';
 import { MAME_RAW_FEATURE } from './mame-raw.js';
 import { launchMameTarget } from './mame-target.js';
+import { requireDriver } from './driver-check.js';
+import { resolveMamePath } from './launcher.js';
 
 export const NEEDS_PROGRAM =
   'launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).';
@@ -27,6 +29,15 @@ export const mameConnector: ConnectorDescriptor = {
   notInLaunchJson: ['extraArgs'],
   stopsAtEntry: true,
   missingProgram: (config) => (config.program ? undefined : NEEDS_PROGRAM),
+  async checkMachine(config) {
+    let mamePath: string;
+    try {
+      mamePath = resolveMamePath(config);
+    } catch {
+      return; // no MAME: the launch says so, with where it looked
+    }
+    await requireDriver(mamePath, config.machine);
+  },
   launch: launchMameTarget,
   features: [MAME_RAW_FEATURE],
   toolGroups: [mameToolGroup],

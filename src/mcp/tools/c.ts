@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import type { MutationOptions, StepGranularity } from '../../session/types.js';
 import type { ClientSession } from '../../session/client-session.js';
-import { RetroError } from '../../core/errors.js';
+import { RetroError, badRequest } from '../../core/errors.js';
 import {
   describeLocation,
   formatBreakpoint,
@@ -61,6 +61,11 @@ const setBreakpoint = defineTool({
       if (args.file === undefined || args.line === undefined)
         throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
       bp = await me.setLineBreakpoint(args.file, args.line, args.condition, extras);
+    }
+    if (bp.nowhere) {
+      // an agent's typo is an error naming the nearest places, not a breakpoint that never fires
+      await me.clearBreakpoint(bp.id);
+      throw badRequest(bp.message ?? 'No code there.', { file: args.file, line: args.line, function: args.function });
     }
     const moved = args.line !== undefined && bp.line !== undefined && bp.line !== args.line;
     return {

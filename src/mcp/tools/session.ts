@@ -46,7 +46,8 @@ const startSession = (connectors: readonly Connector[]) =>
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
     async run({ wait, timeout_ms, ...args }, ctx) {
       const allowed = agentLaunchConfig({ ...args } as LaunchConfig, ctx.launchPolicy);
-      const { config } = parseLaunchConfig(connectors, allowed);
+      const { connector, config } = parseLaunchConfig(connectors, allowed);
+      await connector.checkMachine?.(config);
       await requireProgramFile(config);
       // The manager refuses a second live session for the same program/emulator ('session_exists').
       const me = ctx.manager.start(config, ctx.connection.starter);
