@@ -7,12 +7,17 @@
  * stopped session. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { missingE2eTools, startCodeServer, type CodeServer } from '../support/code-server.js';
-import { packageVsix } from '../support/vsix.js';
-import { openBrowser, openFileAtLine, runCommand, waitUntil, type Page } from '../support/workbench.js';
+import {
+  openFileAtLine,
+  openWorkbench,
+  runCommand,
+  waitUntil,
+  type Page,
+  type Workbench,
+} from '../support/workbench.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 const OUT = join(REPO_ROOT, '.test-work', 'e2e-editor');
@@ -21,42 +26,21 @@ test(
   'VS Code: F5 without launch.json builds then debugs the C64 demo; ca65 hover on $D020 with the live value',
   { timeout: 420_000 },
   async (t) => {
-    const missing = missingE2eTools();
-    assert.equal(missing.length, 0, `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh.`);
-    rmSync(OUT, { recursive: true, force: true });
-    mkdirSync(OUT, { recursive: true });
-    const vsix = join(OUT, 'retro-debug.vsix');
-    packageVsix(vsix);
-
-    let server: CodeServer | undefined;
-    let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+    let wb: Workbench | undefined;
     let page: Page | undefined;
+    const prg = (ws: string) => join(ws, 'c64-demo', 'build', 'c64-demo.prg');
     try {
-      server = await startCodeServer({
-        vsix,
-        settings: {
-          'workbench.startupEditor': 'none',
-          'workbench.tips.enabled': false,
-          'extensions.autoCheckUpdates': false,
-          'extensions.autoUpdate': false,
-          'telemetry.telemetryLevel': 'off',
-          'chat.disableAIFeatures': true,
-          'debug.openDebug': 'openOnSessionStart',
-          'debug.toolBarLocation': 'floating',
-          'window.restoreWindows': 'none',
-          'task.quickOpen.skip': true,
+      wb = await openWorkbench({
+        out: OUT,
+        settings: { 'task.quickOpen.skip': true },
+        workspace: (ws) => {
+          cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
+          cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
+          assert.equal(existsSync(prg(ws)), false);
         },
       });
-      const ws = join(server.root, 'ws');
-      cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
-      cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
-      const prg = join(ws, 'c64-demo', 'build', 'c64-demo.prg');
-      assert.equal(existsSync(prg), false);
-
-      browser = await openBrowser(join(server.root, 'profile'));
-      page = browser.page;
-      await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`, { timeout: 60_000 });
-      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+      const ws = wb.ws;
+      page = wb.page;
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
 
       // F5 ("Debug: Start Debugging") with the demo's C file active and no launch.json
@@ -67,7 +51,7 @@ test(
         return rows.some((r) => r.trim().startsWith('main')) ? rows : undefined;
       });
       t.diagnostic(`call stack: ${frames.map((f) => f.replace(/\s+/g, ' ')).join(' | ')}`);
-      assert.ok(existsSync(prg), 'the generated build task ran before the launch and wrote the .prg');
+      assert.ok(existsSync(prg(ws)), 'the generated build task ran before the launch and wrote the .prg');
       assert.ok(existsSync(join(ws, 'c64-demo', 'build', 'c64-demo.dbg')));
       await page.screenshot({ path: join(OUT, '1-f5-built-and-stopped.png') });
 
@@ -98,14 +82,7 @@ test(
       await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
       throw err;
     } finally {
-      await browser?.close().catch(() => undefined);
-      await server?.stop();
-      if (server) {
-        cpSync(server.logFile, join(OUT, 'code-server.log'));
-        if (existsSync(join(server.userDataDir, 'logs')))
-          cpSync(join(server.userDataDir, 'logs'), join(OUT, 'vscode-logs'), { recursive: true });
-        rmSync(server.root, { recursive: true, force: true });
-      }
+      await wb?.close();
     }
   },
 );

@@ -9,28 +9,41 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { missingE2eTools, startCodeServer, type CodeServer } from '../support/code-server.js';
-import { packageVsix } from '../support/vsix.js';
-import { openBrowser, openFileAtLine, runCommand, waitUntil, type Page } from '../support/workbench.js';
+import {
+  openFileAtLine,
+  openWorkbench,
+  runCommand,
+  waitUntil,
+  type Page,
+  type Workbench,
+} from '../support/workbench.js';
 import { buildZxFixture, REPO_ROOT } from '../support/zx-fixture.js';
 
 const OUT = join(REPO_ROOT, '.test-work', 'e2e');
 const MAME = '/usr/games/mame';
+
+const LAUNCH_JSON = {
+  version: '0.2.0',
+  configurations: [
+    {
+      type: 'retro',
+      request: 'launch',
+      name: 'ZX fixture in MAME',
+      machine: 'spectrum',
+      emulator: 'mame',
+      program: '${workspaceFolder}/spectrum.rom',
+      debugInfo: '${workspaceFolder}/spectrum.cdb',
+      cwd: '${workspaceFolder}',
+      mamePath: MAME,
+      stopOnEntry: false,
+    },
+  ],
+};
 
 /** Every file under dir whose text matches, bounded to logs. */
 function grepLogs(dir: string, pattern: RegExp): boolean {
@@ -62,94 +75,44 @@ function mameRunning(pgid: number): number[] {
 }
 
 test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, stop', { timeout: 420_000 }, async (t) => {
-  const missing = missingE2eTools();
-  assert.equal(
-    missing.length,
-    0,
-    `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh (CI does).`,
-  );
   const started = Date.now();
   const timings: Record<string, number> = {};
   const mark = (name: string) => {
     timings[name] = Date.now() - started;
   };
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
-
-  const vsix = join(OUT, 'retro-debug.vsix');
-  packageVsix(vsix);
   const fx = await buildZxFixture();
   mark('built');
 
-  let server: CodeServer | undefined;
-  let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+  let wb: Workbench | undefined;
   let page: Page | undefined;
   try {
-    server = await startCodeServer({
-      vsix,
-      settings: {
-        'workbench.startupEditor': 'none',
-        'workbench.tips.enabled': false,
-        'extensions.autoCheckUpdates': false,
-        'extensions.autoUpdate': false,
-        'telemetry.telemetryLevel': 'off',
-        'chat.disableAIFeatures': true,
-        'debug.openDebug': 'openOnSessionStart',
-        'debug.toolBarLocation': 'floating',
-        'window.restoreWindows': 'none',
+    wb = await openWorkbench({
+      out: OUT,
+      workspace: (ws, server) => {
+        // installed from the VSIX `npm run package` builds: the bundle, schemas and data, no source maps
+        const extensionDir = server.installedExtension!;
+        for (const shipped of [
+          'dist/extension.js',
+          'dist/lsp-server.js',
+          'schemas/dos-profile.schema.json',
+          'data/c64-symbol-profile.json',
+        ])
+          assert.ok(existsSync(join(extensionDir, shipped)), `${shipped} is installed`);
+        assert.deepEqual(
+          readdirSync(join(extensionDir, 'dist')).filter((n) => n.endsWith('.map')),
+          [],
+        );
+        // The workspace: the fixture's sources, ROM and debug info, and a launch.json for them.
+        mkdirSync(join(ws, '.vscode'), { recursive: true });
+        for (const name of readdirSync(fx.dir))
+          if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
+        writeFileSync(join(ws, '.vscode', 'launch.json'), JSON.stringify(LAUNCH_JSON, null, 2));
       },
     });
-    // installed from the VSIX `npm run package` builds: the bundle, schemas and data, no source maps
-    const extensionDir = server.installedExtension!;
-    for (const shipped of [
-      'dist/extension.js',
-      'dist/lsp-server.js',
-      'schemas/dos-profile.schema.json',
-      'data/c64-symbol-profile.json',
-    ])
-      assert.ok(existsSync(join(extensionDir, shipped)), `${shipped} is installed`);
-    assert.deepEqual(
-      readdirSync(join(extensionDir, 'dist')).filter((n) => n.endsWith('.map')),
-      [],
-    );
-
-    // The workspace: the fixture's sources, ROM and debug info, and a launch.json for them.
-    const ws = join(server.root, 'ws');
-    mkdirSync(join(ws, '.vscode'), { recursive: true });
-    for (const name of readdirSync(fx.dir))
-      if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
-    writeFileSync(
-      join(ws, '.vscode', 'launch.json'),
-      JSON.stringify(
-        {
-          version: '0.2.0',
-          configurations: [
-            {
-              type: 'retro',
-              request: 'launch',
-              name: 'ZX fixture in MAME',
-              machine: 'spectrum',
-              emulator: 'mame',
-              program: '${workspaceFolder}/spectrum.rom',
-              debugInfo: '${workspaceFolder}/spectrum.cdb',
-              cwd: '${workspaceFolder}',
-              mamePath: MAME,
-              stopOnEntry: false,
-            },
-          ],
-        },
-        null,
-        2,
-      ),
-    );
+    const server = wb.server;
+    page = wb.page;
     const marker = fx.markers.plot_body;
     assert.equal(basename(marker.file), 'util.c');
-    mark('code-server up');
-
-    browser = await openBrowser(join(server.root, 'profile'));
-    page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`, { timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
     mark('workbench drawn');
     const logs = join(server.userDataDir, 'logs');
     await waitUntil(
@@ -188,7 +151,7 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
       activeLine.includes(String(marker.line)),
       `the cursor is on the stopped line ${marker.line} (saw ${activeLine})`,
     );
-    assert.equal(mameRunning(server!.pgid).length, 1, 'one MAME runs the workspace ROM');
+    assert.equal(mameRunning(server.pgid).length, 1, 'one MAME runs the workspace ROM');
     mark('stopped at breakpoint');
     await page.screenshot({ path: join(OUT, '1-stopped-at-breakpoint.png') });
 
@@ -272,7 +235,7 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     await waitUntil(
       'MAME to exit after Debug: Stop',
       60_000,
-      async () => mameRunning(server!.pgid).length === 0 || undefined,
+      async () => mameRunning(server.pgid).length === 0 || undefined,
     );
     mark('stopped');
     await page.screenshot({ path: join(OUT, '4-after-stop.png') });
@@ -290,7 +253,7 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     assert.equal(statSync(discoveryFile).mode & 0o777, 0o600);
     const info = JSON.parse(readFileSync(discoveryFile, 'utf8')) as { url: string; token: string; workspace: string[] };
     assert.match(info.url, /^http:\/\/127\.0\.0\.1:\d+\//);
-    assert.deepEqual(info.workspace, [ws]);
+    assert.deepEqual(info.workspace, [wb.ws]);
     assert.equal(Buffer.from(info.token, 'base64url').length, 32, '256-bit token');
     await page.locator('.notifications-toasts', { hasText: info.url }).waitFor({ state: 'visible', timeout: 30_000 });
     const refused = await fetch(info.url, {
@@ -314,16 +277,11 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
     throw err;
   } finally {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    const discoveryDir = server && join(server.root, 'home', '.retro-debug');
-    const leftovers = discoveryDir && existsSync(discoveryDir) ? readdirSync(discoveryDir) : [];
-    if (server) {
-      cpSync(server.logFile, join(OUT, 'code-server.log'));
-      if (existsSync(join(server.userDataDir, 'logs')))
-        cpSync(join(server.userDataDir, 'logs'), join(OUT, 'vscode-logs'), { recursive: true });
-      rmSync(server.root, { recursive: true, force: true });
-    }
+    let leftovers: string[] = [];
+    await wb?.close((server) => {
+      const discoveryDir = join(server.root, 'home', '.retro-debug');
+      leftovers = existsSync(discoveryDir) ? readdirSync(discoveryDir) : [];
+    });
     t.diagnostic(`timings (ms since start): ${JSON.stringify(timings)}; total ${Date.now() - started} ms`);
     // Checked after cleanup, and only when the steps above passed (a failure there is the news).
     if (timings['mcp answered'])

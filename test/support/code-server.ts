@@ -2,11 +2,11 @@
  * Runs a private code-server (a real VS Code, offline) for end-to-end tests:
  * tools from scripts/install-e2e.sh, every directory (user data, extensions,
  * XDG, TMPDIR, HOME) under one short temp root so nothing touches the user's
- * home, the extension copied in as `publisher.name-version`, killed as a
- * process group when done.
+ * home, the packaged VSIX installed with code-server's own --install-extension,
+ * killed as a process group when done.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from './zx-fixture.js';
@@ -24,11 +24,6 @@ export function missingE2eTools(): string[] {
   return Object.entries(E2E_TOOLS)
     .filter(([, path]) => !existsSync(path))
     .map(([name, path]) => `${name} (${path})`);
-}
-
-export function buildExtension(): void {
-  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`node esbuild.mjs failed: ${r.stderr || r.stdout}`);
 }
 
 /**
@@ -55,17 +50,6 @@ export function installVsix(vsix: string, dirs: { extensionsDir: string; userDat
   if (!existsSync(join(folder, 'package.json')))
     throw new Error(`the VSIX did not install into ${folder}: ${r.stdout}`);
   return folder;
-}
-
-/** Copies what the packaged extension holds (see .vscodeignore) into extensionsDir; returns its folder. */
-export function installExtensionCopy(extensionsDir: string): string {
-  const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
-  const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
-  mkdirSync(target, { recursive: true });
-  for (const item of ['package.json', 'LICENSE', 'README.md', 'dist', 'syntaxes', 'media/screen-panel.css']) {
-    if (existsSync(join(REPO_ROOT, item))) cpSync(join(REPO_ROOT, item), join(target, item), { recursive: true });
-  }
-  return target;
 }
 
 function groupAlive(pgid: number): boolean {

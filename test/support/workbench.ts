@@ -3,8 +3,12 @@
  * (installed outside the project by scripts/install-e2e.sh, so only the few
  * calls used here are typed).
  */
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { E2E_TOOLS } from './code-server.js';
+import { join } from 'node:path';
+import { E2E_TOOLS, missingE2eTools, startCodeServer, type CodeServer } from './code-server.js';
+import { packageVsix } from './vsix.js';
 
 export interface Locator {
   first(): Locator;
@@ -12,6 +16,7 @@ export interface Locator {
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
   click(opts?: { timeout?: number; position?: { x: number; y: number } }): Promise<void>;
   fill(value: string): Promise<void>;
+  inputValue(opts?: { timeout?: number }): Promise<string>;
   waitFor(opts?: { state?: 'attached' | 'visible' | 'hidden' | 'detached'; timeout?: number }): Promise<void>;
   allInnerTexts(): Promise<string[]>;
   count(): Promise<number>;
@@ -70,12 +75,32 @@ function quickPickRow(page: Page, label: string): Locator {
     .first();
 }
 
-/** Types into the quick input opened by `key` and picks the row labelled `label`. */
-async function pick(page: Page, key: string, text: string, label: string, timeoutMs: number): Promise<void> {
+const QUICK_INPUT = '.quick-input-widget .quick-input-box input';
+
+/**
+ * Opens the quick input with `key` and puts `text` in it. Under load the widget of the previous pick may still be
+ * closing (a key pressed then goes nowhere), and a freshly shown widget sets its own prefix (`>`, `:`) after it
+ * became visible, overwriting what was typed first: so wait for it to be gone, then for the prefix, then check
+ * the text stuck.
+ */
+async function openQuickInput(page: Page, key: string, prefix: string, text: string, timeoutMs: number) {
+  const input = page.locator(QUICK_INPUT);
+  await input.waitFor({ state: 'hidden', timeout: timeoutMs }); // the previous one closed (or none was ever open)
   await page.keyboard.press(key);
-  const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(text);
+  await waitUntil(`the quick input to show "${prefix}"`, timeoutMs, async () =>
+    (await input.inputValue()).startsWith(prefix) ? true : undefined,
+  );
+  await waitUntil(`"${text}" in the quick input`, timeoutMs, async () => {
+    await input.fill(text);
+    return (await input.inputValue()) === text ? true : undefined;
+  });
+  return input;
+}
+
+/** Types into the quick input opened by `key` and picks the row labelled `label`. */
+async function pick(page: Page, key: string, prefix: string, text: string, label: string, timeoutMs: number) {
+  await openQuickInput(page, key, prefix, text, timeoutMs);
   const row = quickPickRow(page, label);
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click({ timeout: timeoutMs });
@@ -83,17 +108,19 @@ async function pick(page: Page, key: string, text: string, label: string, timeou
 
 /** Runs a command from the palette (F1) by its full title, e.g. "Debug: Start Debugging". */
 export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
-  await pick(page, 'F1', `>${title}`, title, timeoutMs);
+  await pick(page, 'F1', '>', `>${title}`, title, timeoutMs);
 }
 
 /** Opens a workspace file through Quick Open and moves the cursor to `line`. */
 export async function openFileAtLine(page: Page, fileName: string, line: number, timeoutMs = 30_000): Promise<void> {
-  await pick(page, 'Control+P', fileName, fileName, timeoutMs);
+  await pick(page, 'Control+P', '', fileName, fileName, timeoutMs);
   await page.locator(`.tab.active[aria-label^="${fileName}"]`).waitFor({ state: 'visible', timeout: timeoutMs });
-  await page.keyboard.press('Control+G');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(`:${line}`);
+  const input = await openQuickInput(page, 'Control+G', ':', `:${line}`, timeoutMs);
+  // Enter acts on the pick for this line: wait until the widget caught up with the text
+  await page
+    .locator('.quick-input-widget', { hasText: new RegExp(`go to line ${line}\\b`, 'i') })
+    .first()
+    .waitFor({ state: 'visible', timeout: timeoutMs });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: timeoutMs });
 }
@@ -114,5 +141,76 @@ export async function waitUntil<T>(what: string, timeoutMs: number, probe: () =>
         `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
       );
     await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The user settings both end-to-end tests start from: quiet, offline, the debug views as a user sees them. */
+const QUIET_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'chat.disableAIFeatures': true,
+  'debug.openDebug': 'openOnSessionStart',
+  'debug.toolBarLocation': 'floating',
+  'window.restoreWindows': 'none',
+};
+
+export interface Workbench {
+  server: CodeServer;
+  page: Page;
+  /** the workspace folder the window opened */
+  ws: string;
+  /**
+   * Closes the browser and code-server, keeps its logs in `out`, removes its folder; `inspect` runs after
+   * code-server stopped, before its folder goes (e.g. to check what the extension left behind).
+   */
+  close(inspect?: (server: CodeServer) => void): Promise<void>;
+}
+
+/**
+ * The start-up both end-to-end tests share: the tools are there (else the test fails, naming the fix), `out` is
+ * fresh, the VSIX `npm run package` builds is installed in a private code-server, `workspace` fills the
+ * workspace folder, and the workbench is drawn in headless Chromium.
+ */
+export async function openWorkbench(opts: {
+  out: string;
+  settings?: Record<string, unknown>;
+  workspace: (ws: string, server: CodeServer) => void | Promise<void>;
+}): Promise<Workbench> {
+  const missing = missingE2eTools();
+  assert.equal(
+    missing.length,
+    0,
+    `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh (CI does).`,
+  );
+  rmSync(opts.out, { recursive: true, force: true });
+  mkdirSync(opts.out, { recursive: true });
+  const vsix = join(opts.out, 'retro-debug.vsix');
+  packageVsix(vsix);
+  const server = await startCodeServer({ vsix, settings: { ...QUIET_SETTINGS, ...opts.settings } });
+  let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
+  const close = async (inspect?: (server: CodeServer) => void) => {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    inspect?.(server);
+    cpSync(server.logFile, join(opts.out, 'code-server.log'));
+    if (existsSync(join(server.userDataDir, 'logs')))
+      cpSync(join(server.userDataDir, 'logs'), join(opts.out, 'vscode-logs'), { recursive: true });
+    rmSync(server.root, { recursive: true, force: true });
+  };
+  try {
+    const ws = join(server.root, 'ws');
+    mkdirSync(ws, { recursive: true });
+    await opts.workspace(ws, server);
+    browser = await openBrowser(join(server.root, 'profile'));
+    const page = browser.page;
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`, { timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
+    return { server, page, ws, close };
+  } catch (err) {
+    await close();
+    throw err;
   }
 }
