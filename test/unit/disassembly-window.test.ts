@@ -124,3 +124,37 @@ test('flags: 6502 N V - B D I Z C from FL, Z80 S Z H P/V N C from F or the low b
   );
   assert.equal(flagsRegister('x86', ['FLAGS']), undefined);
 });
+
+test('DAP rows: padded with invalid rows VS Code skips where the address space ends, bytes and C lines kept', async () => {
+  const { disassembleBody } = await import('../../src/dap/disassembly-view.js');
+  const { annotate } = await import('../../src/session/disassembly.js');
+  const target = c64Memory({ 0: [0xa9, 0x2f, 0xea] });
+  const window = await disassemblyWindow(disassemblerFor(target), 2, -3, 5);
+  const shown = await annotate(window, {
+    readMemory: async (at, n) => target.memory.read({ space: 'cpu', offset: at }, n),
+    functionStart: (at) => (at === 0 ? 'start' : undefined),
+    label: () => undefined,
+    location: (at) => (at === 2 ? { file: 'boot.c', path: '/src/boot.c', line: 7 } : undefined),
+  });
+  const ctx = {
+    session: { disassemble: async () => shown },
+    handles: undefined,
+    sourceOf: (l: { path?: string }) => ({ name: 'boot.c', path: l.path }),
+  } as unknown as Parameters<typeof disassembleBody>[0];
+  const { instructions } = await disassembleBody(ctx, {
+    memoryReference: '0x2',
+    instructionOffset: -3,
+    instructionCount: 5,
+  });
+  assert.deepEqual(
+    instructions.map((i) => [i.address, i.instruction, i.instructionBytes, i.symbol, i.line, i.presentationHint]),
+    [
+      ['-1', '', undefined, undefined, undefined, 'invalid'],
+      ['-1', '', undefined, undefined, undefined, 'invalid'],
+      ['0x0000', 'LDA #$2F', 'a9 2f', 'start', undefined, undefined],
+      ['0x0002', 'NOP', 'ea', undefined, 7, undefined],
+      ['0x0003', 'BRK', '00', undefined, undefined, undefined],
+    ],
+  );
+  await assert.rejects(disassembleBody(ctx, { memoryReference: 'main', instructionCount: 1 }), { code: 'bad_address' });
+});
