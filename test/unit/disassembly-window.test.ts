@@ -141,11 +141,11 @@ test('DAP rows: padded with invalid rows VS Code skips where the address space e
     handles: undefined,
     sourceOf: (l: { path?: string }) => ({ name: 'boot.c', path: l.path }),
   } as unknown as Parameters<typeof disassembleBody>[0];
-  const { instructions } = await disassembleBody(ctx, {
+  const { instructions } = (await disassembleBody(ctx, {
     memoryReference: '0x2',
     instructionOffset: -3,
     instructionCount: 5,
-  });
+  }))!;
   assert.deepEqual(
     instructions.map((i) => [i.address, i.instruction, i.instructionBytes, i.symbol, i.line, i.presentationHint]),
     [
