@@ -1,14 +1,15 @@
 /**
  * The built-in C64's memory map: 64 KiB RAM, the 6510 port at $00/$01 that
  * banks ROMs and I/O, the stand-in KERNAL image, our own character glyphs,
- * colour RAM, and the I/O registers programs touch (VIC-II, CIA 1/2; SID
- * writes are accepted and ignored). No Commodore ROM is included: BASIC's
+ * colour RAM, and the I/O registers programs touch (VIC-II, CIA 1/2; the
+ * SID's voice 3 readback). No Commodore ROM is included: BASIC's
  * area reads as RAM.
  */
 import type { Bus6502 } from '../../cpu/6502/cpu6502.js';
 import { CHAR_ROM } from './font.js';
 import { KERNAL_IMAGE } from './kernal-image.js';
 import { Cia } from './cia.js';
+import { SidVoice3 } from './sid-voice3.js';
 import { VicRaster } from './vic-raster.js';
 
 /** Watch flags per address: 1 load, 2 store (VICE's checkpoint operation bits). */
@@ -30,6 +31,8 @@ export class C64Bus implements Bus6502 {
   readonly vic = new Uint8Array(0x40);
   readonly cia1 = new Cia();
   readonly cia2 = new Cia();
+  /** the SID's readable part: voice 3's oscillator and envelope */
+  readonly sid = new SidVoice3();
   /** the VIC-II's raster: sequencer, frames (vic-raster.ts) */
   readonly raster = new VicRaster(this);
   portDir = 0x2f;
@@ -142,7 +145,7 @@ export class C64Bus implements Bus6502 {
       if (reg > 0x2e) return 0xff;
       return this.vic[reg];
     }
-    if (address < 0xd800) return 0; // SID: write-only registers read as 0 here
+    if (address < 0xd800) return this.sid.read(address & 0x1f, this.clock());
     if (address < 0xdc00) return (this.colorRam[address - 0xd800] & 0x0f) | 0xf0;
     if (address < 0xdd00) {
       const reg = address & 0x0f;
@@ -172,7 +175,10 @@ export class C64Bus implements Bus6502 {
       }
       return;
     }
-    if (address < 0xd800) return;
+    if (address < 0xd800) {
+      this.sid.write(address & 0x1f, value, this.clock());
+      return;
+    }
     if (address < 0xdc00) {
       this.colorRam[address - 0xd800] = value & 0x0f;
       return;

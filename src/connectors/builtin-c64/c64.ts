@@ -71,6 +71,13 @@ export class BuiltinC64 {
       this.cpu.irqLine = this.bus.cia1.interrupting || this.bus.vicInterrupting;
     };
     this.bus.cia1.onChange = irq;
+    // CIA 2 drives the NMI line, which is edge-triggered: a new NMI only when its output goes active again
+    let nmiLine = false;
+    this.bus.cia2.onChange = () => {
+      const active = this.bus.cia2.interrupting;
+      if (active && !nmiLine) this.cpu.nmi();
+      nmiLine = active;
+    };
     this.bus.onVicInterrupt = irq;
     this.bus.raster.onInterrupt = irq;
     this.kernal = new Kernal({ cpu: this.cpu, bus: this.bus, editor: this.editor, log: (t) => events.log(t) });
@@ -298,6 +305,7 @@ export class BuiltinC64 {
       Math.min(
         end - cpu.cycles,
         this.bus.cia1.untilUnderflow(),
+        this.bus.cia2.untilUnderflow(),
         this.nextFrame - cpu.cycles,
         this.lineStart + CYCLES_PER_LINE - cpu.cycles,
       ),
@@ -407,6 +415,7 @@ export class BuiltinC64 {
     const cpu = this.cpu;
     this.passLines();
     this.bus.cia1.advance(cpu.cycles);
+    this.bus.cia2.advance(cpu.cycles);
     cpu.irqLine = this.bus.cia1.interrupting || this.bus.vicInterrupting;
     while (cpu.cycles >= this.nextFrame) {
       this.nextFrame += CYCLES_PER_FRAME;

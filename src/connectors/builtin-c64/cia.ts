@@ -1,19 +1,60 @@
 /**
  * The part of a 6526 CIA that C programs and our KERNAL stand-ins rely on:
- * port registers, timer A (continuous or one-shot) with its interrupt, and
- * the interrupt control register. Timer B, the TOD clock and the serial
- * port keep their register values but do not count.
+ * port registers, timers A and B (continuous or one-shot, force load; B
+ * counting cycles or timer A's underflows), the time-of-day clock with its
+ * alarm (cia-tod.ts), and the interrupt control register whose output is
+ * CIA 1's IRQ and CIA 2's NMI. The serial port and the CNT pin are not
+ * modelled (B counting CNT edges holds).
  */
+import { CiaTod } from './cia-tod.js';
+
+/** One 16-bit down counter with its latch. */
+class CiaTimer {
+  latch = 0xffff;
+  counter = 0xffff;
+  running = false;
+  oneShot = false;
+
+  /** Counts `ticks` down; returns the underflows (a one-shot timer stops at its first, reloaded). */
+  run(ticks: number): number {
+    if (!this.running || ticks <= 0) return 0;
+    if (ticks <= this.counter) {
+      this.counter -= ticks;
+      return 0;
+    }
+    if (this.oneShot) {
+      this.running = false;
+      this.counter = this.latch;
+      return 1;
+    }
+    const period = this.latch + 1;
+    const rest = ticks - this.counter - 1;
+    this.counter = this.latch - (rest % period);
+    return 1 + Math.floor(rest / period);
+  }
+
+  /** CRA/CRB bits 0 (start), 3 (one-shot), 4 (force load). */
+  control(value: number): void {
+    this.oneShot = (value & 0x08) !== 0;
+    if (value & 0x10) this.counter = this.latch;
+    this.running = (value & 0x01) !== 0;
+  }
+
+  writeLatch(high: boolean, value: number): void {
+    this.latch = high ? (this.latch & 0xff) | (value << 8) : (this.latch & 0xff00) | value;
+    if (high && !this.running) this.counter = this.latch;
+  }
+}
+
 export class Cia {
   readonly regs = new Uint8Array(16);
-  private latchA = 0xffff;
-  private counterA = 0xffff;
-  private runningA = false;
-  private oneShotA = false;
+  private readonly a = new CiaTimer();
+  private readonly b = new CiaTimer();
+  private readonly tod = new CiaTod();
   /** interrupt sources that fired (bits 0-4) and the enabled mask */
   private icr = 0;
   private mask = 0;
-  /** cycle count the timer was last brought up to date at */
+  /** cycle count the timers were last brought up to date at */
   private last = 0;
   /** called when the interrupt output may have changed (the CPU's line follows it) */
   onChange: () => void = () => undefined;
@@ -32,31 +73,30 @@ export class Cia {
     return (this.regs[0] | ~this.regs[2]) & 0xff;
   }
 
-  /** Brings timer A up to `now`; sets its interrupt bit on each underflow. */
+  /** Brings the timers and the clock up to `now`; sets the interrupt bits of what happened. */
   advance(now: number): void {
     const elapsed = now - this.last;
     this.last = now;
-    if (!this.runningA || elapsed <= 0) return;
-    if (elapsed <= this.counterA) {
-      this.counterA -= elapsed;
-      return;
+    if (elapsed <= 0) return;
+    let fired = 0;
+    const underflowsA = this.a.run(elapsed);
+    if (underflowsA) fired |= 0x01;
+    if (underflowsA && this.a.oneShot) this.regs[0x0e] &= ~1;
+    const crb = this.regs[0x0f];
+    const bTicks = crb & 0x40 ? underflowsA : crb & 0x20 ? 0 : elapsed;
+    if (this.b.run(bTicks)) {
+      fired |= 0x02;
+      if (this.b.oneShot) this.regs[0x0f] &= ~1;
     }
-    this.icr |= 1;
-    this.onChange();
-    if (this.oneShotA) {
-      this.runningA = false;
-      this.counterA = this.latchA;
-      this.regs[0x0e] &= ~1;
-      return;
-    }
-    const period = this.latchA + 1;
-    const rest = (elapsed - this.counterA - 1) % period;
-    this.counterA = this.latchA - rest;
+    if (this.tod.advance(now, this.regs[0x0e])) fired |= 0x04;
+    if (fired) this.raise(fired);
   }
 
-  /** Cycles until timer A underflows next (Infinity when stopped). */
+  /** Cycles until a timer counting cycles underflows next (Infinity when none runs). */
   untilUnderflow(): number {
-    return this.runningA ? this.counterA + 1 : Infinity;
+    const a = this.a.running ? this.a.counter + 1 : Infinity;
+    const b = this.b.running && !(this.regs[0x0f] & 0x60) ? this.b.counter + 1 : Infinity;
+    return Math.min(a, b);
   }
 
   read(reg: number, effects: boolean): number {
@@ -66,9 +106,18 @@ export class Cia {
       case 0x01:
         return (this.regs[1] | ~this.regs[3]) & 0xff;
       case 0x04:
-        return this.counterA & 0xff;
+        return this.a.counter & 0xff;
       case 0x05:
-        return this.counterA >> 8;
+        return this.a.counter >> 8;
+      case 0x06:
+        return this.b.counter & 0xff;
+      case 0x07:
+        return this.b.counter >> 8;
+      case 0x08:
+      case 0x09:
+      case 0x0a:
+      case 0x0b:
+        return effects ? this.tod.read(reg - 8) : this.tod.time[reg - 8];
       case 0x0d: {
         const value = (this.interrupting ? 0x80 : 0) | this.icr;
         if (effects) {
@@ -85,11 +134,18 @@ export class Cia {
   write(reg: number, value: number, _effects: boolean): void {
     switch (reg) {
       case 0x04:
-        this.latchA = (this.latchA & 0xff00) | value;
-        break;
       case 0x05:
-        this.latchA = (this.latchA & 0xff) | (value << 8);
-        if (!this.runningA) this.counterA = this.latchA;
+        this.a.writeLatch(reg === 0x05, value);
+        break;
+      case 0x06:
+      case 0x07:
+        this.b.writeLatch(reg === 0x07, value);
+        break;
+      case 0x08:
+      case 0x09:
+      case 0x0a:
+      case 0x0b:
+        if (this.tod.write(reg - 8, value, this.regs[0x0f])) this.raise(0x04);
         break;
       case 0x0d:
         if (value & 0x80) this.mask |= value & 0x1f;
@@ -97,9 +153,8 @@ export class Cia {
         this.onChange();
         break;
       case 0x0e:
-        this.oneShotA = (value & 0x08) !== 0;
-        if (value & 0x10) this.counterA = this.latchA; // force load
-        this.runningA = (value & 0x01) !== 0;
+      case 0x0f:
+        (reg === 0x0e ? this.a : this.b).control(value);
         this.regs[reg] = value & ~0x10;
         break;
       default:
@@ -114,5 +169,10 @@ export class Cia {
     this.write(0x05, latch >> 8, false);
     this.write(0x0e, 0x11, false);
     this.write(0x0d, 0x81, false);
+  }
+
+  private raise(sources: number): void {
+    this.icr |= sources;
+    this.onChange();
   }
 }
