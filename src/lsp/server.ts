@@ -7,6 +7,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type CodeLens,
+  CodeLensRefreshRequest,
   DiagnosticSeverity,
   Location,
   TextDocuments,
@@ -37,8 +38,10 @@ export function startServer(connection: Connection): void {
       .find((d) => pathOf(d.uri) === path)
       ?.getText();
   let index = new WorkspaceIndex([], byPath);
+  let canRefreshLenses = false;
 
   connection.onInitialize((params) => {
+    canRefreshLenses = params.capabilities.workspace?.codeLens?.refreshSupport === true;
     const roots = (params.workspaceFolders ?? []).map((f) => pathOf(f.uri)).filter((p): p is string => !!p);
     if (!roots.length && params.rootUri && pathOf(params.rootUri)) roots.push(pathOf(params.rootUri)!);
     index = new WorkspaceIndex(roots, byPath);
@@ -59,8 +62,11 @@ export function startServer(connection: Connection): void {
   connection.onInitialized(() => {
     scanned = index.rescan();
   });
-  connection.onDidChangeWatchedFiles(() => {
+  connection.onDidChangeWatchedFiles(({ changes }) => {
     scanned = index.rescan();
+    // a build wrote new debug info: the code sizes shown above C functions change with it
+    if (canRefreshLenses && changes.some((c) => /\.(dbg|cdb)$/i.test(c.uri)))
+      void scanned.then(() => connection.sendRequest(CodeLensRefreshRequest.type)).catch(() => undefined);
   });
 
   const readLive = async (p: ReadMemoryParams): Promise<ReadMemoryResult> => {

@@ -230,3 +230,29 @@ test('diagnostics from a failing build: cc65, ca65, sdas and nasm messages land 
     await new Promise((r) => setTimeout(r, 100));
   assert.deepEqual((await lsp.diagnostics(fixed, 1000)).diagnostics, []);
 });
+
+test('a rebuild refreshes the code lens: the server asks the client to, and the new size is shown', async () => {
+  const main = join(c64(), 'main.c');
+  const dbgPath = join(c64(), 'asmproj.dbg');
+  const paintSize = () =>
+    /name="_paint",addrsize=absolute,size=(\d+),/.exec(readFileSync(dbgPath, 'utf8'))?.[1] ?? 'none';
+  const lensOfPaint = async () =>
+    (
+      await lsp.connection.sendRequest<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: lsp.uri(main) } })
+    ).find((l) => l.range.start.line === lineOf(main, 'static void paint').line)?.command?.title;
+  const before = paintSize();
+  assert.match((await lensOfPaint()) ?? '', new RegExp(`^${before} bytes`));
+  // the same lines, more code in paint(): what a build after an edit writes
+  writeFileSync(main, readFileSync(main, 'utf8').replace('  ++frames;', '  ++frames; ++frames;'));
+  execFileSync('cl65', ['-t', 'c64', '-g', '-Wl', '--dbgfile,asmproj.dbg', '-o', 'asmproj.prg', 'main.c', 'border.s'], {
+    cwd: c64(),
+  });
+  assert.notEqual(paintSize(), before, 'the rebuild changed the size');
+  const refreshed = lsp.nextLensRefresh(10_000);
+  // what the client's file watcher on **/*.dbg sends
+  await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: lsp.uri(dbgPath), type: 2 }],
+  });
+  await refreshed;
+  assert.match((await lensOfPaint()) ?? '', new RegExp(`^${paintSize()} bytes`));
+});

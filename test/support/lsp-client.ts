@@ -24,6 +24,8 @@ export interface LspClient {
   save(path: string): Promise<void>;
   diagnostics(path: string, timeoutMs: number): Promise<PublishDiagnosticsParams>;
   readMemory: (p: ReadMemoryParams) => ReadMemoryResult;
+  /** resolves at the server's next workspace/codeLens/refresh request (the client says it supports them) */
+  nextLensRefresh(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startLspServer(workspace: string): Promise<LspClient> {
   );
   const published = new Map<string, PublishDiagnosticsParams>();
   const waiters: (() => void)[] = [];
+  const refreshWaiters: (() => void)[] = [];
   const client: LspClient = {
     connection,
     uri: (path) => pathToFileURL(path).href,
@@ -61,6 +64,15 @@ export async function startLspServer(workspace: string): Promise<LspClient> {
         });
       }
     },
+    nextLensRefresh(timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no codeLens refresh within ${timeoutMs} ms`)), timeoutMs);
+        refreshWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
     async close() {
       await connection.sendRequest('shutdown').catch(() => undefined);
       await connection.sendNotification('exit').catch(() => undefined);
@@ -78,12 +90,16 @@ export async function startLspServer(workspace: string): Promise<LspClient> {
     waiters.splice(0).forEach((w) => w());
   });
   connection.onRequest(READ_MEMORY_REQUEST, (p: ReadMemoryParams) => client.readMemory(p));
+  connection.onRequest('workspace/codeLens/refresh', () => {
+    refreshWaiters.splice(0).forEach((w) => w());
+    return null;
+  });
   connection.listen();
   await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri: pathToFileURL(workspace).href,
     workspaceFolders: [{ uri: pathToFileURL(workspace).href, name: 'ws' }],
-    capabilities: {},
+    capabilities: { workspace: { codeLens: { refreshSupport: true } } },
   });
   await connection.sendNotification('initialized', {});
   return client;
