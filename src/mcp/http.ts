@@ -14,6 +14,7 @@ import type { SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
 import { PROFILES, isProfile, type Profile } from './groups.js';
 import { checkRequest } from './http-guard.js';
+import { handleWithReplyMode, replyModePerRequest } from './json-replies.js';
 import { createMcpServer, type ConnectionServer } from './server.js';
 import type { ToolGroup } from './tool-kit.js';
 
@@ -172,8 +173,9 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
     void cs.closed.then(() => {
       if (entry.transport.sessionId) sessions.delete(entry.transport.sessionId);
     });
+    replyModePerRequest(entry.transport);
     await cs.connect(entry.transport);
-    await entry.transport.handleRequest(req, res, body);
+    await handleWithReplyMode(body, () => entry.transport.handleRequest(req, res, body));
     if (!entry.transport.sessionId) await cs.close(); // initialize was refused: nothing to keep
   }
 
@@ -216,7 +218,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
           if (entry.streams === 0) closeIfGone(sid, entry);
         });
       }
-      await entry.transport.handleRequest(req, res, body);
+      await handleWithReplyMode(body, () => entry.transport.handleRequest(req, res, body));
       return;
     }
     if (req.method !== 'POST') {
