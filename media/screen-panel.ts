@@ -1,16 +1,37 @@
-/** Webview side of the screen panel: shows frames from the extension host, asks for refreshes. */
+/**
+ * Webview side of the screen panel: draws raw frames on a canvas (palette
+ * indices through a lookup table, or RGBA), forwards keys pressed while the
+ * canvas has focus (once the panel holds control), asks the host what is under
+ * the pointer, and offers the border/grid toggles, warp and control buttons.
+ */
 import type { HostMessage, WebviewMessage } from '../src/ui/screen-messages.js';
+import { panelKeyText } from '../src/ui/panel-keys.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
 
 const vscode = acquireVsCodeApi();
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const img = byId<HTMLImageElement>('screen');
+const canvas = byId<HTMLCanvasElement>('screen');
+const g = canvas.getContext('2d')!;
 const message = byId<HTMLParagraphElement>('message');
 const session = byId<HTMLSpanElement>('session');
 const state = byId<HTMLSpanElement>('state');
-const frame = byId<HTMLSpanElement>('frame');
+const frameField = byId<HTMLSpanElement>('frame');
+const fpsField = byId<HTMLSpanElement>('fps');
 const stale = byId<HTMLSpanElement>('stale');
+const control = byId<HTMLSpanElement>('control');
+const takeButton = byId<HTMLButtonElement>('take-control');
+const cost = byId<HTMLParagraphElement>('cost');
+const inspector = byId<HTMLParagraphElement>('inspector');
+const borderBox = byId<HTMLInputElement>('border');
+const gridBox = byId<HTMLInputElement>('grid');
+const warpBox = byId<HTMLInputElement>('warp');
+
+type Raw = Extract<HostMessage, { type: 'raw' }>;
+let last: Raw | undefined;
+let mine = false;
+let hoverAddress: number | undefined;
+const shownAt: number[] = [];
 
 function showHeader(sessionId: string | undefined, runState: string | undefined): void {
   session.textContent = sessionId ? `session ${sessionId}` : '';
@@ -18,28 +39,125 @@ function showHeader(sessionId: string | undefined, runState: string | undefined)
   state.dataset.state = runState ?? '';
 }
 
-function render(m: HostMessage): void {
-  showHeader(m.sessionId, m.state);
-  if (m.type === 'frame') {
-    img.src = m.dataUrl;
-    img.title = `${m.width}x${m.height}`;
-    img.dataset.takenAt = String(m.takenAt);
-    img.hidden = false;
-    message.hidden = true;
-    message.textContent = '';
-    frame.textContent = m.frame === undefined ? '' : `frame ${m.frame}`;
-    stale.hidden = !m.maybeStale;
-  } else {
-    // Keep the last picture: a status (e.g. "Running…") adds context, it does not erase the screen.
-    message.textContent = m.message;
-    message.hidden = false;
-    if (m.state !== 'stopped') stale.hidden = true;
+/** The part of the frame on the canvas: all of it, or the inner area with the border off. */
+function view(f: Raw): { x: number; y: number; width: number; height: number } {
+  return !borderBox.checked && f.inner ? f.inner : { x: 0, y: 0, width: f.width, height: f.height };
+}
+
+function draw(f: Raw): void {
+  const image = new ImageData(f.width, f.height);
+  const out = new Uint32Array(image.data.buffer);
+  if (f.pixels && f.palette) {
+    const lut = new Uint32Array(256).fill(0xff000000);
+    for (let i = 0; i * 3 < f.palette.length && i < 256; i++)
+      lut[i] = (0xff000000 | (f.palette[i * 3 + 2] << 16) | (f.palette[i * 3 + 1] << 8) | f.palette[i * 3]) >>> 0;
+    for (let i = 0; i < f.pixels.length; i++) out[i] = lut[f.pixels[i]];
+  } else if (f.rgba) image.data.set(f.rgba.subarray(0, image.data.length));
+  const v = view(f);
+  if (canvas.width !== v.width || canvas.height !== v.height) {
+    canvas.width = v.width;
+    canvas.height = v.height;
+  }
+  g.putImageData(image, -v.x, -v.y);
+  if (gridBox.checked && f.inner) {
+    g.strokeStyle = 'rgba(255, 255, 255, 0.25)';
+    g.lineWidth = 1;
+    g.beginPath();
+    for (let x = 0; x <= f.inner.width; x += 8) {
+      g.moveTo(f.inner.x - v.x + x + 0.5, f.inner.y - v.y);
+      g.lineTo(f.inner.x - v.x + x + 0.5, f.inner.y - v.y + f.inner.height);
+    }
+    for (let y = 0; y <= f.inner.height; y += 8) {
+      g.moveTo(f.inner.x - v.x, f.inner.y - v.y + y + 0.5);
+      g.lineTo(f.inner.x - v.x + f.inner.width, f.inner.y - v.y + y + 0.5);
+    }
+    g.stroke();
   }
 }
 
+function render(m: HostMessage): void {
+  switch (m.type) {
+    case 'raw': {
+      last = m;
+      showHeader(m.sessionId, m.state);
+      draw(m);
+      canvas.hidden = false;
+      canvas.dataset.frame = String(m.frame);
+      canvas.dataset.width = String(m.width);
+      canvas.dataset.height = String(m.height);
+      message.hidden = true;
+      frameField.textContent = `frame ${m.frame}`;
+      stale.hidden = !m.maybeStale;
+      cost.textContent = m.cost;
+      const now = performance.now();
+      shownAt.push(now);
+      while (shownAt.length && now - shownAt[0] > 1000) shownAt.shift();
+      fpsField.textContent = m.maybeStale ? '' : `${shownAt.length} fps`;
+      return;
+    }
+    case 'status':
+      showHeader(m.sessionId, m.state);
+      // keep the last picture: a status adds context, it does not erase the screen
+      message.textContent = m.message;
+      message.hidden = false;
+      return;
+    case 'control':
+      mine = m.mine;
+      control.textContent = m.mine
+        ? 'control: this panel (keys go to the machine)'
+        : m.holder
+          ? `control: ${m.holder}`
+          : 'control: nobody';
+      control.dataset.mine = String(m.mine);
+      takeButton.textContent = m.mine ? 'Release Control' : 'Take Control';
+      return;
+    case 'inspect':
+      inspector.textContent = m.lines.join(' · ');
+      hoverAddress = m.address;
+      return;
+  }
+}
+
+/** The frame pixel under a mouse event (the canvas is scaled by CSS, letterboxed). */
+function framePoint(e: MouseEvent): { x: number; y: number } | undefined {
+  if (!last) return undefined;
+  const r = canvas.getBoundingClientRect();
+  const v = view(last);
+  // object-fit: contain letterboxes the picture inside the element
+  const scale = Math.min(r.width / v.width, r.height / v.height);
+  const left = r.left + (r.width - v.width * scale) / 2;
+  const top = r.top + (r.height - v.height * scale) / 2;
+  const x = Math.floor((e.clientX - left) / scale) + v.x;
+  const y = Math.floor((e.clientY - top) / scale) + v.y;
+  return x >= 0 && y >= 0 && x < last.width && y < last.height ? { x, y } : undefined;
+}
+
+let hoverTimer: ReturnType<typeof setTimeout> | undefined;
+canvas.addEventListener('mousemove', (e) => {
+  const p = framePoint(e);
+  if (!p || hoverTimer) return;
+  hoverTimer = setTimeout(() => (hoverTimer = undefined), 60); // about 16 questions a second at most
+  vscode.postMessage({ type: 'inspect', x: p.x, y: p.y });
+});
+canvas.addEventListener('click', () => {
+  canvas.focus();
+  if (hoverAddress !== undefined) vscode.postMessage({ type: 'open-memory', address: hoverAddress });
+});
+canvas.addEventListener('keydown', (e) => {
+  const text = panelKeyText(e);
+  if (!text) return;
+  e.preventDefault();
+  e.stopPropagation();
+  if (mine) vscode.postMessage({ type: 'key', text });
+  else inspector.textContent = 'Take control to type on the machine.';
+});
+
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
-  if (m && (m.type === 'frame' || m.type === 'status')) render(m);
+  if (m && typeof m === 'object' && 'type' in m) render(m);
 });
+for (const box of [borderBox, gridBox]) box.addEventListener('change', () => last && draw(last));
+warpBox.addEventListener('change', () => vscode.postMessage({ type: 'warp', on: warpBox.checked }));
+takeButton.addEventListener('click', () => vscode.postMessage({ type: mine ? 'release-control' : 'take-control' }));
 byId<HTMLButtonElement>('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
 vscode.postMessage({ type: 'ready' });

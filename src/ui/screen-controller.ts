@@ -1,39 +1,54 @@
 /**
  * The screen panel's logic without VS Code: follows the manager's current
- * session, takes a screenshot when the program stops, when the panel opens and
- * when the person asks, and posts frames or status sentences to the webview.
- * Screenshots are single-flight: requests arriving during one coalesce into
- * one more, so a burst of stops never queues work.
+ * session, feeds the webview raw frames from the session's live screen feed
+ * (pushed while running, one at each stop), shows who holds control, types
+ * the keys pressed in the panel once the panel has taken control (explicitly,
+ * as the Take Control command does), and answers the inspector's hovers.
+ * Frames are posted one at a time: a slow webview gets the newest frame, no
+ * queue.
  */
-import { asRetroError, RetroError } from '../core/errors.js';
-import type { SessionApi, SessionManagerApi } from '../session/types.js';
-import { pngDataUrl } from './png-data-url.js';
+import { asRetroError, timedOut } from '../core/errors.js';
+import { parseKeyText } from '../core/keys.js';
+import type { ScreenFrame } from '../core/target.js';
+import type { ClientSession, SessionApi, SessionManagerApi } from '../session/types.js';
+import { inspectPoint } from './screen-inspect.js';
 import { parseWebviewMessage, type HostMessage } from './screen-messages.js';
 
 export interface ScreenControllerOptions {
   sessions: Pick<SessionManagerApi, 'get' | 'onSessionsChanged'>;
-  /** delivers a message to the webview */
+  /** delivers a message to the webview; a promise settles when it is delivered */
   post: (message: HostMessage) => unknown;
-  /** bound on one screenshot; default 15 s */
+  /** frames a second while running; default 30 */
+  fps?: number;
+  /** bound on one status read; default 15 s */
   timeoutMs?: number;
 }
 
 export const NO_SESSION_MESSAGE =
   'No Retro Debug session is running. Start one with F5 (debug type "retro") or from an agent over MCP.';
+export const PANEL_LABEL = 'Screen panel';
+/** heartbeat of the panel's client while it is open (well within the lease time) */
+const BEAT_MS = 5000;
 
 export class ScreenController {
   private session?: SessionApi;
+  private me?: ClientSession;
   private stopListening?: () => void;
+  private stopWatching?: () => void;
   private readonly stopFollowingManager: () => void;
+  private readonly beat: NodeJS.Timeout;
   private ready = false;
   private disposed = false;
-  private inFlight?: Promise<void>;
-  private again = false;
-  private readonly timeoutMs: number;
+  private warp = false;
+  private state = 'starting';
+  private lastFrame?: ScreenFrame;
+  private posting = false;
+  private pendingFrame?: ScreenFrame;
 
   constructor(private readonly opts: ScreenControllerOptions) {
-    this.timeoutMs = opts.timeoutMs ?? 15_000;
     this.stopFollowingManager = opts.sessions.onSessionsChanged(() => this.follow());
+    this.beat = setInterval(() => this.me?.beat(), BEAT_MS);
+    this.beat.unref();
     this.follow();
   }
 
@@ -43,35 +58,110 @@ export class ScreenController {
   }
 
   /** Handles a message from the webview; unknown messages are ignored. */
-  handleMessage(raw: unknown): Promise<void> {
+  async handleMessage(raw: unknown): Promise<void> {
     const message = parseWebviewMessage(raw);
-    if (!message) return Promise.resolve();
-    if (message.type === 'ready') this.ready = true;
-    return this.refresh();
+    if (!message || this.disposed) return;
+    try {
+      switch (message.type) {
+        case 'ready':
+          this.ready = true;
+          return this.refresh();
+        case 'refresh':
+          return this.refresh();
+        case 'take-control':
+          this.client()?.claimControl({ takeOver: true });
+          return this.postControl();
+        case 'release-control':
+          this.me?.releaseControl();
+          return this.postControl();
+        case 'key':
+          return this.typeKey(message.text);
+        case 'inspect':
+          return this.inspect(message.x, message.y);
+        case 'warp':
+          this.warp = message.on;
+          return this.watch();
+        case 'open-memory':
+          return; // the VS Code side opens the memory view
+      }
+    } catch (err) {
+      this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: asRetroError(err).message });
+    }
   }
 
-  /** Takes a fresh screenshot (or reports why there is none). Resolves when the webview has it. */
-  refresh(): Promise<void> {
-    if (this.disposed || !this.ready) return Promise.resolve();
-    if (this.inFlight) {
-      this.again = true;
-      return this.inFlight;
+  /** Re-reads the state and restarts the frames (the Refresh button). */
+  async refresh(): Promise<void> {
+    if (this.disposed || !this.ready) return;
+    const session = this.session;
+    if (!session) {
+      this.post({ type: 'status', message: NO_SESSION_MESSAGE });
+      return;
     }
-    this.inFlight = (async () => {
-      do {
-        this.again = false;
-        await this.renderOnce();
-      } while (this.again && !this.disposed);
-    })().finally(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
+    try {
+      const status = await this.bounded(session.status());
+      this.state = status.state;
+      if (status.phase !== 'ready') {
+        const latest = status.error?.message ?? status.progress.at(-1) ?? status.phase;
+        this.post({
+          type: 'status',
+          sessionId: session.id,
+          state: status.state,
+          message: `Session is ${status.phase}: ${latest}`,
+        });
+        return;
+      }
+      this.watch();
+      await this.postControl();
+    } catch (err) {
+      this.post({ type: 'status', sessionId: session.id, state: this.state, message: asRetroError(err).message });
+    }
   }
 
   dispose(): void {
     this.disposed = true;
+    clearInterval(this.beat);
     this.stopFollowingManager();
-    this.stopListening?.();
+    this.unfollow();
+  }
+
+  /** The panel's client in the session, joined on first need (a key, taking control). */
+  private client(): ClientSession | undefined {
+    if (!this.me && this.session) this.me = this.session.attach('ui', PANEL_LABEL);
+    return this.me;
+  }
+
+  private async typeKey(text: string): Promise<void> {
+    const me = this.client();
+    if (!me) return;
+    if (!me.holdsControl) {
+      this.post({
+        type: 'status',
+        sessionId: this.session?.id,
+        state: this.state,
+        message: 'Take control to type on the machine.',
+      });
+      return;
+    }
+    await me.typeKeys(parseKeyText(text));
+  }
+
+  private async inspect(x: number, y: number): Promise<void> {
+    const session = this.session;
+    if (!session || !this.lastFrame) return;
+    const status = await this.bounded(session.status());
+    const found = await inspectPoint(session, status.machine, x, y, this.lastFrame);
+    this.post({ type: 'inspect', x, y, lines: found.lines, address: found.address });
+  }
+
+  private async postControl(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    const lease = (await this.bounded(session.status())).lease;
+    this.post({
+      type: 'control',
+      holder: lease?.holder.label,
+      mine: !!this.me && !!lease && this.me.holdsControl,
+    });
   }
 
   /** Switches to the manager's current session when it changed. */
@@ -83,14 +173,13 @@ export class ScreenController {
       current = undefined; // no_session: show the hint instead of a picture
     }
     if (current === this.session) return;
-    this.stopListening?.();
-    this.stopListening = undefined;
+    this.unfollow();
     this.session = current;
     if (current) {
       this.stopListening = current.onEvent(({ event }) => {
-        if (event.type === 'stopped') void this.refresh();
-        else if (event.type === 'running')
-          this.post({ type: 'status', sessionId: current.id, state: 'running', message: 'Running…' });
+        if (event.type === 'running' || event.type === 'stopped') this.state = event.type;
+        if (event.type === 'phase' && event.phase === 'ready') void this.refresh();
+        else if (event.type === 'lease_changed') void this.postControl().catch(() => undefined);
         else if (event.type === 'exited')
           this.post({
             type: 'status',
@@ -103,49 +192,69 @@ export class ScreenController {
     void this.refresh();
   }
 
-  private async renderOnce(): Promise<void> {
-    const session = this.session;
-    if (!session) {
-      this.post({ type: 'status', message: NO_SESSION_MESSAGE });
-      return;
-    }
-    let state: string | undefined;
-    try {
-      const status = await this.bounded(session.status(), 'reading the session status');
-      state = status.state;
-      if (status.phase !== 'ready') {
-        const latest = status.error?.message ?? status.progress.at(-1) ?? status.phase;
-        this.post({ type: 'status', sessionId: session.id, state, message: `Session is ${status.phase}: ${latest}` });
-        return;
-      }
-      const shot = await this.bounded(session.screenshot(), 'taking a screenshot');
-      this.post({
-        type: 'frame',
-        dataUrl: pngDataUrl(shot),
-        width: shot.width,
-        height: shot.height,
-        sessionId: session.id,
-        state,
-        frame: shot.frame,
-        maybeStale: shot.maybeStale,
-        takenAt: Date.now(),
-      });
-    } catch (err) {
-      this.post({ type: 'status', sessionId: session.id, state, message: asRetroError(err).message });
-    }
+  private unfollow(): void {
+    this.stopListening?.();
+    this.stopWatching?.();
+    this.stopListening = this.stopWatching = undefined;
+    this.me?.close();
+    this.me = undefined;
+    this.lastFrame = undefined;
   }
 
-  private post(message: HostMessage): void {
-    if (this.ready && !this.disposed) this.opts.post(message);
+  private watch(): void {
+    const session = this.session;
+    if (!session || this.disposed || !this.ready) return;
+    this.stopWatching?.();
+    this.stopWatching = session.watchScreen({ fps: this.opts.fps ?? 30, realtime: !this.warp }, (f) => this.onFrame(f));
+  }
+
+  private onFrame(frame: ScreenFrame): void {
+    this.lastFrame = frame;
+    if (this.posting) {
+      this.pendingFrame = frame;
+      return;
+    }
+    this.posting = true;
+    void Promise.resolve(this.post(this.rawMessage(frame)))
+      .catch(() => undefined)
+      .finally(() => {
+        this.posting = false;
+        const next = this.pendingFrame;
+        this.pendingFrame = undefined;
+        if (next) this.onFrame(next);
+      });
+  }
+
+  private rawMessage(f: ScreenFrame): HostMessage {
+    return {
+      type: 'raw',
+      sessionId: this.session?.id ?? '',
+      state: f.maybeStale ? 'stopped' : 'running',
+      width: f.width,
+      height: f.height,
+      frame: f.frame,
+      pixels: f.pixels,
+      palette: f.palette?.flatMap((c) => [c[0], c[1], c[2]]),
+      rgba: f.rgba,
+      inner: f.inner,
+      maybeStale: f.maybeStale,
+      takenAt: Date.now(),
+      cost: this.session?.frameSource().cost ?? '',
+    };
+  }
+
+  private post(message: HostMessage): unknown {
+    return this.ready && !this.disposed ? this.opts.post(message) : undefined;
   }
 
   /** Read-only waits only: a timeout here changes nothing in the emulator. */
-  private bounded<T>(work: Promise<T>, what: string): Promise<T> {
+  private bounded<T>(work: Promise<T>): Promise<T> {
+    const ms = this.opts.timeoutMs ?? 15_000;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new RetroError('timeout', `Gave up ${what} after ${this.timeoutMs} ms; nothing was changed.`)),
-        this.timeoutMs,
+        () => reject(timedOut(`Gave up after ${ms} ms reading the session; nothing was changed.`)),
+        ms,
       );
     });
     return Promise.race([work, timeout]).finally(() => clearTimeout(timer));

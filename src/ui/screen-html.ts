@@ -21,7 +21,7 @@ const escapeAttr = (s: string): string =>
 export function screenPanelHtml(opts: ScreenHtmlOptions): string {
   const nonce = opts.nonce ?? makeNonce();
   if (!/^[A-Za-z0-9_-]+$/.test(nonce)) throw new Error('nonce must be base64url');
-  // Screenshots arrive as data: URLs; nothing else may load from anywhere but the extension.
+  // Frames arrive as messages and are drawn on a canvas; nothing may load from anywhere but the extension.
   const csp = [
     "default-src 'none'",
     `img-src data: ${opts.cspSource}`,
@@ -39,16 +39,26 @@ export function screenPanelHtml(opts: ScreenHtmlOptions): string {
 </head>
 <body>
 <header class="bar">
-  <button id="refresh" type="button" title="Take a fresh screenshot">Refresh</button>
+  <button id="refresh" type="button" title="Read the session again and restart the frames">Refresh</button>
+  <button id="take-control" type="button" title="Take the control lease so keys typed here reach the machine">Take Control</button>
+  <span id="control" class="field" title="Who holds the control lease"></span>
   <span id="session" class="field"></span>
   <span id="state" class="field"></span>
   <span id="frame" class="field"></span>
+  <span id="fps" class="field"></span>
   <span id="stale" class="badge" hidden title="The CPU is stopped: this frame may predate the current machine state">may be stale</span>
+  <label class="toggle"><input id="border" type="checkbox" checked> border</label>
+  <label class="toggle"><input id="grid" type="checkbox"> grid</label>
+  <label class="toggle" title="Run as fast as possible while watching (default: the machine's real speed)"><input id="warp" type="checkbox"> warp</label>
 </header>
 <main class="stage">
-  <img id="screen" alt="Emulated screen" hidden>
+  <canvas id="screen" tabindex="0" hidden title="Click to type on the machine (after Take Control); hover to inspect"></canvas>
   <p id="message" class="message">Waiting for the extension…</p>
 </main>
+<footer class="bar">
+  <p id="inspector" class="field inspector"></p>
+  <p id="cost" class="field cost"></p>
+</footer>
 <script nonce="${nonce}" src="${escapeAttr(opts.scriptUri)}"></script>
 </body>
 </html>`;

@@ -6,18 +6,25 @@
 /** Extension host → webview. */
 export type HostMessage =
   | {
-      type: 'frame';
-      /** data:image/png;base64,… */
-      dataUrl: string;
-      width: number;
-      height: number;
+      /** a raw frame for the canvas: palette indices with the palette, or RGBA */
+      type: 'raw';
       sessionId: string;
       state: string;
-      frame?: number;
+      width: number;
+      height: number;
+      frame: number;
+      pixels?: Uint8Array;
+      /** [r, g, b, r, g, b, …] */
+      palette?: number[];
+      rgba?: Uint8Array;
+      /** the inner area (no border), for the border toggle and the grid */
+      inner?: { x: number; y: number; width: number; height: number };
       /** the CPU is stopped, so the picture may predate the current machine state */
       maybeStale: boolean;
-      /** ms since epoch, when the screenshot was taken */
+      /** ms since epoch, when the frame was posted */
       takenAt: number;
+      /** what watching costs the machine (the frame source's sentence) */
+      cost: string;
     }
   | {
       type: 'status';
@@ -25,14 +32,58 @@ export type HostMessage =
       state?: string;
       /** a sentence for people, e.g. why there is no picture */
       message: string;
+    }
+  | {
+      /** who holds the control lease; `mine`: the panel does, so keys go to the machine */
+      type: 'control';
+      holder?: string;
+      mine: boolean;
+    }
+  | {
+      /** what is under the pointer, in lines for people; `address` opens the memory view on click */
+      type: 'inspect';
+      x: number;
+      y: number;
+      lines: string[];
+      address?: number;
     };
 
 /** Webview → extension host. */
-export type WebviewMessage = { type: 'ready' } | { type: 'refresh' };
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'refresh' }
+  | { type: 'take-control' }
+  | { type: 'release-control' }
+  /** a key in core/keys.ts syntax ("A", "{RETURN}", "{SHIFT+UP}") */
+  | { type: 'key'; text: string }
+  | { type: 'inspect'; x: number; y: number }
+  | { type: 'open-memory'; address: number }
+  | { type: 'warp'; on: boolean };
 
-/** Accepts only the known webview messages; anything else is ignored by the caller. */
+const num = (v: unknown, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
+
+/** Accepts only the known webview messages with fields in range; anything else is ignored by the caller. */
 export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const type = (raw as { type?: unknown }).type;
-  return type === 'ready' || type === 'refresh' ? { type } : undefined;
+  const m = raw as Record<string, unknown>;
+  switch (m.type) {
+    case 'ready':
+    case 'refresh':
+    case 'take-control':
+    case 'release-control':
+      return { type: m.type };
+    case 'key':
+      return typeof m.text === 'string' && m.text.length >= 1 && m.text.length <= 32
+        ? { type: 'key', text: m.text }
+        : undefined;
+    case 'inspect':
+      return num(m.x, 4096) && num(m.y, 4096) ? { type: 'inspect', x: m.x, y: m.y } : undefined;
+    case 'open-memory':
+      return num(m.address, 0xffffffff) ? { type: 'open-memory', address: m.address } : undefined;
+    case 'warp':
+      return typeof m.on === 'boolean' ? { type: 'warp', on: m.on } : undefined;
+    default:
+      return undefined;
+  }
 }

@@ -3,6 +3,34 @@ import * as vscode from 'vscode';
 import type { SessionManagerApi } from '../session/types.js';
 import { ScreenController } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
+import { parseWebviewMessage } from './screen-messages.js';
+
+/**
+ * Opens `address` in VS Code's memory view (the hex editor over the debug
+ * session's memory, as "View Binary Data" on a variable does); without an
+ * active Retro Debug session or the hex editor, says where to look instead.
+ */
+async function openMemory(address: number): Promise<void> {
+  const session = vscode.debug.activeDebugSession;
+  const reference = String(address);
+  if (session?.type === 'retro') {
+    const uri = vscode.Uri.from({
+      scheme: 'vscode-debug-memory',
+      authority: session.id,
+      path: `/${encodeURIComponent(reference)}/memory.bin`,
+      query: `range=0:256`,
+    });
+    try {
+      await vscode.commands.executeCommand('vscode.openWith', uri, 'hexEditor.hexedit');
+      return;
+    } catch {
+      /* no hex editor: say the address */
+    }
+  }
+  void vscode.window.showInformationMessage(
+    `Address $${address.toString(16).toUpperCase()}: open it in a memory view of a Retro Debug session (needs the Hex Editor extension).`,
+  );
+}
 
 export class ScreenPanel {
   static readonly viewType = 'retro.screen';
@@ -50,7 +78,11 @@ export class ScreenPanel {
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'screen-panel.css')).toString(),
     });
     this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m) });
-    const subscription = webview.onDidReceiveMessage((m) => this.controller.handleMessage(m));
+    const subscription = webview.onDidReceiveMessage((m) => {
+      const message = parseWebviewMessage(m);
+      if (message?.type === 'open-memory') void openMemory(message.address);
+      return this.controller.handleMessage(m);
+    });
     panel.onDidDispose(() => {
       subscription.dispose();
       this.controller.dispose();

@@ -163,20 +163,20 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
       })
       .waitFor({ state: 'visible', timeout: 30_000 });
 
-    // The screen panel: its webview shows an <img> of the emulated screen.
+    // The screen panel: its webview draws the emulated screen's raw frames on a canvas.
     await runCommand(page, 'Retro Debug: Show Screen');
     const shown = await waitUntil('the screen panel to show a picture', 60_000, async () => {
       for (const frame of page!.frames()) {
         const info = await frame
           .evaluate(() => {
-            const img = document.getElementById('screen') as HTMLImageElement | null;
-            if (!img || img.hidden || !img.complete || img.naturalWidth === 0) return undefined;
+            const screen = document.getElementById('screen') as HTMLCanvasElement | null;
+            if (!screen || screen.hidden || !screen.dataset.frame) return undefined;
             return {
-              width: img.naturalWidth,
-              height: img.naturalHeight,
+              width: screen.width,
+              height: screen.height,
               session: document.getElementById('session')?.textContent ?? '',
               state: document.getElementById('state')?.textContent ?? '',
-              src: img.src.slice(0, 22),
+              tag: screen.tagName,
             };
           })
           .catch(() => undefined);
@@ -186,7 +186,7 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     });
     t.diagnostic(`screen panel: ${JSON.stringify(shown)}`);
     assert.ok(shown.width >= 256 && shown.height >= 192, `screen is ${shown.width}x${shown.height}`);
-    assert.equal(shown.src, 'data:image/png;base64,');
+    assert.equal(shown.tag, 'CANVAS', 'raw frames drawn on a canvas');
     assert.match(shown.session, /^session \S+/);
     assert.equal(shown.state, 'stopped');
     mark('screen panel shown');
@@ -202,13 +202,9 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
       for (const frame of page!.frames()) {
         const seen = await frame
           .evaluate(() => {
-            const img = document.getElementById('screen') as HTMLImageElement | null;
-            if (!img || !img.complete || img.naturalWidth === 0) return undefined;
-            const canvas = document.createElement('canvas');
-            canvas.width = img.naturalWidth;
-            canvas.height = img.naturalHeight;
+            const canvas = document.getElementById('screen') as HTMLCanvasElement | null;
+            if (!canvas || !canvas.dataset.frame || canvas.width === 0) return undefined;
             const g = canvas.getContext('2d')!;
-            g.drawImage(img, 0, 0);
             const y = Math.floor(canvas.height / 2);
             const row = g.getImageData(Math.floor(canvas.width / 2) - 64, y, 129, 1).data;
             let alternations = 0;

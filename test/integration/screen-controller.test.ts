@@ -1,8 +1,8 @@
 /**
  * The screen panel's logic against a real session: MAME running the SDCC-built
  * ZX fixture. After fill_screen(0x55, 0x38) has run for a while a pause stops
- * the program; the stop alone must make the controller post a frame showing
- * that pattern. (A breakpoint right after the fill would show the frame MAME
+ * the program; the stop alone must make the controller post a raw frame (MAME
+ * has no push source: the session's feed takes a screenshot) showing that pattern. (A breakpoint right after the fill would show the frame MAME
  * drew before the attributes were written: the "may be stale" case.)
  */
 import assert from 'node:assert/strict';
@@ -38,7 +38,7 @@ function nextMessage(
       if (Date.now() > deadline)
         return reject(
           new Error(
-            `no matching panel message in ${timeoutMs} ms; got ${JSON.stringify(posted.map((m) => (m.type === 'frame' ? { ...m, dataUrl: '…' } : m)))}`,
+            `no matching panel message in ${timeoutMs} ms; got ${JSON.stringify(posted.map((m) => (m.type === 'raw' ? { ...m, rgba: '…', pixels: '…' } : m)))}`,
           ),
         );
       setTimeout(poll, 100);
@@ -67,17 +67,17 @@ test("a stop in the real session brings a frame with the program's screen", { ti
   await new Promise((r) => setTimeout(r, 1500));
   posted.length = 0;
   await client.pause();
-  const message = await nextMessage(posted, (m) => m.type === 'frame', 60_000);
-  assert.equal(message.type, 'frame');
-  if (message.type !== 'frame') return;
+  const message = await nextMessage(posted, (m) => m.type === 'raw' && m.maybeStale, 60_000);
+  assert.equal(message.type, 'raw');
+  if (message.type !== 'raw' || !message.rgba) return assert.fail('an RGBA frame from the feed');
   assert.equal(message.sessionId, session.id);
   assert.equal(message.state, 'stopped');
   assert.equal(message.maybeStale, true);
 
-  const bytes = Buffer.from(message.dataUrl.split(',')[1], 'base64');
+  const png = new PNG({ width: message.width, height: message.height });
+  Buffer.from(message.rgba).copy(png.data);
   mkdirSync(OUT, { recursive: true });
-  writeFileSync(join(OUT, 'screen-controller.png'), bytes); // for a person to look at
-  const png = PNG.sync.read(bytes);
+  writeFileSync(join(OUT, 'screen-controller.png'), PNG.sync.write(png)); // for a person to look at
   assert.equal(png.width, message.width);
   assert.ok(png.width >= 256 && png.height >= 192, `screen is ${png.width}x${png.height}`);
   // Bitmap 0x55 with attribute 0x38 (black ink on white paper): the middle row alternates pixel by pixel.

@@ -1,33 +1,48 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
-import { PNG } from 'pngjs';
 import { RetroError } from '../../src/core/errors.js';
+import type { KeyStroke } from '../../src/core/keys.js';
+import type { Address, FrameListener, FrameRequest, ScreenFrame } from '../../src/core/target.js';
 import type { QueuedEvent, SessionApi, SessionManagerApi, SessionStatus } from '../../src/session/types.js';
-import type { ScreenImage } from '../../src/core/target.js';
-import { NO_SESSION_MESSAGE, ScreenController } from '../../src/ui/screen-controller.js';
+import { NO_SESSION_MESSAGE, PANEL_LABEL, ScreenController } from '../../src/ui/screen-controller.js';
 import { screenPanelHtml } from '../../src/ui/screen-html.js';
 import { parseWebviewMessage, type HostMessage } from '../../src/ui/screen-messages.js';
-import { MAX_SCREEN_SIDE, pngDataUrl } from '../../src/ui/png-data-url.js';
+import { panelKeyText } from '../../src/ui/panel-keys.js';
 
-/** A 4x2 image whose pixels are distinguishable, to check the PNG round trip. */
-function image(frame: number, maybeStale = true): ScreenImage {
-  const rgba = Buffer.alloc(4 * 2 * 4);
-  for (let i = 0; i < 8; i++) rgba.set([i * 30, 255 - i * 30, frame & 255, 255], i * 4);
-  return { width: 4, height: 2, rgba, frame, maybeStale };
+const PALETTE = [
+  [0, 0, 0],
+  [255, 255, 255],
+] as const;
+
+function frame(n: number, maybeStale = false): ScreenFrame {
+  return {
+    width: 4,
+    height: 2,
+    frame: n,
+    pixels: Uint8Array.from([0, 1, 0, 1, n & 1, 0, 0, 1]),
+    palette: PALETTE,
+    inner: { x: 1, y: 0, width: 2, height: 2 },
+    maybeStale,
+  };
 }
 
 /**
- * Just enough of a session for the controller: status, screenshot, events.
- * The controller only reads; the real-session path is covered by
- * test/integration/screen-controller.test.ts and the VS Code e2e.
+ * Just enough of a session for the controller: status, a frame feed the test
+ * drives, a client handle, and C64 memory for the inspector. The real-session
+ * path is covered by test/integration/screen-controller.test.ts and the e2e.
  */
 class ScriptedSession {
   readonly id = 's1';
   readonly events = new EventEmitter();
   phase: SessionStatus['phase'] = 'ready';
-  shots = 0;
-  gate?: Promise<void>;
+  machine = 'c64';
+  watchers = new Set<FrameListener>();
+  requests: FrameRequest[] = [];
+  typed: KeyStroke[][] = [];
+  claims: unknown[] = [];
+  holds = false;
+  memory = new Uint8Array(0x10000);
   async status(): Promise<SessionStatus> {
     return {
       session_id: this.id,
@@ -35,22 +50,52 @@ class ScriptedSession {
       generation: 1,
       phase: this.phase,
       progress: ['MAME started'],
-      state: 'stopped',
-      machine: 'spectrum',
-      emulator: 'mame',
-    };
+      state: 'running',
+      machine: this.machine,
+      emulator: 'builtin',
+      ...(this.holds ? { lease: { holder: { id: 'c', kind: 'ui', label: PANEL_LABEL }, expires_in_ms: 1 } } : {}),
+    } as SessionStatus;
   }
-  async screenshot(): Promise<ScreenImage> {
-    this.shots++;
-    await this.gate;
-    return image(this.shots);
+  watchScreen(request: FrameRequest, listener: FrameListener): () => void {
+    this.requests.push(request);
+    this.watchers.add(listener);
+    return () => this.watchers.delete(listener);
+  }
+  frameSource() {
+    return { mode: 'push' as const, maxFps: 50, cost: 'nothing' };
+  }
+  push(f: ScreenFrame): void {
+    for (const w of this.watchers) w(f);
+  }
+  async readMemory(address: Address, length: number): Promise<Uint8Array> {
+    return this.memory.slice(address.offset, address.offset + length);
+  }
+  attach() {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const session = this;
+    return {
+      get holdsControl() {
+        return session.holds;
+      },
+      claimControl(opts: unknown) {
+        session.claims.push(opts);
+        session.holds = true;
+        return { holder: { id: 'c', kind: 'ui', label: PANEL_LABEL }, expires_in_ms: 1 };
+      },
+      releaseControl() {
+        session.holds = false;
+      },
+      async typeKeys(strokes: KeyStroke[]) {
+        session.typed.push(strokes);
+        return { typed: strokes.length, pending: false };
+      },
+      beat() {},
+      close() {},
+    };
   }
   onEvent(listener: (e: QueuedEvent) => void): () => void {
     this.events.on('e', listener);
     return () => this.events.off('e', listener);
-  }
-  emit(event: QueuedEvent['event']): void {
-    this.events.emit('e', { seq: 1, time: 0, event });
   }
 }
 
@@ -74,79 +119,136 @@ function managerOf(
   };
 }
 
-test('webview messages: only ready and refresh are accepted', () => {
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('webview messages: only the known ones, with fields in range', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'ready' }), { type: 'ready' });
   assert.deepEqual(parseWebviewMessage({ type: 'refresh', extra: 1 }), { type: 'refresh' });
-  for (const bad of [undefined, null, 'ready', 42, {}, { type: 'frame' }, { type: 'eval' }]) {
-    assert.equal(parseWebviewMessage(bad), undefined);
+  assert.deepEqual(parseWebviewMessage({ type: 'key', text: '{RETURN}' }), { type: 'key', text: '{RETURN}' });
+  assert.deepEqual(parseWebviewMessage({ type: 'inspect', x: 3, y: 4 }), { type: 'inspect', x: 3, y: 4 });
+  for (const bad of [
+    undefined,
+    null,
+    'ready',
+    42,
+    {},
+    { type: 'frame' },
+    { type: 'eval' },
+    { type: 'key', text: '' },
+    { type: 'key', text: 'x'.repeat(33) },
+    { type: 'inspect', x: -1, y: 0 },
+    { type: 'inspect', x: 1.5, y: 0 },
+    { type: 'warp', on: 'yes' },
+  ]) {
+    assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
   }
 });
 
-test('nothing is posted before the webview says ready; ready brings a frame that decodes to the screenshot', async () => {
-  const session = new ScriptedSession();
-  const posted: HostMessage[] = [];
-  const controller = new ScreenController({ sessions: managerOf(session), post: (m) => posted.push(m) });
-  await controller.refresh();
-  assert.equal(posted.length, 0);
-  assert.equal(session.shots, 0);
-  await controller.handleMessage({ type: 'ready' });
-  assert.equal(posted.length, 1);
-  const frame = posted[0];
-  assert.equal(frame.type, 'frame');
-  if (frame.type !== 'frame') return;
-  assert.equal(frame.sessionId, 's1');
-  assert.equal(frame.state, 'stopped');
-  assert.equal(frame.frame, 1);
-  assert.equal(frame.maybeStale, true);
-  assert.match(frame.dataUrl, /^data:image\/png;base64,/);
-  const png = PNG.sync.read(Buffer.from(frame.dataUrl.split(',')[1], 'base64'));
-  assert.equal(png.width, 4);
-  assert.equal(png.height, 2);
-  assert.deepEqual([...png.data], [...image(1).rgba]);
-  controller.dispose();
+test('panel keys map to the one key syntax; modifier presses and Meta shortcuts stay with VS Code', () => {
+  const k = (key: string, mods: Partial<Record<'shiftKey' | 'ctrlKey' | 'altKey' | 'metaKey', boolean>> = {}) =>
+    panelKeyText({ key, shiftKey: false, ctrlKey: false, altKey: false, metaKey: false, ...mods });
+  assert.equal(k('a'), 'a');
+  assert.equal(k('A', { shiftKey: true }), 'A');
+  assert.equal(k('Enter'), '{RETURN}');
+  assert.equal(k('ArrowUp', { shiftKey: true }), '{SHIFT+UP}');
+  assert.equal(k('F1'), '{F1}');
+  assert.equal(k('c', { ctrlKey: true }), '{CTRL+C}');
+  assert.equal(k('{'), '{{');
+  assert.equal(k('Shift', { shiftKey: true }), undefined);
+  assert.equal(k('p', { metaKey: true }), undefined);
 });
 
-test('a stop event refreshes; a burst of stops during one screenshot coalesces into one more', async () => {
+test('nothing is posted before ready; then raw frames from the feed, the newest one when the webview is slow', async () => {
   const session = new ScriptedSession();
   const posted: HostMessage[] = [];
-  const controller = new ScreenController({ sessions: managerOf(session), post: (m) => posted.push(m) });
-  await controller.handleMessage({ type: 'ready' });
-  let release!: () => void;
-  session.gate = new Promise((r) => {
-    release = r;
+  let release: () => void = () => undefined;
+  let gate: Promise<void> = Promise.resolve();
+  const controller = new ScreenController({
+    sessions: managerOf(session),
+    post: (m) => {
+      posted.push(m);
+      return m.type === 'raw' ? gate : undefined;
+    },
   });
-  const stop = {
-    type: 'stopped' as const,
-    stop: { reason: 'breakpoint' as const, pc: 0x100 },
-    generation: 1,
-    breakpoint_ids: [],
-  };
-  session.emit(stop);
-  session.emit(stop);
-  session.emit(stop);
-  const pending = controller.refresh();
+  await tick();
+  assert.equal(posted.length, 0);
+  await controller.handleMessage({ type: 'ready' });
+  assert.deepEqual(session.requests, [{ fps: 30, realtime: true }], 'a person watching: real time');
+  gate = new Promise((r) => (release = r));
+  session.push(frame(1));
+  session.push(frame(2));
+  session.push(frame(3));
+  const raws = () => posted.filter((m) => m.type === 'raw').map((m) => m.type === 'raw' && m.frame);
+  assert.deepEqual(raws(), [1], 'one post at a time');
+  gate = Promise.resolve();
   release();
-  await pending;
-  assert.equal(session.shots, 3, 'one at ready, one for the first stop, one for everything during it');
-  assert.deepEqual(
-    posted.map((m) => m.type === 'frame' && m.frame),
-    [1, 2, 3],
-  );
-  session.emit({ type: 'running' });
-  assert.deepEqual(posted.at(-1), { type: 'status', sessionId: 's1', state: 'running', message: 'Running…' });
+  await tick();
+  await tick();
+  assert.deepEqual(raws(), [1, 3], 'frame 2 was overtaken by 3');
+  const raw = posted.find((m) => m.type === 'raw');
+  assert.ok(raw?.type === 'raw');
+  assert.deepEqual([raw.width, raw.height, raw.palette, raw.cost], [4, 2, [0, 0, 0, 255, 255, 255], 'nothing']);
+  await controller.handleMessage({ type: 'warp', on: true });
+  assert.deepEqual(session.requests.at(-1), { fps: 30, realtime: false }, 'warp on request');
   controller.dispose();
-  session.emit(stop);
-  await controller.refresh();
-  assert.equal(session.shots, 3, 'a disposed controller takes no screenshots');
 });
 
-test('no session, a booting session, a failing screenshot: each becomes a status sentence', async () => {
+test('keys reach the machine only after Take Control; the indicator says who holds it', async () => {
+  const session = new ScriptedSession();
+  const posted: HostMessage[] = [];
+  const controller = new ScreenController({ sessions: managerOf(session), post: (m) => posted.push(m) });
+  await controller.handleMessage({ type: 'ready' });
+  await controller.handleMessage({ type: 'key', text: 'A' });
+  assert.deepEqual(session.typed, []);
+  assert.match(JSON.stringify(posted.at(-1)), /Take control to type/);
+  await controller.handleMessage({ type: 'take-control' });
+  assert.deepEqual(session.claims, [{ takeOver: true }], 'taken explicitly, as the Take Control command does');
+  assert.deepEqual(posted.at(-1), { type: 'control', holder: PANEL_LABEL, mine: true });
+  await controller.handleMessage({ type: 'key', text: '{RETURN}' });
+  assert.deepEqual(session.typed, [[{ key: 'RETURN', modifiers: [] }]]);
+  controller.dispose();
+});
+
+test('inspector on a C64: the cell, screen code and character, colour RAM, the sprite, the mode', async () => {
+  const session = new ScriptedSession();
+  const m = session.memory;
+  m[0xd018] = 0x15; // screen $0400, upper case/graphics
+  m[0xd011] = 0x1b;
+  m[0xdd00] = 0x03; // VIC bank 0
+  m[0x0400 + 41] = 0x01; // 'A' at column 1, row 1
+  m[0xd800 + 41] = 0x0e;
+  m[0xd015] = 0x01; // sprite 0 at the inner area's top-left
+  m[0xd000] = 24;
+  m[0xd001] = 50;
+  const posted: HostMessage[] = [];
+  const controller = new ScreenController({ sessions: managerOf(session), post: (m) => posted.push(m) });
+  await controller.handleMessage({ type: 'ready' });
+  session.push({ ...frame(1), width: 384, height: 272, inner: { x: 32, y: 35, width: 320, height: 200 } });
+  await controller.handleMessage({ type: 'inspect', x: 32 + 9, y: 35 + 10 });
+  const found = posted.at(-1);
+  assert.ok(found?.type === 'inspect');
+  assert.deepEqual(found.lines, [
+    'pixel 41, 45',
+    'cell 1, 1',
+    "screen $0429 = $01 'A'",
+    'colour $D829 = $0E (light blue)',
+    'sprite 0',
+    'standard text',
+  ]);
+  assert.equal(found.address, 0x0429, 'a click opens screen RAM there');
+  await controller.handleMessage({ type: 'inspect', x: 2, y: 2 });
+  const border = posted.at(-1);
+  assert.ok(border?.type === 'inspect');
+  assert.deepEqual(border.lines, ['pixel 2, 2', 'border', 'standard text']);
+  controller.dispose();
+});
+
+test('no session, a booting session: each becomes a status sentence', async () => {
   const manager = managerOf(undefined);
   const posted: HostMessage[] = [];
   const controller = new ScreenController({ sessions: manager, post: (m) => posted.push(m), timeoutMs: 200 });
   await controller.handleMessage({ type: 'ready' });
   assert.deepEqual(posted.at(-1), { type: 'status', message: NO_SESSION_MESSAGE });
-
   const session = new ScriptedSession();
   session.phase = 'booting';
   manager.current = session;
@@ -156,34 +258,14 @@ test('no session, a booting session, a failing screenshot: each becomes a status
   assert.deepEqual(posted.at(-1), {
     type: 'status',
     sessionId: 's1',
-    state: 'stopped',
+    state: 'running',
     message: 'Session is booting: MAME started',
   });
-
-  session.phase = 'ready';
-  session.gate = new Promise(() => {}); // never answers
-  await controller.handleMessage({ type: 'refresh' });
-  const last = posted.at(-1);
-  assert.equal(last?.type, 'status');
-  assert.match(last?.type === 'status' ? last.message : '', /Gave up taking a screenshot after 200 ms/);
+  assert.equal(session.watchers.size, 0, 'no frames asked of a session still booting');
   controller.dispose();
 });
 
-test('png data URL refuses absurd sizes', () => {
-  assert.throws(
-    () =>
-      pngDataUrl({
-        width: MAX_SCREEN_SIDE + 1,
-        height: 1,
-        rgba: Buffer.alloc((MAX_SCREEN_SIDE + 1) * 4),
-        maybeStale: false,
-      }),
-    (e: RetroError) => e.code === 'too_large',
-  );
-  assert.throws(() => pngDataUrl({ width: 0, height: 5, rgba: Buffer.alloc(0), maybeStale: false }), RetroError);
-});
-
-test('panel HTML: locked-down CSP with the nonce, nothing remote', () => {
+test('panel HTML: locked-down CSP with the nonce, nothing remote, a focusable canvas', () => {
   const html = screenPanelHtml({
     cspSource: 'https://webview.example',
     scriptUri: 'https://webview.example/s.js',
@@ -193,11 +275,8 @@ test('panel HTML: locked-down CSP with the nonce, nothing remote', () => {
   const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
   assert.match(csp, /default-src 'none'/);
   assert.match(csp, /script-src 'nonce-abc_123'/);
-  assert.match(csp, /img-src data: https:\/\/webview\.example/);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
   assert.match(html, /<script nonce="abc_123" src="https:\/\/webview\.example\/s\.js"><\/script>/);
   assert.equal((html.match(/<script/g) ?? []).length, 1);
-  assert.match(html, /<img id="screen"/);
-  assert.match(html, /<button id="refresh"/);
-  assert.throws(() => screenPanelHtml({ cspSource: 'x', scriptUri: 'x', styleUri: 'x', nonce: "a' 'unsafe-inline" }));
+  assert.match(html, /<canvas id="screen" tabindex="0"/);
 });

@@ -1,0 +1,44 @@
+/**
+ * Keys pressed in the screen panel → the one key syntax (core/keys.ts) the
+ * session types with: printable characters as themselves, the rest by name
+ * in braces with their modifiers. Undefined for keys the panel keeps (modifier
+ * presses alone, IME composition, browser shortcuts with Ctrl/Meta and a letter
+ * VS Code needs, e.g. Ctrl+P).
+ */
+export interface PanelKey {
+  key: string;
+  shiftKey: boolean;
+  ctrlKey: boolean;
+  altKey: boolean;
+  metaKey: boolean;
+}
+
+const NAMED: Record<string, string> = {
+  Enter: 'RETURN',
+  ' ': 'SPACE',
+  Tab: 'TAB',
+  Escape: 'ESCAPE',
+  Backspace: 'BACKSPACE',
+  Delete: 'DELETE',
+  Insert: 'INSERT',
+  Home: 'HOME',
+  End: 'END',
+  PageUp: 'PAGEUP',
+  PageDown: 'PAGEDOWN',
+  ArrowUp: 'UP',
+  ArrowDown: 'DOWN',
+  ArrowLeft: 'LEFT',
+  ArrowRight: 'RIGHT',
+  Pause: 'RUNSTOP',
+};
+
+export function panelKeyText(e: PanelKey): string | undefined {
+  if (e.metaKey) return undefined;
+  const fn = /^F([1-9]|1[0-2])$/.test(e.key) ? e.key : undefined;
+  const name = NAMED[e.key] ?? fn;
+  const mods = [e.ctrlKey ? 'CTRL' : '', e.altKey ? 'ALT' : ''].filter(Boolean);
+  if (name) return `{${[...mods, e.shiftKey ? 'SHIFT' : ''].filter(Boolean).concat(name).join('+')}}`;
+  if ([...e.key].length !== 1) return undefined; // Shift, Control, Dead, Unidentified …
+  if (!mods.length) return e.key === '{' ? '{{' : e.key === '}' ? '}}' : e.key;
+  return /^[a-z0-9]$/i.test(e.key) ? `{${mods.join('+')}+${e.key.toUpperCase()}}` : undefined;
+}
