@@ -75,9 +75,18 @@ function draw(f: Raw): void {
   }
 }
 
+/** Bytes as they arrive: a typed array (VS Code transfers its buffer), or an ArrayBuffer. */
+function bytes(v: unknown): Uint8Array | undefined {
+  if (v instanceof Uint8Array) return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  return undefined;
+}
+
 function render(m: HostMessage): void {
   switch (m.type) {
     case 'raw': {
+      m = { ...m, pixels: bytes(m.pixels), rgba: bytes(m.rgba) };
       last = m;
       showHeader(m.sessionId, m.state);
       draw(m);
@@ -154,7 +163,13 @@ canvas.addEventListener('keydown', (e) => {
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
-  if (m && typeof m === 'object' && 'type' in m) render(m);
+  if (!m || typeof m !== 'object' || !('type' in m)) return;
+  try {
+    render(m);
+  } catch (err) {
+    message.textContent = `The panel could not show this message (${m.type}): ${(err as Error).message}`;
+    message.hidden = false;
+  }
 });
 for (const box of [borderBox, gridBox]) box.addEventListener('change', () => last && draw(last));
 warpBox.addEventListener('change', () => vscode.postMessage({ type: 'warp', on: warpBox.checked }));

@@ -233,9 +233,10 @@ export class ScreenController {
       width: f.width,
       height: f.height,
       frame: f.frame,
-      pixels: f.pixels,
+      // copies with their own buffer: VS Code transfers a typed array's whole ArrayBuffer (a Node Buffer's is a pool)
+      pixels: f.pixels && new Uint8Array(f.pixels),
       palette: f.palette?.flatMap((c) => [c[0], c[1], c[2]]),
-      rgba: f.rgba,
+      rgba: f.rgba && new Uint8Array(f.rgba),
       inner: f.inner,
       maybeStale: f.maybeStale,
       takenAt: Date.now(),
