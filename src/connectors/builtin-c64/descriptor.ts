@@ -12,10 +12,9 @@ export const builtinConnector: ConnectorDescriptor = {
   machines: ['c64'],
   defaultFor: ['c64'],
   options: {
-    drive8: z.string().optional().describe('builtin: device 8 folder'),
+    drive8: z.string().optional().describe('builtin: device 8, a folder or a .d64 image (read only)'),
   },
-  // as before: set by the code that starts a session (tests, the toolkit), not offered in launch.json or to agents
-  notInLaunchJson: ['drive8'],
+  // a path on the host: people set it in launch.json; agents' start_session does not offer it (the roots rule)
   notForAgents: ['drive8'],
   stopsAtEntry: true,
   missingProgram: (config) => (config.program ? undefined : NEEDS_PROGRAM),

@@ -75,6 +75,7 @@ export class HostFolderDrive {
       return this.setStatus(DOS.OK);
     }
     if (hasWildcard(spec.name)) return this.setStatus(DOS.BAD_NAME);
+    if (!this.writable()) return this.refuseWrite(spec.name);
     const existing = this.find(spec.name);
     if (spec.mode === 'write' && existing && !spec.replace) return this.setStatus(DOS.EXISTS);
     if (spec.mode === 'append' && !existing) return this.setStatus(DOS.NOT_FOUND);
@@ -146,7 +147,19 @@ export class HostFolderDrive {
     return this.status[0] === 0x30 && this.status[1] === 0x30;
   }
 
-  private setStatus(status: DosStatus, track = 0, sector = 0): void {
+  /** false: a read-only medium (a .d64 image); writes answer 26, WRITE PROTECT ON. */
+  protected writable(): boolean {
+    return true;
+  }
+
+  private refuseWrite(what: string): void {
+    this.log(
+      `Drive 8: "${what}" would write to the disk image, and writing .d64 images is unsupported on the built-in C64.`,
+    );
+    this.setStatus(DOS.WRITE_PROTECT);
+  }
+
+  protected setStatus(status: DosStatus, track = 0, sector = 0): void {
     this.status = statusLine(status, track, sector);
     this.statusAt = 0;
   }
@@ -156,6 +169,7 @@ export class HostFolderDrive {
     const verb = text[0]?.toLowerCase();
     if (verb === 'i') return this.setStatus(DOS.OK);
     if (verb === 'u' && /^u[ij9:]/i.test(text)) return this.reset();
+    if ((verb === 's' || verb === 'r') && !this.writable()) return this.refuseWrite(text);
     if (verb === 's') {
       let count = 0;
       for (const pattern of afterColon(text).split(',')) {
@@ -183,7 +197,7 @@ export class HostFolderDrive {
     this.setStatus(DOS.UNKNOWN_COMMAND);
   }
 
-  private names(): string[] {
+  protected names(): string[] {
     try {
       return readdirSync(this.folder, { withFileTypes: true })
         .filter((e) => e.isFile() || e.isSymbolicLink())
@@ -206,14 +220,14 @@ export class HostFolderDrive {
     );
   }
 
-  private listing(pattern: string): Uint8Array {
+  protected listing(pattern: string): Uint8Array {
     const entries = this.names()
       .filter((n) => matchesPattern(pattern, n))
       .map((name) => ({ name, bytes: this.size(name), type: typeOfHostName(name) }));
     return directoryListing(basename(this.folder), entries);
   }
 
-  private size(name: string): number {
+  protected size(name: string): number {
     try {
       return statSync(join(this.folder, name)).size;
     } catch {
@@ -230,7 +244,7 @@ export class HostFolderDrive {
     }
   }
 
-  private readHost(name: string): Uint8Array | undefined {
+  protected readHost(name: string): Uint8Array | undefined {
     try {
       return readRegularFileSync(join(this.folder, name), {
         maxBytes: MAX_DRIVE_FILE,

@@ -49,7 +49,7 @@ import {
   u32,
   type Answer,
 } from './monitor-commands.js';
-import { HostFolderDrive } from './host-drive.js';
+import { openDrive8 } from './d64-drive.js';
 import { DISPLAY, renderDisplay } from './video.js';
 
 /** Requests larger than this close the connection (VICE has no bound; we keep memory bounded). */
@@ -69,7 +69,7 @@ export interface ServerOptions {
   onQuit?: () => void;
   /** the in-process client left (the server has closed) */
   onOwnerGone?: () => void;
-  /** the host folder served as device 8 (default: the folder of the program autostarted) */
+  /** device 8: a host folder or a .d64 image (default: the folder of the program autostarted) */
   drive8?: string;
   /** AUTOSTART reads programs only inside these folders (real paths); absent: anywhere (the VICE test peer) */
   autostartRoots?: readonly string[];
@@ -114,7 +114,7 @@ export class BuiltinMonitorServer {
       () => (this.resources.get('VICIIExternalPalette') ? PEPTO_PAL : VICE_DEFAULT_PAL),
       () => undefined,
     );
-    if (opts.drive8) this.machine.attachDrive(new HostFolderDrive(opts.drive8, this.machineMessage));
+    if (opts.drive8) this.machine.attachDrive(openDrive8(opts.drive8, this.machineMessage));
   }
 
   /**
