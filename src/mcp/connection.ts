@@ -7,6 +7,7 @@
 import type { ClientKind, SessionApi, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import { RetroError } from '../core/errors.js';
+import { watchHandle, type Notify } from './session-notices.js';
 
 /** Which client started each session, across every connection of this process. */
 const starters = new WeakMap<SessionApi, string>();
@@ -30,10 +31,17 @@ export interface ConnectionOptions {
    * client's).
    */
   isAlive?: () => boolean;
+  /** session notices (session-notices.ts) as they happen: the MCP server sends them as logging notifications */
+  notify?: Notify;
 }
+
+/** The most notices kept for the next reply (the oldest go first). */
+const MAX_EVENTS = 20;
 
 export class McpConnection {
   private readonly handles = new Map<string, ClientSession>();
+  private readonly watching = new Map<ClientSession, () => void>();
+  private readonly events: string[] = [];
   private closed = false;
 
   constructor(
@@ -65,14 +73,38 @@ export class McpConnection {
     return [...this.handles.values()].flatMap((handle) => handle.takeLosses());
   }
 
+  /** Notices since the last reply (stops by others, losses), once each. */
+  takeEvents(): string[] {
+    return this.events.splice(0);
+  }
+
+  private watch(handle: ClientSession): void {
+    if (this.watching.has(handle)) return;
+    this.watching.set(
+      handle,
+      watchHandle(handle, (text, level) => {
+        this.events.push(text);
+        if (this.events.length > MAX_EVENTS) this.events.shift();
+        this.opts.notify?.(text, level);
+      }),
+    );
+  }
+
+  private unwatch(handle: ClientSession): void {
+    this.watching.get(handle)?.();
+    this.watching.delete(handle);
+  }
+
   /** This connection's handle in the session a tool names (or the default one); the call counts as life. */
   use(sessionId?: string): ClientSession {
     if (this.closed) throw new RetroError('internal', 'This MCP connection is closed.');
     const session = this.manager.get(sessionId);
     let handle = this.handles.get(session.id);
     if (!handle || handle.session !== session) {
+      if (handle) this.unwatch(handle);
       handle = this.manager.attach(session.id, this.starter);
       this.handles.set(session.id, handle);
+      this.watch(handle);
     }
     // a client the session dropped (silent too long) learns it here; the next heartbeat forgets it
     handle.beat();
@@ -83,6 +115,7 @@ export class McpConnection {
   adopt(handle: ClientSession): void {
     starters.set(handle.session, handle.id);
     this.handles.set(handle.session.id, handle);
+    this.watch(handle);
   }
 
   /** The client id this connection has in a session, if it touched it. */
@@ -96,6 +129,7 @@ export class McpConnection {
     for (const [id, handle] of this.handles) {
       if (this.manager.list().includes(handle.session) && this.beats(handle)) continue;
       handle.close();
+      this.unwatch(handle);
       this.handles.delete(id);
     }
   }
@@ -104,7 +138,10 @@ export class McpConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const handle of this.handles.values()) handle.close();
+    for (const handle of this.handles.values()) {
+      handle.close();
+      this.unwatch(handle);
+    }
     this.handles.clear();
   }
 

@@ -21,6 +21,10 @@ export const envelopeShape = {
     .array(z.string())
     .optional()
     .describe('what this client lost since its last reply: the control lease lapsed or was taken, …'),
+  events: z
+    .array(z.string())
+    .optional()
+    .describe('what happened since its last reply that this client did not cause: a stop by another client, …'),
 };
 
 export const errorSchema = z.object({

@@ -68,7 +68,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       // loading a group registers several tools at once: one notification for them all
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
       instructions: SERVER_INSTRUCTIONS,
@@ -83,7 +83,14 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     labelsInUse.set(name, Math.max(ordinal, labelsInUse.get(name) ?? 0));
     return `MCP client ${name}${ordinal > 1 ? ` #${ordinal}` : ''} (${opts.transport})`;
   };
-  const connection = new McpConnection(manager, { label, heartbeatMs: opts.heartbeatMs, isAlive: opts.isAlive });
+  const connection = new McpConnection(manager, {
+    label,
+    heartbeatMs: opts.heartbeatMs,
+    isAlive: opts.isAlive,
+    // session notices reach the client at once, not only with its next reply
+    notify: (text, level) =>
+      void server.server.sendLoggingMessage({ level, logger: 'retro-debug', data: text }).catch(() => undefined),
+  });
   const ctx: ToolContext = {
     manager,
     connection,

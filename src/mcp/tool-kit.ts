@@ -205,16 +205,27 @@ async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolCon
   } catch (err) {
     result = errorResult(err);
   }
-  return withLosses(result, ctx.connection?.takeLosses() ?? []);
+  return withLosses(result, ctx.connection?.takeLosses() ?? [], ctx.connection?.takeEvents() ?? []);
 }
 
-/** What the client lost since its last reply (a lapsed lease, …) goes first in the text and in `lost`. */
-function withLosses(result: CallToolResult, lost: string[]): CallToolResult {
-  if (!lost.length) return result;
+/**
+ * What the client lost since its last reply (a lapsed lease, …) goes first in the text and in `lost`; what
+ * happened that it did not cause (a stop by another client; session-notices.ts) in `events`.
+ */
+function withLosses(result: CallToolResult, lost: string[], events: string[]): CallToolResult {
+  const others = events.filter((e) => !lost.includes(e));
+  if (!lost.length && !others.length) return result;
   const [first, ...rest] = result.content;
-  const note = `Lost since your last call: ${lost.join(' ')}\n`;
+  const note =
+    (lost.length ? `Lost since your last call: ${lost.join(' ')}\n` : '') +
+    (others.length ? `Since your last call: ${others.join(' ')}\n` : '');
   const content = first?.type === 'text' ? [{ ...first, text: note + first.text }, ...rest] : result.content;
-  return { ...result, content, structuredContent: { ...result.structuredContent, lost } };
+  const structured = {
+    ...result.structuredContent,
+    ...(lost.length ? { lost } : {}),
+    ...(others.length ? { events: others } : {}),
+  };
+  return { ...result, content, structuredContent: structured };
 }
 
 /** Call a tool without MCP (the CLI): validates the arguments with the same schema. */

@@ -88,6 +88,7 @@ export class ClientHandle implements ClientSession {
   private readonly losses: string[] = [];
   private readonly unsubscribe: () => void;
   private readonly controlLost = new Set<(holder: ClientRef) => void>();
+  private readonly lossListeners = new Set<(text: string) => void>();
   private readonly subscriptions = new Set<() => void>();
 
   constructor(
@@ -141,6 +142,17 @@ export class ClientHandle implements ClientSession {
   /** What this client lost since the last call (each sentence once), for the front end's next reply. */
   takeLosses(): string[] {
     return this.losses.splice(0);
+  }
+
+  /** Each loss as it happens (MCP sends it as a logging notification at once; the next reply repeats it). */
+  onLoss(listener: (text: string) => void): () => void {
+    this.lossListeners.add(listener);
+    return () => this.lossListeners.delete(listener);
+  }
+
+  private lose(text: string): void {
+    this.losses.push(text);
+    for (const l of [...this.lossListeners]) l(text);
   }
 
   // ---- lease ----
@@ -385,7 +397,7 @@ export class ClientHandle implements ClientSession {
         ...(e.removed_watchpoints?.length ? [`watchpoints ${e.removed_watchpoints.join(', ')}`] : []),
         ...(e.released_inputs?.length ? [`held inputs ${e.released_inputs.join(', ')}`] : []),
       ];
-      this.losses.push(
+      this.lose(
         `Session ${this.session.id} dropped this client after it showed no life for the lease time` +
           (what.length ? `; removed its ${what.join(', ')}.` : '.'),
       );
@@ -397,17 +409,15 @@ export class ClientHandle implements ClientSession {
     this.holding = mine;
     if (!lost || this.closedFlag) return;
     if (e.lease) {
-      this.losses.push(
-        `${e.lease.holder.label} took the control lease of session ${this.session.id} from this client.`,
-      );
+      this.lose(`${e.lease.holder.label} took the control lease of session ${this.session.id} from this client.`);
       for (const l of [...this.controlLost]) l(e.lease.holder);
     } else if (e.lapsed?.id === this.client.id) {
-      this.losses.push(
+      this.lose(
         `The control lease of session ${this.session.id} lapsed: no request from this client within the lease time. ` +
           'Its breakpoints and watchpoints are kept; claim control again to run, step or write.',
       );
     } else if (!this.releasing) {
-      this.losses.push(`This client no longer holds the control lease of session ${this.session.id}.`);
+      this.lose(`This client no longer holds the control lease of session ${this.session.id}.`);
     }
   }
 

@@ -58,6 +58,8 @@ export interface ClientSession {
    * returned once, so a front end tells its client in the next reply.
    */
   takeLosses(): string[];
+  /** each loss as it happens, besides takeLosses */
+  onLoss(listener: (text: string) => void): () => void;
   claimControl(opts?: { takeOver?: boolean }): LeaseInfo;
   /** claims the lease when nobody else holds it; false (no error) when someone does */
   tryClaim(): boolean;

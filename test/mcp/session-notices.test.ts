@@ -1,0 +1,79 @@
+/**
+ * Events an agent did not cause reach it at once as MCP logging notifications
+ * and again in its next reply: its lease taken by another client (`lost`), a
+ * stop at another client's breakpoint (`events`). Two official SDK clients
+ * over HTTP on one built-in C64 session running a cc65 program.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
+import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
+import { call, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+
+let fx: C64Fixture;
+let manager: SessionManager;
+let server: HttpMcpServer;
+let alice: Client;
+let bob: Client;
+const told: { level: string; data: string }[] = [];
+
+before(async () => {
+  fx = await buildC64Fixture();
+  manager = new SessionManager({ connectors: CONNECTORS });
+  server = await startHttpServerOn(manager);
+  alice = await connectHttpClient(server, 'alice');
+  bob = await connectHttpClient(server, 'bob');
+  alice.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    told.push({ level: n.params.level, data: String(n.params.data) });
+  });
+});
+
+after(async () => {
+  await Promise.allSettled([alice?.close(), bob?.close()]);
+  await server?.close();
+  await manager?.closeAll();
+});
+
+async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    assert.ok(Date.now() < end, `no ${what} within ${ms} ms: ${JSON.stringify(told)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('a lease taken and a stop at another client’s breakpoint: told at once, and in the next reply', async () => {
+  await call(alice, 'start_session', { machine: 'c64', program: fx.prg, cwd: fx.dir, wait: true });
+  await call(bob, 'claim_control', { take_over: true });
+  await until('lease notice', () => told.some((t) => /bob.*took the control lease/.test(t.data)));
+  assert.equal(told.find((t) => /took the control lease/.test(t.data))!.level, 'warning');
+
+  const bp = await call(bob, 'set_breakpoint', { file: 'util.c', line: fx.markers.scaled.line });
+  const hit = await call(bob, 'resume', { wait: true, timeout_ms: 30_000 });
+  assert.equal(hit.location.line, fx.markers.scaled.line);
+  await until('stop notice', () => told.some((t) => /stopped in add_scaled/.test(t.data)));
+  const stop = told.find((t) => /stopped in add_scaled/.test(t.data))!;
+  assert.equal(stop.level, 'info');
+  assert.match(stop.data, new RegExp(`breakpoint ${bp.breakpoint.id} of MCP client bob`));
+
+  const next = await call(alice, 'session_status', {});
+  assert.ok(
+    next.lost.some((l: string) => /took the control lease/.test(l)),
+    JSON.stringify(next.lost),
+  );
+  assert.ok(
+    next.events.some((e: string) => /stopped in add_scaled/.test(e)),
+    JSON.stringify(next.events),
+  );
+  assert.ok(!next.events.some((e: string) => /took the control lease/.test(e)), 'a loss is said once, in lost');
+  const again = await call(alice, 'session_status', {});
+  assert.ok(!('events' in again) && !('lost' in again), 'each is told once');
+
+  // bob's own stop is no news to bob
+  const bobNext = await call(bob, 'session_status', {});
+  assert.ok(!('events' in bobNext));
+});
