@@ -1,5 +1,5 @@
 import { RetroError } from '../core/errors.js';
-import type { Variable } from '../debuginfo/model.js';
+import type { CType, Variable } from '../debuginfo/model.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { decodeValue, sizeOf, typeName } from '../debuginfo/values.js';
 import { evaluateExpression, scopeAt } from '../debuginfo/expr/index.js';
@@ -30,9 +30,12 @@ export class VariableReader {
     return Promise.all(visible.map((v) => this.value(v, frame)));
   }
 
+  /** Each global on its own: one that cannot be read is listed with the reason, the others still are. */
   async globals(limit = 256): Promise<VariableValue[]> {
     const globals = this.index.info.globals.slice(0, limit);
-    return Promise.all(globals.map((v) => this.value(v)));
+    return Promise.all(
+      globals.map((v) => this.value(v).catch((err: Error) => unavailable(v, `not readable: ${err.message}`))),
+    );
   }
 
   /** A C expression (see debuginfo/expr) in `frame`'s scope: its locals first, then statics and globals. */
@@ -89,13 +92,33 @@ export class VariableReader {
     }
   }
 
+  /** An array larger than MAX_VARIABLE_BYTES shows its first elements and says so; other large objects say why not. */
   async value(v: Variable, frame?: RawFrame): Promise<VariableValue> {
-    const size = Math.min(sizeOf(v.type), MAX_VARIABLE_BYTES);
+    const full = sizeOf(v.type);
+    const type = full > MAX_VARIABLE_BYTES ? truncatedArray(v.type) : v.type;
+    if (!type)
+      return unavailable(v, `${full} bytes, more than the ${MAX_VARIABLE_BYTES} a variable shows; read it as memory`);
+    const size = sizeOf(type);
     const loc = this.locate(v, frame);
     if (loc.kind === 'unavailable') return unavailable(v, loc.reason);
-    if (loc.kind === 'value') return decodeValue(v.name, v.type, loc.bytes.subarray(0, size));
-    return decodeValue(v.name, v.type, await this.read(loc.address, size), { space: 'cpu', offset: loc.address });
+    const value =
+      loc.kind === 'value'
+        ? decodeValue(v.name, type, loc.bytes.subarray(0, size))
+        : decodeValue(v.name, type, await this.read(loc.address, size), { space: 'cpu', offset: loc.address });
+    if (type === v.type || v.type.kind !== 'array' || type.kind !== 'array') return value;
+    return {
+      ...value,
+      type: typeName(v.type),
+      value: `${value.value} (the first ${type.length} of ${v.type.length} elements)`,
+    };
   }
+}
+
+/** The leading part of an array that fits MAX_VARIABLE_BYTES; undefined for anything else (or elements too large). */
+function truncatedArray(type: CType): CType | undefined {
+  if (type.kind !== 'array') return undefined;
+  const length = Math.floor(MAX_VARIABLE_BYTES / Math.max(1, sizeOf(type.of)));
+  return length ? { ...type, length } : undefined;
 }
 
 function unavailable(v: Variable, why: string): VariableValue {
