@@ -16,6 +16,7 @@ import { compactToolList } from './schema-compact.js';
 import { explainUnknownTool } from './unknown-tool.js';
 import { registerToolDef, type ToolContext, type ToolGroup } from './tool-kit.js';
 import { catalogTools } from './tools/catalog.js';
+import { registerResources } from './resources.js';
 
 export const SERVER_NAME = 'retro-debug';
 export const SERVER_VERSION = '0.1.0';
@@ -100,6 +101,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     groups: () => catalog.groups(),
   };
   for (const tool of catalogTools) registerToolDef(server, tool, ctx);
+  registerResources(server, manager);
   const defs = new Map([...catalogTools, ...opts.groups.flatMap((g) => g.tools)].map((t) => [t.name, t]));
   const unadvertised = (name: string) => defs.get(name)?.unadvertised;
   const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full', opts.groups);

@@ -182,6 +182,11 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
   }
 
+  /** The loaded program's source files as its debug info names them, with the file on disk when found. */
+  sourceFiles(): { file: string; path?: string }[] {
+    return (this.index?.sourceFiles() ?? []).map((file) => ({ file, path: this.paths.resolve(file) }));
+  }
+
   listBreakpoints(): BreakpointInfo[] {
     return this.breakpoints.list();
   }

@@ -320,6 +320,8 @@ export interface SessionApi {
 
   /** every client's breakpoints (each names its owner; others see them read-only) */
   listBreakpoints(): BreakpointInfo[];
+  /** the loaded program's source files as its debug info names them, with the file on disk when found */
+  sourceFiles(): { file: string; path?: string }[];
 
   // inspection (free for everyone)
   backtrace(): Promise<StackFrameInfo[]>;
