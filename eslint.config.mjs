@@ -38,6 +38,22 @@ export default tseslint.config(
       ],
     },
   },
+  // a refusal names its kind through a core/errors.ts factory; only codes with a structured factory
+  // (not_stopped, no_lease, not_owner, …) may still build one by hand when their sentence is more specific
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "NewExpression[callee.name='RetroError'][arguments.0.type='Literal']:not([arguments.0.value=/^(not_stopped|no_lease|not_owner|lease_held|stale_generation)$/])",
+          message: "Use the code's factory from core/errors.ts (badRequest, notFound, unsupported, …).",
+        },
+      ],
+    },
+  },
   // tests read loosely typed structured results
   { files: ['test/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { RetroError } from '../core/errors.js';
+import { RetroError, notFound, launchFailed, fileExists, internalError } from '../core/errors.js';
 
 const run = promisify(execFile);
 const ROM_SIZE = 16384;
@@ -32,7 +32,7 @@ export function findDemoSources(from = __dirname): string {
     if (existsSync(join(candidate, 'demo.c'))) return candidate;
     if (dirname(dir) === dir) break;
   }
-  throw new RetroError('not_found', `The bundled demo sources (examples/zx-demo) were not found above ${from}.`);
+  throw notFound(`The bundled demo sources (examples/zx-demo) were not found above ${from}.`);
 }
 
 /** Throws launch_failed naming the tool when SDCC's tools are not installed. */
@@ -42,8 +42,7 @@ export async function checkSdcc(): Promise<void> {
       await run(tool, tool === 'sdcc' ? ['--version'] : ['-h'], { timeout: 10_000 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new RetroError(
-          'launch_failed',
+        throw launchFailed(
           `"${tool}" was not found on PATH: install SDCC (e.g. apt-get install sdcc) to build the demo.`,
         );
       }
@@ -56,7 +55,7 @@ export async function buildDemo(outDir: string, overwrite: boolean): Promise<Dem
   const src = findDemoSources();
   const dir = join(outDir, 'build');
   if (existsSync(dir) && !overwrite) {
-    throw new RetroError('file_exists', `${dir} already exists; use --overwrite or another --out folder.`, {
+    throw fileExists(`${dir} already exists; use --overwrite or another --out folder.`, {
       path: dir,
     });
   }
@@ -91,13 +90,13 @@ export async function buildDemo(outDir: string, overwrite: boolean): Promise<Dem
   } catch (err) {
     if (err instanceof RetroError) throw err;
     const e = err as { stderr?: string; message: string };
-    throw new RetroError('launch_failed', `Building the demo failed: ${(e.stderr || e.message).trim().slice(0, 2000)}`);
+    throw launchFailed(`Building the demo failed: ${(e.stderr || e.message).trim().slice(0, 2000)}`);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
   const source = join(dir, 'demo.c');
   const lines = (await readFile(source, 'utf8')).split('\n');
   const paintLine = lines.findIndex((l) => /\/\*\s*DEMO:paint\s*\*\//.test(l)) + 1;
-  if (paintLine === 0) throw new RetroError('internal', 'demo.c has no DEMO:paint marker.');
+  if (paintLine === 0) throw internalError('demo.c has no DEMO:paint marker.');
   return { dir, rom: join(dir, 'demo.rom'), cdb: join(dir, 'demo.cdb'), source, paintLine };
 }

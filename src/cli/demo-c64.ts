@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { RetroError } from '../core/errors.js';
+import { RetroError, notFound, fileExists, launchFailed } from '../core/errors.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { demoCaller, waitUntilReady, type DemoOptions } from './demo-tools.js';
 
@@ -29,13 +29,13 @@ function findSources(from = __dirname): string {
     if (existsSync(join(candidate, 'demo.c'))) return candidate;
     if (dirname(dir) === dir) break;
   }
-  throw new RetroError('not_found', `The bundled C64 demo sources (examples/c64-demo) were not found above ${from}.`);
+  throw notFound(`The bundled C64 demo sources (examples/c64-demo) were not found above ${from}.`);
 }
 
 async function buildC64Demo(outDir: string, overwrite: boolean): Promise<C64Build> {
   const dir = join(outDir, 'build-c64');
   if (existsSync(dir) && !overwrite)
-    throw new RetroError('file_exists', `${dir} already exists; use --overwrite or another --out folder.`, {
+    throw fileExists(`${dir} already exists; use --overwrite or another --out folder.`, {
       path: dir,
     });
   await mkdir(outDir, { recursive: true });
@@ -51,16 +51,12 @@ async function buildC64Demo(outDir: string, overwrite: boolean): Promise<C64Buil
     await rename(tmp, dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new RetroError(
-        'launch_failed',
+      throw launchFailed(
         '"cl65" was not found on PATH: install cc65 (e.g. apt-get install cc65) to build the C64 demo.',
       );
     if (err instanceof RetroError) throw err;
     const e = err as { stderr?: string; message: string };
-    throw new RetroError(
-      'launch_failed',
-      `Building the C64 demo failed: ${(e.stderr || e.message).trim().slice(0, 2000)}`,
-    );
+    throw launchFailed(`Building the C64 demo failed: ${(e.stderr || e.message).trim().slice(0, 2000)}`);
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 /** The demo's pieces both demos share: options, a caller of the MCP tool functions, the wait for boot. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SessionManagerApi } from '../session/types.js';
-import { RetroError, type ErrorCode } from '../core/errors.js';
+import { RetroError, type ErrorCode, internalError, timedOut } from '../core/errors.js';
 import { McpConnection } from '../mcp/connection.js';
 import { findTool, TOOL_GROUPS } from '../connectors/registry.js';
 import { invokeTool, type ToolContext } from '../mcp/tool-kit.js';
@@ -39,7 +39,7 @@ export function demoCaller(manager: SessionManagerApi, outDir: string) {
 export function toolCaller(ctx: ToolContext) {
   return async (name: string, args: Record<string, unknown> = {}): Promise<Result> => {
     const tool = findTool(name);
-    if (!tool) throw new RetroError('internal', `No tool named ${name}.`);
+    if (!tool) throw internalError(`No tool named ${name}.`);
     const result = await invokeTool(tool, args, ctx);
     const structured = result.structuredContent as Result;
     if (result.isError)
@@ -72,8 +72,7 @@ export async function waitUntilReady(
         st.failure?.message ?? 'The session failed to start.',
       );
     if (st.phase === 'ready' && st.state === 'stopped') return st;
-    if (Date.now() > deadline)
-      throw new RetroError('timeout', `MAME did not reach main within ${BOOT_TIMEOUT_MS / 1000} s.`);
+    if (Date.now() > deadline) throw timedOut(`MAME did not reach main within ${BOOT_TIMEOUT_MS / 1000} s.`);
     await sleep(300);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { sleep } from '../core/async.js';
 import type { SessionManagerApi } from '../session/types.js';
-import { RetroError } from '../core/errors.js';
+import { unsupported, timedOut } from '../core/errors.js';
 import { resolveMamePath } from '../connectors/mame/launcher.js';
 import { buildDemo, checkSdcc } from './build-demo.js';
 import { runC64Demo } from './demo-c64.js';
@@ -20,10 +20,7 @@ const where = (loc?: { file: string; line: number; function?: string }) =>
 export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Promise<void> {
   if (opts.machine === 'c64') return runC64Demo(manager, opts);
   if (opts.machine !== 'spectrum') {
-    throw new RetroError(
-      'unsupported',
-      `The demo exists for the "spectrum" and "c64" machines only (asked: "${opts.machine}").`,
-    );
+    throw unsupported(`The demo exists for the "spectrum" and "c64" machines only (asked: "${opts.machine}").`);
   }
   const { log } = opts;
   resolveMamePath({}); // fails with a clear launch_failed message when MAME is missing
@@ -50,7 +47,7 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
       `Breakpoint ${bp.breakpoint.id} at demo.c:${bp.breakpoint.line} (${bp.breakpoint.verified ? 'verified' : 'not verified'}).`,
     );
     const hit = await call('resume', { wait: true, timeout_ms: 30_000 });
-    if (hit.state !== 'stopped') throw new RetroError('timeout', 'The demo did not reach its breakpoint within 30 s.');
+    if (hit.state !== 'stopped') throw timedOut('The demo did not reach its breakpoint within 30 s.');
     log(`Hit the breakpoint: ${where(hit.location)}.`);
 
     const bt = await call('backtrace');

@@ -21,7 +21,7 @@ import {
 import { link, mkdir, open, readlink, realpath, rename, unlink } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { RetroError } from './errors.js';
+import { RetroError, badRequest, notFound, tooLarge, outsideRoots, fileExists, internalError } from './errors.js';
 
 /** Longest path text accepted (Linux PATH_MAX) and longest name in it (NAME_MAX). */
 export const MAX_PATH_CHARS = 4096;
@@ -33,13 +33,13 @@ export const MAX_PROFILE_BYTES = 4 * 1024 * 1024;
 
 /** Refuse path text no file system would take, as a bad request rather than an internal error. */
 export function checkPathText(path: string, what = 'path'): void {
-  if (typeof path !== 'string' || path === '') throw new RetroError('bad_request', `The ${what} is empty.`);
-  if (path.includes('\0')) throw new RetroError('bad_request', `The ${what} contains a NUL byte.`);
+  if (typeof path !== 'string' || path === '') throw badRequest(`The ${what} is empty.`);
+  if (path.includes('\0')) throw badRequest(`The ${what} contains a NUL byte.`);
   if (path.length > MAX_PATH_CHARS)
-    throw new RetroError('bad_request', `The ${what} is ${path.length} characters; at most ${MAX_PATH_CHARS}.`);
+    throw badRequest(`The ${what} is ${path.length} characters; at most ${MAX_PATH_CHARS}.`);
   const long = path.split(/[\\/]/).find((part) => Buffer.byteLength(part) > MAX_NAME_CHARS);
   if (long !== undefined)
-    throw new RetroError('bad_request', `A name in the ${what} is longer than ${MAX_NAME_CHARS} bytes.`, {
+    throw badRequest(`A name in the ${what} is longer than ${MAX_NAME_CHARS} bytes.`, {
       name: long.slice(0, 40) + '…',
     });
 }
@@ -47,10 +47,9 @@ export function checkPathText(path: string, what = 'path'): void {
 function errnoError(err: unknown, path: string, what: string): RetroError {
   if (err instanceof RetroError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT' || code === 'ENOTDIR')
-    return new RetroError('not_found', `The ${what} ${path} does not exist.`, { path });
-  if (code === 'ENAMETOOLONG') return new RetroError('bad_request', `The ${what} path is too long.`, { path });
-  return new RetroError('bad_request', `Cannot read the ${what} ${path}: ${(err as Error).message}`, { path });
+  if (code === 'ENOENT' || code === 'ENOTDIR') return notFound(`The ${what} ${path} does not exist.`, { path });
+  if (code === 'ENAMETOOLONG') return badRequest(`The ${what} path is too long.`, { path });
+  return badRequest(`Cannot read the ${what} ${path}: ${(err as Error).message}`, { path });
 }
 
 /** The real path of an open descriptor (Linux: /proc/self/fd), so a swapped symlink cannot fool a check. */
@@ -87,9 +86,9 @@ export function readRegularFileSync(path: string, opts: ReadOptions): Buffer {
   try {
     if (opts.roots) checkInsideRoots(fdRealPathSync(fd, path), opts.roots, path);
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new RetroError('bad_request', `The ${what} ${path} is not a regular file.`, { path });
+    if (!st.isFile()) throw badRequest(`The ${what} ${path} is not a regular file.`, { path });
     if (st.size > opts.maxBytes)
-      throw new RetroError('too_large', `The ${what} ${path} is ${st.size} bytes; at most ${opts.maxBytes} are read.`, {
+      throw tooLarge(`The ${what} ${path} is ${st.size} bytes; at most ${opts.maxBytes} are read.`, {
         path,
         size: st.size,
         max_bytes: opts.maxBytes,
@@ -122,9 +121,9 @@ export async function readRegularFile(path: string, opts: ReadOptions): Promise<
       checkInsideRoots(real, opts.roots, path);
     }
     const st = await handle.stat();
-    if (!st.isFile()) throw new RetroError('bad_request', `The ${what} ${path} is not a regular file.`, { path });
+    if (!st.isFile()) throw badRequest(`The ${what} ${path} is not a regular file.`, { path });
     if (st.size > opts.maxBytes)
-      throw new RetroError('too_large', `The ${what} ${path} is ${st.size} bytes; at most ${opts.maxBytes} are read.`, {
+      throw tooLarge(`The ${what} ${path} is ${st.size} bytes; at most ${opts.maxBytes} are read.`, {
         path,
         size: st.size,
         max_bytes: opts.maxBytes,
@@ -168,8 +167,7 @@ function isInside(root: string, full: string): boolean {
 /** Throws `outside_roots` unless the (already real) path lies in one of the roots (real paths taken too). */
 export function checkInsideRoots(realPath: string, roots: readonly string[], shown = realPath): void {
   if (roots.some((root) => isInside(realPathLoose(root), realPath))) return;
-  throw new RetroError(
-    'outside_roots',
+  throw outsideRoots(
     `${shown} is outside the folders this client may use (${roots.join(', ') || 'none'}). ` +
       'Use a path inside the workspace, the output folder or a root the MCP client declared.',
     { path: shown, real_path: realPath, roots: [...roots] },
@@ -191,7 +189,7 @@ export function resolveOutputPath(outputDir: string, path: string): string {
   const full = resolve(root, path);
   const rel = relative(root, full);
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new RetroError('bad_request', `Output path "${path}" must name a file inside the output folder ${root}.`, {
+    throw badRequest(`Output path "${path}" must name a file inside the output folder ${root}.`, {
       output_dir: root,
     });
   }
@@ -236,11 +234,11 @@ export async function writeFileAtomic(
     else await link(tmp, full);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
-      throw new RetroError('file_exists', `${full} already exists; pass overwrite: true to replace it.`, {
+      throw fileExists(`${full} already exists; pass overwrite: true to replace it.`, {
         path: full,
       });
     }
-    throw new RetroError('internal', `Could not write ${full}: ${(err as Error).message}`, { path: full });
+    throw internalError(`Could not write ${full}: ${(err as Error).message}`, { path: full });
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
@@ -256,17 +254,13 @@ export function ensurePrivateDir(dir: string): string {
   const st = lstatSync(dir);
   const uid = process.getuid?.();
   if (!st.isDirectory())
-    throw new RetroError('bad_request', `${dir} must be a folder, not a link or file: refusing to use it.`, {
+    throw badRequest(`${dir} must be a folder, not a link or file: refusing to use it.`, {
       path: dir,
     });
   if (uid !== undefined && st.uid !== uid)
-    throw new RetroError(
-      'bad_request',
-      `${dir} belongs to uid ${st.uid}, not to us (uid ${uid}): refusing to use it.`,
-      {
-        path: dir,
-      },
-    );
+    throw badRequest(`${dir} belongs to uid ${st.uid}, not to us (uid ${uid}): refusing to use it.`, {
+      path: dir,
+    });
   if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
   return dir;
 }

@@ -4,7 +4,7 @@
  * used; indices the caller's palette did not cover are reported.
  */
 import { deflateSync } from 'node:zlib';
-import { RetroError } from './errors.js';
+import { internalError, badRequest } from './errors.js';
 
 /** One palette entry. */
 export type Rgb = readonly [number, number, number];
@@ -52,7 +52,7 @@ export interface IndexedPng {
 
 export function encodeIndexedPng(img: IndexedImage, palette: readonly Rgb[]): IndexedPng {
   if (img.pixels.length !== img.width * img.height)
-    throw new RetroError('internal', 'Indexed image size does not match its pixels.');
+    throw internalError('Indexed image size does not match its pixels.');
   const seen = new Uint8Array(256);
   for (const p of img.pixels) seen[p] = 1;
   const used = [...seen.keys()].filter((i) => seen[i]);
@@ -80,7 +80,7 @@ export function encodeIndexedPng(img: IndexedImage, palette: readonly Rgb[]): In
 /** A caller palette: "#rrggbb" strings or [r, g, b] triples, 1-256 entries. */
 export function parsePalette(entries: readonly unknown[]): Rgb[] {
   if (entries.length < 1 || entries.length > 256)
-    throw new RetroError('bad_request', `A palette has 1-256 colours (got ${entries.length}).`);
+    throw badRequest(`A palette has 1-256 colours (got ${entries.length}).`);
   return entries.map((entry, i) => {
     if (typeof entry === 'string') {
       const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(entry);
@@ -92,8 +92,7 @@ export function parsePalette(entries: readonly unknown[]): Rgb[] {
     ) {
       return [entry[0], entry[1], entry[2]] as const;
     }
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `Palette entry ${i} (${JSON.stringify(entry)?.slice(0, 40)}) is not a colour: use "#rrggbb" or [r, g, b] with 0-255.`,
       { index: i },
     );

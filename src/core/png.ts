@@ -1,13 +1,12 @@
 /** Encodes an RGBA ScreenImage as PNG (pngjs, synchronous: screens are small). */
 import { PNG } from 'pngjs';
 import type { ScreenImage } from './target.js';
-import { RetroError } from './errors.js';
+import { internalError } from './errors.js';
 
 export function encodePng(image: ScreenImage): Buffer {
   const expected = image.width * image.height * 4;
   if (image.rgba.length !== expected) {
-    throw new RetroError(
-      'internal',
+    throw internalError(
       `Screen image is ${image.rgba.length} bytes, expected ${expected} for ${image.width}x${image.height} RGBA.`,
     );
   }

@@ -7,7 +7,7 @@
 import { basename, resolve } from 'node:path';
 import { CapabilitiesEvent, ThreadEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError, RetroError } from '../core/errors.js';
+import { asRetroError, noSession, launchFailed } from '../core/errors.js';
 import type { StopInfo } from '../core/target.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionApi, SessionManagerApi, SourceLocation } from '../session/types.js';
@@ -128,10 +128,7 @@ export class DapBinding {
     dataBreakpoints: ClientDataBreakpoints;
   } {
     if (!this.me || !this.breakpoints || !this.dataBreakpoints) {
-      throw new RetroError(
-        'no_session',
-        'No emulator session: start one with a launch configuration or attach to a running one.',
-      );
+      throw noSession('No emulator session: start one with a launch configuration or attach to a running one.');
     }
     const { me, breakpoints, dataBreakpoints } = this;
     return { me, session: me.session, breakpoints, dataBreakpoints };
@@ -199,10 +196,7 @@ export class DapBinding {
     const status = await me.whenReady(this.opts.bootTimeoutMs);
     this.view = this.opts.chooseView(this.viewContext());
     if (!mustStop || status.state === 'stopped' || (status.state === 'running' && this.view.freeRunning)) return;
-    throw new RetroError(
-      'launch_failed',
-      `The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`,
-    );
+    throw launchFailed(`The program did not stop at main (phase: ${status.phase}, state: ${status.state}).`);
   }
 
   private viewContext(): DebugViewContext {

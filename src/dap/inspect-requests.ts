@@ -1,6 +1,6 @@
 /** The bodies of variables, evaluate and setVariable: checked input, then the bound session's view. */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError } from '../core/errors.js';
+import { badRequest, tooLarge, unsupported } from '../core/errors.js';
 import { frameIndexOf, MAX_EXPRESSION_CHARS } from './adapter-parts.js';
 import type { DapBinding } from './binding.js';
 import type { DapNotifier } from './dap-notifier.js';
@@ -31,9 +31,9 @@ export async function evaluate(
 ): Promise<DebugProtocol.EvaluateResponse['body']> {
   binding.bound();
   const expression = String(args?.expression ?? '').trim();
-  if (!expression) throw new RetroError('bad_request', 'Nothing to evaluate: give a variable name.');
+  if (!expression) throw badRequest('Nothing to evaluate: give a variable name.');
   if (expression.length > MAX_EXPRESSION_CHARS) {
-    throw new RetroError('too_large', `Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
+    throw tooLarge(`Expressions are limited to ${MAX_EXPRESSION_CHARS} characters.`);
   }
   const value = await binding.currentView().evaluate(expression, frameIndexOf(args.frameId));
   const v = toDapVariable({ ...value, name: expression }, handles);
@@ -52,8 +52,7 @@ export async function setVariable(
 ): Promise<DebugProtocol.SetVariableResponse['body']> {
   binding.bound();
   const view = binding.currentView();
-  if (!view.setVariable)
-    throw new RetroError('unsupported', 'Setting variables is not supported here; write memory in the memory view.');
+  if (!view.setVariable) throw unsupported('Setting variables is not supported here; write memory in the memory view.');
   const set = await view.setVariable(() => binding.control(), String(args?.name ?? ''), String(args?.value ?? ''));
   if (set.written) notify.memoryChanged(set.written.reference, set.written.length);
   return { value: set.value, type: set.type };
@@ -69,7 +68,7 @@ export async function setExpression(
   binding.bound();
   const expression = String(args?.expression ?? '').trim();
   if (!expression || expression.length > MAX_EXPRESSION_CHARS)
-    throw new RetroError('bad_request', `Give the C lvalue to set (at most ${MAX_EXPRESSION_CHARS} characters).`);
+    throw badRequest(`Give the C lvalue to set (at most ${MAX_EXPRESSION_CHARS} characters).`);
   const value = await binding
     .control()
     .setExpression(expression, String(args?.value ?? ''), frameIndexOf(args.frameId));

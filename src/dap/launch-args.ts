@@ -3,7 +3,7 @@
  * Only shapes are checked here; whether files exist is the session's job
  * (it reports them with the right codes while booting).
  */
-import { RetroError } from '../core/errors.js';
+import { RetroError, badRequest } from '../core/errors.js';
 import type { LaunchConfig } from '../core/launch.js';
 import type { Connector } from '../core/connector.js';
 import { parseLaunchConfig } from '../session/launch-options.js';
@@ -61,5 +61,5 @@ function optionalString(args: Args, key: string): string | undefined {
 }
 
 function bad(message: string): RetroError {
-  return new RetroError('bad_request', message);
+  return badRequest(message);
 }

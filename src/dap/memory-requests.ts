@@ -1,6 +1,6 @@
 /** DAP readMemory/writeMemory on the session's CPU view, bounded per request. */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError } from '../core/errors.js';
+import { badRequest, tooLarge } from '../core/errors.js';
 import { hex } from '../core/hex.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionApi } from '../session/types.js';
@@ -14,10 +14,9 @@ export async function readMemory(
   args: DebugProtocol.ReadMemoryArguments,
 ): Promise<DebugProtocol.ReadMemoryResponse['body']> {
   const count = args?.count ?? 0;
-  if (!Number.isInteger(count) || count < 0)
-    throw new RetroError('bad_request', 'The byte count must be a whole number.');
+  if (!Number.isInteger(count) || count < 0) throw badRequest('The byte count must be a whole number.');
   if (count > MAX_MEMORY_BYTES) {
-    throw new RetroError('too_large', `At most ${MAX_MEMORY_BYTES} bytes can be read at once (asked for ${count}).`);
+    throw tooLarge(`At most ${MAX_MEMORY_BYTES} bytes can be read at once (asked for ${count}).`);
   }
   const address = parseMemoryReference(args.memoryReference, args.offset ?? 0);
   const data = count ? await session.readMemory(address, count) : new Uint8Array(0);
@@ -32,7 +31,7 @@ export async function writeMemory(
   const address = parseMemoryReference(args?.memoryReference, args?.offset ?? 0);
   const data = Buffer.from(String(args.data ?? ''), 'base64');
   if (data.length > MAX_MEMORY_BYTES) {
-    throw new RetroError('too_large', `At most ${MAX_MEMORY_BYTES} bytes can be written at once.`);
+    throw tooLarge(`At most ${MAX_MEMORY_BYTES} bytes can be written at once.`);
   }
   await control().writeMemory(address, data);
   return { reference: hex(address.offset), length: data.length };

@@ -10,7 +10,7 @@
  */
 import { DebugSession, InitializedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError, unsupported } from '../core/errors.js';
+import { unsupported, sessionExists, badRequest } from '../core/errors.js';
 import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import { toDapMessage } from './error-text.js';
@@ -116,7 +116,7 @@ export class RetroDebugSession extends DebugSession {
    */
   private async bindThen(response: DebugProtocol.Response, mode: Mode, bind: () => Promise<AfterConfiguration>) {
     if (this.binding.isBound) {
-      const exists = new RetroError('session_exists', 'This debug session is already connected to an emulator.');
+      const exists = sessionExists('This debug session is already connected to an emulator.');
       return this.sendError(response, exists);
     }
     let after: AfterConfiguration;
@@ -159,7 +159,7 @@ export class RetroDebugSession extends DebugSession {
   }
 
   protected override restartRequest(response: DebugProtocol.RestartResponse): void {
-    this.sendError(response, new RetroError('unsupported', 'Restart is not supported; stop and launch again.'));
+    this.sendError(response, unsupported('Restart is not supported; stop and launch again.'));
   }
 
   // ---- breakpoints -------------------------------------------------------------------------
@@ -171,7 +171,7 @@ export class RetroDebugSession extends DebugSession {
     this.handle(response, async () => {
       const { me, breakpoints } = this.binding.bound();
       const path = args?.source?.path;
-      if (!path) throw new RetroError('bad_request', 'Breakpoints need a source file on disk.');
+      if (!path) throw badRequest('Breakpoints need a source file on disk.');
       const wanted: DebugProtocol.SourceBreakpoint[] = args.breakpoints ?? (args.lines ?? []).map((line) => ({ line }));
       me.tryClaim();
       const list = wanted.map((b) => ({
@@ -365,7 +365,7 @@ export class RetroDebugSession extends DebugSession {
       case 'retro/releaseControl':
         return this.handle(response, async () => this.binding.bound().me.releaseControl());
       default:
-        this.sendError(response, new RetroError('bad_request', `Unknown request "${command}".`));
+        this.sendError(response, badRequest(`Unknown request "${command}".`));
     }
   }
 
@@ -373,7 +373,7 @@ export class RetroDebugSession extends DebugSession {
 
   private async frameSource(args: unknown): Promise<FrameSourceReply> {
     const frameId = (args as { frameId?: unknown } | undefined)?.frameId;
-    if (typeof frameId !== 'number') throw new RetroError('bad_request', 'retro/frameSource needs a frameId.');
+    if (typeof frameId !== 'number') throw badRequest('retro/frameSource needs a frameId.');
     const { stackFrames } = await this.binding.currentView().stackTrace({ threadId: 1 });
     const frame = stackFrames.find((f) => f.id === frameId);
     return { hasSource: !!frame?.source, instructionPointerReference: frame?.instructionPointerReference };

@@ -3,7 +3,7 @@
  * (a CPU address as text) ↔ typed addresses.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { RetroError } from '../core/errors.js';
+import { badAddress } from '../core/errors.js';
 import type { Address } from '../core/target.js';
 import type { ScopeName, VariableValue } from '../session/types.js';
 import { hex } from '../core/hex.js';
@@ -85,14 +85,11 @@ export function parseMemoryReference(reference: string, offset = 0): Address {
       ? parseInt(text, 10)
       : NaN;
   if (!Number.isSafeInteger(base)) {
-    throw new RetroError('bad_address', `"${reference}" is not a memory address; use a CPU address such as 0x8000.`);
+    throw badAddress(`"${reference}" is not a memory address; use a CPU address such as 0x8000.`);
   }
   const address = base + (Number.isInteger(offset) ? offset : NaN);
   if (!Number.isSafeInteger(address) || address < 0) {
-    throw new RetroError(
-      'bad_address',
-      `Address ${reference}${offset ? ` + ${offset}` : ''} is outside the CPU's address space.`,
-    );
+    throw badAddress(`Address ${reference}${offset ? ` + ${offset}` : ''} is outside the CPU's address space.`);
   }
   return { space: 'cpu', offset: address };
 }

@@ -16,7 +16,7 @@
  * function entry (after the caller pushed the arguments), which the 6502
  * unwinder computes from the zero-page `sp`.
  */
-import { RetroError } from '../core/errors.js';
+import { tooLarge, badDebugInfo } from '../core/errors.js';
 import { CSourceTypes, type SourceLocator } from './cc65-c-decls.js';
 import type { CType, DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
 import { upperBound } from './sorted.js';
@@ -47,11 +47,10 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   let count = 0;
   text.split(/\r?\n/).forEach((raw, i) => {
     if (!raw.trim()) return;
-    if (++count > MAX_RECORDS) throw new RetroError('too_large', `${where} has more than ${MAX_RECORDS} records.`);
+    if (++count > MAX_RECORDS) throw tooLarge(`${where} has more than ${MAX_RECORDS} records.`);
     const tab = raw.indexOf('\t');
     if (tab <= 0)
-      throw new RetroError(
-        'bad_debug_info',
+      throw badDebugInfo(
         `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(raw.slice(0, 60))}`,
       );
     const kind = raw.slice(0, tab);
@@ -64,14 +63,13 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
     }
     if (rec.id === undefined) return; // 'info' and unknown kinds without ids
     if (NAMED_KINDS.has(kind) && rec.name === undefined)
-      throw new RetroError('bad_debug_info', `${where} line ${i + 1}: a ${kind} record without a name.`);
+      throw badDebugInfo(`${where} line ${i + 1}: a ${kind} record without a name.`);
     let table = recs.get(kind);
     if (!table) recs.set(kind, (table = new Map()));
     table.set(num(rec.id, `${where} line ${i + 1}`), rec);
   });
   if (!version || version.major !== '2') {
-    throw new RetroError(
-      'bad_debug_info',
+    throw badDebugInfo(
       `${where} is not a cc65 debug file of format version 2 (${version ? `found major=${version.major}` : 'no version record'}).`,
     );
   }
@@ -114,7 +112,7 @@ const BACKSLASH = 0x5c;
 
 function num(value: string | undefined, where: string): number {
   const n = value === undefined ? NaN : value.startsWith('0x') ? parseInt(value.slice(2), 16) : Number(value);
-  if (!Number.isFinite(n)) throw new RetroError('bad_debug_info', `${where}: "${value}" is not a number.`);
+  if (!Number.isFinite(n)) throw badDebugInfo(`${where}: "${value}" is not a number.`);
   return n;
 }
 
@@ -141,11 +139,7 @@ class Builder {
 
   private ref(kind: string, id: string | undefined, from: string): Rec {
     const rec = this.table(kind).get(num(id, `${this.where} (${from})`));
-    if (!rec)
-      throw new RetroError(
-        'bad_debug_info',
-        `${this.where}: ${from} refers to ${kind} ${id}, which is not in the file.`,
-      );
+    if (!rec) throw badDebugInfo(`${this.where}: ${from} refers to ${kind} ${id}, which is not in the file.`);
     return rec;
   }
 

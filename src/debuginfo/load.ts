@@ -1,6 +1,6 @@
 /** Loads a debug-info file, choosing the parser by its extension. */
 import { extname } from 'node:path';
-import { RetroError } from '../core/errors.js';
+import { RetroError, unsupported } from '../core/errors.js';
 import { readRegularFile } from '../core/files.js';
 import type { DebugInfo } from './model.js';
 import { parseCdbWithWarnings } from './sdcc-cdb.js';
@@ -14,8 +14,7 @@ export const MAX_DEBUG_INFO_BYTES = 64 * 1024 * 1024;
 export async function loadDebugInfo(path: string, opts: { workspace?: string } = {}): Promise<DebugInfo> {
   const ext = extname(path).toLowerCase();
   if (ext !== '.cdb' && ext !== '.dbg') {
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       `${path}: unknown debug-info format "${ext || '(no extension)'}"; expected an SDCC .cdb or a cc65 .dbg file.`,
       { path },
     );

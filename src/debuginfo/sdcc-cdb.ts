@@ -12,7 +12,7 @@
  *   does not say: see z80-frame.ts.
  * - `L:XG$f` marks the start of the last instruction, not the last byte.
  */
-import { RetroError } from '../core/errors.js';
+import { badDebugInfo } from '../core/errors.js';
 import type { CField, CType, DebugInfo, FunctionInfo, LineEntry, Storage, Variable } from './model.js';
 import { asmAddress, parseRecord, RecordError, type CdbRecord, type SymbolName } from './sdcc-cdb-records.js';
 import { ChainError, parseTypeChain, type ParsedChain } from './sdcc-type-chain.js';
@@ -66,8 +66,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
   });
   if (!recs.some((r) => r.kind !== 'module') && !asm.length) {
     const first = found[0]?.msg.slice(fileName.length + 1);
-    throw new RetroError(
-      'bad_debug_info',
+    throw badDebugInfo(
       first
         ? `${fileName} has no usable SDCC debug records; the first bad line is ${first}.`
         : `${fileName} has no SDCC debug records (it is empty).`,

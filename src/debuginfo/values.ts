@@ -3,7 +3,7 @@
  * little-endian memory into VariableValue (bounded), and encoding of scalar
  * literals for writes.
  */
-import { RetroError } from '../core/errors.js';
+import { badRequest, internalError } from '../core/errors.js';
 import type { Address } from '../core/target.js';
 import type { CField, CType } from './model.js';
 import { hexBytes } from '../core/hex.js';
@@ -80,8 +80,7 @@ function spell(t: CType, declarator: string): string {
 export function decodeValue(name: string, type: CType, bytes: Uint8Array, address?: Address): VariableValue {
   const size = sizeOf(type);
   if (bytes.length < size) {
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `${name} is a ${typeName(type)} of ${size} bytes, but only ${bytes.length} bytes were given to decode.`,
     );
   }
@@ -218,7 +217,7 @@ function formatScalar(type: CType, bytes: Uint8Array): { value: string; numeric:
       return { value: type.size === 4 ? shortestFloat32(n) : String(n), numeric: n };
     }
     default:
-      throw new RetroError('internal', `formatScalar called with non-scalar type ${typeName(type)}.`);
+      throw internalError(`formatScalar called with non-scalar type ${typeName(type)}.`);
   }
 }
 
@@ -247,19 +246,17 @@ export function encodeValue(type: CType, text: string): Uint8Array {
     }
     case 'float': {
       const n = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t) ? Number(t) : NaN;
-      if (!Number.isFinite(n))
-        throw new RetroError('bad_request', `"${t}" is not a number that a ${typeName(type)} can hold.`);
+      if (!Number.isFinite(n)) throw badRequest(`"${t}" is not a number that a ${typeName(type)} can hold.`);
       const out = new Uint8Array(type.size);
       const view = new DataView(out.buffer);
       if (type.size === 4) {
-        if (!Number.isFinite(Math.fround(n))) throw new RetroError('bad_request', `${t} is out of range for a float.`);
+        if (!Number.isFinite(Math.fround(n))) throw badRequest(`${t} is out of range for a float.`);
         view.setFloat32(0, n, true);
       } else view.setFloat64(0, n, true);
       return out;
     }
     default:
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `Only scalar values can be written from text; ${typeName(type)} is not a scalar (write one of its elements or fields).`,
       );
   }
@@ -269,8 +266,7 @@ function parseBool(t: string): bigint {
   if (t === 'true') return 1n;
   if (t === 'false') return 0n;
   const v = parseInteger(t, '_Bool');
-  if (v !== 0n && v !== 1n)
-    throw new RetroError('bad_request', `"${t}" is not a _Bool value (use true, false, 0 or 1).`);
+  if (v !== 0n && v !== 1n) throw badRequest(`"${t}" is not a _Bool value (use true, false, 0 or 1).`);
   return v;
 }
 
@@ -279,8 +275,7 @@ function parseInteger(t: string, what: string): bigint {
   if (/^0x[0-9a-f]+$/i.test(t)) return BigInt(t);
   const ch = /^'(\\x[0-9a-fA-F]{1,2}|\\[0nrtab\\'"]|[^\\'])'$/.exec(t);
   if (ch) return BigInt(charCode(ch[1]));
-  throw new RetroError(
-    'bad_request',
+  throw badRequest(
     `"${t}" is not a value for a ${what}: use a decimal number, 0x hex, or a character literal like 'A'.`,
   );
 }
@@ -291,7 +286,7 @@ function charCode(body: string): number {
   if (body.startsWith('\\x')) return parseInt(body.slice(2), 16);
   if (body.startsWith('\\')) return ESCAPES[body[1]];
   const code = body.codePointAt(0) ?? 0;
-  if (code > 0xff) throw new RetroError('bad_request', `'${body}' is not a single-byte character.`);
+  if (code > 0xff) throw badRequest(`'${body}' is not a single-byte character.`);
   return code;
 }
 
@@ -301,7 +296,7 @@ function writeInt(v: bigint, size: number, signedRange: boolean, what: string, t
   const min = signedRange ? -(1n << (bits - 1n)) : 0n;
   const max = signedRange ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
   if (v < min || v > max) {
-    throw new RetroError('bad_request', `${text} is out of range for ${what} (${min} to ${max}).`);
+    throw badRequest(`${text} is out of range for ${what} (${min} to ${max}).`);
   }
   let u = BigInt.asUintN(size * 8, v);
   const out = new Uint8Array(size);

@@ -4,7 +4,7 @@
  * working across reloads) and replaced by a random one when taken; a port the
  * person set explicitly is never replaced silently.
  */
-import { RetroError, asRetroError } from '../core/errors.js';
+import { RetroError, asRetroError, targetLost } from '../core/errors.js';
 
 export interface RunningMcpServer {
   url: string;
@@ -41,8 +41,7 @@ export class LazyMcpEndpoint {
   }
 
   ensureStarted(): Promise<RunningMcpServer> {
-    if (this.closed)
-      return Promise.reject(new RetroError('target_lost', 'The Retro Debug MCP server has been shut down.'));
+    if (this.closed) return Promise.reject(targetLost('The Retro Debug MCP server has been shut down.'));
     this.starting ??= this.startOnce().catch((err) => {
       this.starting = undefined; // a later request may try again
       throw err;
@@ -74,7 +73,7 @@ export class LazyMcpEndpoint {
     }
     if (this.closed) {
       await server.close();
-      throw new RetroError('target_lost', 'The Retro Debug MCP server was shut down while starting.');
+      throw targetLost('The Retro Debug MCP server was shut down while starting.');
     }
     this.server = server;
     await this.opts.onStarted?.(server);

@@ -6,7 +6,7 @@
  */
 import type { ClientKind, SessionApi, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
-import { RetroError } from '../core/errors.js';
+import { internalError } from '../core/errors.js';
 import { watchHandle, type Notify } from './session-notices.js';
 
 /** Which client started each session, across every connection of this process. */
@@ -97,7 +97,7 @@ export class McpConnection {
 
   /** This connection's handle in the session a tool names (or the default one); the call counts as life. */
   use(sessionId?: string): ClientSession {
-    if (this.closed) throw new RetroError('internal', 'This MCP connection is closed.');
+    if (this.closed) throw internalError('This MCP connection is closed.');
     const session = this.manager.get(sessionId);
     let handle = this.handles.get(session.id);
     if (!handle || handle.session !== session) {

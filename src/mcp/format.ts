@@ -4,7 +4,7 @@
  */
 import type { Address, Register } from '../core/target.js';
 import type { BreakpointInfo, SessionStatus, StackFrameInfo, VariableValue } from '../session/types.js';
-import { RetroError } from '../core/errors.js';
+import { badRequest, badAddress } from '../core/errors.js';
 import type { VariableOut } from './schemas.js';
 import { hex, hexBytes } from '../core/hex.js';
 
@@ -23,10 +23,7 @@ export function asciiPreview(bytes: Uint8Array): string {
 export function parseHex(text: string): Uint8Array {
   const clean = text.replace(/\s+/g, '').replace(/^0x/i, '');
   if (!/^([0-9a-fA-F]{2})*$/.test(clean)) {
-    throw new RetroError(
-      'bad_request',
-      `"${text.slice(0, 40)}" is not hex bytes: use pairs of hex digits, e.g. "DEADBEEF".`,
-    );
+    throw badRequest(`"${text.slice(0, 40)}" is not hex bytes: use pairs of hex digits, e.g. "DEADBEEF".`);
   }
   return Uint8Array.from(Buffer.from(clean, 'hex'));
 }
@@ -34,7 +31,7 @@ export function parseHex(text: string): Uint8Array {
 /** A typed address, or a number/string meaning the CPU's logical view. */
 export function parseAddress(input: Address | number | string): Address {
   if (typeof input === 'object') {
-    if (input.offset < 0) throw new RetroError('bad_address', `Address offset ${input.offset} is negative.`);
+    if (input.offset < 0) throw badAddress(`Address offset ${input.offset} is negative.`);
     return input;
   }
   let offset: number;
@@ -44,14 +41,9 @@ export function parseAddress(input: Address | number | string): Address {
     const m = /^(?:0x|\$)([0-9a-f]+)$/i.exec(s);
     if (m) offset = parseInt(m[1], 16);
     else if (/^\d+$/.test(s)) offset = parseInt(s, 10);
-    else
-      throw new RetroError(
-        'bad_address',
-        `"${input}" is not an address: give a number, "0x8000", "$8000" or {space, offset}.`,
-      );
+    else throw badAddress(`"${input}" is not an address: give a number, "0x8000", "$8000" or {space, offset}.`);
   }
-  if (!Number.isSafeInteger(offset) || offset < 0)
-    throw new RetroError('bad_address', `Address ${offset} is negative or not an integer.`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw badAddress(`Address ${offset} is negative or not an integer.`);
   return { space: 'cpu', offset };
 }
 

@@ -6,7 +6,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LaunchConfig } from '../core/launch.js';
-import { RetroError } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 
 /** `not_found` naming the resolved path when the program is not a readable regular file. */
 export async function requireProgramFile(config: LaunchConfig): Promise<void> {
@@ -14,8 +14,7 @@ export async function requireProgramFile(config: LaunchConfig): Promise<void> {
   const path = resolve(config.cwd ?? process.cwd(), config.program);
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile()) {
-    throw new RetroError(
-      'not_found',
+    throw notFound(
       `Program ${config.program} ${info ? 'is not a file' : 'does not exist'} (looked at ${path}); give a path relative to cwd.`,
       { program: config.program, path },
     );

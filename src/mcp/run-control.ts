@@ -10,7 +10,7 @@
 import * as z from 'zod/v4';
 import type { SessionApi, SessionStatus } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
-import { RetroError } from '../core/errors.js';
+import { RetroError, unsupported, launchFailed, targetLost } from '../core/errors.js';
 import type { CallContext } from './call-context.js';
 
 /** Below the MCP SDK's default 60 s request timeout, so a wait answers before the client gives up. */
@@ -54,8 +54,7 @@ export async function waitForStopOrTimeout(
 ): Promise<RunOutcome> {
   const now = await client.session.status();
   if (now.run_control === false) {
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       `Session ${now.session_id} (${now.machine} in ${now.emulator}) always runs and never stops; read its state while it runs.`,
       { machine: now.machine, emulator: now.emulator },
     );
@@ -105,14 +104,12 @@ export async function waitUntilReady(
 /** A failed or exited session is an error where the caller waited for a stop. */
 export function requireAlive(status: SessionStatus): SessionStatus {
   if (status.phase === 'failed') {
-    throw new RetroError(
-      'launch_failed',
-      `Session ${status.session_id} failed: ${status.error?.message ?? 'no reason given'}.`,
-      { failure: status.error },
-    );
+    throw launchFailed(`Session ${status.session_id} failed: ${status.error?.message ?? 'no reason given'}.`, {
+      failure: status.error,
+    });
   }
   if (status.state === 'exited')
-    throw new RetroError('target_lost', `Session ${status.session_id} has exited; start a new one.`, {
+    throw targetLost(`Session ${status.session_id} has exited; start a new one.`, {
       failure: status.error,
     });
   return status;

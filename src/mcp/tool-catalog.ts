@@ -5,7 +5,7 @@
  * everything and allows no partial unloading.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { RetroError } from '../core/errors.js';
+import { badRequest, notFound } from '../core/errors.js';
 import { profileGroups, type Profile } from './groups.js';
 import {
   registerToolDef,
@@ -52,8 +52,7 @@ export class ConnectionCatalog implements CatalogApi {
 
   unload(name: string): string[] {
     if (this.profile === 'full') {
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         'The full profile shows every group and allows no partial unloading; start with another profile to unload groups.',
         { profile: this.profile },
       );
@@ -62,11 +61,10 @@ export class ConnectionCatalog implements CatalogApi {
       name === ALL_GROUPS ? [...this.loaded.keys()].filter((n) => !this.baseline.has(n)) : [this.group(name)];
     for (const n of names) {
       if (this.baseline.has(n)) {
-        throw new RetroError(
-          'bad_request',
-          `Group ${n} belongs to the ${this.profile} profile's baseline and stays loaded.`,
-          { group: n, profile: this.profile },
-        );
+        throw badRequest(`Group ${n} belongs to the ${this.profile} profile's baseline and stays loaded.`, {
+          group: n,
+          profile: this.profile,
+        });
       }
     }
     const removed = names.filter((n) => this.loaded.has(n));
@@ -82,7 +80,7 @@ export class ConnectionCatalog implements CatalogApi {
       .toLowerCase()
       .split(/[\s_]+/)
       .filter(Boolean);
-    if (!words.length) throw new RetroError('bad_request', 'Give some words to search for.');
+    if (!words.length) throw badRequest('Give some words to search for.');
     const matches: ToolMatch[] = [];
     for (const g of this.all) {
       for (const t of g.tools) {
@@ -106,8 +104,7 @@ export class ConnectionCatalog implements CatalogApi {
 
   private group(name: string): string {
     if (!this.all.some((g) => g.name === name)) {
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         `No tool group "${name}"; groups: ${this.all.map((g) => g.name).join(', ')} (or "${ALL_GROUPS}").`,
       );
     }

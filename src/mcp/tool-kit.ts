@@ -12,7 +12,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { RunState } from '../core/target.js';
 import type { SessionApi, SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
-import { RetroError, asRetroError } from '../core/errors.js';
+import { asRetroError, internalError, badRequest } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape } from './schemas.js';
 import type { CallContext } from './call-context.js';
@@ -186,10 +186,7 @@ async function successResult(
   };
   const checked = strictOutput(def).safeParse(structured);
   if (!checked.success) {
-    throw new RetroError(
-      'internal',
-      `Tool ${def.name} produced a result that does not match its schema: ${checked.error.message}`,
-    );
+    throw internalError(`Tool ${def.name} produced a result that does not match its schema: ${checked.error.message}`);
   }
   const text = (outcome.summary ? outcome.summary + '\n' : '') + JSON.stringify(textCopy(checked.data, outcome.bulk));
   const content: CallToolResult['content'] = [{ type: 'text', text }];
@@ -235,8 +232,7 @@ export async function invokeTool(
   ctx: ToolContext,
 ): Promise<CallToolResult> {
   const parsed = z.object(def.input).safeParse(args);
-  if (!parsed.success)
-    return errorResult(new RetroError('bad_request', `Invalid arguments for ${def.name}: ${parsed.error.message}`));
+  if (!parsed.success) return errorResult(badRequest(`Invalid arguments for ${def.name}: ${parsed.error.message}`));
   return runTool(def, parsed.data, ctx);
 }
 

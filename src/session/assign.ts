@@ -3,7 +3,7 @@
  * object's type and refused when it does not fit (no silent truncation);
  * only memory objects outside code are written.
  */
-import { RetroError } from '../core/errors.js';
+import { unsupported, badRequest } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type { CType } from '../debuginfo/model.js';
 import { sizeOf, typeName } from '../debuginfo/values.js';
@@ -31,20 +31,17 @@ export async function planAssignment(
   const where = await locateLvalue(lvalue, machine, scope);
   const what = `\`${target.trim()}\``;
   if (where.registers)
-    throw new RetroError(
-      'unsupported',
-      `${what} lives in registers ${where.registers.join(':')}; only memory is written.`,
-    );
-  if (where.bits) throw new RetroError('unsupported', `${what} is a bit-field; write the whole word it is in instead.`);
+    throw unsupported(`${what} lives in registers ${where.registers.join(':')}; only memory is written.`);
+  if (where.bits) throw unsupported(`${what} is a bit-field; write the whole word it is in instead.`);
   const t = where.type;
   if (!['int', 'char', 'bool', 'pointer', 'float'].includes(t.kind))
-    throw new RetroError('bad_request', `${what} is ${typeName(t)}; set one of its elements or fields instead.`);
+    throw badRequest(`${what} is ${typeName(t)}; set one of its elements or fields instead.`);
   const address = where.address!;
   const fn = index.functionAt(address) ?? index.functionAt(address + sizeOf(t) - 1);
-  if (fn) throw new RetroError('bad_request', `${what} at 0x${address.toString(16)} is inside the code of ${fn.name}.`);
+  if (fn) throw badRequest(`${what} at 0x${address.toString(16)} is inside the code of ${fn.name}.`);
   const value = await evaluateCompiled(compileExpression(valueText, scope), machine, scope);
   if (value.value === undefined)
-    throw new RetroError('bad_request', `"${valueText}" is ${typeName(value.type)}, not a value for ${typeName(t)}.`);
+    throw badRequest(`"${valueText}" is ${typeName(value.type)}, not a value for ${typeName(t)}.`);
   return { address, bytes: encodeChecked(value.value, t, valueText) };
 }
 
@@ -59,14 +56,13 @@ function encodeChecked(v: bigint | number, t: CType, text: string): Uint8Array {
     return out;
   }
   if (typeof v === 'number' && !Number.isInteger(v))
-    throw new RetroError('bad_request', `${text} is not a whole number, and ${typeName(t)} holds only whole numbers.`);
+    throw badRequest(`${text} is not a whole number, and ${typeName(t)} holds only whole numbers.`);
   const n = BigInt(v);
   const bits = BigInt(size * 8);
   const signed = (t.kind === 'int' || t.kind === 'char') && t.signed;
   const min = t.kind === 'bool' ? 0n : signed ? -(1n << (bits - 1n)) : 0n;
   const max = t.kind === 'bool' ? 1n : signed ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
-  if (n < min || n > max)
-    throw new RetroError('bad_request', `${text} (${n}) is out of range for ${typeName(t)} (${min} to ${max}).`);
+  if (n < min || n > max) throw badRequest(`${text} (${n}) is out of range for ${typeName(t)} (${min} to ${max}).`);
   let u = BigInt.asUintN(size * 8, n);
   for (let i = 0; i < size; i++) {
     out[i] = Number(u & 0xffn);

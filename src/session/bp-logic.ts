@@ -5,7 +5,7 @@
  * (`3`, `>= 3`, `% 4`) over the hits whose condition held, and a logpoint
  * message with `{expr}` parts that prints instead of stopping.
  */
-import { RetroError } from '../core/errors.js';
+import { badRequest, unsupported } from '../core/errors.js';
 import { compileExpression, type CompiledExpression, type ExprScope } from '../debuginfo/expr/index.js';
 import type { BreakpointExtras } from './types.js';
 
@@ -17,8 +17,7 @@ type HitTest = (count: number) => boolean;
 export function parseHitCondition(text: string): HitTest {
   const m = /^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$/.exec(text);
   if (!m) {
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `Hit condition "${text}" is not understood; use a count such as 3, or == 3, >= 3, > 3, <= 3, < 3, % 4.`,
     );
   }
@@ -33,7 +32,7 @@ export function parseHitCondition(text: string): HitTest {
     case '<':
       return (c) => c < n;
     case '%':
-      if (n === 0) throw new RetroError('bad_request', `Hit condition "${text}": % needs a count above 0.`);
+      if (n === 0) throw badRequest(`Hit condition "${text}": % needs a count above 0.`);
       return (c) => c % n === 0;
     default:
       return (c) => c === n;
@@ -53,15 +52,15 @@ export function parseLogMessage(text: string): LogPart[] {
       i++;
     } else if (c === '{') {
       const close = text.indexOf('}', i);
-      if (close < 0) throw new RetroError('bad_request', `Log message: the { at column ${i + 1} is not closed.`);
+      if (close < 0) throw badRequest(`Log message: the { at column ${i + 1} is not closed.`);
       const expression = text.slice(i + 1, close).trim();
-      if (!expression) throw new RetroError('bad_request', `Log message: empty {} at column ${i + 1}.`);
+      if (!expression) throw badRequest(`Log message: empty {} at column ${i + 1}.`);
       if (literal) parts.push(literal);
       literal = '';
       parts.push({ expression });
       i = close;
     } else if (c === '}') {
-      throw new RetroError('bad_request', `Log message: a } at column ${i + 1} has no {; write }} for a brace.`);
+      throw badRequest(`Log message: a } at column ${i + 1} has no {; write }} for a brace.`);
     } else literal += c;
   }
   if (literal) parts.push(literal);
@@ -85,8 +84,7 @@ export function compileLogic(
   if (!condition && !extras.hitCondition && !extras.logMessage) return undefined;
   const logic: BreakpointLogic = { count: 0 };
   if (condition) {
-    if (!scope)
-      throw new RetroError('unsupported', "A C condition needs the program's debug info, and none is loaded.");
+    if (!scope) throw unsupported("A C condition needs the program's debug info, and none is loaded.");
     logic.condition = compileExpression(condition, scope);
   }
   if (extras.hitCondition) logic.hit = parseHitCondition(extras.hitCondition);

@@ -1,4 +1,4 @@
-import { notOwner, RetroError } from '../core/errors.js';
+import { notOwner, notFound } from '../core/errors.js';
 import type { Address, TargetBreakpoints } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
 
@@ -25,7 +25,7 @@ export class BreakpointTable {
 
   get(id: number): BreakpointInfo {
     const bp = this.byId.get(id);
-    if (!bp) throw new RetroError('not_found', `There is no breakpoint ${id}.`, { id });
+    if (!bp) throw notFound(`There is no breakpoint ${id}.`, { id });
     return bp;
   }
 

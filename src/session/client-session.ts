@@ -5,7 +5,7 @@
  * through the handle counts as life; the optional timer keeps a connected but
  * quiet front end (an idle VS Code debug session) alive.
  */
-import { RetroError } from '../core/errors.js';
+import { RetroError, targetLost, notFound, timedOut } from '../core/errors.js';
 import type { Address, FeatureKey, TypedKeys, WatchSpec } from '../core/target.js';
 import type { KeyStroke } from '../core/keys.js';
 import type {
@@ -233,10 +233,7 @@ export class ClientHandle implements ClientSession {
     );
     if (status.phase === 'ready') return status;
     if (status.error) throw new RetroError(status.error.code as never, status.error.message);
-    throw new RetroError(
-      'target_lost',
-      `Session ${this.session.id} has ended (${status.progress.at(-1) ?? status.phase}).`,
-    );
+    throw targetLost(`Session ${this.session.id} has ended (${status.progress.at(-1) ?? status.phase}).`);
   }
 
   /**
@@ -374,7 +371,7 @@ export class ClientHandle implements ClientSession {
   /** The client id for a call, counting the call as life. */
   private live(): string {
     if (this.closedFlag)
-      throw new RetroError('not_found', `${this.client.label} has left session ${this.session.id}.`, {
+      throw notFound(`${this.client.label} has left session ${this.session.id}.`, {
         client_id: this.client.id,
       });
     this.engine.heartbeat(this.client.id);
@@ -444,7 +441,7 @@ export class ClientHandle implements ClientSession {
     // the caller gave up (an MCP client's notifications/cancelled): end the wait now, nothing changed
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_resolve, reject) => {
-      onAbort = () => reject(new RetroError('timeout', 'The wait was cancelled by the client; nothing changed.'));
+      onAbort = () => reject(timedOut('The wait was cancelled by the client; nothing changed.'));
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });
@@ -455,7 +452,7 @@ export class ClientHandle implements ClientSession {
         const hit = await check();
         if (hit) return hit;
         if ((await Promise.race([woken, expired, aborted])) === 'timeout') {
-          throw new RetroError('timeout', timeoutText(await this.session.status()), { timeout_ms: timeoutMs });
+          throw timedOut(timeoutText(await this.session.status()), { timeout_ms: timeoutMs });
         }
       }
     } finally {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RetroError } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import type { ClientKind, ClientRef } from './types.js';
 
 interface ClientEntry {
@@ -58,11 +58,9 @@ export class ClientRegistry {
   private require(id: string): ClientEntry {
     const entry = this.clients.get(id);
     if (!entry)
-      throw new RetroError(
-        'not_found',
-        `No client ${id} is attached to this session (it may have expired after missing heartbeats).`,
-        { client_id: id },
-      );
+      throw notFound(`No client ${id} is attached to this session (it may have expired after missing heartbeats).`, {
+        client_id: id,
+      });
     return entry;
   }
 }

@@ -1,4 +1,4 @@
-import { badRequest, RetroError, unsupported } from '../core/errors.js';
+import { badRequest, unsupported, notFound, badDebugInfo } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type { Register, Target } from '../core/target.js';
 import type { SourcePaths } from './source-paths.js';
@@ -144,7 +144,7 @@ export class Inspector {
       read: (offset, length) => this.readCpu(offset, length),
       register: async (name) => {
         const value = registerValue(regs, name);
-        if (value === undefined) throw new RetroError('not_found', `The target reports no register ${name}.`);
+        if (value === undefined) throw notFound(`The target reports no register ${name}.`);
         return value;
       },
       locate: async () => ({ kind: 'unavailable', reason: 'there is no debug info' }),
@@ -153,17 +153,14 @@ export class Inspector {
 
   private reader(regs: Register[]): VariableReader {
     if (!this.index)
-      throw new RetroError(
-        'bad_debug_info',
-        'This session has no debug info, so there are no C variables; load a program with its .cdb.',
-      );
+      throw badDebugInfo('This session has no debug info, so there are no C variables; load a program with its .cdb.');
     return new VariableReader(this.index, (offset, length) => this.readCpu(offset, length), regs);
   }
 
   private frame(frames: RawFrame[], index: number): RawFrame {
     const frame = frames[index];
     if (!frame)
-      throw new RetroError('not_found', `There is no frame ${index}; the stack has ${frames.length}.`, {
+      throw notFound(`There is no frame ${index}; the stack has ${frames.length}.`, {
         frame: index,
       });
     return frame;

@@ -6,7 +6,7 @@
  * first and conflicts under policy "error" change nothing. Re-applying the
  * same labels is a no-op.
  */
-import { RetroError } from '../core/errors.js';
+import { badRequest, tooLarge, badAddress } from '../core/errors.js';
 
 export interface Label {
   name: string;
@@ -75,8 +75,7 @@ export class LabelTable {
     const plan: ApplyPlan = { added: [], unchanged: [], replaced: [], skipped: [], conflicts: [], applied: false };
     const incomingNames = new Set<string>();
     for (const label of labels) {
-      if (incomingNames.has(label.name))
-        throw new RetroError('bad_request', `Label ${label.name} is given twice.`, { name: label.name });
+      if (incomingNames.has(label.name)) throw badRequest(`Label ${label.name} is given twice.`, { name: label.name });
       incomingNames.add(label.name);
       const same = this.byName.get(label.name);
       if (same && same.address === label.address && same.size === label.size) {
@@ -101,8 +100,7 @@ export class LabelTable {
     }
     if (dryRun || (policy === 'error' && plan.conflicts.length)) return plan;
     const total = this.byName.size + plan.added.length;
-    if (total > MAX_LABELS)
-      throw new RetroError('too_large', `A session holds at most ${MAX_LABELS} labels.`, { limit: MAX_LABELS });
+    if (total > MAX_LABELS) throw tooLarge(`A session holds at most ${MAX_LABELS} labels.`, { limit: MAX_LABELS });
     for (const { label, previous } of plan.replaced) {
       for (const p of previous) this.byName.delete(p.name);
       this.byName.set(label.name, label);
@@ -121,15 +119,11 @@ export function viceLabelFile(labels: readonly Label[]): string {
 
 function checkLabel(l: Label): void {
   if (!NAME.test(l.name))
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `"${l.name}" is not a label name: letters, digits, _ and . (up to 64), not starting with a digit.`,
     );
   if (!Number.isInteger(l.address) || l.address < 0 || l.address >= ADDRESS_LIMIT)
-    throw new RetroError('bad_address', `Label ${l.name}: address ${l.address} is not a 32-bit CPU address.`);
+    throw badAddress(`Label ${l.name}: address ${l.address} is not a 32-bit CPU address.`);
   if (!Number.isInteger(l.size) || l.size < 1 || l.address + l.size > ADDRESS_LIMIT)
-    throw new RetroError(
-      'bad_request',
-      `Label ${l.name}: size ${l.size} is not positive or runs past the address space.`,
-    );
+    throw badRequest(`Label ${l.name}: size ${l.size} is not positive or runs past the address space.`);
 }

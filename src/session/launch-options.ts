@@ -5,7 +5,7 @@
  * start_session's input schema, so the schema exists once.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../core/errors.js';
+import { RetroError, internalError, badRequest } from '../core/errors.js';
 import type { Connector, LaunchOptionShape } from '../core/connector.js';
 import type { LaunchConfig } from '../core/launch.js';
 
@@ -159,10 +159,10 @@ function defaultsText(connectors: readonly Connector[]): string {
 
 function defaultConnector(connectors: readonly Connector[]): Connector {
   const any = connectors.find((c) => c.machines === 'any') ?? connectors[0];
-  if (!any) throw new RetroError('internal', 'No connector is registered.');
+  if (!any) throw internalError('No connector is registered.');
   return any;
 }
 
 function bad(message: string): RetroError {
-  return new RetroError('bad_request', message);
+  return badRequest(message);
 }

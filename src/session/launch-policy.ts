@@ -7,7 +7,7 @@
  * user allowed them (setting retro.mcp.allowAgentLaunchOptions, flag
  * --allow-agent-launch-options, RETRO_DEBUG_ALLOW_AGENT_LAUNCH_OPTIONS=1).
  */
-import { RetroError } from '../core/errors.js';
+import { notAllowed } from '../core/errors.js';
 import type { LaunchConfig } from '../core/launch.js';
 
 export interface LaunchPolicy {
@@ -59,8 +59,7 @@ function present(config: LaunchConfig, option: string): boolean {
 export function agentLaunchConfig(config: LaunchConfig, policy: LaunchPolicy | undefined): LaunchConfig {
   const given = USER_ONLY_LAUNCH_OPTIONS.filter((o) => present(config, o));
   if (given.length && !policy?.allowAgentLaunchOptions) {
-    throw new RetroError(
-      'not_allowed',
+    throw notAllowed(
       `An agent may not set ${given.join(', ')}: executables and raw emulator options come from the user's settings ` +
         '(retro.mamePath, CLI flags --mame-path/--vice-path/--dosbox-path, or RETRO_DEBUG_MAME_PATH/…). ' +
         'The user can allow agents to choose them with the setting retro.mcp.allowAgentLaunchOptions, the CLI flag ' +

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RetroError, asRetroError } from '../core/errors.js';
+import { asRetroError, unsupported, sessionExists, noSession } from '../core/errors.js';
 import { computeBuildId } from './build-id.js';
 import { DebugIndex } from '../debuginfo/index.js';
 import { loadDebugInfo } from '../debuginfo/load.js';
@@ -53,8 +53,7 @@ export class SessionManager implements SessionManagerApi {
 
   start(config: LaunchConfig, starter: ClientStarter): ClientSession {
     if (!this.connector(config.emulator)) {
-      throw new RetroError(
-        'unsupported',
+      throw unsupported(
         `Emulator "${config.emulator}" is not supported; use ${this.connectors.map((c) => `"${c.kind}"`).join(', ')}.`,
         { emulator: config.emulator },
       );
@@ -66,8 +65,7 @@ export class SessionManager implements SessionManagerApi {
         s.config.machine === config.machine,
     );
     if (clash) {
-      throw new RetroError(
-        'session_exists',
+      throw sessionExists(
         `Session ${clash.id} already runs ${config.program ?? config.machine} in ${config.emulator}; attach to it or stop it first.`,
         { session_id: clash.id },
       );
@@ -94,12 +92,11 @@ export class SessionManager implements SessionManagerApi {
   get(sessionId?: string): SessionApi {
     if (sessionId) {
       const found = this.sessions.find((s) => s.id === sessionId);
-      if (!found) throw new RetroError('no_session', `There is no session ${sessionId}.`, { session_id: sessionId });
+      if (!found) throw noSession(`There is no session ${sessionId}.`, { session_id: sessionId });
       return found;
     }
     const latest = this.live().at(-1) ?? this.sessions.at(-1);
-    if (!latest)
-      throw new RetroError('no_session', 'No session is running; start one first (start_session, or F5 in VS Code).');
+    if (!latest) throw noSession('No session is running; start one first (start_session, or F5 in VS Code).');
     return latest;
   }
 

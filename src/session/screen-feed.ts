@@ -6,7 +6,7 @@
  * single-flight, so captures never pile up) and one at each stop, and sends
  * only frames that changed. The last frames are kept for watch_screen.
  */
-import { RetroError } from '../core/errors.js';
+import { targetLost } from '../core/errors.js';
 import { samePicture } from '../core/frames.js';
 import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame, TargetScreen } from '../core/target.js';
 
@@ -44,7 +44,7 @@ export class ScreenFeed {
 
   /** A viewer's frames until the returned function is called. */
   watch(request: FrameRequest, listener: FrameListener): () => void {
-    if (this.closed) throw new RetroError('target_lost', 'The session has ended; there are no more frames.');
+    if (this.closed) throw targetLost('The session has ended; there are no more frames.');
     const screen = this.screen(); // refuses a target without a screen, once, with its reason
     const viewer: Viewer = { request, listener };
     this.viewers.add(viewer);

@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
-import { asRetroError, notStopped, RetroError, staleGeneration } from '../core/errors.js';
+import {
+  asRetroError,
+  notStopped,
+  RetroError,
+  staleGeneration,
+  timedOut,
+  targetLost,
+  unsupported,
+  notRunning,
+  badRequest,
+  tooLarge,
+  badAddress,
+} from '../core/errors.js';
 import { hex } from '../core/hex.js';
 import { MAX_TRANSFER } from '../core/limits.js';
 import type { DebugIndex } from '../debuginfo/index.js';
@@ -184,7 +196,7 @@ export class SessionCore {
       const timer = setTimeout(() => {
         off();
         reject(
-          new RetroError('timeout', `The machine did not stop within ${timeoutMs} ms; it is still ${this.state}.`, {
+          timedOut(`The machine did not stop within ${timeoutMs} ms; it is still ${this.state}.`, {
             timeout_ms: timeoutMs,
           }),
         );
@@ -222,7 +234,7 @@ export class SessionCore {
         this.state = 'running';
         break;
       case 'exited':
-        this.stopWaiters.rejectAll(new RetroError('target_lost', `The emulator went away: ${e.reason}.`));
+        this.stopWaiters.rejectAll(targetLost(`The emulator went away: ${e.reason}.`));
         this.markExited(e.reason);
         break;
       case 'reset':
@@ -299,10 +311,10 @@ export class SessionCore {
   protected requireTarget(): Target {
     if (this.target && this.state !== 'exited') return this.target;
     if (this.failure)
-      throw new RetroError('target_lost', `The session failed to start: ${this.failure.message}`, {
+      throw targetLost(`The session failed to start: ${this.failure.message}`, {
         cause: this.failure.code,
       });
-    if (this.state === 'exited') throw new RetroError('target_lost', 'The emulator of this session has exited.');
+    if (this.state === 'exited') throw targetLost('The emulator of this session has exited.');
     throw new RetroError(
       'not_stopped',
       `The session is still starting (${this.phase}); wait for it with session_status or wait_for_stop.`,
@@ -314,11 +326,10 @@ export class SessionCore {
     const target = this.requireTarget();
     const facet = target[name];
     if (facet) return facet as NonNullable<Target[K]>;
-    throw new RetroError(
-      'unsupported',
-      target.info.missing?.[name] ?? `The ${target.info.kind} target has no ${FACET_TEXT[name]}.`,
-      { target: target.info.kind, facet: name },
-    );
+    throw unsupported(target.info.missing?.[name] ?? `The ${target.info.kind} target has no ${FACET_TEXT[name]}.`, {
+      target: target.info.kind,
+      facet: name,
+    });
   }
 
   protected requireInspector(): Inspector {
@@ -347,30 +358,25 @@ export class SessionCore {
     this.lease.beat(clientId);
     if (needs === 'stopped') this.requireStopped();
     if (needs === 'running' && this.state !== 'running') {
-      throw new RetroError(
-        'not_running',
-        `The machine is ${this.state}; input and similar requests need it running (resume first).`,
-        { state: this.state },
-      );
+      throw notRunning(`The machine is ${this.state}; input and similar requests need it running (resume first).`, {
+        state: this.state,
+      });
     }
     return target;
   }
 
   protected checkRange(address: Address, length: number): void {
     if (!Number.isInteger(length) || length < 1)
-      throw new RetroError('bad_request', `Length must be a positive whole number, not ${length}.`);
+      throw badRequest(`Length must be a positive whole number, not ${length}.`);
     if (length > MAX_TRANSFER)
-      throw new RetroError(
-        'too_large',
-        `At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`,
-        { max: MAX_TRANSFER },
-      );
+      throw tooLarge(`At most ${MAX_TRANSFER} bytes can be transferred at once; ${length} were asked for.`, {
+        max: MAX_TRANSFER,
+      });
     if (address.space === 'cpu' || address.space === 'program') {
       const caps = this.requireTarget().info;
       const size = 2 ** (caps.spaceBits?.[address.space] ?? caps.addressBits);
       if (!Number.isInteger(address.offset) || address.offset < 0 || address.offset + length > size) {
-        throw new RetroError(
-          'bad_address',
+        throw badAddress(
           `${hex(address.offset)}+${length} is outside the ${address.space} space (0x0000–${hex(size - 1)}).`,
           { offset: address.offset, length },
         );

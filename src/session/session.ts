@@ -1,4 +1,4 @@
-import { asRetroError, RetroError } from '../core/errors.js';
+import { asRetroError, badAddress, unsupported, targetLost } from '../core/errors.js';
 import { hex } from '../core/hex.js';
 import type {
   Address,
@@ -241,8 +241,7 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     const back = await target.memory.read(address, data.length);
     const bad = data.findIndex((b, i) => back[i] !== b);
     if (bad >= 0) {
-      throw new RetroError(
-        'bad_address',
+      throw badAddress(
         `The write did not stick at ${hex(address.offset + bad)} (read back ${hex(back[bad], 2)}, wrote ${hex(data[bad], 2)}): ROM or unmapped memory.`,
         { offset: address.offset + bad },
       );
@@ -428,7 +427,7 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     const target = this.requireTarget();
     const found = target.features.get(key);
     if (found === undefined) {
-      throw new RetroError('unsupported', `This session's ${target.info.kind} target has no "${key.name}" feature.`, {
+      throw unsupported(`This session's ${target.info.kind} target has no "${key.name}" feature.`, {
         feature: key.name,
         target: target.info.kind,
       });
@@ -462,7 +461,7 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     const target = this.target;
     this.target = undefined;
     this.unsubscribeTarget?.();
-    this.stopWaiters.rejectAll(new RetroError('target_lost', `The session ended: ${reason}.`));
+    this.stopWaiters.rejectAll(targetLost(`The session ended: ${reason}.`));
     await target?.close().catch(() => undefined);
     this.markExited(reason);
   }

@@ -1,4 +1,4 @@
-import { RetroError } from '../core/errors.js';
+import { RetroError, mayHaveMutated } from '../core/errors.js';
 import type { StopInfo } from '../core/target.js';
 
 interface Waiter {
@@ -27,7 +27,7 @@ export class StopWaiters {
         if (!this.waiters.includes(waiter)) return;
         this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(
-          new RetroError('timeout_may_have_mutated', `No stop within ${timeoutMs} ms; the machine is still running.`, {
+          mayHaveMutated(`No stop within ${timeoutMs} ms; the machine is still running.`, {
             timeout_ms: timeoutMs,
           }),
         );

@@ -1,4 +1,4 @@
-import { RetroError } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import type { CType, Variable } from '../debuginfo/model.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { decodeValue, sizeOf, typeName } from '../debuginfo/values.js';
@@ -55,7 +55,7 @@ export class VariableReader {
       read: (address, length) => this.read(address, length),
       register: async (name) => {
         const value = registerValue(this.regs, name);
-        if (value === undefined) throw new RetroError('not_found', `The target reports no register ${name}.`);
+        if (value === undefined) throw notFound(`The target reports no register ${name}.`);
         return value;
       },
       locate: async (v) => this.locate(v, frame),

@@ -1,4 +1,4 @@
-import { notOwner, RetroError } from '../core/errors.js';
+import { notOwner, badRequest, notFound } from '../core/errors.js';
 import type { StopInfo, TargetWatch, WatchSpec } from '../core/target.js';
 import type { ClientRef, WatchpointInfo } from './types.js';
 
@@ -24,7 +24,7 @@ export class WatchpointTable {
   async add(owner: ClientRef, spec: WatchSpec): Promise<WatchpointInfo> {
     const target = this.target();
     if (!Number.isInteger(spec.length) || spec.length < 1 || spec.length > 0x10000) {
-      throw new RetroError('bad_request', `A watchpoint covers 1..65536 bytes, not ${spec.length}.`);
+      throw badRequest(`A watchpoint covers 1..65536 bytes, not ${spec.length}.`);
     }
     const targetId = await target.set(spec);
     const wp = { id: this.nextId++, owner, ...spec, hit_count: 0, targetId };
@@ -34,7 +34,7 @@ export class WatchpointTable {
 
   async remove(clientId: string, id: number): Promise<void> {
     const wp = this.byId.get(id);
-    if (!wp) throw new RetroError('not_found', `There is no watchpoint ${id}.`, { id });
+    if (!wp) throw notFound(`There is no watchpoint ${id}.`, { id });
     if (wp.owner.id !== clientId) {
       throw notOwner('Watchpoint', id, wp.owner);
     }

@@ -4,7 +4,7 @@
  * (no port); a loopback TCP monitor for one outside client only on request.
  */
 import { dirname, resolve } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { unsupported } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { Target } from '../../core/target.js';
 import { MonitorClient } from '../vice/monitor-client.js';
@@ -20,11 +20,9 @@ export async function launchBuiltinTarget(
   opts: { onProgress?: (message: string) => void } = {},
 ): Promise<Target> {
   if (config.machine !== 'c64')
-    throw new RetroError(
-      'unsupported',
-      `The built-in emulator is a C64; machine "${config.machine}" needs another emulator.`,
-      { machine: config.machine },
-    );
+    throw unsupported(`The built-in emulator is a C64; machine "${config.machine}" needs another emulator.`, {
+      machine: config.machine,
+    });
   const logs = new Set<(text: string) => void>();
   const messages = new Set<(text: string) => void>();
   const cwd = config.cwd ?? process.cwd();

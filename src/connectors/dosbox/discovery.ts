@@ -3,7 +3,8 @@
  * the BIOS keyboard ring bounds 001E/003E at 0040:0080, a plausible BDA and a
  * live INT 21h vector. Two live candidates are refused, never guessed.
  */
-import { RetroError } from '../../core/errors.js';
+import { sleep } from '../../core/async.js';
+import { notFound, incompatibleTarget } from '../../core/errors.js';
 import { BDA, RING_SIGNATURE, dword, physical, plausibleBda, vector } from '../../machines/dos/bda.js';
 import type { HostMemory } from './host-memory.js';
 
@@ -59,7 +60,7 @@ export async function liveOnly(
   waitMs = LIVENESS_MS,
 ): Promise<GuestCandidate[]> {
   if (candidates.length < 2) return candidates;
-  await new Promise((r) => setTimeout(r, waitMs));
+  await sleep(waitMs);
   const live: GuestCandidate[] = [];
   for (const c of candidates) {
     const now = dword(await mem.read(c.base + BDA.ticks, 4), 0);
@@ -72,16 +73,14 @@ export async function liveOnly(
 export async function findGuestBase(mem: HostMemory): Promise<number> {
   const all = await scanForGuests(mem);
   if (all.length === 0) {
-    throw new RetroError(
-      'not_found',
+    throw notFound(
       `No DOS guest in ${mem.description} yet: no BIOS keyboard ring with a live INT 21h vector. The emulator may still be booting; try again in a moment.`,
     );
   }
   const live = await liveOnly(mem, all);
   if (live.length !== 1) {
     const where = (live.length ? live : all).map((c) => `0x${c.base.toString(16)}`).join(', ');
-    throw new RetroError(
-      'incompatible_target',
+    throw incompatibleTarget(
       `Found ${live.length || all.length} DOS guests in ${mem.description} (at ${where}); refusing to guess which one to use. Run one guest per emulator process.`,
       { candidates: where },
     );

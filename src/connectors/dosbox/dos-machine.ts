@@ -3,7 +3,7 @@
  * Target's 'dos' feature: discovery results, addresses (with profile symbols),
  * memory, screen, input, traces and the loaded profile.
  */
-import { RetroError } from '../../core/errors.js';
+import { notFound, unsupported } from '../../core/errors.js';
 import { resolveDosAddress, type DosAddressInput, type ResolvedAddress } from '../../machines/dos/address.js';
 import type { BdaSummary } from '../../machines/dos/bda.js';
 import type { DosProgram } from '../../machines/dos/mcb.js';
@@ -77,8 +77,7 @@ export class DosMachine {
         (await knownLayout(this.guest.host, this.guest)) ??
         (await findVgaByFont(this.guest.host, this.guest).catch(() => undefined));
     if (!where) {
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         "The VGA buffer is not located: not by our calibration line, not at DOSBox 0.74's place, and no single place holds the BIOS font in a plane-2 buffer (a text mode is needed for that). Pass calibration text that is on screen now with its row and column (dosbox_find_guest with screen_text).",
       );
     }
@@ -142,8 +141,7 @@ export class DosMachine {
       return { palette: parsePalette(this.profile.palette), source: `profile ${this.profile.name}` };
     const dac = await this.backend.dac?.();
     if (dac) return { palette: paletteFromDac(dac), source: 'guest VGA DAC' };
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       `The palette of this emulator build (${this.backend.description}) is not known: give the profile a "palette", or capture with source "emulator" on the wasm backend.`,
     );
   }

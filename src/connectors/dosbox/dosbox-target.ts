@@ -4,7 +4,7 @@
  * is guest physical ('cpu', 20-bit) or the VGA buffer ('vram'), and the
  * screen is decoded from video memory. The 'dos' feature gives the rest.
  */
-import { RetroError } from '../../core/errors.js';
+import { badAddress } from '../../core/errors.js';
 import {
   TargetEmitter,
   TargetFeatures,
@@ -120,8 +120,7 @@ export class DosboxTarget implements Target {
 
   private requireCpu(address: Address): void {
     if (address.space !== 'cpu')
-      throw new RetroError(
-        'bad_address',
+      throw badAddress(
         `A DOS guest has spaces "cpu" (guest physical memory) and "vram" (the VGA buffer), not "${address.space}".`,
       );
   }

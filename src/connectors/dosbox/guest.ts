@@ -2,7 +2,7 @@
  * One DOS guest inside an emulator: guest physical memory (bounded to what a
  * real-mode program can address), the BIOS data area and the program list.
  */
-import { RetroError } from '../../core/errors.js';
+import { notFound, badAddress } from '../../core/errors.js';
 import { REAL_MODE_LIMIT, farHex, physical, readBda, type BdaSummary } from '../../machines/dos/bda.js';
 import { findFirstMcb, listPrograms, walkChain, type DosProgram, type McbBlock } from '../../machines/dos/mcb.js';
 import type { HostMemory } from './host-memory.js';
@@ -42,8 +42,7 @@ export class DosGuest {
     const firstMcb = await findFirstMcb(read, top);
     const blocks = firstMcb === undefined ? undefined : await walkChain(read, firstMcb, top);
     if (firstMcb === undefined || !blocks) {
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         `The guest has no DOS memory chain yet (INT 21h at ${farHex(bda.int21)}): it is still booting. Try again in a moment.`,
         { int21: farHex(bda.int21) },
       );
@@ -66,8 +65,7 @@ export class DosGuest {
           .at(-1)
       : (user.at(-1) ?? programs.at(-1));
     if (!pick)
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         name
           ? `No program named ${name} is loaded; loaded: ${programs.map((p) => p.name).join(', ') || 'none'}.`
           : 'No program is loaded.',
@@ -90,8 +88,7 @@ export class DosGuest {
 
   private check(phys: number, length: number): void {
     if (!Number.isInteger(phys) || phys < 0 || phys + length > REAL_MODE_LIMIT) {
-      throw new RetroError(
-        'bad_address',
+      throw badAddress(
         `Guest address 0x${phys.toString(16).toUpperCase()}+${length} is past guest memory a DOS program can reach (0x00000–0x${(REAL_MODE_LIMIT - 1).toString(16).toUpperCase()}); nothing was read or written.`,
         { physical: phys, length },
       );

@@ -3,7 +3,7 @@
  * view is fetched again on every access because the heap may grow (the old
  * view then detaches).
  */
-import { RetroError } from '../../core/errors.js';
+import { targetLost, badAddress } from '../../core/errors.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
 
 export class HeapMemory implements HostMemory {
@@ -40,16 +40,13 @@ export class HeapMemory implements HostMemory {
   }
 
   private view(): Uint8Array {
-    if (this.closed) throw new RetroError('target_lost', `${this.description} has been shut down.`);
+    if (this.closed) throw targetLost(`${this.description} has been shut down.`);
     return this.heap();
   }
 
   private check(address: number, length: number, size: number): void {
     if (address < 0 || address + length > size) {
-      throw new RetroError(
-        'bad_address',
-        `Heap address 0x${address.toString(16)}+${length} is outside the ${size}-byte wasm heap.`,
-      );
+      throw badAddress(`Heap address 0x${address.toString(16)}+${length} is outside the ${size}-byte wasm heap.`);
     }
   }
 }

@@ -3,7 +3,8 @@
  * control, and clicks into the words a program's own INT 33h handler fills,
  * re-written for a while because the handler keeps overwriting them.
  */
-import { RetroError } from '../../core/errors.js';
+import { sleep } from '../../core/async.js';
+import { mayHaveMutated } from '../../core/errors.js';
 import { farHex, physical, word } from '../../machines/dos/bda.js';
 import { planRingWrite, ringIsEmpty } from '../../machines/dos/keyboard-ring.js';
 import type { DosGuest } from './guest.js';
@@ -16,8 +17,6 @@ export interface TypeResult {
   consumed: boolean;
   warnings: string[];
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Why ring keys might not reach the program: its own INT 9 handler reading port 60h. */
 export async function keyboardWarnings(guest: DosGuest): Promise<string[]> {
@@ -49,8 +48,7 @@ export async function typeKeys(
         break;
       }
       if (Date.now() > deadline) {
-        throw new RetroError(
-          'timeout_may_have_mutated',
+        throw mayHaveMutated(
           `The keyboard ring stayed full for ${opts.timeoutMs} ms after ${typed} of ${keys.length} keys: the program is not reading keys through the BIOS${warnings.length ? ' (' + warnings[0] + ')' : ''}. ${typed} keys were typed; the rest were not.`,
           { typed, total: keys.length },
         );

@@ -4,9 +4,10 @@
  * for DOS (and the program) to be up, locates the VGA buffer while our
  * calibration line is still on screen, and hands back a DosboxTarget.
  */
+import { sleep } from '../../core/async.js';
 import { existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RetroError, asRetroError } from '../../core/errors.js';
+import { asRetroError, badRequest, notFound, launchFailed, timedOut } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import { DosGuest } from './guest.js';
 import { DosMachine, type DosBackendInfo } from './dos-machine.js';
@@ -110,8 +111,7 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
     };
   } else {
     const flavour = backend === 'wasm-dosbox' ? 'dosbox' : 'dosbox-x';
-    if (dos.conf)
-      throw new RetroError('bad_request', 'A .conf file is for native DOSBox; the wasm backend is configured by us.');
+    if (dos.conf) throw badRequest('A .conf file is for native DOSBox; the wasm backend is configured by us.');
     const em = await launchWasm({ flavour, program, args: dos.args });
     memory = em.memory;
     info = {
@@ -141,7 +141,7 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       async () => {
         const map = await machine.guest.programMap();
         if (wanted && info.launched && !map.programs.some((p) => p.name.toUpperCase() === wanted.toUpperCase())) {
-          throw new RetroError('not_found', `${wanted} has not started yet.`);
+          throw notFound(`${wanted} has not started yet.`);
         }
       },
       memory,
@@ -168,19 +168,16 @@ async function waitFor<T>(probe: () => Promise<T>, memory: HostMemory, what: str
     } catch (err) {
       const e = asRetroError(err);
       if (!memory.alive()) {
-        throw new RetroError(
-          'launch_failed',
+        throw launchFailed(
           `${memory.description} exited while waiting for ${what}${memory.lostReason?.() ? `: ${memory.lostReason()}` : ''}.`,
           { wasm_crashed: memory.backend === 'wasm' },
         );
       }
       if (e.code !== 'not_found' || Date.now() > deadline) {
-        throw e.code === 'not_found'
-          ? new RetroError('timeout', `Waited ${GUEST_WAIT_MS} ms for ${what}: ${e.message}`)
-          : e;
+        throw e.code === 'not_found' ? timedOut(`Waited ${GUEST_WAIT_MS} ms for ${what}: ${e.message}`) : e;
       }
     }
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

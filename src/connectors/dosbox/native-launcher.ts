@@ -3,12 +3,13 @@
  * (no window at all) or a private Xvfb display — or attaches to a running one
  * by PID. Nothing here touches the user's screen, focus or pointer.
  */
+import { sleep } from '../../core/async.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { launchFailed, unsupported } from '../../core/errors.js';
 import { buildConf } from './dosbox-conf.js';
 import { nativeMapperFile } from './recorders.js';
 
@@ -45,32 +46,26 @@ const DEFAULT_EXECUTABLES = ['dosbox-x', 'dosbox', 'dosbox-staging'];
 function findExecutable(explicit?: string): string {
   if (explicit) {
     if (!existsSync(explicit) && !explicit.includes('/')) return explicit; // on PATH, let spawn report
-    if (!existsSync(explicit))
-      throw new RetroError('launch_failed', `The emulator executable ${explicit} does not exist.`);
+    if (!existsSync(explicit)) throw launchFailed(`The emulator executable ${explicit} does not exist.`);
     return explicit;
   }
   for (const dir of (process.env.PATH ?? '').split(':')) {
     for (const name of DEFAULT_EXECUTABLES) if (dir && existsSync(join(dir, name))) return join(dir, name);
   }
-  throw new RetroError(
-    'launch_failed',
+  throw launchFailed(
     'No DOSBox found on PATH (looked for dosbox-x, dosbox, dosbox-staging); install one (Debian: apt-get install dosbox) or pass executable, or use the wasm backend.',
   );
 }
 
 export async function launchNative(o: NativeLaunchOptions): Promise<NativeProcess> {
   if (process.platform !== 'linux')
-    throw new RetroError(
-      'unsupported',
-      'Launching a native DOSBox is implemented for Linux only; use the wasm backend.',
-    );
+    throw unsupported('Launching a native DOSBox is implemented for Linux only; use the wasm backend.');
   const exe = findExecutable(o.executable);
   await mkdir(o.workDir, { recursive: true });
   let confPath = o.conf;
   if (!confPath) {
     const program = o.program && resolve(o.program);
-    if (program && !existsSync(program))
-      throw new RetroError('launch_failed', `The DOS program ${program} does not exist.`);
+    if (program && !existsSync(program)) throw launchFailed(`The DOS program ${program} does not exist.`);
     confPath = join(o.workDir, 'dosbox.conf');
     const mapperFile = join(o.workDir, 'mapper.map');
     await writeFile(mapperFile, nativeMapperFile());
@@ -107,7 +102,7 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
     }),
   );
   const spawnError = new Promise<never>((_, rej) =>
-    child.once('error', (err) => rej(new RetroError('launch_failed', `Could not start ${exe}: ${err.message}`))),
+    child.once('error', (err) => rej(launchFailed(`Could not start ${exe}: ${err.message}`))),
   );
   const lines = (chunk: Buffer) => {
     for (const l of chunk.toString().split('\n')) if (l.trim() && !/ALSA lib/.test(l)) o.onOutput?.(l);
@@ -115,7 +110,7 @@ export async function launchNative(o: NativeLaunchOptions): Promise<NativeProces
   child.stdout!.on('data', lines);
   child.stderr!.on('data', lines);
   await Promise.race([spawnError, new Promise((r) => setTimeout(r, 50))]);
-  if (!child.pid) throw new RetroError('launch_failed', `Could not start ${exe}.`);
+  if (!child.pid) throw launchFailed(`Could not start ${exe}.`);
   return {
     child,
     pid: child.pid,
@@ -155,16 +150,11 @@ async function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
   return new Promise((res, rej) => {
     const t = setTimeout(() => {
       child.kill();
-      rej(new RetroError('launch_failed', 'Xvfb did not report a display within 10 s.'));
+      rej(launchFailed('Xvfb did not report a display within 10 s.'));
     }, 10_000);
     child.once('error', (e) => {
       clearTimeout(t);
-      rej(
-        new RetroError(
-          'launch_failed',
-          `Could not start Xvfb for an isolated display (apt-get install xvfb): ${e.message}`,
-        ),
-      );
+      rej(launchFailed(`Could not start Xvfb for an isolated display (apt-get install xvfb): ${e.message}`));
     });
     let reported = '';
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (d: Buffer) => {
@@ -176,12 +166,7 @@ async function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
         () => res({ child, display: `:${n}` }),
         (e: Error) => {
           child.kill();
-          rej(
-            new RetroError(
-              'launch_failed',
-              `Xvfb reported display :${n} but does not accept connections: ${e.message}`,
-            ),
-          );
+          rej(launchFailed(`Xvfb reported display :${n} but does not accept connections: ${e.message}`));
         },
       );
     });
@@ -202,6 +187,6 @@ async function xServerAccepts(n: string): Promise<void> {
     });
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`no socket /tmp/.X11-unix/X${n} within 5 s`);
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }

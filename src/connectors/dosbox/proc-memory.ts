@@ -4,7 +4,7 @@
  * /proc/PID/maps without the kernel's special ones.
  */
 import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
-import { RetroError } from '../../core/errors.js';
+import { RetroError, unsupported, notFound, targetLost, badAddress } from '../../core/errors.js';
 import { explainAccessDenied, processExists } from './capabilities.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
 
@@ -21,19 +21,18 @@ export class ProcMemory implements HostMemory {
     label = 'emulator',
   ) {
     if (process.platform !== 'linux') {
-      throw new RetroError(
-        'unsupported',
+      throw unsupported(
         `Reading another process's memory is implemented for Linux only (this is ${process.platform}); use the wasm backend.`,
       );
     }
-    if (!processExists(pid)) throw new RetroError('not_found', `There is no process ${pid}.`, { pid });
+    if (!processExists(pid)) throw notFound(`There is no process ${pid}.`, { pid });
     try {
       this.fd = openSync(`/proc/${pid}/mem`, 'r+');
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       if (e.code === 'EACCES' || e.code === 'EPERM')
-        throw new RetroError('unsupported', explainAccessDenied(pid, e), { pid, errno: e.code });
-      throw new RetroError('target_lost', `Cannot open /proc/${pid}/mem: ${e.message}`, { pid });
+        throw unsupported(explainAccessDenied(pid, e), { pid, errno: e.code });
+      throw targetLost(`Cannot open /proc/${pid}/mem: ${e.message}`, { pid });
     }
     this.description = `${label} process ${pid} via /proc/${pid}/mem`;
   }
@@ -103,7 +102,7 @@ export class ProcMemory implements HostMemory {
   }
 
   private handle(): number {
-    if (this.closed) throw new RetroError('target_lost', `The connection to process ${this.pid} is closed.`);
+    if (this.closed) throw targetLost(`The connection to process ${this.pid} is closed.`);
     return this.fd;
   }
 
@@ -117,14 +116,13 @@ export class ProcMemory implements HostMemory {
   }
 
   private lost(): RetroError {
-    return new RetroError('target_lost', `The emulator process ${this.pid} has gone away.`, { pid: this.pid });
+    return targetLost(`The emulator process ${this.pid} has gone away.`, { pid: this.pid });
   }
 
   private failed(err: unknown, address: number, length: number): RetroError {
     if (!processExists(this.pid) || this.exiting()) return this.lost();
     const msg = err instanceof Error ? err.message : 'short transfer';
-    return new RetroError(
-      'bad_address',
+    return badAddress(
       `Host address 0x${address.toString(16)}+${length} of process ${this.pid} is not accessible (${msg}).`,
       { pid: this.pid },
     );

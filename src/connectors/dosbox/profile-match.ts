@@ -3,7 +3,7 @@
  * loaded program's block, at an address that makes DS:marker.offset a whole
  * segment, with every check holding. None or several → a clear refusal.
  */
-import { RetroError } from '../../core/errors.js';
+import { incompatibleTarget, notFound } from '../../core/errors.js';
 import { failedCheck, type DosProfile } from '../../machines/dos/profile.js';
 import type { DosGuest } from './guest.js';
 
@@ -37,13 +37,11 @@ export async function matchProfile(guest: DosGuest, profile: DosProfile): Promis
   }
   if (matches.length === 1) return matches[0];
   if (matches.length > 1) {
-    throw new RetroError(
-      'incompatible_target',
+    throw incompatibleTarget(
       `Profile ${profile.name} matches ${matches.length} places (${matches.map((m) => `${m.program} DS=${m.ds.toString(16)}`).join(', ')}); refusing to guess. Add checks or run one copy.`,
     );
   }
-  throw new RetroError(
-    'not_found',
+  throw notFound(
     `Profile ${profile.name}: its marker was not found with passing checks in ${candidates.map((p) => p.name).join(', ') || 'any loaded program'}${rejected.length ? ` (rejected: ${rejected.slice(0, 3).join('; ')})` : ''}. Nothing was written.`,
     { rejected },
   );

@@ -4,9 +4,10 @@
  * folder our conf names is collected once its header is complete. The
  * embedded DOSBox-X: the library's own calls (see wasm-launcher.ts).
  */
+import { sleep } from '../../core/async.js';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { badRequest, timedOut, unsupported } from '../../core/errors.js';
 import { encodePng } from '../../core/png.js';
 import { encodeWav, mediaInfo, type MediaInfo } from './media-info.js';
 import type { WasmEmulator } from './wasm-launcher.js';
@@ -59,7 +60,7 @@ export class NativeRecorders implements Recorders {
   ) {}
 
   async record(kind: RecorderKind, durationMs: number): Promise<Recording> {
-    if (this.busy) throw new RetroError('bad_request', 'A recording of this emulator is already running; wait for it.');
+    if (this.busy) throw badRequest('A recording of this emulator is already running; wait for it.');
     this.busy = true;
     try {
       const hot = NATIVE_HOTKEYS[kind];
@@ -67,7 +68,7 @@ export class NativeRecorders implements Recorders {
       const t0 = performance.now();
       await this.display.key(hot.xdotool);
       if (kind !== 'screenshot') {
-        await new Promise((r) => setTimeout(r, durationMs));
+        await sleep(durationMs);
         await this.display.key(hot.xdotool);
       }
       const elapsed = performance.now() - t0;
@@ -97,13 +98,12 @@ export class NativeRecorders implements Recorders {
         last = size;
       }
       if (Date.now() > deadline)
-        throw new RetroError(
-          'timeout',
+        throw timedOut(
           name
             ? `The emulator's ${ext} file ${name} was not complete within ${FILE_WAIT_MS} ms.`
             : `The emulator wrote no ${ext} file into ${this.folder} within ${FILE_WAIT_MS} ms of its hotkey.`,
         );
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
     }
   }
 }
@@ -124,7 +124,7 @@ export class WasmRecorders implements Recorders {
       const data = encodePng({ ...img, maybeStale: false });
       return { data, name: `${this.em.flavour}-${stamp}.png`, info: mediaInfo(data), elapsed_ms: 0 };
     }
-    if (kind !== 'audio') throw new RetroError('unsupported', `The embedded emulator has no ${kind} recorder.`);
+    if (kind !== 'audio') throw unsupported(`The embedded emulator has no ${kind} recorder.`);
     const { rate, samples } = await this.em.recordSound(durationMs);
     const data = encodeWav(samples, rate, 1);
     return {

@@ -6,7 +6,7 @@
  * the cave itself is left in place (a call may still be inside it). Nothing
  * touches the disk: the patch dies with the emulator.
  */
-import { RetroError } from '../../core/errors.js';
+import { internalError, tooLarge, badRequest, notFound } from '../../core/errors.js';
 import { word } from '../../machines/dos/bda.js';
 import type { DosGuest } from './guest.js';
 import { hex } from '../../core/hex.js';
@@ -76,7 +76,7 @@ export function assembleCave(spec: TraceSpec, target: number): { bytes: Uint8Arr
     }
   });
   code.push(0x58, 0x9d, 0xc3); // pop ax; popf; ret
-  if (code.length !== codeLen) throw new RetroError('internal', `cave assembly length ${code.length} != ${codeLen}`);
+  if (code.length !== codeLen) throw internalError(`cave assembly length ${code.length} != ${codeLen}`);
   const total = at - base;
   const bytes = new Uint8Array(total);
   bytes.set(code);
@@ -96,36 +96,25 @@ export class TraceManager {
   async install(spec: TraceSpec): Promise<InstalledTrace> {
     const total = spec.captures.reduce((a, c) => a + c.length, 0);
     if (total > MAX_CAPTURE_BYTES)
-      throw new RetroError(
-        'too_large',
-        `A trace captures at most ${MAX_CAPTURE_BYTES} bytes; ${total} were asked for.`,
-      );
+      throw tooLarge(`A trace captures at most ${MAX_CAPTURE_BYTES} bytes; ${total} were asked for.`);
     if (spec.captures.some((c) => c.length < 1 || c.offset < 0 || c.offset + c.length > 0x10000))
-      throw new RetroError(
-        'bad_request',
-        'Each capture needs a length of at least 1 and must stay inside the 64 KB data segment.',
-      );
+      throw badRequest('Each capture needs a length of at least 1 and must stay inside the 64 KB data segment.');
     const seg = spec.segment * 16;
     const call = await this.guest.read(seg + spec.callOffset, 3);
     if (call[0] !== 0xe8)
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `The byte at ${hex(spec.segment, 4, '')}:${hex(spec.callOffset, 4, '')} is 0x${call[0].toString(16).toUpperCase()}, not a near CALL (E8); give the offset of an E8 rel16 instruction.`,
       );
     if (this.list().some((t) => t.segment === spec.segment && t.callOffset === spec.callOffset))
-      throw new RetroError(
-        'bad_request',
-        `A trace is already installed on ${hex(spec.segment, 4, '')}:${hex(spec.callOffset, 4, '')}.`,
-      );
+      throw badRequest(`A trace is already installed on ${hex(spec.segment, 4, '')}:${hex(spec.callOffset, 4, '')}.`);
     const originalRel = word(call, 1);
     const target = (spec.callOffset + 3 + originalRel) & 0xffff;
     const { bytes, slots } = assembleCave(spec, target);
     if (spec.caveOffset + bytes.length > 0x10000)
-      throw new RetroError('bad_request', 'The cave does not fit in the code segment at that offset.');
+      throw badRequest('The cave does not fit in the code segment at that offset.');
     const before = await this.guest.read(seg + spec.caveOffset, bytes.length);
     if (before.some((b) => b !== 0))
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `The ${bytes.length} bytes at ${hex(spec.segment, 4, '')}:${hex(spec.caveOffset, 4, '')} are not all zero; a cave must go into unused, zero-filled memory.`,
       );
     await this.guest.write(seg + spec.caveOffset, bytes);
@@ -161,8 +150,7 @@ export class TraceManager {
   private get(id: number): InstalledTrace {
     const t = this.installed.get(id);
     if (!t)
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         `No trace ${id} is installed; installed: ${
           this.list()
             .map((x) => x.id)

@@ -6,7 +6,7 @@
  * glyphs 'A' and 'B' laid out that way, so a program's own glyphs (INT 10h
  * AX=11xxh) show; when it cannot be found the ROM font is used and said so.
  */
-import { RetroError } from '../../core/errors.js';
+import { unsupported } from '../../core/errors.js';
 import { findRomFont, fontFrom32, fontFromRom, type Font } from '../../machines/dos/video-modes.js';
 import type { DosGuest } from './guest.js';
 import type { TextStride } from '../../machines/dos/video.js';
@@ -48,8 +48,7 @@ export class FontLocator {
   private async locate(height: number): Promise<FontPlace> {
     if (this.stride() === 8) return { source: 'plane 2 of the VGA buffer', plane2: true };
     const rom = await this.romFont(height);
-    if (!rom)
-      throw new RetroError('unsupported', `The guest's VGA BIOS has no 8x${height} font to find the active font by.`);
+    if (!rom) throw unsupported(`The guest's VGA BIOS has no 8x${height} font to find the active font by.`);
     const at = await this.searchArray(rom, height);
     return at !== undefined
       ? { source: `the emulator's font array at 0x${at.toString(16)}`, at }

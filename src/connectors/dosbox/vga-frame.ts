@@ -6,7 +6,7 @@
  * unchained (Mode X). The confirmed layout is cached per mode; a blind read is
  * marked unconfirmed.
  */
-import { RetroError } from '../../core/errors.js';
+import { unsupported, badRequest, notFound } from '../../core/errors.js';
 import { chain4Matches, countDifferences, decodeMode13, MODE13_SPAN, textIndex } from '../../machines/dos/video.js';
 import {
   cgaSpan,
@@ -72,16 +72,14 @@ export class FrameReader {
     const bda = await this.src.bda();
     const g = modeGeometry(bda.videoMode, { columns: bda.columns, rows: bda.rows, charHeight: bda.charHeight });
     if (!g)
-      throw new RetroError(
-        'unsupported',
+      throw unsupported(
         `Video mode 0x${bda.videoMode.toString(16)} is not decoded from video memory (text, CGA 04h-06h, EGA/VGA 0Dh/0Eh/10h/12h, 13h and Mode X are).`,
         { mode: bda.videoMode },
       );
     if (opts.reference) return this.confirm(g, bda, opts.reference);
     const cached = this.confirmed?.mode === g.mode ? this.confirmed : undefined;
     if (!cached && !opts.allowUnconfirmed) {
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `No confirmed frame page yet: pass reference (a ${g.width * g.height}-byte file of the ${g.width}x${g.height} pixel values on screen now) once, or allow_unconfirmed: true for a blind read that is marked unconfirmed.`,
       );
     }
@@ -98,8 +96,7 @@ export class FrameReader {
 
   private async confirm(g: ModeGeometry, bda: BdaSummary, ref: Uint8Array): Promise<FrameResult> {
     if (ref.length !== g.width * g.height)
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `A reference frame for ${g.name} has ${g.width * g.height} bytes (one pixel value per pixel); this one has ${ref.length}.`,
       );
     const found: Layout[] = [];
@@ -124,8 +121,7 @@ export class FrameReader {
     if (!found.length) {
       const blind = await this.decode(g, this.blindLayout(g, bda), bda);
       const diff = countDifferences(blind.indices, ref);
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         `No start address of video memory shows the reference frame byte for byte (${g.name}; at start 0, ${diff} of ${ref.length} pixels differ); the screen is not showing it now.`,
         { differing_at_start_0: diff, mode: g.mode },
       );

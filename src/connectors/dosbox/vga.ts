@@ -4,7 +4,7 @@
  * frames. A mode-13h page is only "confirmed" byte for byte against a
  * reference frame; the confirmed page is cached, a blind read is marked.
  */
-import { RetroError } from '../../core/errors.js';
+import { targetLost, incompatibleTarget, unsupported } from '../../core/errors.js';
 import { decodeText, textIndex, textSpan, type TextScreen, type TextStride } from '../../machines/dos/video.js';
 import { findRomFont } from '../../machines/dos/video-modes.js';
 import { CALIBRATION_TEXT } from './dosbox-conf.js';
@@ -36,7 +36,7 @@ export async function searchStridedText(mem: HostMemory, text: string | Uint8Arr
       try {
         buf = Buffer.from(await mem.read(at, len));
       } catch {
-        if (!mem.alive()) throw new RetroError('target_lost', `${mem.description} has gone away.`);
+        if (!mem.alive()) throw targetLost(`${mem.description} has gone away.`);
         continue;
       }
       for (let i = buf.indexOf(bytes[0]); i >= 0 && i < CH; i = buf.indexOf(bytes[0], i + 1)) {
@@ -70,8 +70,7 @@ export async function calibrateVga(
         how: `calibrated on "${text}" at row ${row}, column ${col}`,
       };
     if (hits.length > 1) {
-      throw new RetroError(
-        'incompatible_target',
+      throw incompatibleTarget(
         `The calibration text "${text}" appears ${hits.length} times as screen cells; give text that is on screen only once.`,
       );
     }
@@ -170,8 +169,7 @@ export class VgaScreen {
   async text(): Promise<TextScreen & { mode: number; cursor: { row: number; col: number } }> {
     const bda = await this.guest.bda();
     if (bda.videoMode > 3 && bda.videoMode !== 7) {
-      throw new RetroError(
-        'unsupported',
+      throw unsupported(
         `The guest is in video mode 0x${bda.videoMode.toString(16)}, not a text mode; read it with dosbox_read_framebuffer.`,
         { mode: bda.videoMode },
       );

@@ -6,11 +6,20 @@
  * One worker per emulator: terminate() ends it completely, and the emulator
  * never competes with our servers for the main thread.
  */
+import { sleep } from '../../core/async.js';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { RetroError } from '../../core/errors.js';
+import {
+  RetroError,
+  incompatibleTarget,
+  badRequest,
+  launchFailed,
+  badAddress,
+  targetLost,
+  timedOut,
+} from '../../core/errors.js';
 import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import { CLEAR_SCREEN_COM, CLEAR_SCREEN_NAME, calibrationAutoexec } from './dosbox-conf.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
@@ -66,8 +75,7 @@ function spawnWorker(workerData: WasmWorkerData): Worker {
 export async function launchWasm(o: { flavour: WasmFlavour; program?: string; args?: string }): Promise<WasmEmulator> {
   const entry = packageEntry();
   if (!entry) {
-    throw new RetroError(
-      'incompatible_target',
+    throw incompatibleTarget(
       'The embedded DOSBox needs the optional npm package "emulators" (js-dos, GPL-2.0): run npm install emulators, or use backend "native".',
     );
   }
@@ -76,13 +84,12 @@ export async function launchWasm(o: { flavour: WasmFlavour; program?: string; ar
   if (o.program) {
     const name = basename(o.program).toUpperCase();
     if (name === CLEAR_SCREEN_NAME)
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `${CLEAR_SCREEN_NAME} is the name of our own screen-clearing helper in the embedded DOSBox; rename the program.`,
       );
     const contents = new Uint8Array(
       await readRegularFile(o.program, { maxBytes: MAX_PROGRAM_BYTES, what: 'DOS program' }).catch((err: Error) => {
-        throw new RetroError('launch_failed', err.message);
+        throw launchFailed(err.message);
       }),
     );
     init.push({ path: name, contents });
@@ -131,7 +138,7 @@ class WorkerEmulator implements WasmEmulator {
         this.pending.delete(m.id);
         clearTimeout(p.timer);
         if (m.ok) p.resolve(m.value);
-        else p.reject(new RetroError('bad_address', `${this.memory.description}: ${m.message}.`));
+        else p.reject(badAddress(`${this.memory.description}: ${m.message}.`));
       });
       worker.on('error', (err) => {
         clearTimeout(timer);
@@ -177,7 +184,7 @@ class WorkerEmulator implements WasmEmulator {
 
   async recordSound(ms: number): Promise<{ rate: number; samples: Float32Array }> {
     await this.request<number>({ op: 'sound-start' });
-    await new Promise((r) => setTimeout(r, ms));
+    await sleep(ms);
     return this.request<{ rate: number; samples: Float32Array }>({ op: 'sound-stop' });
   }
 
@@ -187,17 +194,13 @@ class WorkerEmulator implements WasmEmulator {
   }
 
   private request<T>(req: DistributiveOmit<WasmRequest, 'id'>): Promise<T> {
-    if (this.gone !== undefined)
-      return Promise.reject(new RetroError('target_lost', `${this.memory.description} is gone: ${this.gone}.`));
+    if (this.gone !== undefined) return Promise.reject(targetLost(`${this.memory.description} is gone: ${this.gone}.`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(
-          new RetroError(
-            'timeout',
-            `${this.memory.description} did not answer a ${req.op} request within ${REQUEST_TIMEOUT_MS} ms.`,
-          ),
+          timedOut(`${this.memory.description} did not answer a ${req.op} request within ${REQUEST_TIMEOUT_MS} ms.`),
         );
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
@@ -210,15 +213,14 @@ class WorkerEmulator implements WasmEmulator {
     this.gone = reason;
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
-      p.reject(new RetroError('target_lost', `${this.memory.description} is gone: ${reason}.`));
+      p.reject(targetLost(`${this.memory.description} is gone: ${reason}.`));
       this.pending.delete(id);
     }
   }
 
   private fail(why: string, crashed = false): RetroError {
     this.end(why);
-    return new RetroError(
-      'launch_failed',
+    return launchFailed(
       `The embedded ${this.flavour === 'dosbox-x' ? 'DOSBox-X' : 'DOSBox'} ${why}.${this.logTail()}`,
       { wasm_crashed: crashed },
     );

@@ -6,7 +6,7 @@
  * `scale` asked for, and compared with the VRAM decode of the same moment.
  * Video memory stays the better source: exact, cheaper, never half-drawn.
  */
-import { RetroError } from '../../core/errors.js';
+import { unsupported } from '../../core/errors.js';
 import { indicesToRgba } from '../../machines/dos/palette.js';
 import type { DosMachine } from './dos-machine.js';
 import { PrivateDisplay } from './x-display.js';
@@ -27,8 +27,7 @@ export interface WindowCapture {
 export function privateDisplay(machine: DosMachine): PrivateDisplay {
   const display = machine.backend.display;
   if (!display)
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       machine.backend.backend === 'wasm'
         ? 'The embedded emulator has no window; use source "emulator" (its own renderer) or "vram".'
         : 'This emulator has no private display: only a DOSBox launched with isolation "xvfb" has a window we may photograph or send hotkeys to (a window on your desktop is never touched).',
@@ -50,7 +49,7 @@ export async function captureWindow(machine: DosMachine, scale?: number): Promis
       if (scale !== undefined) throw err;
     }
   } else if (scale !== undefined)
-    throw new RetroError('unsupported', 'The current video mode is not known, so the window cannot be reduced to it.');
+    throw unsupported('The current video mode is not known, so the window cannot be reduced to it.');
   let differing: number | undefined;
   if (frame && reduced) {
     const palette = await machine.framePalette(frame).catch(() => undefined);

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { RetroError } from '../../core/errors.js';
+import { notFound, unsupported, targetLost } from '../../core/errors.js';
 import { parseXwd, type RgbaImage } from './xwd.js';
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ export class PrivateDisplay {
   async window(): Promise<string> {
     const { stdout } = await this.tool('xdotool', ['search', '--onlyvisible', '--maxdepth', '1', '--name', '.'], true);
     const ids = String(stdout).split('\n').filter(Boolean);
-    if (!ids.length) throw new RetroError('not_found', `The emulator has no visible window on ${this.display} yet.`);
+    if (!ids.length) throw notFound(`The emulator has no visible window on ${this.display} yet.`);
     return ids[0];
   }
 
@@ -57,13 +57,12 @@ export class PrivateDisplay {
     } catch (err) {
       const e = err as { stderr?: Buffer | string; code?: string | number; message: string };
       if (e.code === 'ENOENT')
-        throw new RetroError(
-          'unsupported',
+        throw unsupported(
           `${cmd} is not installed (Debian: apt-get install ${cmd === 'xwd' ? 'x11-apps' : cmd}); it is needed on the emulator's private display.`,
         );
       if (cmd === 'xdotool' && args[0] === 'search' && e.code === 1)
-        throw new RetroError('not_found', `The emulator has no visible window on ${this.display} yet.`);
-      throw new RetroError('target_lost', `${cmd} failed on ${this.display}: ${String(e.stderr ?? e.message).trim()}`);
+        throw notFound(`The emulator has no visible window on ${this.display} yet.`);
+      throw targetLost(`${cmd} failed on ${this.display}: ${String(e.stderr ?? e.message).trim()}`);
     }
   }
 }

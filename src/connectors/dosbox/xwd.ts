@@ -4,7 +4,7 @@
  * then the ZPixmap rows. TrueColor pixels are split by the channel masks;
  * DirectColor (SDL 1.2's choice) and PseudoColor go through the dumped colour map.
  */
-import { RetroError } from '../../core/errors.js';
+import { RetroError, unsupported, incompatibleTarget } from '../../core/errors.js';
 
 export interface RgbaImage {
   width: number;
@@ -79,8 +79,7 @@ export function reduceToMode(img: RgbaImage, width: number, height: number): Rgb
   const sx = img.width / width;
   const sy = img.height / height;
   if (!Number.isInteger(sx) || !Number.isInteger(sy) || sx < 1 || sy < 1)
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       `The emulator's window is ${img.width}x${img.height}, not an integer multiple of the ${width}x${height} mode (an aspect correction or a non-integer scaler is on); set its scaler to an integer one (e.g. normal2x, aspect=false).`,
       { window: [img.width, img.height], mode: [width, height] },
     );
@@ -107,5 +106,5 @@ export function scaleUp(img: RgbaImage, k: number): RgbaImage {
 }
 
 function bad(why: string): RetroError {
-  return new RetroError('incompatible_target', `The window dump from xwd is not usable: ${why}.`);
+  return incompatibleTarget(`The window dump from xwd is not usable: ${why}.`);
 }

@@ -10,7 +10,15 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { fromOtherUser } from '../../core/peer.js';
-import { RetroError, type ErrorCode } from '../../core/errors.js';
+import {
+  RetroError,
+  type ErrorCode,
+  internalError,
+  timedOut,
+  targetLost,
+  tooLarge,
+  mayHaveMutated,
+} from '../../core/errors.js';
 import { BRIDGE_OPS, type BridgeArgs, type BridgeOp, type BridgeResult } from './bridge-ops.js';
 
 export interface BridgeEvent {
@@ -84,7 +92,7 @@ export class BridgeClient {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    if (!address || typeof address === 'string') throw new RetroError('internal', 'listening socket has no port');
+    if (!address || typeof address === 'string') throw internalError('listening socket has no port');
     const client = new BridgeClient(server, address.port);
     server.maxConnections = MAX_UNAUTHENTICATED; // the kernel queue aside, more are refused at once
     // our own MAME runs as this user: a socket of another user is no plugin of ours
@@ -123,7 +131,7 @@ export class BridgeClient {
       };
       const timer = setTimeout(() => {
         this.connectWaiters = this.connectWaiters.filter((w) => w !== waiter);
-        reject(new RetroError('timeout', `The MAME bridge plugin did not connect within ${timeoutMs / 1000} s.`));
+        reject(timedOut(`The MAME bridge plugin did not connect within ${timeoutMs / 1000} s.`));
       }, timeoutMs);
       this.connectWaiters.push(waiter);
     });
@@ -137,9 +145,9 @@ export class BridgeClient {
       : [args: BridgeArgs<K>, options?: RequestOptions]
   ): Promise<BridgeReply<BridgeResult<K>>> {
     if (this.lostError) return Promise.reject(this.lostError);
-    if (!this.socket) return Promise.reject(new RetroError('target_lost', 'The MAME bridge is not connected.'));
+    if (!this.socket) return Promise.reject(targetLost('The MAME bridge is not connected.'));
     if (this.pending.size >= MAX_PENDING) {
-      return Promise.reject(new RetroError('too_large', `More than ${MAX_PENDING} requests are waiting for MAME.`));
+      return Promise.reject(tooLarge(`More than ${MAX_PENDING} requests are waiting for MAME.`));
     }
     const id = this.nextId++;
     const binary = options.binary
@@ -152,12 +160,11 @@ export class BridgeClient {
         this.pending.delete(id);
         reject(
           BRIDGE_OPS[op].mutating
-            ? new RetroError(
-                'timeout_may_have_mutated',
+            ? mayHaveMutated(
                 `MAME did not answer "${op}" within ${timeoutMs} ms; it may still have carried it out, so the emulator state may have changed. It was not retried.`,
                 { op },
               )
-            : new RetroError('timeout', `MAME did not answer "${op}" within ${timeoutMs} ms; nothing was changed.`, {
+            : timedOut(`MAME did not answer "${op}" within ${timeoutMs} ms; nothing was changed.`, {
                 op,
               }),
         );
@@ -171,7 +178,7 @@ export class BridgeClient {
   /** The process died or the connection dropped: fail everything now and later. */
   markLost(reason: string): void {
     if (this.lostError) return;
-    this.lostError = new RetroError('target_lost', reason);
+    this.lostError = targetLost(reason);
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       this.pending.delete(id);

@@ -4,7 +4,7 @@
  * refused by name before it reaches MAME (never partly run); it may run only
  * under the exclusive raw lease.
  */
-import { RetroError } from '../../core/errors.js';
+import { badRequest, tooLarge } from '../../core/errors.js';
 
 /** Reading commands of MAME 0.251's console (checked on the real console: none changes machine state). */
 export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set([
@@ -30,11 +30,10 @@ export interface VettedCommand {
 
 /** Classifies a console line; throws bad_request only for lines no mode may run. */
 export function vetConsoleCommand(line: string): VettedCommand {
-  if (typeof line !== 'string' || line.trim() === '')
-    throw new RetroError('bad_request', 'The debugger command is empty.');
+  if (typeof line !== 'string' || line.trim() === '') throw badRequest('The debugger command is empty.');
   if (line.length > MAX_COMMAND_LENGTH)
-    throw new RetroError('too_large', `A debugger command is at most ${MAX_COMMAND_LENGTH} characters.`);
-  if (/[\r\n]/.test(line)) throw new RetroError('bad_request', 'A debugger command is one line.');
+    throw tooLarge(`A debugger command is at most ${MAX_COMMAND_LENGTH} characters.`);
+  if (/[\r\n]/.test(line)) throw badRequest('A debugger command is one line.');
   const text = line.trim();
   const name = text.split(/[\s,]/, 1)[0].toLowerCase();
   if (!READ_ONLY_COMMANDS.has(name)) {

@@ -3,7 +3,7 @@
  * the Sprinter's DSS .EXE files. We check the header (so a wrong file fails at
  * launch, with a reason) and leave the file where the disk image holds it.
  */
-import { RetroError } from '../../core/errors.js';
+import { launchFailed } from '../../core/errors.js';
 import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import { EXE_HEADER_SIZE, parseExeHeader, type ExeHeader } from '../../machines/sprinter/exe-header.js';
 
@@ -16,11 +16,11 @@ export async function checkDiskProgram(machine: string, path: string): Promise<E
   try {
     head = (await readRegularFile(path, { maxBytes: MAX_PROGRAM_BYTES, what: 'program' })).subarray(0, EXE_HEADER_SIZE);
   } catch (err) {
-    throw new RetroError('launch_failed', (err as Error).message, { path });
+    throw launchFailed((err as Error).message, { path });
   }
   try {
     return parseExeHeader(head);
   } catch (err) {
-    throw new RetroError('launch_failed', `${path} is not a DSS program: ${(err as Error).message}`, { path });
+    throw launchFailed(`${path} is not a DSS program: ${(err as Error).message}`, { path });
   }
 }

@@ -5,7 +5,7 @@
  * unknown name is refused with MAME's own close matches.
  */
 import { execFile } from 'node:child_process';
-import { RetroError } from '../../core/errors.js';
+import { incompatibleTarget, launchFailed } from '../../core/errors.js';
 import { unknownSystemMessage } from './unknown-system.js';
 
 const cache = new Map<string, Promise<boolean>>();
@@ -35,7 +35,7 @@ const NEWER_DRIVERS: Record<string, string> = {
 export async function requireDriver(mamePath: string, machine: string): Promise<void> {
   if (await mameHasDriver(mamePath, machine)) return;
   if (machine in NEWER_DRIVERS) {
-    throw new RetroError('incompatible_target', `${mamePath} has no "${machine}" driver. ${NEWER_DRIVERS[machine]}`, {
+    throw incompatibleTarget(`${mamePath} has no "${machine}" driver. ${NEWER_DRIVERS[machine]}`, {
       machine,
       mamePath,
     });
@@ -43,7 +43,7 @@ export async function requireDriver(mamePath: string, machine: string): Promise<
   const output = await unknownMachineOutput(mamePath, machine);
   const message = unknownSystemMessage(output);
   // MAME did not say "unknown system" (it could not list at all?): let the launch itself report what goes wrong
-  if (message) throw new RetroError('launch_failed', message, { machine, output });
+  if (message) throw launchFailed(message, { machine, output });
 }
 
 /**

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { launchFailed } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
 import { requireDriver } from './driver-check.js';
@@ -39,11 +39,9 @@ export function resolveMamePath(config: Pick<LaunchConfig, 'mamePath' | 'cwd'>):
   if (config.mamePath) {
     const path = resolve(config.cwd ?? process.cwd(), config.mamePath);
     if (isExecutable(path)) return path;
-    throw new RetroError(
-      'launch_failed',
-      `MAME was not found at ${path} (mamePath); that file is missing or not executable.`,
-      { tried: [path] },
-    );
+    throw launchFailed(`MAME was not found at ${path} (mamePath); that file is missing or not executable.`, {
+      tried: [path],
+    });
   }
   const tried = (process.env.PATH ?? '')
     .split(delimiter)
@@ -52,8 +50,7 @@ export function resolveMamePath(config: Pick<LaunchConfig, 'mamePath' | 'cwd'>):
   tried.push(FALLBACK_MAME);
   const found = tried.find(isExecutable);
   if (found) return found;
-  throw new RetroError(
-    'launch_failed',
+  throw launchFailed(
     `MAME was not found: no "mame" on PATH and nothing at ${FALLBACK_MAME}. Install MAME or set mamePath.`,
     { tried },
   );
@@ -67,8 +64,7 @@ export function resolvePluginDir(): string {
     resolve(__dirname, '..', 'mame-plugin'),
   ];
   const found = candidates.find((d) => existsSync(join(d, 'mamebridge', 'init.lua')));
-  if (!found)
-    throw new RetroError('launch_failed', `The MAME bridge plugin is missing; looked in ${candidates.join(', ')}.`);
+  if (!found) throw launchFailed(`The MAME bridge plugin is missing; looked in ${candidates.join(', ')}.`);
   return found;
 }
 
@@ -97,8 +93,7 @@ export async function prepareMameLaunch(
   await requireDriver(mamePath, config.machine);
   const stock = findStockPluginDir(mamePath);
   if (!stock)
-    throw new RetroError(
-      'launch_failed',
+    throw launchFailed(
       `MAME's stock plugins folder (with boot.lua) was not found near ${mamePath} or in ${STOCK_PLUGIN_DIRS.join(', ')}.`,
     );
   const runDir = join(resolve(workDir), `mame-run-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -137,8 +132,7 @@ async function buildLaunch(
   const media: string[] = [];
   for (const [slot, file] of Object.entries(config.media ?? {})) {
     const path = resolve(cwd, file);
-    if (!existsSync(path))
-      throw new RetroError('launch_failed', `The ${slot} media file ${path} does not exist.`, { path });
+    if (!existsSync(path)) throw launchFailed(`The ${slot} media file ${path} does not exist.`, { path });
     media.push(`-${slot}`, path);
   }
   const headless = config.headless !== false;
@@ -189,12 +183,10 @@ async function buildLaunch(
 }
 
 async function stageProgram(machine: string, program: string, romDir: string): Promise<void> {
-  if (!existsSync(program))
-    throw new RetroError('launch_failed', `The program file ${program} does not exist.`, { path: program });
+  if (!existsSync(program)) throw launchFailed(`The program file ${program} does not exist.`, { path: program });
   const slot = romSlotFor(machine);
   if (!slot) {
-    throw new RetroError(
-      'launch_failed',
+    throw launchFailed(
       `Retro Debug does not know how to load a program into the MAME machine "${machine}"; pass it as media instead.`,
       { machine },
     );

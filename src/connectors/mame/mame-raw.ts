@@ -5,7 +5,7 @@
  * sequences. Callers (the session's front ends) check the lease and vet
  * console commands; this class only talks to the bridge.
  */
-import { RetroError } from '../../core/errors.js';
+import { unsupported } from '../../core/errors.js';
 import { featureKey } from '../../core/target.js';
 import type { BridgeClient, BridgeEvent } from './bridge-client.js';
 
@@ -142,8 +142,7 @@ export function findMouse(
   const x = axis('X');
   const y = axis('Y');
   if (!x || !y) {
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       `The MAME machine "${machine}" has no mouse (no analog mouse, trackball or lightgun X/Y input).`,
       { machine },
     );

@@ -2,7 +2,16 @@
  * Target implementation for MAME through the mamebridge Lua plugin. MAME
  * specifics only: run control, registers, typed memory, breakpoints, screen.
  */
-import { RetroError } from '../../core/errors.js';
+import {
+  RetroError,
+  badRequest,
+  tooLarge,
+  internalError,
+  launchFailed,
+  timedOut,
+  badAddress,
+  unsupported,
+} from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import {
   TargetEmitter,
@@ -171,7 +180,7 @@ export class MameTarget implements Target {
   }
 
   async writeRegister(name: string, value: number): Promise<void> {
-    if (typeof name !== 'string' || !name) throw new RetroError('bad_request', 'A register name is needed.');
+    if (typeof name !== 'string' || !name) throw badRequest('A register name is needed.');
     checkInteger(value, 'The register value');
     await this.bridge.request('write_register', { name, value });
   }
@@ -179,25 +188,18 @@ export class MameTarget implements Target {
   async readMemory(address: Address, length: number): Promise<Uint8Array> {
     checkInteger(length, 'The length');
     if (length > MAX_TRANSFER) {
-      throw new RetroError(
-        'too_large',
-        `Reading ${length} bytes at once is more than the ${MAX_TRANSFER}-byte limit; read in pieces.`,
-      );
+      throw tooLarge(`Reading ${length} bytes at once is more than the ${MAX_TRANSFER}-byte limit; read in pieces.`);
     }
     const { binary } = await this.bridge.request('read_memory', { ...bridgeSpace(address), length });
     const data = binary ?? Buffer.alloc(0);
-    if (data.length !== length)
-      throw new RetroError('internal', `MAME returned ${data.length} bytes for a ${length}-byte read.`);
+    if (data.length !== length) throw internalError(`MAME returned ${data.length} bytes for a ${length}-byte read.`);
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
 
   async writeMemory(address: Address, data: Uint8Array): Promise<void> {
-    if (!(data instanceof Uint8Array)) throw new RetroError('bad_request', 'Memory data must be bytes.');
+    if (!(data instanceof Uint8Array)) throw badRequest('Memory data must be bytes.');
     if (data.length > MAX_TRANSFER) {
-      throw new RetroError(
-        'too_large',
-        `Writing ${data.length} bytes at once is more than the ${MAX_TRANSFER}-byte limit.`,
-      );
+      throw tooLarge(`Writing ${data.length} bytes at once is more than the ${MAX_TRANSFER}-byte limit.`);
     }
     await this.bridge.request('write_memory', bridgeSpace(address), { binary: data });
   }
@@ -224,8 +226,7 @@ export class MameTarget implements Target {
 
   async setWatchpoint(spec: WatchSpec): Promise<number> {
     const type = ({ read: 'r', write: 'w', readwrite: 'rw' } as const)[spec.kind];
-    if (!type)
-      throw new RetroError('bad_request', `A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
+    if (!type) throw badRequest(`A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
     checkInteger(spec.length, 'The watchpoint length');
     const where = watchSpace(spec.address);
     const { result } = await this.bridge.request('set_watchpoint', {
@@ -256,7 +257,7 @@ export class MameTarget implements Target {
 
   async stepInstruction(count = 1): Promise<void> {
     checkInteger(count, 'The step count');
-    if (count < 1) throw new RetroError('bad_request', 'The step count must be at least 1.');
+    if (count < 1) throw badRequest('The step count must be at least 1.');
     return this.runControl('step', { count });
   }
 
@@ -270,8 +271,7 @@ export class MameTarget implements Target {
 
   /** `maxSteps` bounds the instructions stepped; at the bound it stops with reason 'step' anyway. */
   async stepRange(ranges: AddressRange[], mode: 'into' | 'over', maxSteps = 1_000_000): Promise<void> {
-    if (!Array.isArray(ranges) || ranges.length === 0)
-      throw new RetroError('bad_request', 'stepRange needs at least one range.');
+    if (!Array.isArray(ranges) || ranges.length === 0) throw badRequest('stepRange needs at least one range.');
     for (const r of ranges) {
       if (
         !Array.isArray(r) ||
@@ -282,11 +282,10 @@ export class MameTarget implements Target {
         r[0] < 0 ||
         r[1] > 0xffff
       ) {
-        throw new RetroError('bad_request', `The range ${JSON.stringify(r)} is not [first, last] inside 0..0xFFFF.`);
+        throw badRequest(`The range ${JSON.stringify(r)} is not [first, last] inside 0..0xFFFF.`);
       }
     }
-    if (mode !== 'into' && mode !== 'over')
-      throw new RetroError('bad_request', 'The step mode must be "into" or "over".');
+    if (mode !== 'into' && mode !== 'over') throw badRequest('The step mode must be "into" or "over".');
     return this.runControl('step_range', { ranges, mode, max: maxSteps });
   }
 
@@ -295,7 +294,7 @@ export class MameTarget implements Target {
     const width = result.width as number;
     const height = result.height as number;
     if (!binary || binary.length !== width * height * 4) {
-      throw new RetroError('internal', `MAME sent ${binary?.length ?? 0} pixel bytes for a ${width}x${height} screen.`);
+      throw internalError(`MAME sent ${binary?.length ?? 0} pixel bytes for a ${width}x${height} screen.`);
     }
     return { width, height, rgba: bgraToRgba(binary), frame: num(result.frame), maybeStale: this.state === 'stopped' };
   }
@@ -348,10 +347,10 @@ export async function launchMameTarget(
 ): Promise<MameTarget> {
   const progress = opts.onProgress ?? (() => {});
   if (config.emulator !== undefined && config.emulator !== 'mame') {
-    throw new RetroError('launch_failed', `launchMameTarget cannot start the emulator "${String(config.emulator)}".`);
+    throw launchFailed(`launchMameTarget cannot start the emulator "${String(config.emulator)}".`);
   }
   if (typeof config.machine !== 'string' || !/^[a-z0-9_]+$/.test(config.machine)) {
-    throw new RetroError('launch_failed', `"${String(config.machine)}" is not a MAME machine name.`);
+    throw launchFailed(`"${String(config.machine)}" is not a MAME machine name.`);
   }
   const bridge = await BridgeClient.listen();
   let proc: MameProcess | undefined;
@@ -372,9 +371,9 @@ export async function launchMameTarget(
     const died = started.exited.then((info) => {
       const tail = started.outputTail();
       const unknown = unknownSystemMessage(tail);
-      if (unknown) throw new RetroError('launch_failed', unknown, { output: tail });
+      if (unknown) throw launchFailed(unknown, { output: tail });
       const why = `MAME exited during start-up (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''})`;
-      throw new RetroError('launch_failed', tail ? `${why}. Its last output:\n${tail}` : `${why}.`, { output: tail });
+      throw launchFailed(tail ? `${why}. Its last output:\n${tail}` : `${why}.`, { output: tail });
     });
     died.catch(() => {});
     await Promise.race([bridge.waitForConnection(START_TIMEOUT_MS), died]);
@@ -389,7 +388,7 @@ export async function launchMameTarget(
     if (proc) await proc.stop(async () => {});
     if (err instanceof RetroError && err.code === 'timeout') {
       const tail = proc?.outputTail();
-      throw new RetroError('launch_failed', `${err.message}${tail ? ` MAME's last output:\n${tail}` : ''}`);
+      throw launchFailed(`${err.message}${tail ? ` MAME's last output:\n${tail}` : ''}`);
     }
     throw err;
   }
@@ -401,7 +400,7 @@ function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
     const tick = () => {
       if (cond()) return resolve();
       if (Date.now() - started > timeoutMs) {
-        return reject(new RetroError('timeout', `MAME did not stop at entry within ${timeoutMs / 1000} s.`));
+        return reject(timedOut(`MAME did not stop at entry within ${timeoutMs / 1000} s.`));
       }
       setTimeout(tick, 5);
     };
@@ -427,14 +426,13 @@ function num(v: unknown): number | undefined {
 
 function checkInteger(v: unknown, what: string): void {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    throw new RetroError('bad_request', `${what} must be a non-negative integer, not ${String(v)}.`);
+    throw badRequest(`${what} must be a non-negative integer, not ${String(v)}.`);
   }
 }
 
 /** The bridge's space arguments for a typed address. */
 function bridgeSpace(address: Address): BridgeSpace {
-  if (!address || typeof address !== 'object')
-    throw new RetroError('bad_request', 'An address {space, offset} is needed.');
+  if (!address || typeof address !== 'object') throw badRequest('An address {space, offset} is needed.');
   checkInteger(address.offset, 'The address offset');
   switch (address.space) {
     case 'cpu':
@@ -448,10 +446,10 @@ function bridgeSpace(address: Address): BridgeSpace {
       return { space: 'vram', address: address.offset };
     case 'share':
       if (typeof address.bank !== 'string')
-        throw new RetroError('bad_address', 'A share address needs its tag in bank, e.g. ":video_ram".');
+        throw badAddress('A share address needs its tag in bank, e.g. ":video_ram".');
       return { space: 'share', tag: address.bank, address: address.offset };
     default:
-      throw new RetroError('bad_address', `Unknown address space "${String((address as Address).space)}".`);
+      throw badAddress(`Unknown address space "${String((address as Address).space)}".`);
   }
 }
 
@@ -463,19 +461,15 @@ function watchSpace(address: Address): { space: string; address: number } {
     checkInteger(address.offset, 'The address offset');
     return { space: address.space, address: address.offset };
   }
-  throw new RetroError(
-    'unsupported',
-    `Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`,
-  );
+  throw unsupported(`Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`);
 }
 
 function cpuOffset(address: Address, what: string): number {
   if (address.space !== 'cpu' && address.space !== 'program') {
-    throw new RetroError('unsupported', `${what} are set on CPU addresses; "${address.space}" is not one.`);
+    throw unsupported(`${what} are set on CPU addresses; "${address.space}" is not one.`);
   }
   checkInteger(address.offset, 'The address offset');
-  if (address.offset > 0xffff)
-    throw new RetroError('bad_address', `0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
+  if (address.offset > 0xffff) throw badAddress(`0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
   return address.offset;
 }
 

@@ -3,7 +3,7 @@
  * MAME driver loads, staged in our private rompath. The user's files are only read.
  */
 import { extname } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { launchFailed } from '../../core/errors.js';
 import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 
 /** Where a driver expects the program, as MAME's ROM set names it. */
@@ -32,15 +32,14 @@ export async function loadProgramImage(path: string, slot: RomSlot): Promise<Buf
   try {
     raw = await readRegularFile(path, { maxBytes: MAX_PROGRAM_BYTES, what: 'program file' });
   } catch (err) {
-    throw new RetroError('launch_failed', (err as Error).message, { path });
+    throw launchFailed((err as Error).message, { path });
   }
   const image =
     extname(path).toLowerCase() === '.ihx' || extname(path).toLowerCase() === '.hex'
       ? ihxToImage(raw.toString('latin1'), slot.size, path)
       : raw;
   if (image.length > slot.size) {
-    throw new RetroError(
-      'launch_failed',
+    throw launchFailed(
       `The program ${path} is ${image.length} bytes; the ${slot.set} ROM holds at most ${slot.size}.`,
       { path },
     );
@@ -58,7 +57,7 @@ export function ihxToImage(text: string, size: number, name = 'the .ihx file'): 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (!line) continue;
-    const bad = (why: string) => new RetroError('launch_failed', `${name} line ${i + 1}: ${why}`);
+    const bad = (why: string) => launchFailed(`${name} line ${i + 1}: ${why}`);
     if (!/^:([0-9a-fA-F]{2})+$/.test(line)) throw bad('not an Intel HEX record');
     const rec = Buffer.from(line.slice(1), 'hex');
     const count = rec[0];

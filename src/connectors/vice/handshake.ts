@@ -6,7 +6,7 @@
  * while answering it, so they are refused by design; a 3.10 build that
  * reports SVN revision 0 is decided by the first display body's length.
  */
-import { RetroError } from '../../core/errors.js';
+import { incompatibleTarget } from '../../core/errors.js';
 import { MonitorErrorReply, type MonitorClient } from './monitor-client.js';
 import { Cmd, decodeBanks, decodeRegisterNames, type RegisterName } from './protocol.js';
 
@@ -37,8 +37,7 @@ export async function handshake(client: MonitorClient): Promise<ViceInfo> {
     infoBody = await client.request(Cmd.VICE_INFO);
   } catch (err) {
     if (err instanceof MonitorErrorReply && err.errorCode === 0x83) {
-      throw new RetroError(
-        'incompatible_target',
+      throw incompatibleTarget(
         'This VICE does not know VICE_INFO (0x85), so it is older than 3.6; binary monitor API 2 of VICE 3.6 or later is needed.',
         { missing: 'VICE_INFO' },
       );
@@ -46,11 +45,9 @@ export async function handshake(client: MonitorClient): Promise<ViceInfo> {
     throw err;
   }
   if (infoBody.length < 10 || infoBody[0] < 4) {
-    throw new RetroError(
-      'incompatible_target',
-      `VICE_INFO answered ${infoBody.length} bytes, not the 10 of VICE 3.6+.`,
-      { missing: 'VICE_INFO layout' },
-    );
+    throw incompatibleTarget(`VICE_INFO answered ${infoBody.length} bytes, not the 10 of VICE 3.6+.`, {
+      missing: 'VICE_INFO layout',
+    });
   }
   const versionParts = [...infoBody.subarray(1, 5)];
   const svnRevision = infoBody.readUInt32LE(6);
@@ -60,11 +57,9 @@ export async function handshake(client: MonitorClient): Promise<ViceInfo> {
   const missingBanks = REQUIRED_BANKS.filter((n) => !banks.some((b) => b.name === n));
   if (missingRegs.length || missingBanks.length) {
     const what = [...missingRegs.map((r) => `register ${r}`), ...missingBanks.map((b) => `bank "${b}"`)].join(', ');
-    throw new RetroError(
-      'incompatible_target',
-      `This VICE's main CPU lacks ${what}; a C64 emulator (x64sc) is needed.`,
-      { missing: [...missingRegs, ...missingBanks] },
-    );
+    throw incompatibleTarget(`This VICE's main CPU lacks ${what}; a C64 emulator (x64sc) is needed.`, {
+      missing: [...missingRegs, ...missingBanks],
+    });
   }
   const version = versionParts.slice(0, 3).join('.');
   return { version, versionParts, svnRevision, banks, registers, display: displaySupport(versionParts, svnRevision) };

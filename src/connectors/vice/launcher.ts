@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { launchFailed, unsupported, badRequest } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { Target } from '../../core/target.js';
 import { MonitorClient } from './monitor-client.js';
@@ -36,8 +36,7 @@ export function resolveVicePath(config: Pick<LaunchConfig, 'vicePath' | 'cwd'>):
     }
   });
   if (found) return found;
-  throw new RetroError(
-    'launch_failed',
+  throw launchFailed(
     config.vicePath
       ? `VICE was not found at ${candidates[0]} (vicePath).`
       : 'VICE\'s x64sc is not on PATH. Install VICE 3.6 or later, set vicePath, or use emulator "builtin" (no install needed).',
@@ -79,7 +78,7 @@ export async function launchViceTarget(
   opts: { onProgress?: (message: string) => void } = {},
 ): Promise<Target> {
   if (config.machine !== 'c64')
-    throw new RetroError('unsupported', `The VICE connector drives x64sc (machine "c64"), not "${config.machine}".`);
+    throw unsupported(`The VICE connector drives x64sc (machine "c64"), not "${config.machine}".`);
   if (config.viceMonitor) return attach(config, opts);
   const exe = resolveVicePath(config);
   const port = await freePort();
@@ -116,7 +115,7 @@ export async function launchViceTarget(
 
 async function attach(config: LaunchConfig, opts: { onProgress?: (message: string) => void }): Promise<Target> {
   const m = /^(.+):(\d+)$/.exec(config.viceMonitor!);
-  if (!m) throw new RetroError('bad_request', `viceMonitor must be "host:port", not "${config.viceMonitor}".`);
+  if (!m) throw badRequest(`viceMonitor must be "host:port", not "${config.viceMonitor}".`);
   opts.onProgress?.(`Attaching to the VICE binary monitor at ${config.viceMonitor}`);
   const client = await MonitorClient.connect(m[1], Number(m[2]), { timeoutMs: CONNECT_TIMEOUT_MS });
   const target = await ViceTarget.open(client, { kind: 'vice' });

@@ -10,9 +10,10 @@
  * that may change the machine is never retried; its timeout says what may
  * have changed.
  */
+import { sleep } from '../../core/async.js';
 import { connect as netConnect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { RetroError } from '../../core/errors.js';
+import { RetroError, launchFailed, timedOut, mayHaveMutated, targetLost } from '../../core/errors.js';
 import { Cmd, ERROR_TEXT, EVENT_ID, RESPONSE_HEADER, STX, encodeRequest, type Response } from './protocol.js';
 
 /** Replies larger than this are refused as garbage (a full PAL display is 157 KB). */
@@ -112,7 +113,7 @@ export class MonitorClient {
     while (Date.now() < deadline) {
       const dead = opts.isAlive?.();
       if (dead)
-        throw new RetroError('launch_failed', `VICE exited before its monitor port opened: ${dead}`, {
+        throw launchFailed(`VICE exited before its monitor port opened: ${dead}`, {
           kind: 'connector',
         });
       try {
@@ -126,11 +127,10 @@ export class MonitorClient {
         return new MonitorClient(socket, opts.requestTimeoutMs ?? 10_000);
       } catch (err) {
         last = (err as Error).message;
-        await new Promise((r) => setTimeout(r, 100));
+        await sleep(100);
       }
     }
-    throw new RetroError(
-      'timeout',
+    throw timedOut(
       `Could not connect to the VICE binary monitor at ${host}:${port} within ${opts.timeoutMs ?? 10_000} ms (${last}); is VICE running with -binarymonitor on that address?`,
       { kind: 'connector', host, port },
     );
@@ -237,22 +237,21 @@ export class MonitorClient {
     const effect = MUTATION[command];
     const name = `0x${command.toString(16).padStart(2, '0')}`;
     return effect
-      ? new RetroError(
-          'timeout_may_have_mutated',
-          `VICE did not answer command ${name} within ${timeoutMs} ms; ${effect}. It was not retried.`,
-          { kind: 'protocol', command, timeout_ms: timeoutMs },
-        )
-      : new RetroError(
-          'timeout',
-          `VICE did not answer command ${name} within ${timeoutMs} ms; nothing was changed by it.`,
-          { kind: 'protocol', command, timeout_ms: timeoutMs },
-        );
+      ? mayHaveMutated(`VICE did not answer command ${name} within ${timeoutMs} ms; ${effect}. It was not retried.`, {
+          kind: 'protocol',
+          command,
+          timeout_ms: timeoutMs,
+        })
+      : timedOut(`VICE did not answer command ${name} within ${timeoutMs} ms; nothing was changed by it.`, {
+          kind: 'protocol',
+          command,
+          timeout_ms: timeoutMs,
+        });
   }
 
   private lost(command?: number): RetroError {
     const effect = command !== undefined ? MUTATION[command] : undefined;
-    return new RetroError(
-      'target_lost',
+    return targetLost(
       `The VICE monitor connection is gone (${this.closedReason ?? 'closed'})${effect ? `; ${effect}` : ''}.`,
       { kind: 'transport', command },
     );

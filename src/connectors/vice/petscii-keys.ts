@@ -1,5 +1,5 @@
 /** Text as keys for the C64's keyboard buffer (VICE's keyboard feed). */
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { cannotType, type KeyStroke, type NamedKey } from '../../core/keys.js';
 
 /** Unshifted letters are PETSCII $41-$5A, shifted ones $C1-$DA; RETURN is $0D. */
@@ -11,7 +11,7 @@ export function asciiToPetscii(text: string): Uint8Array {
       if (c >= 0x61 && c <= 0x7a) return c - 0x20;
       if (c >= 0x41 && c <= 0x5a) return c + 0x80;
       if (c >= 0x20 && c <= 0x40) return c;
-      throw new RetroError('bad_request', `"${ch}" has no key to type; use petscii_hex.`);
+      throw badRequest(`"${ch}" has no key to type; use petscii_hex.`);
     }),
   );
 }

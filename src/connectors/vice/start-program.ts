@@ -5,7 +5,7 @@
  * autostart and wait for that stop. The session then arms its breakpoints
  * and runs to main with the machine never having run the program unwatched.
  */
-import { RetroError } from '../../core/errors.js';
+import { badRequest, tooLarge, launchFailed, timedOut } from '../../core/errors.js';
 import { readRegularFileSync } from '../../core/files.js';
 import { resolve } from 'node:path';
 import type { LaunchConfig } from '../../core/launch.js';
@@ -25,14 +25,13 @@ export interface PrgInfo {
 export function inspectPrg(path: string): PrgInfo {
   const prg = readRegularFileSync(path, { maxBytes: MAX_PRG_BYTES, what: 'program' });
   if (prg.length < 3)
-    throw new RetroError('bad_request', `${path} is ${prg.length} bytes: not a PRG (2-byte load address, then data).`, {
+    throw badRequest(`${path} is ${prg.length} bytes: not a PRG (2-byte load address, then data).`, {
       path,
     });
   const load = prg[0] | (prg[1] << 8);
   const end = load + prg.length - 2;
   if (end > 0x10000) {
-    throw new RetroError(
-      'too_large',
+    throw tooLarge(
       `${path} loads at $${load.toString(16)} and is ${prg.length - 2} bytes long, so it would run past $FFFF.`,
       { path, load },
     );
@@ -58,8 +57,7 @@ export async function startProgram(target: ViceTarget, path: string, timeoutMs: 
     await target.vice.autostart(path, true);
     const stop = await stopped.promise;
     if (stop.pc !== prg.entry) {
-      throw new RetroError(
-        'launch_failed',
+      throw launchFailed(
         `The program did not start at $${prg.entry.toString(16)} (the machine stopped at $${stop.pc.toString(16)}: ${stop.reason}).`,
       );
     }
@@ -77,7 +75,7 @@ function nextStop(target: ViceTarget, timeoutMs: number): { promise: Promise<Sto
     const timer = setTimeout(() => {
       off();
       reject(
-        new RetroError('timeout', `VICE did not stop within ${timeoutMs} ms; it is still running.`, {
+        timedOut(`VICE did not stop within ${timeoutMs} ms; it is still running.`, {
           timeout_ms: timeoutMs,
         }),
       );

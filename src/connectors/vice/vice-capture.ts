@@ -1,5 +1,5 @@
 /** VICE's composited frame and palette (DISPLAY_GET, PALETTE_GET), refusing builds whose display reply overruns. */
-import { RetroError } from '../../core/errors.js';
+import { incompatibleTarget } from '../../core/errors.js';
 import { cropIndexed, indexedToRgba, type Rect } from '../../core/frames.js';
 import type { ScreenImage } from '../../core/target.js';
 import type { ViceInfo } from './handshake.js';
@@ -15,16 +15,11 @@ export async function captureDisplay(
 ): Promise<CaptureResult> {
   const support = info.display;
   if (support.ok === false)
-    throw new RetroError(
-      'incompatible_target',
-      `Screen capture is refused: ${support.reason}. Use VICE r${46020} or later.`,
-      {
-        reason: support.reason,
-      },
-    );
+    throw incompatibleTarget(`Screen capture is refused: ${support.reason}. Use VICE r${46020} or later.`, {
+      reason: support.reason,
+    });
   if (support.ok === 'probe' && seen.short) {
-    throw new RetroError(
-      'incompatible_target',
+    throw incompatibleTarget(
       `Screen capture is refused: ${support.reason}, and its display body was 4 bytes shorter than its own length field (the overrun bug before r46020).`,
     );
   }
@@ -33,15 +28,11 @@ export async function captureDisplay(
   try {
     display = decodeDisplay(raw);
   } catch (err) {
-    throw new RetroError(
-      'incompatible_target',
-      `VICE's display reply does not have the API 2 layout: ${(err as Error).message}.`,
-    );
+    throw incompatibleTarget(`VICE's display reply does not have the API 2 layout: ${(err as Error).message}.`);
   }
   if (display.short) {
     seen.short = true;
-    throw new RetroError(
-      'incompatible_target',
+    throw incompatibleTarget(
       `Screen capture is refused: ${info.display.reason}; its display body was shorter than its own length field (${raw.length - 21} of ${display.width * display.height} pixels), the overrun bug of builds before r46020.`,
     );
   }

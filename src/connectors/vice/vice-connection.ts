@@ -5,7 +5,15 @@
  * unseen, unless a checkpoint fired meanwhile. It is the 'vice' feature the
  * vice_* tools use; ViceTarget puts the Target facets on top of it.
  */
-import { RetroError, notStopped } from '../../core/errors.js';
+import {
+  RetroError,
+  notStopped,
+  badAddress,
+  incompatibleTarget,
+  tooLarge,
+  badRequest,
+  launchFailed,
+} from '../../core/errors.js';
 import type { Address, Register, StopInfo, StopReason, TargetEmitter } from '../../core/target.js';
 import { handshake, type ViceInfo } from './handshake.js';
 import { MonitorErrorReply, type MonitorClient, type MonitorEvent } from './monitor-client.js';
@@ -124,8 +132,7 @@ export class ViceConnection implements ViceFeature {
         ? this.info.banks.find((b) => b.id === bank)
         : this.info.banks.find((b) => b.name === bank);
     if (!found) {
-      throw new RetroError(
-        'bad_address',
+      throw badAddress(
         `VICE has no bank ${JSON.stringify(bank)}; it has ${this.info.banks.map((b) => `${b.name} (${b.id})`).join(', ')}.`,
         { bank },
       );
@@ -145,7 +152,7 @@ export class ViceConnection implements ViceFeature {
           encodeMemHeader(false, start + done, start + done + n - 1, 0, bank),
         );
         if (body.length !== 2 + n)
-          throw new RetroError('incompatible_target', `VICE returned ${body.length - 2} bytes for a ${n}-byte read.`);
+          throw incompatibleTarget(`VICE returned ${body.length - 2} bytes for a ${n}-byte read.`);
         out.set(body.subarray(2), done);
       }
     });
@@ -184,7 +191,7 @@ export class ViceConnection implements ViceFeature {
   }
 
   async setCondition(number: number, expression: string): Promise<void> {
-    if (expression.length > 255) throw new RetroError('too_large', 'A VICE condition is at most 255 characters.');
+    if (expression.length > 255) throw tooLarge('A VICE condition is at most 255 characters.');
     try {
       await this.hiddenStop(() =>
         this.client.request(
@@ -194,8 +201,7 @@ export class ViceConnection implements ViceFeature {
       );
     } catch (err) {
       if (err instanceof MonitorErrorReply && err.errorCode === 0x8f) {
-        throw new RetroError(
-          'bad_request',
+        throw badRequest(
           `VICE could not parse the condition "${expression}" (text-monitor syntax, e.g. "A == $10"; plain numbers are hex).`,
           { condition: expression },
         );
@@ -261,7 +267,7 @@ export class ViceConnection implements ViceFeature {
 
   async advance(count: number, over: boolean): Promise<void> {
     if (!Number.isInteger(count) || count < 1 || count > 0xffff)
-      throw new RetroError('bad_request', `Step count must be 1-65535 (0 would just resume VICE), not ${count}.`);
+      throw badRequest(`Step count must be 1-65535 (0 would just resume VICE), not ${count}.`);
     this.expect = 'step';
     const body = Buffer.alloc(3);
     body[0] = over ? 1 : 0;
@@ -300,16 +306,14 @@ export class ViceConnection implements ViceFeature {
 
   async autostart(path: string, run = true): Promise<void> {
     const name = Buffer.from(path, 'latin1');
-    if (name.length > 255)
-      throw new RetroError('bad_request', `VICE's autostart takes paths of at most 255 bytes; ${path} is longer.`);
+    if (name.length > 255) throw badRequest(`VICE's autostart takes paths of at most 255 bytes; ${path} is longer.`);
     this.expect = undefined;
     const body = Buffer.concat([Buffer.from([run ? 1 : 0, 0, 0, name.length]), name]);
     try {
       await this.resuming(Cmd.AUTOSTART, body, { timeoutMs: 30_000 });
     } catch (err) {
       if (err instanceof MonitorErrorReply)
-        throw new RetroError(
-          'launch_failed',
+        throw launchFailed(
           `VICE could not autostart ${path} (error 0x${err.errorCode.toString(16)}); VICE's log says why. The machine runs on.`,
           { path },
         );
@@ -318,8 +322,7 @@ export class ViceConnection implements ViceFeature {
   }
 
   async keyboardFeed(petscii: Uint8Array): Promise<void> {
-    if (petscii.length > 255)
-      throw new RetroError('too_large', `At most 255 keys can be typed at once; ${petscii.length} were given.`);
+    if (petscii.length > 255) throw tooLarge(`At most 255 keys can be typed at once; ${petscii.length} were given.`);
     await this.hiddenStop(() =>
       this.client.request(Cmd.KEYBOARD_FEED, Buffer.concat([Buffer.from([petscii.length]), petscii])),
     );

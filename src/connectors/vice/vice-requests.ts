@@ -1,5 +1,5 @@
 /** The shapes and bounds of requests to a VICE monitor: checkpoint specs, the 16-bit address range, u32 fields. */
-import { RetroError } from '../../core/errors.js';
+import { badAddress } from '../../core/errors.js';
 
 export const OP_EXEC = 4;
 /** Reads and writes are split into requests of at most this many bytes (the protocol's u16 range). */
@@ -19,14 +19,10 @@ export interface CheckpointSpec {
 /** VICE addresses 16 bits and never wraps past $FFFF. */
 export function checkRange(start: number, length: number): void {
   if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 1 || start + length > 0x10000) {
-    throw new RetroError(
-      'bad_address',
-      `$${start.toString(16)}+${length} runs outside $0000-$FFFF; VICE reads do not wrap.`,
-      {
-        start,
-        length,
-      },
-    );
+    throw badAddress(`$${start.toString(16)}+${length} runs outside $0000-$FFFF; VICE reads do not wrap.`, {
+      start,
+      length,
+    });
   }
 }
 

@@ -5,7 +5,7 @@
  * per line step); "over" adds the condition SP >= the line's SP, so calls and
  * interrupts pass.
  */
-import { RetroError, unsupported } from '../../core/errors.js';
+import { unsupported, notFound, badRequest, badAddress } from '../../core/errors.js';
 import {
   TargetEmitter,
   TargetFeatures,
@@ -177,12 +177,11 @@ export class ViceTarget implements Target {
   private async writeRegister(name: string, value: number): Promise<void> {
     const reg = this.vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
     if (!reg)
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         `VICE's main CPU has no register ${name}; it has ${this.vice.info.registers.map((r) => r.name).join(', ')}.`,
       );
     if (value < 0 || value >= 2 ** reg.bits)
-      throw new RetroError('bad_request', `${value} does not fit the ${reg.bits}-bit register ${reg.name}.`);
+      throw badRequest(`${value} does not fit the ${reg.bits}-bit register ${reg.name}.`);
     await this.vice.setRegisters([{ id: reg.id, value }]);
   }
 
@@ -211,11 +210,9 @@ function checkpoint(address: Address, length: number, op: number) {
 
 function cpuStart(address: Address): number {
   if (address.space !== 'cpu')
-    throw new RetroError(
-      'bad_address',
-      `VICE memory is addressed in the 'cpu' space with a bank; '${address.space}' is not available.`,
-      { space: address.space },
-    );
+    throw badAddress(`VICE memory is addressed in the 'cpu' space with a bank; '${address.space}' is not available.`, {
+      space: address.space,
+    });
   return address.offset;
 }
 

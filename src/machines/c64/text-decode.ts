@@ -6,7 +6,7 @@
  * or code points; optional caller tokens) and a lossless fragment string that
  * keeps every text byte, e.g. "{A:$41}{CLR:$93}{REV A:$81}".
  */
-import { RetroError } from '../../core/errors.js';
+import { RetroError, notFound, badRequest } from '../../core/errors.js';
 import { TABLES, type CharSet, type CodeEntry, type Encoding } from './petscii.js';
 import { TokenExpander, type TokenMode } from './text-tokens.js';
 import { hex } from '../../core/hex.js';
@@ -60,11 +60,9 @@ export function locateText(bytes: Uint8Array, framing: Framing): { start: number
     case 'terminator': {
       const at = bytes.indexOf(framing.terminator);
       if (at < 0) {
-        throw new RetroError(
-          'not_found',
-          `No terminator ${hex(framing.terminator, 2, '$')} within the ${bytes.length} bytes available.`,
-          { searched: bytes.length },
-        );
+        throw notFound(`No terminator ${hex(framing.terminator, 2, '$')} within the ${bytes.length} bytes available.`, {
+          searched: bytes.length,
+        });
       }
       return { start: 0, length: at, consumed: at + 1 };
     }
@@ -73,8 +71,7 @@ export function locateText(bytes: Uint8Array, framing: Framing): { start: number
       const declared = prefixValue(bytes, framing.size);
       const length = framing.includesItself ? declared - framing.size : declared;
       if (length < 0) {
-        throw new RetroError(
-          'bad_request',
+        throw badRequest(
           `The self-inclusive length prefix says ${declared}, less than its own ${framing.size} bytes.`,
           { declared },
         );
@@ -90,7 +87,7 @@ export function prefixValue(bytes: Uint8Array, size: 1 | 2): number {
 }
 
 function short(needed: number, available: number): RetroError {
-  return new RetroError('bad_request', `The text needs ${needed} bytes but the source has only ${available}.`, {
+  return badRequest(`The text needs ${needed} bytes but the source has only ${available}.`, {
     needed,
     available,
   });
@@ -132,8 +129,7 @@ export function fragmentOf(byte: number, encoding: Encoding, charset: CharSet): 
 
 export function checkTextOptions(opts: Pick<TextOptions, 'encoding' | 'highBit'>): void {
   if (opts.highBit === 'annotate_reverse' && opts.encoding !== 'screen') {
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       'high_bit "annotate_reverse" applies to screen codes only: in PETSCII the high bit selects other characters, not reverse video.',
     );
   }

@@ -5,7 +5,7 @@
  * hex references such as "{81}" inside them, to a depth limit, refusing
  * cycles. The aggregate rendering cap fails rather than truncates.
  */
-import { RetroError } from '../../core/errors.js';
+import { tooLarge, badRequest } from '../../core/errors.js';
 import { hex } from '../../core/hex.js';
 
 export type TokenMode = 'single' | 'recursive';
@@ -16,26 +16,17 @@ export const MAX_TOKEN_CHARS = 1024;
 export function parseTokenMap(raw: Record<string, string>): Map<number, string> {
   const map = new Map<number, string>();
   const keys = Object.keys(raw);
-  if (keys.length > MAX_TOKENS)
-    throw new RetroError('too_large', `A token map has at most ${MAX_TOKENS} entries (got ${keys.length}).`);
+  if (keys.length > MAX_TOKENS) throw tooLarge(`A token map has at most ${MAX_TOKENS} entries (got ${keys.length}).`);
   for (const key of keys) {
     let byte: number;
     if (/^0x[0-9a-f]{1,2}$/i.test(key)) byte = parseInt(key.slice(2), 16);
     else if (/^(0|[1-9][0-9]{0,2})$/.test(key)) byte = parseInt(key, 10);
-    else
-      throw new RetroError(
-        'bad_request',
-        `Token key "${key}" is not a byte: use decimal ("129") or hex with 0x ("0x81").`,
-      );
-    if (byte > 255) throw new RetroError('bad_request', `Token key "${key}" is ${byte}, past the byte range 0-255.`);
+    else throw badRequest(`Token key "${key}" is not a byte: use decimal ("129") or hex with 0x ("0x81").`);
+    if (byte > 255) throw badRequest(`Token key "${key}" is ${byte}, past the byte range 0-255.`);
     if (map.has(byte))
-      throw new RetroError(
-        'bad_request',
-        `Token keys name byte ${byte} twice (e.g. "${byte}" and "0x${byte.toString(16)}").`,
-      );
+      throw badRequest(`Token keys name byte ${byte} twice (e.g. "${byte}" and "0x${byte.toString(16)}").`);
     const value = raw[key];
-    if (value.length > MAX_TOKEN_CHARS)
-      throw new RetroError('too_large', `Token ${key} is longer than ${MAX_TOKEN_CHARS} characters.`);
+    if (value.length > MAX_TOKEN_CHARS) throw tooLarge(`Token ${key} is longer than ${MAX_TOKEN_CHARS} characters.`);
     map.set(byte, value);
   }
   return map;
@@ -53,7 +44,7 @@ export class TokenExpander {
     private readonly fallback: (byte: number) => string,
   ) {
     if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > MAX_TOKEN_DEPTH) {
-      throw new RetroError('bad_request', `The token depth must be 1-${MAX_TOKEN_DEPTH} (got ${maxDepth}).`);
+      throw badRequest(`The token depth must be 1-${MAX_TOKEN_DEPTH} (got ${maxDepth}).`);
     }
   }
 
@@ -66,15 +57,12 @@ export class TokenExpander {
     const value = this.tokens.get(byte)!;
     if (this.mode === 'single') return value;
     if (stack.includes(byte)) {
-      throw new RetroError(
-        'bad_request',
-        `Token cycle: ${[...stack, byte].map((b) => '{' + hex(b, 2, '') + '}').join(' → ')}.`,
-        { cycle: [...stack, byte] },
-      );
+      throw badRequest(`Token cycle: ${[...stack, byte].map((b) => '{' + hex(b, 2, '') + '}').join(' → ')}.`, {
+        cycle: [...stack, byte],
+      });
     }
     if (stack.length >= this.maxDepth) {
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `Token expansion of {${hex(stack[0], 2, '')}} goes deeper than the depth limit ${this.maxDepth}.`,
         { depth: this.maxDepth },
       );
@@ -94,8 +82,7 @@ export class TokenExpander {
   private count(text: string): string {
     this.rendered += text.length;
     if (this.rendered > this.maxChars) {
-      throw new RetroError(
-        'too_large',
+      throw tooLarge(
         `The rendered text exceeds the cap of ${this.maxChars} characters; raise max_rendered_chars or decode less.`,
         { cap: this.maxChars },
       );

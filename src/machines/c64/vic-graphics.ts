@@ -4,7 +4,7 @@
  * as on screen, so every mode keeps the screen's geometry (a 40x25 bitmap is
  * 320x200). Geometry is capped; byte counts are checked before decoding.
  */
-import { RetroError } from '../../core/errors.js';
+import { badRequest, tooLarge } from '../../core/errors.js';
 import type { IndexedImage } from '../../core/indexed-png.js';
 
 export type { IndexedImage } from '../../core/indexed-png.js';
@@ -29,11 +29,11 @@ export function checkCells({ columns, rows }: CellGeometry): number {
     ['rows', rows, GRAPHICS_CAPS.rows],
   ] as const) {
     if (!Number.isInteger(value) || value < 1 || value > cap)
-      throw new RetroError('bad_request', `${name} must be 1-${cap} (got ${value}).`, { [name]: value });
+      throw badRequest(`${name} must be 1-${cap} (got ${value}).`, { [name]: value });
   }
   const cells = columns * rows;
   if (cells > GRAPHICS_CAPS.cells)
-    throw new RetroError('too_large', `${columns}x${rows} is ${cells} cells; at most ${GRAPHICS_CAPS.cells}.`, {
+    throw tooLarge(`${columns}x${rows} is ${cells} cells; at most ${GRAPHICS_CAPS.cells}.`, {
       cells,
     });
   return cells;
@@ -42,12 +42,12 @@ export function checkCells({ columns, rows }: CellGeometry): number {
 export function checkCount(name: 'glyph' | 'sprite', count: number): void {
   const cap = name === 'glyph' ? GRAPHICS_CAPS.glyphs : GRAPHICS_CAPS.sprites;
   if (!Number.isInteger(count) || count < 1 || count > cap)
-    throw new RetroError('bad_request', `The ${name} count must be 1-${cap} (got ${count}).`);
+    throw badRequest(`The ${name} count must be 1-${cap} (got ${count}).`);
 }
 
 export function checkSheetColumns(columns: number): void {
   if (!Number.isInteger(columns) || columns < 1 || columns > GRAPHICS_CAPS.sheetColumns) {
-    throw new RetroError('bad_request', `sheet_columns must be 1-${GRAPHICS_CAPS.sheetColumns} (got ${columns}).`);
+    throw badRequest(`sheet_columns must be 1-${GRAPHICS_CAPS.sheetColumns} (got ${columns}).`);
   }
 }
 
@@ -173,10 +173,7 @@ export function decodeCharScreen(
   need('screen', screen, cells);
   need('charset', charset, glyphsNeeded(screen.subarray(0, cells)) * 8);
   if (opts.multicolor && !color)
-    throw new RetroError(
-      'bad_request',
-      "Multicolor text mode needs colour RAM (color): its bit 3 selects each cell's mode.",
-    );
+    throw badRequest("Multicolor text mode needs colour RAM (color): its bit 3 selects each cell's mode.");
   if (color) need('color', color, cells);
   const img = blank(opts.columns * 8, opts.rows * 8, opts.background);
   for (let cell = 0; cell < cells; cell++) {
@@ -213,7 +210,7 @@ export function decodeSprites(
   checkCount('sprite', opts.count);
   checkSheetColumns(opts.sheetColumns);
   if (opts.stride !== 63 && opts.stride !== 64)
-    throw new RetroError('bad_request', `sprite_stride must be 64 or 63 (got ${opts.stride}).`);
+    throw badRequest(`sprite_stride must be 64 or 63 (got ${opts.stride}).`);
   need('sprite data', data, spriteBytesNeeded(opts.count, opts.stride));
   const columns = Math.min(opts.sheetColumns, opts.count);
   const img = blank(columns * SPRITE_WIDTH, Math.ceil(opts.count / columns) * SPRITE_HEIGHT, opts.background);
@@ -232,7 +229,7 @@ export function decodeSprites(
 
 function need(name: string, bytes: Uint8Array, count: number): void {
   if (bytes.length < count) {
-    throw new RetroError('bad_request', `${name} has ${bytes.length} bytes; this geometry needs ${count}.`, {
+    throw badRequest(`${name} has ${bytes.length} bytes; this geometry needs ${count}.`, {
       source: name,
       needed: count,
       available: bytes.length,

@@ -5,7 +5,7 @@
  *   "ds:0x1D2" / "ds:1D2"    relative to the matched profile's data segment
  *   "tag" / "lastkey+1"      a profile symbol (DS-relative), optionally plus bytes
  */
-import { RetroError } from '../../core/errors.js';
+import { badAddress, notFound } from '../../core/errors.js';
 import type { DosProfile } from './profile.js';
 import { hex } from '../../core/hex.js';
 
@@ -31,15 +31,12 @@ function num(v: number | string, hexDefault: boolean): number {
   if (/^0x[0-9a-f]+$/i.test(t)) return parseInt(t, 16);
   if (hexDefault && /^[0-9a-f]+$/i.test(t)) return parseInt(t, 16);
   if (/^\d+$/.test(t)) return parseInt(t, 10);
-  throw new RetroError('bad_address', `"${v}" is not a number.`);
+  throw badAddress(`"${v}" is not a number.`);
 }
 
 const segOff = (segment: number, offset: number, extra: Partial<ResolvedAddress> = {}): ResolvedAddress => {
   if (segment > 0xffff || offset > 0xffff)
-    throw new RetroError(
-      'bad_address',
-      `Segment and offset are 16-bit: ${segment.toString(16)}:${offset.toString(16)} is out of range.`,
-    );
+    throw badAddress(`Segment and offset are 16-bit: ${segment.toString(16)}:${offset.toString(16)} is out of range.`);
   return {
     physical: segment * 16 + offset,
     segment,
@@ -52,8 +49,7 @@ const segOff = (segment: number, offset: number, extra: Partial<ResolvedAddress>
 export function resolveDosAddress(input: DosAddressInput, ctx: AddressContext): ResolvedAddress {
   if (typeof input === 'object') return segOff(num(input.segment, true), num(input.offset, false));
   if (typeof input === 'number') {
-    if (!Number.isInteger(input) || input < 0)
-      throw new RetroError('bad_address', `Address ${input} is negative or not an integer.`);
+    if (!Number.isInteger(input) || input < 0) throw badAddress(`Address ${input} is negative or not an integer.`);
     return { physical: input, label: `0x${input.toString(16).toUpperCase()}` };
   }
   const t = input.trim();
@@ -67,8 +63,7 @@ export function resolveDosAddress(input: DosAddressInput, ctx: AddressContext): 
     const s = ctx.profile?.symbols[sym[1]];
     if (!s) {
       const known = ctx.profile ? Object.keys(ctx.profile.symbols).join(', ') : '';
-      throw new RetroError(
-        'not_found',
+      throw notFound(
         ctx.profile
           ? `No symbol "${sym[1]}" in profile ${ctx.profile.name}; known: ${known || 'none'}.`
           : `"${sym[1]}" looks like a symbol name, but no profile is loaded (dosbox_load_profile).`,
@@ -77,16 +72,14 @@ export function resolveDosAddress(input: DosAddressInput, ctx: AddressContext): 
     const plus = sym[2] ? num(sym[2], false) : 0;
     return segOff(requireDs(ctx, t), s.offset + plus, { symbol: sym[1], size: s.size });
   }
-  throw new RetroError(
-    'bad_address',
+  throw badAddress(
     `"${input}" is not a DOS address: use a physical number, "SSSS:OOOO", "ds:OOOO" or a profile symbol name.`,
   );
 }
 
 function requireDs(ctx: AddressContext, text: string): number {
   if (ctx.ds === undefined)
-    throw new RetroError(
-      'not_found',
+    throw notFound(
       `"${text}" is relative to a data segment, but no profile has matched a program yet (dosbox_load_profile).`,
     );
   return ctx.ds;

@@ -3,7 +3,7 @@
  * byte, ASCII in the low byte. Text is typed character by character; named
  * keys are written in braces, e.g. "dir{Enter}", "{F1}", "{Up}", "{Ctrl+C}".
  */
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { cannotType, parseKeyText, type KeyStroke } from '../../core/keys.js';
 
 /** US layout: scan code of each unshifted / shifted printable character. */
@@ -61,8 +61,7 @@ export function charKey(c: string): number {
   if (c === '\t') return NAMED.tab;
   const scan = CHAR_SCAN.get(c);
   if (scan === undefined) {
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `Cannot type "${c}" (U+${c.codePointAt(0)!.toString(16).toUpperCase()}): only US-keyboard ASCII characters and named keys like {Enter} are supported.`,
     );
   }
@@ -76,15 +75,12 @@ export function namedKey(name: string): number {
   if (mod) {
     const scan = CHAR_SCAN.get(mod[2]);
     if (scan === undefined || !/[a-z]/.test(mod[2]))
-      throw new RetroError('bad_request', `Unknown key {${name}}: Ctrl/Alt combinations take a letter, e.g. {Ctrl+C}.`);
+      throw badRequest(`Unknown key {${name}}: Ctrl/Alt combinations take a letter, e.g. {Ctrl+C}.`);
     return mod[1] === 'ctrl' ? (scan << 8) | (mod[2].charCodeAt(0) - 0x60) : scan << 8;
   }
   const word = NAMED[lower];
   if (word === undefined)
-    throw new RetroError(
-      'bad_request',
-      `Unknown key {${name}}; known: ${Object.keys(NAMED).join(', ')}, Ctrl+letter, Alt+letter.`,
-    );
+    throw badRequest(`Unknown key {${name}}; known: ${Object.keys(NAMED).join(', ')}, Ctrl+letter, Alt+letter.`);
   return word;
 }
 

@@ -6,7 +6,7 @@
  * validator gives the same verdicts with sentences a person understands.
  */
 import { dirname, resolve } from 'node:path';
-import { RetroError } from '../../core/errors.js';
+import { RetroError, badRequest } from '../../core/errors.js';
 import { MAX_PROFILE_BYTES, MAX_PROGRAM_BYTES, readRegularFileSync } from '../../core/files.js';
 
 export type SymbolType = 'u8' | 'u16' | 'i16' | 'u32' | 'bytes' | 'cstring';
@@ -43,7 +43,7 @@ export interface DosProfile {
 type Json = Record<string, unknown>;
 
 function bad(where: string, what: string): never {
-  throw new RetroError('bad_request', `Profile ${where}: ${what}`, { where });
+  throw badRequest(`Profile ${where}: ${what}`, { where });
 }
 
 export function parseNumber(v: unknown, where: string): number {
@@ -221,7 +221,7 @@ export function loadProfileFile(path: string, roots?: readonly string[]): DosPro
     json = JSON.parse(text);
   } catch {
     // the parser's message quotes the file's text: never echo a file's content back to a client
-    throw new RetroError('bad_request', `Profile ${path} is not valid JSON.`, { path });
+    throw badRequest(`Profile ${path} is not valid JSON.`, { path });
   }
   return validateProfile(json, dirname(path), roots);
 }

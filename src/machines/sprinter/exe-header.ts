@@ -2,7 +2,7 @@
  * Estex DSS .EXE header (512 bytes; DSS reads the first 128): signature "EXE",
  * version, code offset, loader size, load/start/stack addresses. Pure.
  */
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { WINDOW_SIZE } from './windows.js';
 
 export const EXE_HEADER_SIZE = 512;
@@ -19,10 +19,9 @@ export interface ExeHeader {
 }
 
 export function parseExeHeader(bytes: Uint8Array): ExeHeader {
-  if (bytes.length < 0x16)
-    throw new RetroError('bad_request', `A DSS EXE header needs at least 22 bytes; got ${bytes.length}.`);
+  if (bytes.length < 0x16) throw badRequest(`A DSS EXE header needs at least 22 bytes; got ${bytes.length}.`);
   if (bytes[0] !== 0x45 || bytes[1] !== 0x58 || bytes[2] !== 0x45) {
-    throw new RetroError('bad_request', 'Not a DSS EXE: it does not start with "EXE".');
+    throw badRequest('Not a DSS EXE: it does not start with "EXE".');
   }
   const u16 = (o: number) => bytes[o] | (bytes[o + 1] << 8);
   const header: ExeHeader = {
@@ -33,13 +32,9 @@ export function parseExeHeader(bytes: Uint8Array): ExeHeader {
     start: u16(0x12),
     stack: u16(0x14),
   };
-  if (header.codeOffset < 0x16)
-    throw new RetroError('bad_request', `The EXE code offset ${header.codeOffset} lies inside its header.`);
+  if (header.codeOffset < 0x16) throw badRequest(`The EXE code offset ${header.codeOffset} lies inside its header.`);
   if (header.load < 0x100)
-    throw new RetroError(
-      'bad_request',
-      `The EXE load address 0x${header.load.toString(16)} leaves no room for the 256-byte PSP.`,
-    );
+    throw badRequest(`The EXE load address 0x${header.load.toString(16)} leaves no room for the 256-byte PSP.`);
   return header;
 }
 

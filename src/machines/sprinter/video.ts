@@ -3,7 +3,7 @@
  * table at columns #300-#39F, palettes at #3E0-#3FF, text squares and
  * 320/640-wide graphics. Pure functions on a Uint8Array of the :vram share.
  */
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 
 export const VRAM_ROW = 1024;
 export const VRAM_SIZE = 256 * VRAM_ROW;
@@ -16,8 +16,7 @@ export type SquareMode =
   | { kind: 'border'; blank: boolean; interrupt: boolean };
 
 function checkVram(vram: Uint8Array): void {
-  if (vram.length < VRAM_SIZE)
-    throw new RetroError('bad_request', `Sprinter VRAM is ${VRAM_SIZE} bytes; got ${vram.length}.`);
+  if (vram.length < VRAM_SIZE) throw badRequest(`Sprinter VRAM is ${VRAM_SIZE} bytes; got ${vram.length}.`);
 }
 
 /** The 4 mode bytes of square (a = column 0..55, b = row 0..39) in mode page pm (RGMOD bit 0). */
@@ -51,7 +50,7 @@ export function decodeMode([m0, m1, m2]: readonly number[]): SquareMode {
 export function paletteColor(vram: Uint8Array, k: number, n: number): { r: number; g: number; b: number } {
   checkVram(vram);
   if (k < 0 || k > 3 || n < 0 || n > 255)
-    throw new RetroError('bad_request', `Palette ${k} colour ${n} does not exist (palettes 0..3, colours 0..255).`);
+    throw badRequest(`Palette ${k} colour ${n} does not exist (palettes 0..3, colours 0..255).`);
   const at = n * VRAM_ROW + PALETTE_COLUMN + 4 * k;
   return { r: vram[at], g: vram[at + 1], b: vram[at + 2] };
 }

@@ -3,7 +3,7 @@
  * page registers behind ports #82/#A2/#C2/#E2, and the Z84C15's 18-bit
  * program space (logical A normally at 0x10000 + A). Pure functions.
  */
-import { RetroError } from '../../core/errors.js';
+import { badAddress, badRequest } from '../../core/errors.js';
 
 export const WINDOW_SIZE = 0x4000;
 /** Page register ports of windows 0..3. */
@@ -24,7 +24,7 @@ export interface PagedAddress {
 
 function checkLogical(logical: number): void {
   if (!Number.isInteger(logical) || logical < 0 || logical > 0xffff) {
-    throw new RetroError('bad_address', `0x${Number(logical).toString(16)} is not a 16-bit Z80 address.`);
+    throw badAddress(`0x${Number(logical).toString(16)} is not a 16-bit Z80 address.`);
   }
 }
 
@@ -38,7 +38,7 @@ export function pagedAddress(logical: number, pages: WindowPages): PagedAddress 
   const window = windowOf(logical);
   const page = pages[`W${window}` as keyof WindowPages];
   if (!Number.isInteger(page) || page < 0 || page > 0xff)
-    throw new RetroError('bad_request', `Window ${window} has no valid page (${page}).`);
+    throw badRequest(`Window ${window} has no valid page (${page}).`);
   const offset = logical & (WINDOW_SIZE - 1);
   return { window, page, offset, ramOffset: page * WINDOW_SIZE + offset };
 }

@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import type { MutationOptions, StepGranularity } from '../../session/types.js';
 import type { ClientSession } from '../../session/client-session.js';
-import { RetroError, badRequest } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import {
   describeLocation,
   formatBreakpoint,
@@ -50,7 +50,7 @@ const setBreakpoint = defineTool({
       args.address !== undefined,
     ];
     if (kinds.filter(Boolean).length !== 1) {
-      throw new RetroError('bad_request', 'Give exactly one of: file and line, function, or address.');
+      throw badRequest('Give exactly one of: file and line, function, or address.');
     }
     let bp;
     const extras = { hitCondition: args.hit_condition, logMessage: args.log_message };
@@ -59,7 +59,7 @@ const setBreakpoint = defineTool({
       bp = await me.setAddressBreakpoint(parseAddress(args.address), args.condition, extras);
     else {
       if (args.file === undefined || args.line === undefined)
-        throw new RetroError('bad_request', 'A line breakpoint needs both file and line.');
+        throw badRequest('A line breakpoint needs both file and line.');
       bp = await me.setLineBreakpoint(args.file, args.line, args.condition, extras);
     }
     if (bp.nowhere) {

@@ -5,7 +5,7 @@
  */
 import { access } from 'node:fs/promises';
 import * as z from 'zod/v4';
-import { RetroError } from '../../core/errors.js';
+import { fileExists, badRequest } from '../../core/errors.js';
 import { encodeIndexedPng, parsePalette } from '../../core/indexed-png.js';
 import { PEPTO_PAL } from '../../machines/c64/pepto-palette.js';
 import {
@@ -84,7 +84,7 @@ async function prepare(ctx: ToolContext, args: CommonArgs, inputs: Record<string
         () => false,
       )
     ) {
-      throw new RetroError('file_exists', `${full} already exists; pass overwrite: true to replace it.`, {
+      throw fileExists(`${full} already exists; pass overwrite: true to replace it.`, {
         path: full,
       });
     }
@@ -260,10 +260,7 @@ const charScreen = defineTool({
   async run(args, ctx) {
     const cells = checkCells(args);
     if (args.multicolor && !args.color)
-      throw new RetroError(
-        'bad_request',
-        "multicolor: true needs color (colour RAM): its bit 3 selects each cell's mode.",
-      );
+      throw badRequest("multicolor: true needs color (colour RAM): its bit 3 selects each cell's mode.");
     const prepared = await prepare(ctx, args, { screen: args.screen, charset: args.charset, color: args.color });
     const { sources } = prepared.plan;
     requireBytes(sources.charset, 8);

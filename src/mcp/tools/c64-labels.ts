@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
-import { RetroError } from '../../core/errors.js';
+import { unsupported, badRequest } from '../../core/errors.js';
 import type { ApplyPlan, ConflictPolicy, Label } from '../../session/labels.js';
 import { hex } from '../../core/hex.js';
 
@@ -40,7 +40,7 @@ export const labelPlanOutput = {
 const out = (l: Label) => ({ name: l.name, address: l.address, address_hex: hex(l.address), size: l.size });
 
 export function labelsOf(session: SessionApi) {
-  if (!session.labels) throw new RetroError('unsupported', 'This session has no label table.');
+  if (!session.labels) throw unsupported('This session has no label table.');
   return session.labels;
 }
 
@@ -72,8 +72,7 @@ export function applyLabels(
         (c) =>
           `${c.label.name} at ${hex(c.label.address)} vs existing ${c.existing.name} at ${hex(c.existing.address)}`,
       );
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `${plan.conflicts.length} label conflict(s), nothing applied: ${first.join('; ')}. Choose conflict_policy skip or replace.`,
       { conflicts: plan.conflicts.length },
     );

@@ -8,7 +8,7 @@
 import { open, stat } from 'node:fs/promises';
 import * as z from 'zod/v4';
 import type { SessionApi } from '../../session/types.js';
-import { RetroError } from '../../core/errors.js';
+import { RetroError, notFound, badRequest, badAddress, tooLarge } from '../../core/errors.js';
 import { parseAddress, parseHex } from '../format.js';
 import { toolPath } from '../tool-files.js';
 import type { ToolContext } from '../tool-kit.js';
@@ -59,15 +59,12 @@ async function planFile(
 ): Promise<PlannedSource> {
   const full = await toolPath(ctx, src.path);
   const info = await stat(full).catch(() => undefined);
-  if (!info) throw new RetroError('not_found', `${label}: no file ${full}.`, { source: label, path: full });
-  if (!info.isFile())
-    throw new RetroError('bad_request', `${label}: ${full} is not a regular file.`, { source: label, path: full });
+  if (!info) throw notFound(`${label}: no file ${full}.`, { source: label, path: full });
+  if (!info.isFile()) throw badRequest(`${label}: ${full} is not a regular file.`, { source: label, path: full });
   if (src.offset > info.size)
-    throw new RetroError(
-      'bad_request',
-      `${label}: offset ${src.offset} is past the end of ${full} (${info.size} bytes).`,
-      { source: label },
-    );
+    throw badRequest(`${label}: offset ${src.offset} is past the end of ${full} (${info.size} bytes).`, {
+      source: label,
+    });
   return {
     label,
     kind: 'file',
@@ -78,10 +75,7 @@ async function planFile(
         const buf = Buffer.alloc(length);
         const { bytesRead } = await handle.read(buf, 0, length, src.offset);
         if (bytesRead !== length)
-          throw new RetroError(
-            'bad_request',
-            `${label}: ${full} changed while reading (got ${bytesRead} of ${length} bytes).`,
-          );
+          throw badRequest(`${label}: ${full} changed while reading (got ${bytesRead} of ${length} bytes).`);
         return new Uint8Array(buf);
       } finally {
         await handle.close();
@@ -97,7 +91,7 @@ function planMemory(
 ): PlannedSource {
   const offset = parseAddress(src.address).offset;
   if (offset >= C64_ADDRESS_END)
-    throw new RetroError('bad_address', `${label}: address ${hex(offset)} is outside $0000-$FFFF.`, { source: label });
+    throw badAddress(`${label}: address ${hex(offset)} is outside $0000-$FFFF.`, { source: label });
   return {
     label,
     kind: 'memory',
@@ -105,8 +99,7 @@ function planMemory(
     async read(length) {
       const bytes = await session.readMemory({ space: 'cpu', bank: src.bank, offset }, length);
       if (bytes.length !== length)
-        throw new RetroError(
-          'bad_address',
+        throw badAddress(
           `${label}: read ${bytes.length} of ${length} bytes at ${hex(offset)}; partial reads are refused.`,
           { source: label },
         );
@@ -142,10 +135,7 @@ export async function planSources(
     if (src.kind === 'inline') {
       const bytes = parseHex(src.hex);
       if (bytes.length > MAX_SOURCE_BYTES)
-        throw new RetroError(
-          'too_large',
-          `${label}: inline input is ${bytes.length} bytes; the cap is ${MAX_SOURCE_BYTES}.`,
-        );
+        throw tooLarge(`${label}: inline input is ${bytes.length} bytes; the cap is ${MAX_SOURCE_BYTES}.`);
       sources[label] = { label, kind: 'inline', available: bytes.length, read: async (n) => bytes.subarray(0, n) };
     } else if (src.kind === 'file') sources[label] = await planFile(ctx, label, src);
     else sources[label] = planMemory(session!, label, src);
@@ -172,14 +162,14 @@ export async function planSources(
 /** Fails unless a source can supply `needed` bytes (before any read). */
 export function requireBytes(source: PlannedSource, needed: number): void {
   if (needed > MAX_SOURCE_BYTES)
-    throw new RetroError('too_large', `${source.label}: ${needed} bytes exceeds the read cap of ${MAX_SOURCE_BYTES}.`);
+    throw tooLarge(`${source.label}: ${needed} bytes exceeds the read cap of ${MAX_SOURCE_BYTES}.`);
   if (source.available < needed) {
     const why = source.kind === 'memory' ? ' before $FFFF (reads do not wrap)' : '';
-    throw new RetroError(
-      'bad_request',
-      `${source.label} has ${source.available} bytes${why}; this geometry needs ${needed}.`,
-      { source: source.label, needed, available: source.available },
-    );
+    throw badRequest(`${source.label} has ${source.available} bytes${why}; this geometry needs ${needed}.`, {
+      source: source.label,
+      needed,
+      available: source.available,
+    });
   }
 }
 

@@ -4,7 +4,7 @@
  * session's labels or exports a VICE label file; list_c64_labels shows them.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { viceLabelFile, type Label } from '../../session/labels.js';
 import { C64_PROFILE_SHA256, C64_SYMBOL_PROFILE, profileSymbols } from '../../machines/c64/symbol-profile.js';
 import { writeOutputFile } from '../../core/files.js';
@@ -23,10 +23,7 @@ const groupsInput = z
 function chosenGroups(groups?: string[]): string[] | undefined {
   const unknown = groups?.filter((g) => !GROUP_IDS.includes(g)) ?? [];
   if (unknown.length)
-    throw new RetroError(
-      'bad_request',
-      `Unknown symbol group(s) ${unknown.join(', ')}; the profile has ${GROUP_IDS.join(', ')}.`,
-    );
+    throw badRequest(`Unknown symbol group(s) ${unknown.join(', ')}; the profile has ${GROUP_IDS.join(', ')}.`);
   return groups;
 }
 
@@ -125,7 +122,7 @@ const applyProfile = defineTool({
     const labels = profileLabels(args.groups);
     const version = C64_SYMBOL_PROFILE.version;
     if (args.target === 'vice_label_file') {
-      if (!args.output_path) throw new RetroError('bad_request', 'target vice_label_file needs output_path.');
+      if (!args.output_path) throw badRequest('target vice_label_file needs output_path.');
       const text = viceLabelFile(labels);
       const path = args.dry_run
         ? undefined

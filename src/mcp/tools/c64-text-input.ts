@@ -4,7 +4,7 @@
  * tokens and the rendering cap, plus reading the framed bytes from a source.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { TABLE_SOURCE } from '../../machines/c64/petscii.js';
 import {
   checkTextOptions,
@@ -69,8 +69,7 @@ export function framingOf(
 ): Framing {
   const given = (['length', 'terminator', 'prefix_size'] as const).filter((k) => args[k] !== undefined);
   if (given.length !== 1) {
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `Give exactly one framing of length, terminator or prefix_size (${given.length ? 'got ' + given.join(' and ') : 'got none'}).`,
       { given },
     );

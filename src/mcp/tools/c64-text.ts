@@ -4,7 +4,7 @@
  * session with its decoded text; dry run by default).
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../core/errors.js';
+import { badRequest } from '../../core/errors.js';
 import { searchBytes, searchCodePoints } from '../../machines/c64/text-search.js';
 import { parseAddress, parseHex } from '../format.js';
 import { sessionIdInput } from '../schemas.js';
@@ -64,9 +64,9 @@ const searchC64Text = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     if ((args.bytes === undefined) === (args.text === undefined))
-      throw new RetroError('bad_request', 'Give exactly one of bytes (hex) or text.');
+      throw badRequest('Give exactly one of bytes (hex) or text.');
     const needle = args.bytes !== undefined ? parseHex(args.bytes) : undefined;
-    if (needle?.length === 0 || args.text === '') throw new RetroError('bad_request', 'The search pattern is empty.');
+    if (needle?.length === 0 || args.text === '') throw badRequest('The search pattern is empty.');
     const plan = await planSources(ctx, { source: args.source }, { sessionId: args.session_id });
     const source = plan.sources.source;
     const length = args.length ?? Math.min(SEARCH_DEFAULT_BYTES, source.available);

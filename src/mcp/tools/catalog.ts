@@ -4,13 +4,13 @@
  * (tools/list_changed follows). The start-up profile's groups stay loaded.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../core/errors.js';
+import { unsupported } from '../../core/errors.js';
 import { READ_ONLY, defineTool, type CatalogApi, type ToolContext, type ToolDef } from '../tool-kit.js';
 
 const groupName = z.string().min(1).max(64).describe('group name, or "all"');
 
 function catalogOf(ctx: ToolContext): CatalogApi {
-  if (!ctx.catalog) throw new RetroError('unsupported', 'Tool groups can only be loaded on an MCP connection.');
+  if (!ctx.catalog) throw unsupported('Tool groups can only be loaded on an MCP connection.');
   return ctx.catalog;
 }
 

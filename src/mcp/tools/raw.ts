@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import type { Address } from '../../core/target.js';
 import type { SessionApi } from '../../session/types.js';
-import { RetroError } from '../../core/errors.js';
+import { tooLarge } from '../../core/errors.js';
 import { asciiPreview, bytesToHex, formatRegister, parseAddress, parseHex } from '../format.js';
 import { addressInput, addressSchema, generationInput, registerSchema, sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
@@ -59,11 +59,9 @@ const readMemory = defineTool({
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
     if (args.length > MAX_READ_BYTES) {
-      throw new RetroError(
-        'too_large',
-        `Reading ${args.length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`,
-        { limit: MAX_READ_BYTES },
-      );
+      throw tooLarge(`Reading ${args.length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`, {
+        limit: MAX_READ_BYTES,
+      });
     }
     const address = parseAddress(args.address);
     const bytes = await session.readMemory(address, args.length);
@@ -100,7 +98,7 @@ const writeMemory = defineTool({
     const { session } = me;
     const data = parseHex(args.hex);
     if (data.length > MAX_WRITE_BYTES) {
-      throw new RetroError('too_large', `Writing ${data.length} bytes exceeds the limit of ${MAX_WRITE_BYTES}.`, {
+      throw tooLarge(`Writing ${data.length} bytes exceeds the limit of ${MAX_WRITE_BYTES}.`, {
         limit: MAX_WRITE_BYTES,
       });
     }

@@ -7,7 +7,7 @@
  * are guest physical addresses. Reached through the target's 'dos' feature.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError, RetroError } from '../../../core/errors.js';
+import { asRetroError, unsupported, tooLarge, badRequest, notFound } from '../../../core/errors.js';
 import type { SessionApi, VariableValue } from '../../../session/types.js';
 import type { DosMachine } from '../dos-machine.js';
 import { DOS_FEATURE } from '../dosbox-target.js';
@@ -161,8 +161,7 @@ export async function evaluateDos(m: DosMachine, expression: string): Promise<Va
 export function encodeSymbol(m: DosMachine, name: string, text: string): { physical: number; bytes: Uint8Array } {
   const sym = m.profile?.symbols[name];
   if (!sym)
-    throw new RetroError(
-      'unsupported',
+    throw unsupported(
       `Only profile symbols can be set in a DOS guest; "${name}" is not one (write memory in the memory view instead).`,
     );
   const physical = m.resolve(name).physical;
@@ -170,21 +169,19 @@ export function encodeSymbol(m: DosMachine, name: string, text: string): { physi
   if (sym.type === 'cstring') {
     const s = /^".*"$/.test(t) ? (JSON.parse(t) as string) : t;
     const bytes = Buffer.from(s + '\0', 'latin1');
-    if (bytes.length > sym.size)
-      throw new RetroError('too_large', `"${name}" holds ${sym.size - 1} characters at most.`);
+    if (bytes.length > sym.size) throw tooLarge(`"${name}" holds ${sym.size - 1} characters at most.`);
     return { physical, bytes };
   }
   if (sym.type === 'bytes') {
     const hex = t.replace(/\s+/g, '');
     if (!/^([0-9a-f]{2})+$/i.test(hex) || hex.length / 2 > sym.size)
-      throw new RetroError('bad_request', `"${name}" takes up to ${sym.size} bytes as hex, e.g. "01 02".`);
+      throw badRequest(`"${name}" takes up to ${sym.size} bytes as hex, e.g. "01 02".`);
     return { physical, bytes: Buffer.from(hex, 'hex') };
   }
   const n = /^-?0x[0-9a-f]+$/i.test(t) ? parseInt(t, 16) : /^-?\d+$/.test(t) ? parseInt(t, 10) : NaN;
   const [min, max] = { u8: [0, 0xff], u16: [0, 0xffff], i16: [-0x8000, 0x7fff], u32: [0, 0xffffffff] }[sym.type];
   if (!Number.isInteger(n) || n < min || n > max)
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `"${name}" is ${sym.type}: give a whole number from ${min} to ${max} (decimal or 0x hex), not "${text}".`,
     );
   return { physical, bytes: Uint8Array.from({ length: sym.size }, (_, i) => (n >>> (8 * i)) & 0xff) };
@@ -228,8 +225,7 @@ export class DosDebugView implements DebugView {
   async evaluate(expression: string): Promise<VariableValue> {
     const value = await evaluateDos(this.dos, expression);
     if (value) return value;
-    throw new RetroError(
-      'not_found',
+    throw notFound(
       `"${expression}" is neither "screen", a profile symbol nor a DOS address (e.g. 0192:0100, ds:10, 0x1D2C7).`,
     );
   }

@@ -1,6 +1,6 @@
 /** Tool group `dos`, part 4: keys into the BIOS ring, clicks into the INT 33h words, code-cave traces. */
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { tooLarge, badRequest } from '../../../core/errors.js';
 import { parseKeys } from '../../../machines/dos/keys.js';
 import { click, typeKeys } from '../input.js';
 import { DOS_FEATURE } from '../dosbox-target.js';
@@ -41,7 +41,7 @@ const typeKeysTool = defineTool({
   async run(args, ctx) {
     const { session, client } = useDos(ctx, args.session_id);
     const words = parseKeys(args.keys);
-    if (words.length > MAX_KEYS) throw new RetroError('too_large', `At most ${MAX_KEYS} keys per call.`);
+    if (words.length > MAX_KEYS) throw tooLarge(`At most ${MAX_KEYS} keys per call.`);
     const r = await client.control(DOS_FEATURE, { generation: args.generation }, (machine) =>
       typeKeys(machine.guest, words, { timeoutMs: args.timeout_ms, drainMs: args.drain_ms }),
     );
@@ -84,11 +84,7 @@ const clickTool = defineTool({
       };
     else {
       const m = machine.profile?.mouse;
-      if (!m)
-        throw new RetroError(
-          'bad_request',
-          'No mouse words: load a profile with "mouse", or pass words {buttons, x, y}.',
-        );
+      if (!m) throw badRequest('No mouse words: load a profile with "mouse", or pass words {buttons, x, y}.');
       words = {
         buttons: machine.resolve(`ds:${m.buttons.toString(16)}`).physical,
         x: machine.resolve(`ds:${m.x.toString(16)}`).physical,
@@ -165,7 +161,7 @@ const traceTool = defineTool({
       }));
     if (args.action === 'list') return { session, data: { traces: list() } };
     if (args.action === 'read') {
-      if (args.id === undefined) throw new RetroError('bad_request', 'read needs id.');
+      if (args.id === undefined) throw badRequest('read needs id.');
       const r = await machine.traces.read(args.id);
       return {
         session,
@@ -174,7 +170,7 @@ const traceTool = defineTool({
       };
     }
     if (args.action === 'remove') {
-      if (args.id === undefined) throw new RetroError('bad_request', 'remove needs id.');
+      if (args.id === undefined) throw badRequest('remove needs id.');
       const id = args.id;
       await client.control(DOS_FEATURE, { generation: args.generation }, (m) => m.traces.remove(id));
       return {
@@ -183,11 +179,10 @@ const traceTool = defineTool({
         summary: `Trace ${args.id} removed; the CALL is restored.`,
       };
     }
-    if (args.call === undefined || args.cave === undefined)
-      throw new RetroError('bad_request', 'install needs call and cave.');
+    if (args.call === undefined || args.cave === undefined) throw badRequest('install needs call and cave.');
     const call = machine.resolve(args.call);
     if (call.segment === undefined)
-      throw new RetroError('bad_request', 'Give call as "SSSS:OOOO" (or a symbol) so the code segment is known.');
+      throw badRequest('Give call as "SSSS:OOOO" (or a symbol) so the code segment is known.');
     const caveOffset = typeof args.cave === 'number' ? args.cave : parseInt(args.cave.replace(/^0x/i, ''), 16);
     const captures = (args.captures ?? []).map((c) => {
       const offset =

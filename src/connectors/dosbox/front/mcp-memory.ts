@@ -1,6 +1,7 @@
 /** Tool group `dos`, part 2: guest memory — read, write, search, dump a segment, watch values over time. */
+import { sleep } from '../../../core/async.js';
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { badRequest, tooLarge, notFound } from '../../../core/errors.js';
 import { formatSymbol } from '../dos-machine.js';
 import { DOS_FEATURE } from '../dosbox-target.js';
 import { asciiPreview, parseHex } from '../../../mcp/format.js';
@@ -82,14 +83,10 @@ const write = defineTool({
     if (args.hex !== undefined) data = parseHex(args.hex);
     else if (args.value !== undefined) {
       const size = at.size ?? 1;
-      if (size > 4)
-        throw new RetroError(
-          'bad_request',
-          `value fits symbols of 1, 2 or 4 bytes; ${at.symbol} has ${size}: give hex.`,
-        );
+      if (size > 4) throw badRequest(`value fits symbols of 1, 2 or 4 bytes; ${at.symbol} has ${size}: give hex.`);
       data = Uint8Array.from({ length: size }, (_, i) => (args.value! >>> (8 * i)) & 0xff);
-    } else throw new RetroError('bad_request', 'Give hex or value.');
-    if (data.length > MAX_WRITE) throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write.`);
+    } else throw badRequest('Give hex or value.');
+    if (data.length > MAX_WRITE) throw tooLarge(`At most ${MAX_WRITE} bytes per write.`);
     const written = data;
     const { before, back } = await client.control(DOS_FEATURE, { generation: args.generation }, async (m) => {
       const before = await m.guest.read(at.physical, written.length);
@@ -123,7 +120,7 @@ const search = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
-    if (!args.text === !args.hex) throw new RetroError('bad_request', 'Give either text or hex.');
+    if (!args.text === !args.hex) throw badRequest('Give either text or hex.');
     const needle = Buffer.from(args.text !== undefined ? Buffer.from(args.text, 'latin1') : parseHex(args.hex!));
     const start = args.segment ? parseInt(args.segment, 16) * 16 : 0;
     const length = args.segment ? 0x10000 : 0x10fff0;
@@ -203,10 +200,9 @@ const watch = defineTool({
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     const names = args.watch_set ? machine.profile?.watchSets[args.watch_set] : undefined;
-    if (args.watch_set && !names)
-      throw new RetroError('not_found', `No watch set "${args.watch_set}" in the loaded profile.`);
+    if (args.watch_set && !names) throw notFound(`No watch set "${args.watch_set}" in the loaded profile.`);
     const inputs = [...(names ?? []), ...(args.addresses ?? [])];
-    if (!inputs.length) throw new RetroError('bad_request', 'Give addresses or watch_set.');
+    if (!inputs.length) throw badRequest('Give addresses or watch_set.');
     const targets = inputs.map((a) => {
       const r = machine.resolve(a);
       return {
@@ -235,7 +231,7 @@ const watch = defineTool({
       }
       samples++;
       if (Date.now() - t0 + args.interval_ms > args.duration_ms) break;
-      await new Promise((r) => setTimeout(r, args.interval_ms));
+      await sleep(args.interval_ms);
     }
     return {
       session,

@@ -1,6 +1,6 @@
 /** Tool group `dos`, part 5: the emulator's own recorders (screenshot, video, audio). */
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { unsupported } from '../../../core/errors.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import type { DosMachine } from '../dos-machine.js';
@@ -11,8 +11,7 @@ import { outputPathInput, overwriteInput, saveFile, useDos } from './mcp-common.
 export function recordersOf(machine: DosMachine): Recorders {
   const r = machine.backend.recorders;
   if (r) return r;
-  throw new RetroError(
-    'unsupported',
+  throw unsupported(
     machine.backend.backend === 'wasm'
       ? 'This embedded emulator has no recorders.'
       : machine.backend.launched
@@ -57,8 +56,7 @@ const record = defineTool({
     const { session, machine } = useDos(ctx, args.session_id);
     const recorders = recordersOf(machine);
     if (!recorders.kinds.includes(args.recorder))
-      throw new RetroError(
-        'unsupported',
+      throw unsupported(
         `${machine.backend.description} has no ${args.recorder} recorder (it has: ${recorders.kinds.join(', ')}).`,
       );
     const rec = await recorders.record(args.recorder, args.duration_ms);

@@ -1,7 +1,8 @@
 /** Tool group `dos`, part 3: the screen from video memory — text, mode-13h frames, PNG capture, frame watching. */
+import { sleep } from '../../../core/async.js';
 import * as z from 'zod/v4';
 import { createHash } from 'node:crypto';
-import { RetroError } from '../../../core/errors.js';
+import { unsupported } from '../../../core/errors.js';
 import { indicesToRgba } from '../../../machines/dos/palette.js';
 import { countDifferences } from '../../../machines/dos/video.js';
 import { encodePng } from '../../../core/png.js';
@@ -172,8 +173,7 @@ const capture = defineTool({
       facts = rest;
     } else if (args.source === 'emulator') {
       if (!machine.backend.emulatorScreenshot)
-        throw new RetroError(
-          'unsupported',
+        throw unsupported(
           'source "emulator" needs the wasm backend; for a native DOSBox use "vram", or "window" when it runs on its private display (isolation "xvfb").',
         );
       image = { ...(await machine.backend.emulatorScreenshot()), maybeStale: false };
@@ -231,7 +231,7 @@ const watchFrames = defineTool({
         });
         last = f.indices;
       }
-      await new Promise((r) => setTimeout(r, args.interval_ms));
+      await sleep(args.interval_ms);
     }
     return { session, data: { frames, reads }, summary: `${frames.length} distinct frames in ${reads} reads` };
   },

@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { resolve } from 'node:path';
 import { agentLaunchConfig } from '../../../session/launch-policy.js';
-import { RetroError } from '../../../core/errors.js';
+import { RetroError, timedOut, badRequest } from '../../../core/errors.js';
 import { accessReport, recorderReport } from '../capabilities.js';
 import { wasmAvailable } from '../wasm-launcher.js';
 import { farHex } from '../../../machines/dos/bda.js';
@@ -31,8 +31,7 @@ async function waitReady(client: ClientSession): Promise<void> {
   } catch (err) {
     if (!(err instanceof RetroError) || err.code !== 'timeout') throw err;
     const st = await client.session.status();
-    throw new RetroError(
-      'timeout',
+    throw timedOut(
       `The DOS guest was not ready within ${READY_WAIT_MS} ms (${st.progress.at(-1)}); the session keeps starting: check session_status.`,
     );
   }
@@ -255,7 +254,7 @@ const loadProfile = defineTool({
   annotations: MUTATES,
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
-    if (!args.path === !args.profile) throw new RetroError('bad_request', 'Give either path or profile (inline JSON).');
+    if (!args.path === !args.profile) throw badRequest('Give either path or profile (inline JSON).');
     const roots = await allowedRoots(ctx);
     const full = args.path && resolve(ctx.outputDir, args.path);
     const profile = full ? loadProfileFile(full, roots) : validateProfile(args.profile, ctx.outputDir, roots);

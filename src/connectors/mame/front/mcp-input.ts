@@ -6,7 +6,7 @@
  * releases it.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { badRequest, notFound } from '../../../core/errors.js';
 import type { ClientSession } from '../../../session/client-session.js';
 import type { SessionApi } from '../../../session/types.js';
 import {
@@ -81,15 +81,10 @@ function findKey(ports: PortInfo[], key: string, machine: string): FieldRef {
   );
   if (byWord.length === 1) return byWord[0];
   if (byWord.length > 1)
-    throw new RetroError(
-      'bad_request',
+    throw badRequest(
       `"${key}" names several keys (${byWord.map((k) => k.field).join(', ')}); give the exact field name.`,
     );
-  throw new RetroError(
-    'not_found',
-    `The ${machine} machine has no key named "${key}"; list_ports shows the keyboard fields.`,
-    { key },
-  );
+  throw notFound(`The ${machine} machine has no key named "${key}"; list_ports shows the keyboard fields.`, { key });
 }
 
 const listPorts = defineTool({
@@ -207,8 +202,7 @@ const typeString = defineTool({
     return withInput(ctx, args, true, async ({ session, client, raw }) => {
       const { keys, missing } = await raw.keymap(args.text);
       if (missing.length) {
-        throw new RetroError(
-          'bad_request',
+        throw badRequest(
           `The ${raw.machine} keyboard cannot type ${missing.map((c) => JSON.stringify(c)).join(', ')}; nothing was typed.`,
           { missing },
         );
@@ -305,7 +299,7 @@ const clickMouse = defineTool({
     return withInput(ctx, args, true, async ({ session, client, raw }) => {
       const mouse = findMouse(await raw.listPorts(), raw.machine, args.player);
       const button = mouse.buttons[args.button - 1];
-      if (!button) throw new RetroError('not_found', `The ${raw.machine} mouse has no button ${args.button}.`);
+      if (!button) throw notFound(`The ${raw.machine} mouse has no button ${args.button}.`);
       const outcome = await runSequence(
         session,
         client,

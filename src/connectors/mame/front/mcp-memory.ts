@@ -4,7 +4,7 @@
  * region, the list of them, and disassembly. Every answer names its space.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { tooLarge } from '../../../core/errors.js';
 import { bankPages } from '../bank-pages.js';
 import { asciiPreview, bytesToHex } from '../../../mcp/format.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
@@ -32,11 +32,9 @@ const bytesOutput = {
 
 function checkLength(length: number): void {
   if (length > MAX_READ_BYTES)
-    throw new RetroError(
-      'too_large',
-      `Reading ${length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`,
-      { limit: MAX_READ_BYTES },
-    );
+    throw tooLarge(`Reading ${length} bytes exceeds the limit of ${MAX_READ_BYTES}; read in pieces.`, {
+      limit: MAX_READ_BYTES,
+    });
 }
 
 const readProgramMemory = defineTool({

@@ -1,6 +1,6 @@
 /** Tool group `mame`, screen pixels and machine-instruction stepping with a count. */
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { badRequest, tooLarge } from '../../../core/errors.js';
 import { formatStop } from '../../../mcp/format.js';
 import { runThenWait } from '../../../mcp/run-control.js';
 import { generationInput, sessionIdInput, stopSchema } from '../../../mcp/schemas.js';
@@ -42,17 +42,14 @@ const readScreenPixels = defineTool({
     const width = args.width ?? image.width - args.x;
     const height = args.height ?? image.height - args.y;
     if (args.x + width > image.width || args.y + height > image.height || width < 1 || height < 1) {
-      throw new RetroError(
-        'bad_request',
+      throw badRequest(
         `The rectangle ${args.x},${args.y} ${width}x${height} is outside the ${image.width}x${image.height} screen.`,
       );
     }
     if (width * height > MAX_PIXELS)
-      throw new RetroError(
-        'too_large',
-        `${width * height} pixels exceed the limit of ${MAX_PIXELS}; ask for a smaller rectangle.`,
-        { limit: MAX_PIXELS },
-      );
+      throw tooLarge(`${width * height} pixels exceed the limit of ${MAX_PIXELS}; ask for a smaller rectangle.`, {
+        limit: MAX_PIXELS,
+      });
     const out = Buffer.alloc(width * height * 4);
     for (let row = 0; row < height; row++) {
       const from = ((args.y + row) * image.width + args.x) * 4;

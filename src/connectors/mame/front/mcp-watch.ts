@@ -1,7 +1,7 @@
 /** Tool group `mame`, watchpoints: owned like breakpoints; others' are read-only; a departed owner's go with it. */
 import * as z from 'zod/v4';
 import type { WatchpointInfo } from '../../../session/types.js';
-import { RetroError } from '../../../core/errors.js';
+import { badRequest } from '../../../core/errors.js';
 import { parseAddress } from '../../../mcp/format.js';
 import { addressInput, addressSchema, clientSchema, sessionIdInput } from '../../../mcp/schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
@@ -74,7 +74,7 @@ const setWatchpoint = defineTool({
       address ??= { space: 'cpu', offset: at.address };
       length ??= at.length;
     }
-    if (!address) throw new RetroError('bad_request', 'Give a variable or an address to watch.');
+    if (!address) throw badRequest('Give a variable or an address to watch.');
     const wp = await client.setWatchpoint({
       address,
       length: length ?? 1,

@@ -1,5 +1,5 @@
 /** Which session's VICE connector an MCP connection is bound to (vice_connect / vice_disconnect). */
-import { RetroError } from '../../../core/errors.js';
+import { noSession, incompatibleTarget } from '../../../core/errors.js';
 import type { ClientSession } from '../../../session/client-session.js';
 import type { SessionApi } from '../../../session/types.js';
 import type { ViceFeature } from '../vice-feature.js';
@@ -19,14 +19,14 @@ export interface BoundVice {
 /** The bound session (or the one named), with its VICE connector. */
 export function boundVice(ctx: ToolContext, sessionId?: string): BoundVice {
   const id = sessionId ?? bindings.get(ctx.connection);
-  if (!id) throw new RetroError('no_session', 'No VICE is bound to this connection; call vice_connect first.');
+  if (!id) throw noSession('No VICE is bound to this connection; call vice_connect first.');
   const client = ctx.connection.use(id);
   const { session } = client;
   let vice: ViceFeature;
   try {
     vice = session.feature(VICE_FEATURE);
   } catch {
-    throw new RetroError('incompatible_target', `Session ${session.id} is not a VICE (or built-in C64) session.`, {
+    throw incompatibleTarget(`Session ${session.id} is not a VICE (or built-in C64) session.`, {
       session_id: session.id,
     });
   }

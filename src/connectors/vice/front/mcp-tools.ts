@@ -6,7 +6,7 @@
  * machine needs the control lease, like every other mutating tool.
  */
 import * as z from 'zod/v4';
-import { RetroError } from '../../../core/errors.js';
+import { RetroError, notFound, badAddress, tooLarge, targetLost, badRequest } from '../../../core/errors.js';
 import type { CheckpointInfo } from '../protocol.js';
 import { bytesToHex, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
@@ -178,10 +178,7 @@ const viceRegisters = defineTool({
       const items = Object.entries(args.set).map(([name, value]) => {
         const reg = vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
         if (!reg)
-          throw new RetroError(
-            'not_found',
-            `VICE has no register ${name}; it has ${vice.info.registers.map((r) => r.name).join(', ')}.`,
-          );
+          throw notFound(`VICE has no register ${name}; it has ${vice.info.registers.map((r) => r.name).join(', ')}.`);
         return { id: reg.id, value };
       });
       await client.control(VICE_FEATURE, { generation: args.generation, needs: 'stopped' }, (v) =>
@@ -221,7 +218,7 @@ const memoryRange = {
 
 function checkSpan(start: number, length: number): void {
   if (start + length > 0x10000)
-    throw new RetroError('bad_address', `${hex(start)}+${length} runs past $FFFF; VICE reads are not wrapped.`, {
+    throw badAddress(`${hex(start)}+${length} runs past $FFFF; VICE reads are not wrapped.`, {
       start,
       length,
     });
@@ -257,8 +254,7 @@ const viceWriteMemory = defineTool({
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     const data = parseHex(args.hex);
-    if (data.length > MAX_WRITE)
-      throw new RetroError('too_large', `At most ${MAX_WRITE} bytes per write; ${data.length} were given.`);
+    if (data.length > MAX_WRITE) throw tooLarge(`At most ${MAX_WRITE} bytes per write; ${data.length} were given.`);
     checkSpan(args.start, data.length);
     vice.bankId(args.bank_id);
     await client.control(VICE_FEATURE, { generation: args.generation, needs: 'stopped' }, (v) =>
@@ -399,7 +395,7 @@ const viceWait = defineTool({
     const status = await session.waitForStop(args.timeout_ms);
     const stop = status.last_stop;
     if (status.state !== 'stopped' || !stop)
-      throw new RetroError('target_lost', `VICE is ${status.state}${status.error ? `: ${status.error.message}` : ''}.`);
+      throw targetLost(`VICE is ${status.state}${status.error ? `: ${status.error.message}` : ''}.`);
     return {
       session,
       state: 'stopped',
@@ -446,8 +442,8 @@ const viceTypeKeys = defineTool({
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
     const bytes = args.petscii_hex ? parseHex(args.petscii_hex) : asciiToPetscii(args.text ?? '');
-    if (!bytes.length) throw new RetroError('bad_request', 'Give text or petscii_hex with at least one key.');
-    if (bytes.includes(0)) throw new RetroError('bad_request', "A NUL byte would end VICE's keyboard feed early.");
+    if (!bytes.length) throw badRequest('Give text or petscii_hex with at least one key.');
+    if (bytes.includes(0)) throw badRequest("A NUL byte would end VICE's keyboard feed early.");
     await client.control(VICE_FEATURE, { generation: args.generation }, (v) => v.keyboardFeed(bytes));
     return {
       session,
