@@ -33,7 +33,7 @@ after(async () => {
   await manager?.closeAll();
 });
 
-const text = (r: { contents: { text?: unknown }[] }) => String(r.contents[0].text);
+const text = (r: { contents: unknown[] }) => String((r.contents[0] as { text?: unknown }).text);
 
 test('machine knowledge: every resource listed, read as JSON from the data the decoders use', async () => {
   const listed = (await client.listResources()).resources.map((r) => r.uri);
@@ -57,7 +57,7 @@ test('a session: its screen as a PNG resource and its source files', async () =>
   const main = listed.find((u) => u.startsWith(`retro-debug://session/${id}/source/`) && u.endsWith('main.c'));
   assert.ok(main, `main.c listed: ${JSON.stringify(listed)}`);
   const screen = await client.readResource({ uri: `retro-debug://session/${id}/screen` });
-  const png = Buffer.from(String(screen.contents[0].blob), 'base64');
+  const png = Buffer.from(String((screen.contents[0] as { blob?: string }).blob), 'base64');
   assert.equal(screen.contents[0].mimeType, 'image/png');
   assert.equal(png.subarray(1, 4).toString(), 'PNG');
   const source = text(await client.readResource({ uri: main }));
