@@ -155,10 +155,14 @@ canvas.addEventListener('click', () => {
 canvas.addEventListener('keydown', (e) => {
   const text = panelKeyText(e);
   if (!text) return;
+  if (!mine) {
+    // without control the keys stay VS Code's (F1, shortcuts)
+    inspector.textContent = 'Take control to type on the machine.';
+    return;
+  }
   e.preventDefault();
   e.stopPropagation();
-  if (mine) vscode.postMessage({ type: 'key', text });
-  else inspector.textContent = 'Take control to type on the machine.';
+  vscode.postMessage({ type: 'key', text });
 });
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
