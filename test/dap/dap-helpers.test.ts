@@ -63,10 +63,18 @@ test('launch args: every schema attribute is read, and the session is always ask
     },
     CONNECTORS,
   ).config;
+  const builtinConfig = parseLaunchArgs(
+    { machine: 'c64', emulator: 'builtin', program: 'a.prg', drive8: 'disk.d64' },
+    CONNECTORS,
+  ).config;
+  assert.equal(builtinConfig.drive8, 'disk.d64');
   // dapToken is read by serve's gate (src/dap/dap-gate.ts) before the adapter sees the request
   const adapterKeys = (props: object) => Object.keys(props).filter((k) => k !== DAP_TOKEN_ATTRIBUTE);
   for (const key of adapterKeys(launchAttributes(CONNECTORS).properties))
-    assert.ok(key in config || key in dosConfig || key in viceConfig, `schema attribute ${key} is not passed on`);
+    assert.ok(
+      key in config || key in dosConfig || key in viceConfig || key in builtinConfig,
+      `schema attribute ${key} is not passed on`,
+    );
   assert.deepEqual(
     adapterKeys(attachAttributes.properties).sort(),
     Object.keys(parseAttachArgs({ sessionId: 's', cwd: '/w' })).sort(),
