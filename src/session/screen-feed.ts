@@ -90,6 +90,13 @@ export class ScreenFeed {
     });
   }
 
+  /** Keeps pace with the session's run state (its event types). */
+  follow(event: string): void {
+    if (event === 'stopped') this.stopped();
+    else if (event === 'running') this.resumed();
+    else if (event === 'exited') this.close();
+  }
+
   /** The machine stopped: a source without push takes one frame as it stands. */
   stopped(): void {
     if (this.viewers.size && !this.screen().frames) void this.pollOnce();

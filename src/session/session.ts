@@ -294,18 +294,14 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
   }
 
   private screenFeed(): ScreenFeed {
-    if (this.feed) return this.feed;
-    const feed = new ScreenFeed(
-      () => this.facet('screen'),
-      () => this.state === 'running',
-    );
-    this.onEvent(({ event }) => {
-      if (event.type === 'stopped') feed.stopped();
-      else if (event.type === 'running') feed.resumed();
-      else if (event.type === 'exited') feed.close();
-    });
-    this.feed = feed;
-    return feed;
+    if (!this.feed) {
+      const feed = (this.feed = new ScreenFeed(
+        () => this.facet('screen'),
+        () => this.state === 'running',
+      ));
+      this.onEvent(({ event }) => feed.follow(event.type));
+    }
+    return this.feed;
   }
 
   /** Types strokes (core/keys.ts) on the machine's keyboard (the input facet), under the control lease. */
