@@ -3,6 +3,7 @@
  * Target facets. Provided by ViceConnection for real VICE and the built-in C64;
  * its mutating calls go through the session's guarded path (Session.control).
  */
+import type { CheckpointSpec } from './vice-requests.js';
 import type { Address, StopInfo } from '../../core/target.js';
 import type { ViceInfo } from './handshake.js';
 import type { CheckpointInfo, DisplayInfo } from './protocol.js';
@@ -29,16 +30,7 @@ export interface ViceFeature {
   bankId(bank: Address['bank']): number;
   readBank(bank: number, start: number, length: number): Promise<Uint8Array>;
   writeBank(bank: number, start: number, data: Uint8Array): Promise<void>;
-  addCheckpoint(spec: {
-    start: number;
-    end: number;
-    op: number;
-    stop: boolean;
-    enabled: boolean;
-    temporary: boolean;
-    condition?: string;
-    memspace?: number;
-  }): Promise<CheckpointInfo>;
+  addCheckpoint(spec: CheckpointSpec): Promise<CheckpointInfo>;
   deleteCheckpoint(number: number): Promise<void>;
   toggleCheckpoint(number: number, enabled: boolean): Promise<void>;
   setCondition(number: number, expression: string): Promise<void>;

@@ -80,21 +80,5 @@ export function screenCodeChar(code: number, charset: CharSet): { char: string; 
   return { char: String.fromCodePoint(GLYPHS[charset][code & 0x7f]), reverse: code >= 0x80 };
 }
 
-export const C64_COLOUR_NAMES = [
-  'black',
-  'white',
-  'red',
-  'cyan',
-  'purple',
-  'green',
-  'blue',
-  'yellow',
-  'orange',
-  'brown',
-  'light red',
-  'dark grey',
-  'grey',
-  'light green',
-  'light blue',
-  'light grey',
-];
+/** The 16 colours' names, as VICE's palette files call them. */
+export { COLOUR_NAMES as C64_COLOUR_NAMES } from './pepto-palette.js';
