@@ -7,6 +7,7 @@ import { unsupported, badRequest } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type { CType } from '../debuginfo/model.js';
 import { sizeOf, typeName } from '../debuginfo/values.js';
+import { encode } from '../debuginfo/expr/evaluate.js';
 import {
   compileExpression,
   evaluateCompiled,
@@ -45,28 +46,16 @@ export async function planAssignment(
   return { address, bytes: encodeChecked(value.value, t, valueText) };
 }
 
-/** Little-endian bytes of `v` as a `t`, refusing values outside its range. */
+/** Little-endian bytes of `v` as a `t` (the evaluator's `encode`), refusing values outside its range. */
 function encodeChecked(v: bigint | number, t: CType, text: string): Uint8Array {
-  const size = sizeOf(t);
-  const out = new Uint8Array(size);
-  if (t.kind === 'float') {
-    const view = new DataView(out.buffer);
-    if (size === 4) view.setFloat32(0, Number(v), true);
-    else view.setFloat64(0, Number(v), true);
-    return out;
-  }
+  if (t.kind === 'float') return encode(v, t);
   if (typeof v === 'number' && !Number.isInteger(v))
     throw badRequest(`${text} is not a whole number, and ${typeName(t)} holds only whole numbers.`);
   const n = BigInt(v);
-  const bits = BigInt(size * 8);
+  const bits = BigInt(sizeOf(t) * 8);
   const signed = (t.kind === 'int' || t.kind === 'char') && t.signed;
   const min = t.kind === 'bool' ? 0n : signed ? -(1n << (bits - 1n)) : 0n;
   const max = t.kind === 'bool' ? 1n : signed ? (1n << (bits - 1n)) - 1n : (1n << bits) - 1n;
   if (n < min || n > max) throw badRequest(`${text} (${n}) is out of range for ${typeName(t)} (${min} to ${max}).`);
-  let u = BigInt.asUintN(size * 8, n);
-  for (let i = 0; i < size; i++) {
-    out[i] = Number(u & 0xffn);
-    u >>= 8n;
-  }
-  return out;
+  return encode(n, t);
 }
