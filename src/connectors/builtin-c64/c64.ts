@@ -56,6 +56,11 @@ export class BuiltinC64 {
   private mode: Mode = { kind: 'run' };
   /** true while the CPU sits on the instruction it stopped at: resuming runs it without re-checking */
   private resumeAtStop = false;
+  /** KERNAL traps: one function for the machine's life, not one each run (runOnce runs every raster line) */
+  private readonly trap = (pc: number): boolean => {
+    this.kernal.call(pc);
+    return false;
+  };
   private nextFrame = CYCLES_PER_FRAME;
   /** called at each frame boundary while running (the frame clock live viewers are fed from) */
   onFrame?: () => void;
@@ -273,10 +278,7 @@ export class BuiltinC64 {
   private runOnce(end: number): StopCause | undefined {
     const cpu = this.cpu;
     const mode = this.mode;
-    const trap = (pc: number) => {
-      this.kernal.call(pc);
-      return false;
-    };
+    const trap = this.trap;
     const skip = this.resumeAtStop;
     this.resumeAtStop = false;
     if (mode.kind === 'advance' && !mode.callReturn) {
@@ -324,15 +326,7 @@ export class BuiltinC64 {
 
   /** A checkpoint address whose checkpoints did not stop (condition false, trace only): run the instruction. */
   private stepPast(): StopCause | undefined {
-    const exit = this.cpu.run(
-      1,
-      this.breaks,
-      (pc) => {
-        this.kernal.call(pc);
-        return false;
-      },
-      true,
-    );
+    const exit = this.cpu.run(1, this.breaks, this.trap, true);
     if (exit === 'jam') return this.jam();
     return this.afterWatch();
   }

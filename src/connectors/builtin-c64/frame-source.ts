@@ -10,7 +10,7 @@ import { cropIndexed } from '../../core/frames.js';
 import type { Rgb } from '../../core/indexed-png.js';
 import type { FrameListener, FrameRequest, FrameSource, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
 import type { BuiltinC64 } from './c64.js';
-import { DISPLAY, DRAWN_INNER, VISIBLE, renderDisplay } from './video.js';
+import { DISPLAY, DRAWN_INNER, VISIBLE, displayFrame } from './video.js';
 
 /** the PAL frame rate: no viewer gets more */
 export const MAX_FPS = 50;
@@ -36,9 +36,8 @@ const INNER = { ...DRAWN_INNER, x: DRAWN_INNER.x - VISIBLE.x, y: DRAWN_INNER.y -
 
 export class BuiltinFrames {
   private readonly viewers = new Set<Viewer>();
-  private drawn = Buffer.alloc(DISPLAY.width * DISPLAY.height);
-  private shown = Buffer.alloc(DISPLAY.width * DISPLAY.height);
-  private hasShown = false;
+  /** the visible area of the frame sent last, to send only changed ones */
+  private shown?: Uint8Array;
 
   constructor(
     private readonly machine: BuiltinC64,
@@ -90,28 +89,26 @@ export class BuiltinFrames {
     }
     const due = [...this.viewers].filter((v) => v.allowance >= 1);
     if (!due.length) return;
-    renderDisplay(this.machine.bus, this.drawn);
-    const changed = !this.hasShown || !this.drawn.equals(this.shown);
     for (const v of due) v.allowance -= 1;
-    if (!changed) return;
-    [this.drawn, this.shown] = [this.shown, this.drawn];
-    this.hasShown = true;
-    this.deliver(due, this.frameOf(this.shown, false));
+    // the visible area straight from the completed frame: one copy (the frame's own pixels) and one compare a frame
+    const pixels = cropIndexed(displayFrame(this.machine.bus).pixels, DISPLAY.width, VISIBLE);
+    if (this.shown && Buffer.compare(pixels, this.shown) === 0) return;
+    this.shown = pixels;
+    this.deliver(due, this.frameOf(pixels, false));
   }
 
   private render(stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
-    renderDisplay(this.machine.bus, this.shown, source);
-    this.hasShown = true;
+    this.shown = cropIndexed(displayFrame(this.machine.bus, source).pixels, DISPLAY.width, VISIBLE);
     return this.frameOf(this.shown, stale, source);
   }
 
-  private frameOf(buffer: Buffer, stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
+  private frameOf(pixels: Uint8Array, stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
     return {
       source,
       width: VISIBLE.width,
       height: VISIBLE.height,
       frame: this.machine.frame,
-      pixels: cropIndexed(buffer, DISPLAY.width, VISIBLE),
+      pixels,
       palette: this.palette(),
       inner: INNER,
       maybeStale: stale,
