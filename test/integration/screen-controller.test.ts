@@ -1,8 +1,8 @@
 /**
  * The screen panel's logic against a real session: MAME running the SDCC-built
  * ZX fixture. After fill_screen(0x55, 0x38) has run for a while a pause stops
- * the program; the stop alone must make the controller post a raw frame (MAME
- * has no push source: the session's feed takes a screenshot) showing that pattern. (A breakpoint right after the fill would show the frame MAME
+ * the program; the stop alone must make the controller post a raw frame (MAME's
+ * frame source sends the picture as it stands at a stop) showing that pattern. (A breakpoint right after the fill would show the frame MAME
  * drew before the attributes were written: the "may be stale" case.)
  */
 import assert from 'node:assert/strict';

@@ -66,7 +66,8 @@ interface Pending {
   onReply?: (reply: BridgeReply) => void;
 }
 
-type Listener = (event: BridgeEvent) => void;
+/** `binary`: the raw bytes after the event's line (a `frame` event's pixels) */
+type Listener = (event: BridgeEvent, binary?: Buffer) => void;
 
 export class BridgeClient {
   readonly token = randomBytes(16).toString('hex');
@@ -202,10 +203,10 @@ export class BridgeClient {
     }
   }
 
-  private emit(event: BridgeEvent): void {
+  private emit(event: BridgeEvent, binary?: Buffer): void {
     for (const l of this.listeners) {
       try {
-        l(event);
+        l(event, binary);
       } catch {
         // a listener's bug must not break the connection
       }
@@ -279,7 +280,7 @@ export class BridgeClient {
         else this.bridgeSleeping = true;
         return;
       }
-      this.emit(msg as BridgeEvent);
+      this.emit(msg as BridgeEvent, binary);
       return;
     }
     const id = msg.id;

@@ -92,6 +92,11 @@ export interface BridgeOps {
   step_range: Op<{ ranges: Array<[number, number]>; mode: 'into' | 'over'; max: number }, None>;
   screen_info: Op<None, { width: number; height: number; refresh: number; frame: number }>;
   screen_pixels: Op<None, { width: number; height: number; frame: number; format: 'bgra' }>;
+  /** live frames as binary `frame` events (changed ones, at most `fps` a second); `throttle` sets MAME's speed */
+  frames_start: Op<{ fps: number; throttle?: boolean }, { fps: number; throttled: boolean }>;
+  frames_stop: Op<{ throttle?: boolean }, { throttled: boolean }>;
+  /** Node took the frames up to `seq`: at most two are in flight, so a slow consumer never blocks MAME */
+  frames_ack: Op<{ seq: number }, None>;
   list_shares: Op<None, { shares: ShareInfo[]; spaces: SpaceInfo[] }>;
   list_ports: Op<None, { ports: PortInfo[] }>;
   read_port: Op<{ tag: string }, { value: number }>;
@@ -152,6 +157,9 @@ export const BRIDGE_OPS: { readonly [K in BridgeOp]: { readonly mutating: boolea
   step_range: { mutating: true },
   screen_info: { mutating: false },
   screen_pixels: { mutating: false },
+  frames_start: { mutating: true },
+  frames_stop: { mutating: true },
+  frames_ack: { mutating: false },
   list_shares: { mutating: false },
   list_ports: { mutating: false },
   read_port: { mutating: false },

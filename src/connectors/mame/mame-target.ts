@@ -47,6 +47,7 @@ import { keySteps, strokeFields } from './mame-keys.js';
 import type { KeyStroke } from '../../core/keys.js';
 import { MAX_TRANSFER } from '../../core/limits.js';
 import { unknownSystemMessage } from './unknown-system.js';
+import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
 
 /** Largest single memory transfer. */
 const START_TIMEOUT_MS = 60_000;
@@ -99,7 +100,7 @@ export class MameTarget implements Target {
     set: (spec) => this.setWatchpoint(spec),
     clear: (id) => this.clearWatchpoint(id),
   };
-  readonly screen: TargetScreen = { capture: () => this.screenshot() };
+  readonly screen: TargetScreen;
   /** Strokes on the machine's key fields, frame-paced; while stopped they wait for it to run. */
   readonly input: TargetInput = { typeKeys: (strokes) => this.typeKeys(strokes) };
   private state: RunState = 'stopped';
@@ -114,8 +115,22 @@ export class MameTarget implements Target {
     hello: Record<string, unknown>,
     initialStop: StopInfo,
     machine = 'unknown',
+    opts: { throttle?: boolean } = {},
   ) {
     this.lastStop = initialStop;
+    const frames = new MameFrames(bridge, {
+      throttle: opts.throttle === true,
+      running: () => this.state === 'running',
+      screenshot: () => this.screenshot(),
+    });
+    this.events.on((e) => {
+      if (e.type === 'stopped') frames.stopped();
+    });
+    this.screen = {
+      capture: () => this.screenshot(),
+      frames: (request, listener) => frames.subscribe(request, listener),
+      frameSource: MAME_FRAME_SOURCE,
+    };
     const raw = new MameRawFeature(bridge, machine);
     this.features = new TargetFeatures()
       .provide(MAME_RAW_FEATURE, raw)
@@ -382,7 +397,9 @@ export async function launchMameTarget(
     await Promise.race([waitFor(() => stops.length > 0, START_TIMEOUT_MS), died]);
     const entry = stops[stops.length - 1];
     progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
-    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine);
+    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, {
+      throttle: config.throttle,
+    });
   } catch (err) {
     bridge.close();
     if (proc) await proc.stop(async () => {});
@@ -471,16 +488,4 @@ function cpuOffset(address: Address, what: string): number {
   checkInteger(address.offset, 'The address offset');
   if (address.offset > 0xffff) throw badAddress(`0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
   return address.offset;
-}
-
-/** MAME pixels are 0xAARRGGBB little-endian words, i.e. B,G,R,A bytes. */
-function bgraToRgba(src: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(src.length);
-  for (let i = 0; i < src.length; i += 4) {
-    out[i] = src[i + 2];
-    out[i + 1] = src[i + 1];
-    out[i + 2] = src[i];
-    out[i + 3] = src[i + 3];
-  }
-  return out;
 }

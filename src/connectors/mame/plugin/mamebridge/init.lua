@@ -18,6 +18,7 @@ local ops = require('mamebridge.ops')
 local rc = require('mamebridge.runcontrol')
 local input = require('mamebridge.input')
 local rawops = require('mamebridge.rawops')
+local frames = require('mamebridge.frames')
 
 local last_beat = 0
 local gave_up = false
@@ -160,6 +161,7 @@ local function on_stop()
     ctx.event('machine_stop', { exit = ctx.machine.exit_pending, hard_reset = ctx.machine.hard_reset_pending })
   end
   input.forget()
+  frames.forget()
   ctx.machine, ctx.dbg, ctx.cpu, ctx.symtab = nil, nil, nil, nil
 end
 
@@ -167,6 +169,7 @@ function exports.startplugin()
   emu.register_start(on_start)
   emu.register_stop(on_stop)
   emu.register_periodic(periodic)
+  emu.register_frame_done(frames.on_frame)   -- every finished frame while running (not while held)
 end
 
 return exports

@@ -8,6 +8,7 @@ local json = require('mamebridge.json')
 local idle = require('mamebridge.idle')
 local rawops = require('mamebridge.rawops')
 local input = require('mamebridge.input')
+local frames = require('mamebridge.frames')
 
 local ops = {}
 local VERSION = '0.1.0'
@@ -165,6 +166,11 @@ function ops.screen_pixels()
   local data, w, h = scr:pixels()
   return { width = w, height = h, frame = scr:frame_number(), format = 'bgra' }, data
 end
+
+-- Live frames pushed while running (frames.lua): binary 'frame' events, changed ones only.
+ops.frames_start = frames.start
+ops.frames_stop = frames.stop
+ops.frames_ack = frames.ack
 
 ops.list_shares = rawops.list_shares
 ops.list_ports = rawops.list_ports
