@@ -2,25 +2,39 @@
  * What the screen panel's inspector says under the pointer: pixel x/y, and
  * per machine the facts the hardware gives (src/machines/). C64: character
  * cell, screen code and its character, screen-RAM and colour-RAM addresses
- * and values, sprites over the point, the VIC mode. Other machines show the
- * pixel only, and say so.
+ * and values, sprites over the point, the VIC mode. ZX Spectrum: the
+ * display-file byte and bit, the attribute byte with ink/paper/bright/flash.
+ * Sprinter: the square and its mode bytes in VRAM. DOS: the text cell's
+ * character and attribute, or the mode-13h offset and palette index. Other
+ * machines show the pixel only, and say so.
  */
 import { hex } from '../core/hex.js';
+import type { Rect } from '../core/frames.js';
 import type { SessionApi } from '../session/types.js';
 import { C64_COLOUR_NAMES, VIC_REGISTERS, c64PointAt, screenCodeChar } from '../machines/c64/screen-cell.js';
+import { readBda } from '../machines/dos/bda.js';
+import { CP437 } from '../machines/dos/cp437.js';
+import { describeAttribute, dosPointAt } from '../machines/dos/screen-cell.js';
+import { decodeMode } from '../machines/sprinter/video.js';
+import { sprinterPictureIn, sprinterPointAt } from '../machines/sprinter/screen-cell.js';
+import { ZX_COLOUR_NAMES, ZX_MACHINES, zxAttribute, zxPaperIn, zxPointAt } from '../machines/zx/screen-cell.js';
 
 export interface InspectResult {
   lines: string[];
-  /** the address a click opens in the memory view */
+  /** the CPU address a click opens in the memory view */
   address?: number;
 }
 
 export interface FrameGeometry {
-  inner?: { x: number; y: number; width: number; height: number };
+  width: number;
+  height: number;
+  inner?: Rect;
 }
 
+type Reader = Pick<SessionApi, 'readMemory'>;
+
 export async function inspectPoint(
-  session: Pick<SessionApi, 'readMemory'>,
+  session: Reader,
   machine: string,
   x: number,
   y: number,
@@ -28,15 +42,19 @@ export async function inspectPoint(
 ): Promise<InspectResult> {
   const pixel = `pixel ${x}, ${y}`;
   if (machine === 'c64') return inspectC64(session, x - (frame.inner?.x ?? 0), y - (frame.inner?.y ?? 0), pixel);
+  if (ZX_MACHINES.has(machine)) {
+    const at = frame.inner ?? zxPaperIn(frame.width, frame.height);
+    return inspectZx(session, x - at.x, y - at.y, pixel);
+  }
+  if (machine === 'sprinter') {
+    const at = frame.inner ?? sprinterPictureIn(frame.width, frame.height);
+    return inspectSprinter(session, x - at.x, y - at.y, pixel);
+  }
+  if (machine === 'dos') return inspectDos(session, x, y, frame, pixel);
   return { lines: [pixel, `no cell facts for machine "${machine}" yet`] };
 }
 
-async function inspectC64(
-  session: Pick<SessionApi, 'readMemory'>,
-  x: number,
-  y: number,
-  pixel: string,
-): Promise<InspectResult> {
+async function inspectC64(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {
   const io = (offset: number, length: number) => session.readMemory({ space: 'cpu', bank: 'io', offset }, length);
   const vic = await io(0xd000, VIC_REGISTERS);
   const [cia2pa] = await io(0xdd00, 1);
@@ -57,4 +75,77 @@ async function inspectC64(
   if (p.sprites.length) lines.push(`sprite ${p.sprites.join(', ')}`);
   lines.push(p.mode);
   return { lines, address: p.screenAddress };
+}
+
+async function inspectZx(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {
+  const p = zxPointAt(x, y);
+  if (!p.cell || p.bitmapAddress === undefined || p.attributeAddress === undefined) return { lines: [pixel, 'border'] };
+  const [bits] = await session.readMemory({ space: 'cpu', offset: p.bitmapAddress }, 1);
+  const [attr] = await session.readMemory({ space: 'cpu', offset: p.attributeAddress }, 1);
+  const a = zxAttribute(attr);
+  const on = (bits >> (p.bit ?? 0)) & 1;
+  return {
+    lines: [
+      pixel,
+      `cell ${p.cell.col}, ${p.cell.row}`,
+      `bitmap ${hex(p.bitmapAddress, 4, '$')} = ${hex(bits, 2, '$')} (bit ${p.bit} ${on ? 'ink' : 'paper'})`,
+      `attribute ${hex(p.attributeAddress, 4, '$')} = ${hex(attr, 2, '$')}`,
+      `ink ${a.ink} (${ZX_COLOUR_NAMES[a.ink]}), paper ${a.paper} (${ZX_COLOUR_NAMES[a.paper]})` +
+        `, bright ${a.bright ? 1 : 0}, flash ${a.flash ? 1 : 0}`,
+    ],
+    address: p.bitmapAddress,
+  };
+}
+
+async function inspectSprinter(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {
+  const p = sprinterPointAt(x, y);
+  if (!p.square || p.modeAddress === undefined) return { lines: [pixel, 'border'] };
+  const bytes = [...(await session.readMemory({ space: 'vram', offset: p.modeAddress }, 4))];
+  const m = decodeMode(bytes);
+  const what =
+    m.kind === 'text'
+      ? `text ${m.columns} columns, character ${hex(m.char, 2, '$')}, attribute row ${m.attrRow}`
+      : m.kind === 'graphics'
+        ? `graphics ${m.width} wide, palette ${m.palette}, from VRAM row ${m.sourceRow} column ${m.sourceColumn}`
+        : `border${m.blank ? ' (blank)' : ''}`;
+  return {
+    lines: [
+      pixel,
+      `square ${p.square.a}, ${p.square.b}`,
+      `mode VRAM ${hex(p.modeAddress, 5, '$')} = ${bytes.map((b) => hex(b, 2, '')).join(' ')} (mode page 0)`,
+      what,
+    ],
+    // VRAM is not in the CPU's memory view: no address to open
+  };
+}
+
+async function inspectDos(
+  session: Reader,
+  x: number,
+  y: number,
+  frame: FrameGeometry,
+  pixel: string,
+): Promise<InspectResult> {
+  const bda = readBda(await session.readMemory({ space: 'cpu', offset: 0 }, 0x500));
+  const area = frame.inner ?? { x: 0, y: 0, width: frame.width, height: frame.height };
+  const p = dosPointAt(x - area.x, y - area.y, area.width, area.height, bda);
+  if (p.kind === 'other') return { lines: [pixel, `video mode ${hex(p.mode, 2, '$')}: no cell facts for it yet`] };
+  if (p.kind === 'mode13') {
+    const [index] = await session.readMemory({ space: 'cpu', offset: p.address }, 1);
+    return {
+      lines: [pixel, `mode 13h ${p.x}, ${p.y}`, `A000:${hex(p.offset, 4, '')} = palette index ${index}`],
+      address: p.address,
+    };
+  }
+  const [code, attr] = await session.readMemory({ space: 'cpu', offset: p.address }, 2);
+  const segment = p.address >= 0xb8000 ? 0xb800 : 0xb000;
+  return {
+    lines: [
+      pixel,
+      `cell ${p.col}, ${p.row}`,
+      `${hex(segment, 4, '')}:${hex(p.address - segment * 16, 4, '')} = ${hex(code, 2, '$')} '${CP437[code]}'`,
+      `attribute ${hex(attr, 2, '$')} (${describeAttribute(attr)})`,
+    ],
+    address: p.address,
+  };
 }

@@ -1,36 +1,17 @@
 /** The "Retro Debug: Show Screen" webview panel: VS Code plumbing around ScreenController. */
 import * as vscode from 'vscode';
 import type { SessionManagerApi } from '../session/types.js';
+import { openMemory, type MemoryViewHost } from './open-memory.js';
 import { ScreenController } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
 import { parseWebviewMessage } from './screen-messages.js';
 
-/**
- * Opens `address` in VS Code's memory view (the hex editor over the debug
- * session's memory, as "View Binary Data" on a variable does); without an
- * active Retro Debug session or the hex editor, says where to look instead.
- */
-async function openMemory(address: number): Promise<void> {
-  const session = vscode.debug.activeDebugSession;
-  const reference = String(address);
-  if (session?.type === 'retro') {
-    const uri = vscode.Uri.from({
-      scheme: 'vscode-debug-memory',
-      authority: session.id,
-      path: `/${encodeURIComponent(reference)}/memory.bin`,
-      query: `range=0:256`,
-    });
-    try {
-      await vscode.commands.executeCommand('vscode.openWith', uri, 'hexEditor.hexedit');
-      return;
-    } catch {
-      /* no hex editor: say the address */
-    }
-  }
-  void vscode.window.showInformationMessage(
-    `Address $${address.toString(16).toUpperCase()}: open it in a memory view of a Retro Debug session (needs the Hex Editor extension).`,
-  );
-}
+/** VS Code's side of a click on the screen: the memory view (ui/open-memory.ts). */
+const memoryViews: MemoryViewHost = {
+  session: () => vscode.debug.activeDebugSession,
+  openWith: (uri, viewType) => vscode.commands.executeCommand('vscode.openWith', vscode.Uri.from(uri), viewType),
+  showInformation: (text) => void vscode.window.showInformationMessage(text),
+};
 
 export class ScreenPanel {
   static readonly viewType = 'retro.screen';
@@ -80,7 +61,7 @@ export class ScreenPanel {
     this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m) });
     const subscription = webview.onDidReceiveMessage((m) => {
       const message = parseWebviewMessage(m);
-      if (message?.type === 'open-memory') void openMemory(message.address);
+      if (message?.type === 'open-memory') void openMemory(memoryViews, message.address);
       return this.controller.handleMessage(m);
     });
     panel.onDidDispose(() => {

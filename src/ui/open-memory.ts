@@ -1,0 +1,50 @@
+/**
+ * A click on the screen panel opens the address under the pointer in VS
+ * Code's memory view: the hex editor over the debug session's memory (the
+ * `vscode-debug-memory` document DAP readMemory serves, as "View Binary Data"
+ * on a variable opens). Without a Retro Debug session or the Hex Editor
+ * extension it says the address and what is missing instead. The VS Code
+ * calls come in as parameters so this is testable without VS Code.
+ */
+export interface MemoryViewHost {
+  /** the active debug session, if any */
+  session(): { id: string; type: string } | undefined;
+  /** vscode.commands.executeCommand('vscode.openWith', uri, viewType) with the URI's parts */
+  openWith(
+    uri: { scheme: string; authority: string; path: string; query: string },
+    viewType: string,
+  ): Thenable<unknown>;
+  showInformation(text: string): void;
+}
+
+export const HEX_EDITOR = 'hexEditor.hexedit';
+/** bytes shown from the address */
+const RANGE = 256;
+
+export function memoryViewUri(sessionId: string, address: number) {
+  return {
+    scheme: 'vscode-debug-memory',
+    authority: sessionId,
+    path: `/${encodeURIComponent(String(address))}/memory.bin`,
+    query: `range=0:${RANGE}`,
+  };
+}
+
+/** Resolves to how it went: 'opened' in the hex editor, or 'told' (an information message). */
+export async function openMemory(host: MemoryViewHost, address: number): Promise<'opened' | 'told'> {
+  const where = `$${address.toString(16).toUpperCase()}`;
+  const session = host.session();
+  if (session?.type !== 'retro') {
+    host.showInformation(`Address ${where}: start a Retro Debug session to open it in a memory view.`);
+    return 'told';
+  }
+  try {
+    await host.openWith(memoryViewUri(session.id, address), HEX_EDITOR);
+    return 'opened';
+  } catch {
+    host.showInformation(
+      `Address ${where}: the memory view needs the Hex Editor extension (ms-vscode.hexeditor); it is not installed.`,
+    );
+    return 'told';
+  }
+}
