@@ -49,6 +49,16 @@ export class C64Bus implements Bus6502 {
   /** joystick lines as the CIA sees them (active low): [port 1, port 2] */
   joy: [number, number] = [0x1f, 0x1f];
 
+  /**
+   * The RESET line reaches both CIAs and the SID (the VIC-II has no reset
+   * pin; the KERNAL's initialisation rewrites its registers, as our cold start does).
+   */
+  resetChips(now: number): void {
+    this.cia1.reset(now);
+    this.cia2.reset(now);
+    this.sid.reset(now);
+  }
+
   /** Bits 0-2 of the port as the PLA sees them (inputs read high). */
   private banking(): number {
     return (this.portData | ~this.portDir) & 7;

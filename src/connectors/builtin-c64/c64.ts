@@ -108,6 +108,7 @@ export class BuiltinC64 {
   /** CPU reset: the KERNAL stand-in's cold start runs at the reset vector. */
   reset(): void {
     this.cpu.reset();
+    this.bus.resetChips(this.cpu.cycles);
     this.cpu.irqLine = false;
     this.mode = { kind: 'run' };
     this.resumeAtStop = false;

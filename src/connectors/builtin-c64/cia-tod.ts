@@ -23,6 +23,15 @@ export class CiaTod {
   private ticks = 0;
   private nextTick = CYCLES_PER_SECOND / POWER_HZ;
 
+  /** The RESET line: time 1:00:00.0, alarm 0, stopped, no latch (the power-line ticks go on). */
+  reset(): void {
+    this.time.set([0, 0, 0, 1]);
+    this.alarm.fill(0);
+    this.latch = undefined;
+    this.stopped = true;
+    this.divider = 0;
+  }
+
   /** `cra` is control register A (bit 7: 50 Hz input); returns true when the alarm matched. */
   advance(now: number, cra: number): boolean {
     let alarm = false;

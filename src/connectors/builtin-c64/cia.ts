@@ -48,8 +48,8 @@ class CiaTimer {
 
 export class Cia {
   readonly regs = new Uint8Array(16);
-  private readonly a = new CiaTimer();
-  private readonly b = new CiaTimer();
+  private a = new CiaTimer();
+  private b = new CiaTimer();
   private readonly tod = new CiaTod();
   /** interrupt sources that fired (bits 0-4) and the enabled mask */
   private icr = 0;
@@ -62,6 +62,25 @@ export class Cia {
   constructor() {
     this.regs[0] = 0xff;
     this.regs[1] = 0xff;
+  }
+
+  /**
+   * The RESET line (VICE's ciacore_reset): registers cleared, ports inputs,
+   * both timers stopped with their latches at $FFFF, no interrupt enabled or
+   * pending, the TOD stopped at 1:00:00.0 AM (the power line keeps ticking).
+   */
+  reset(now: number): void {
+    this.regs.fill(0);
+    this.regs[0] = 0xff;
+    this.regs[1] = 0xff;
+    this.a = new CiaTimer();
+    this.b = new CiaTimer();
+    this.tod.advance(now, 0);
+    this.tod.reset();
+    this.icr = 0;
+    this.mask = 0;
+    this.last = now;
+    this.onChange();
   }
 
   /** true while an enabled source is pending (the CPU's IRQ or NMI line) */

@@ -23,6 +23,17 @@ export class SidVoice3 {
   private rateCounter = 0;
   private last = 0;
 
+  /** The RESET line: registers 0, oscillator and noise register at their reset state, envelope 0 in release. */
+  reset(now: number): void {
+    this.regs.fill(0);
+    this.accumulator = 0;
+    this.noise = NOISE_RESET;
+    this.envelope = 0;
+    this.state = 'release';
+    this.rateCounter = 0;
+    this.last = now;
+  }
+
   write(reg: number, value: number, now: number): void {
     this.advance(now);
     const before = this.regs[0x12];

@@ -53,6 +53,7 @@ export class Cpu6502 {
     this.s = 0xfd;
     this.p = FLAG_I | FLAG_U;
     this.jammed = false;
+    this.nmiPending = false; // an NMI latched before the reset is not taken after it
     this.pc = this.read16(0xfffc);
   }
 
