@@ -18,6 +18,7 @@
  */
 import { tooLarge, badDebugInfo } from '../core/errors.js';
 import { CSourceTypes, type SourceLocator } from './cc65-c-decls.js';
+import { parseFields, type DbgRec } from './cc65-dbg-fields.js';
 import type { CType, DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
 import { upperBound } from './sorted.js';
 import { sizeOf } from './values.js';
@@ -29,7 +30,7 @@ const MAX_RECORDS = 2_000_000;
 const MAX_OVERLAP = 64;
 const DATA_SEGMENTS = new Set(['DATA', 'BSS', 'RODATA', 'ZEROPAGE']);
 
-type Rec = Record<string, string>;
+type Rec = DbgRec;
 
 export interface Cc65Options {
   fileName?: string;
@@ -45,8 +46,10 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   const recs = new Map<string, Map<number, Rec>>();
   let version: Rec | undefined;
   let count = 0;
-  text.split(/\r?\n/).forEach((raw, i) => {
-    if (!raw.trim()) return;
+  const rows = text.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    const raw = rows[i].endsWith('\r') ? rows[i].slice(0, -1) : rows[i];
+    if (!raw.trim()) continue;
     if (++count > MAX_RECORDS) throw tooLarge(`${where} has more than ${MAX_RECORDS} records.`);
     const tab = raw.indexOf('\t');
     if (tab <= 0)
@@ -55,19 +58,22 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
       );
     const kind = raw.slice(0, tab);
     // only C lines (type=1) are used; the assembler's own line records are most of a file
-    if (kind === 'line' && !raw.includes(',type=1', tab)) return;
-    const rec = parseFields(raw.slice(tab + 1));
+    if (kind === 'line' && !raw.includes(',type=1', tab)) continue;
+    const rec = parseFields(raw, tab + 1);
     if (kind === 'version') {
       version = rec;
-      return;
+      continue;
     }
-    if (rec.id === undefined) return; // 'info' and unknown kinds without ids
+    if (rec.id === undefined) continue; // 'info' and unknown kinds without ids
     if (NAMED_KINDS.has(kind) && rec.name === undefined)
       throw badDebugInfo(`${where} line ${i + 1}: a ${kind} record without a name.`);
     let table = recs.get(kind);
     if (!table) recs.set(kind, (table = new Map()));
-    table.set(num(rec.id, `${where} line ${i + 1}`), rec);
-  });
+    table.set(
+      num(rec.id, () => `${where} line ${i + 1}`),
+      rec,
+    );
+  }
   if (!version || version.major !== '2') {
     throw badDebugInfo(
       `${where} is not a cc65 debug file of format version 2 (${version ? `found major=${version.major}` : 'no version record'}).`,
@@ -76,43 +82,10 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   return new Builder(recs, where, opts.locateSource).build();
 }
 
-/** `key=value,key="quoted, with commas",…` by index: this runs once per record of files with millions. */
-function parseFields(body: string): Rec {
-  const rec: Rec = {};
-  const n = body.length;
-  let i = 0;
-  while (i < n) {
-    const eq = body.indexOf('=', i);
-    if (eq < 0) break;
-    const key = body.slice(i, eq);
-    if (body.charCodeAt(eq + 1) === QUOTE) {
-      let j = eq + 2;
-      let escaped = false;
-      for (; j < n && body.charCodeAt(j) !== QUOTE; j++) {
-        if (body.charCodeAt(j) === BACKSLASH) {
-          escaped = true;
-          j++;
-        }
-      }
-      const raw = body.slice(eq + 2, j);
-      rec[key] = escaped ? raw.replace(/\\(.)/g, '$1') : raw;
-      i = j + 2; // past the closing quote and its comma
-    } else {
-      const comma = body.indexOf(',', eq + 1);
-      const end = comma < 0 ? n : comma;
-      rec[key] = body.slice(eq + 1, end);
-      i = end + 1;
-    }
-  }
-  return rec;
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-
-function num(value: string | undefined, where: string): number {
+/** `where` builds the error's context, only when the number is bad (this runs for every record). */
+function num(value: string | undefined, where: () => string): number {
   const n = value === undefined ? NaN : value.startsWith('0x') ? parseInt(value.slice(2), 16) : Number(value);
-  if (!Number.isFinite(n)) throw badDebugInfo(`${where}: "${value}" is not a number.`);
+  if (!Number.isFinite(n)) throw badDebugInfo(`${where()}: "${value}" is not a number.`);
   return n;
 }
 
@@ -122,6 +95,7 @@ class Builder {
   private readonly types?: CSourceTypes;
   private regbank?: number;
   private cByBase?: Map<string, string>;
+  private fileScope?: Map<string, CType>;
   /** span id → absolute address and size, computed once */
   private readonly spans = new Map<string, { address: number; size: number }>();
 
@@ -138,7 +112,7 @@ class Builder {
   }
 
   private ref(kind: string, id: string | undefined, from: string): Rec {
-    const rec = this.table(kind).get(num(id, `${this.where} (${from})`));
+    const rec = this.table(kind).get(num(id, () => `${this.where} (${from})`));
     if (!rec) throw badDebugInfo(`${this.where}: ${from} refers to ${kind} ${id}, which is not in the file.`);
     return rec;
   }
@@ -155,8 +129,8 @@ class Builder {
     const span = this.ref('span', spanId, from);
     const seg = this.ref('seg', span.seg, `span ${spanId}`);
     return {
-      address: num(seg.start, `seg ${span.seg}`) + num(span.start, `span ${spanId}`),
-      size: num(span.size, `span ${spanId}`),
+      address: num(seg.start, () => `seg ${span.seg}`) + num(span.start, () => `span ${spanId}`),
+      size: num(span.size, () => `span ${spanId}`),
     };
   }
 
@@ -170,28 +144,28 @@ class Builder {
       cFiles.add(file);
       for (const spanId of line.span.split('+')) {
         const { address } = this.spanAddress(spanId, `line ${id}`);
-        lines.push({ file, line: num(line.line, `line ${id}`), address });
+        lines.push({ file, line: num(line.line, () => `line ${id}`), address });
       }
     }
     lines.sort((a, b) => a.address - b.address || a.line - b.line);
     const zeroPage = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
     const bankSym = [...this.table('sym').values()].find((s) => s.name === 'regbank' && s.val !== undefined);
     this.regbank = bankSym
-      ? num(bankSym.val, 'sym regbank')
+      ? num(bankSym.val, () => 'sym regbank')
       : zeroPage
-        ? num(zeroPage.start, 'seg ZEROPAGE') + num(zeroPage.size, 'seg ZEROPAGE') - REGBANK_BYTES
+        ? num(zeroPage.start, () => 'seg ZEROPAGE') + num(zeroPage.size, () => 'seg ZEROPAGE') - REGBANK_BYTES
         : undefined;
     const functions = this.functions(files);
     const globals = this.globals(cFiles, functions);
     const symbols = [...this.table('sym').values()]
       .filter((s) => s.type === 'lab' && s.val !== undefined)
-      .map((s) => ({ name: s.name, address: num(s.val, `sym ${s.id}`) }));
+      .map((s) => ({ name: s.name, address: num(s.val, () => `sym ${s.id}`) }));
     // the C stack pointer: exported as `sp` (c_sp in newer cc65); else the first ZEROPAGE word, where the runtime puts it
     const zp = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
     const spSym = [...this.table('sym').values()].find(
       (s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined,
     );
-    const cStackPointer = spSym ? num(spSym.val, 'sym sp') : zp ? num(zp.start, 'seg ZEROPAGE') : undefined;
+    const cStackPointer = spSym ? num(spSym.val, () => 'sym sp') : zp ? num(zp.start, () => 'seg ZEROPAGE') : undefined;
     if (cStackPointer !== undefined) symbols.push({ name: '__cc65_sp__', address: cStackPointer });
     const typedefs = this.types ? Object.fromEntries(this.types.typedefs([...cFiles])) : undefined;
     return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols, typedefs };
@@ -215,8 +189,8 @@ class Builder {
       const sym = this.ref('sym', scope.sym, `scope ${scope.id}`);
       const fnCsym = fnCsymBySym.get(scope.sym);
       if (!fnCsym || sym.val === undefined) continue;
-      const start = num(sym.val, `sym ${sym.id}`);
-      const size = num(sym.size ?? scope.size ?? '1', `sym ${sym.id}`);
+      const start = num(sym.val, () => `sym ${sym.id}`);
+      const size = num(sym.size ?? scope.size ?? '1', () => `sym ${sym.id}`);
       // in declaration order (csym ids), which the frame size depends on
       const own = (csymsByScope.get(scope.id) ?? [])
         .filter((c) => c !== fnCsym)
@@ -242,7 +216,7 @@ class Builder {
       ? this.types?.declarations(file!)?.functions.get(fn)?.params.includes(declared)
       : undefined;
     if (c.sc === 'auto') {
-      const offset = num(c.offs ?? '0', `csym ${c.id}`); // cc65 leaves out offs=0
+      const offset = num(c.offs ?? '0', () => `csym ${c.id}`); // cc65 leaves out offs=0
       return {
         name: c.name,
         type: declared?.type ?? bytes(2),
@@ -258,14 +232,14 @@ class Builder {
         type:
           declared?.type ??
           (file ? this.types?.global(file, c.name)?.type : undefined) ??
-          bytes(num(sym.size ?? '2', `sym ${sym.id}`)),
-        storage: { kind: 'static', address: num(sym.val, `sym ${sym.id}`) },
+          bytes(num(sym.size ?? '2', () => `sym ${sym.id}`)),
+        storage: { kind: 'static', address: num(sym.val, () => `sym ${sym.id}`) },
         isParam: false,
       };
     }
     if (c.sc === 'reg') {
       // register variables live in the zero-page register bank at offs while their function runs
-      const offset = num(c.offs ?? '0', `csym ${c.id}`);
+      const offset = num(c.offs ?? '0', () => `csym ${c.id}`);
       const type = declared?.type ?? bytes(2);
       return {
         name: c.name,
@@ -292,13 +266,15 @@ class Builder {
         !fnNames.has(s.name) &&
         (this.definedInC(s, cFiles) || this.externInC(s.name.slice(1), cFiles) !== undefined),
     );
-    const sorted = inData.map((s) => ({ s, address: num(s.val, `sym ${s.id}`) })).sort((a, b) => a.address - b.address);
+    const sorted = inData
+      .map((s) => ({ s, address: num(s.val, () => `sym ${s.id}`) }))
+      .sort((a, b) => a.address - b.address);
     return sorted.map(({ s, address }, i) => {
       const name = s.name.slice(1);
       const file = this.fileOfSym(s);
       const declared = (file ? this.types?.global(file, name)?.type : undefined) ?? this.externInC(name, cFiles);
       const gap = (sorted[i + 1]?.address ?? address + 2) - address;
-      const size = s.size ? num(s.size, `sym ${s.id}`) : Math.max(1, Math.min(gap, 64));
+      const size = s.size ? num(s.size, () => `sym ${s.id}`) : Math.max(1, Math.min(gap, 64));
       return { name, type: declared ?? bytes(size), storage: { kind: 'static', address } };
     });
   }
@@ -306,11 +282,14 @@ class Builder {
   /** The type a C file's `extern` declaration gives a name defined elsewhere (in assembler, say). */
   private externInC(name: string, cFiles: Set<string>): CType | undefined {
     if (!this.types) return undefined;
-    for (const file of cFiles) {
-      const found = this.types.global(file, name);
-      if (found) return found.type;
+    if (!this.fileScope) {
+      // every C file's file-scope objects, the first file naming one winning (one pass, not one per global)
+      this.fileScope = new Map();
+      for (const file of cFiles)
+        for (const [n, o] of this.types.declarations(file)?.objects ?? [])
+          if (!this.fileScope.has(n)) this.fileScope.set(n, o.type);
     }
-    return undefined;
+    return this.fileScope.get(name);
   }
 
   /** A label's defining module has C source when one of its files is a C file. */

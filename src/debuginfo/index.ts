@@ -29,9 +29,10 @@ export class DebugIndex {
   private readonly segments: Segment[] = [];
   private readonly segStarts: number[] = [];
   private readonly lineStarts = new Set<number>();
-  private readonly byFileLine = new Map<string, number[]>();
-  /** segments by `file\0line`, ascending */
-  private readonly segmentsByLine = new Map<string, Segment[]>();
+  /** addresses by file, then line (ascending); nested maps, so building them makes no key strings */
+  private readonly byFileLine = new Map<string, Map<number, number[]>>();
+  /** segments by file, then line, ascending */
+  private readonly segmentsByLine = new Map<string, Map<number, Segment[]>>();
   /** per file: the line span of each function with code in it, by first line */
   private readonly spansByFile = new Map<string, { firsts: number[]; list: FunctionLines[] }>();
   private readonly lineAddrs: number[];
@@ -40,6 +41,8 @@ export class DebugIndex {
   private readonly globalByName = new Map<string, Variable>();
   /** per function: lowest known lexical level of each block id */
   private readonly blockLevels = new Map<FunctionInfo, Map<number, number>>();
+  /** the program's files by basename, with their paths in / form, in the file list's order */
+  private filesByBase?: Map<string, { file: string; norm: string }[]>;
 
   constructor(readonly info: DebugInfo) {
     this.fnStarts = info.functions.map((f) => f.start);
@@ -89,7 +92,7 @@ export class DebugIndex {
   resolveLine(file: string, line: number): ResolvedLine | undefined {
     const matched = this.matchFile(file);
     if (!matched) return undefined;
-    const exact = this.byFileLine.get(`${matched}\u0000${line}`);
+    const exact = this.byFileLine.get(matched)?.get(line);
     if (exact) return { file: matched, line, addresses: exact };
     // the function whose lines in this file start last at or before `line`, when they reach past it
     const spans = this.spansByFile.get(matched);
@@ -97,7 +100,7 @@ export class DebugIndex {
     if (!span || line > span.lines[span.lines.length - 1]) return undefined;
     const next = span.lines[upperBound(span.lines, line)];
     if (next === undefined) return undefined;
-    return { file: matched, line: next, addresses: this.byFileLine.get(`${matched}\u0000${next}`) ?? [] };
+    return { file: matched, line: next, addresses: this.byFileLine.get(matched)?.get(next) ?? [] };
   }
 
   /** Every [first, last] range whose code belongs to the same file:line as `address`. */
@@ -105,7 +108,7 @@ export class DebugIndex {
     const here = this.segmentAt(address);
     if (!here) return [];
     const out: [number, number][] = [];
-    for (const s of this.segmentsByLine.get(`${here.entry.file}\u0000${here.entry.line}`) ?? []) {
+    for (const s of this.segmentsByLine.get(here.entry.file)?.get(here.entry.line) ?? []) {
       const prev = out[out.length - 1];
       if (prev && s.first <= prev[1] + 1) prev[1] = Math.max(prev[1], s.last);
       else out.push([s.first, s.last]);
@@ -154,10 +157,7 @@ export class DebugIndex {
   codeLines(file: string): { file: string; lines: number[] } | undefined {
     const matched = this.matchFile(file);
     if (!matched) return undefined;
-    const prefix = `${matched}\u0000`;
-    const lines = [...this.byFileLine.keys()]
-      .filter((k) => k.startsWith(prefix))
-      .map((k) => Number(k.slice(prefix.length)));
+    const lines = [...(this.byFileLine.get(matched)?.keys() ?? [])];
     return { file: matched, lines: lines.sort((a, b) => a - b) };
   }
 
@@ -175,10 +175,8 @@ export class DebugIndex {
     for (let i = 0; i < lines.length; i++) {
       const e = lines[i];
       this.lineStarts.add(e.address);
-      const key = `${e.file}\u0000${e.line}`;
-      const list = this.byFileLine.get(key) ?? [];
-      if (!list.includes(e.address)) list.push(e.address);
-      this.byFileLine.set(key, list); // ascending: lines are sorted by address
+      const list = listAt(this.byFileLine, e.file, e.line);
+      if (list[list.length - 1] !== e.address) list.push(e.address); // ascending: lines are sorted by address
       // Several lines may share an address: the last one listed owns the code.
       if (i + 1 < lines.length && lines[i + 1].address === e.address) continue;
       const fn = this.functionAt(e.address);
@@ -191,9 +189,7 @@ export class DebugIndex {
       const own = this.segmentsByFn.get(fn) ?? [];
       own.push(seg);
       this.segmentsByFn.set(fn, own);
-      const same = this.segmentsByLine.get(key) ?? [];
-      same.push(seg);
-      this.segmentsByLine.set(key, same);
+      listAt(this.segmentsByLine, e.file, e.line).push(seg);
     }
   }
 
@@ -227,14 +223,28 @@ export class DebugIndex {
     return levels;
   }
 
+  /**
+   * The program's file `file` names: exact path, then path suffix, then
+   * basename (each the first in the file list). A suffix match has the same
+   * basename, so only the files of that basename are looked at.
+   */
   private matchFile(file: string): string | undefined {
+    if (!this.filesByBase) {
+      this.filesByBase = new Map();
+      for (const f of this.info.files) {
+        const norm = f.replace(/\\/g, '/');
+        const base = basename(norm);
+        const list = this.filesByBase.get(base) ?? [];
+        list.push({ file: f, norm });
+        this.filesByBase.set(base, list);
+      }
+    }
     const want = file.replace(/\\/g, '/');
-    const files = this.info.files;
-    const norm = (f: string) => f.replace(/\\/g, '/');
+    const same = this.filesByBase.get(basename(want)) ?? [];
     return (
-      files.find((f) => norm(f) === want) ??
-      files.find((f) => want.endsWith(`/${norm(f)}`) || norm(f).endsWith(`/${want}`)) ??
-      files.find((f) => basename(norm(f)) === basename(want))
+      same.find((f) => f.norm === want)?.file ??
+      same.find((f) => want.endsWith(`/${f.norm}`) || f.norm.endsWith(`/${want}`))?.file ??
+      same[0]?.file
     );
   }
 }
@@ -251,6 +261,15 @@ function inScope(v: Variable, current: number | undefined, levels: Map<number, n
   if (current < v.block) return false;
   for (const [block, l] of levels) if (block > v.block && block <= current && l <= level) return false;
   return true;
+}
+
+/** The list at `file`, `line` of a by-file-then-line map, created empty when missing. */
+function listAt<T>(map: Map<string, Map<number, T[]>>, file: string, line: number): T[] {
+  let lines = map.get(file);
+  if (!lines) map.set(file, (lines = new Map()));
+  let list = lines.get(line);
+  if (!list) lines.set(line, (list = []));
+  return list;
 }
 
 function basename(p: string): string {

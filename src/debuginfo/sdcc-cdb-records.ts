@@ -10,6 +10,8 @@ export interface SymbolName {
   name: string;
   level: number;
   block: number;
+  /** `scope$name$level$block`, the symbol's identity (addresses and declarations are matched by it) */
+  key: string;
 }
 
 export type CdbRecord =
@@ -65,7 +67,9 @@ export function parseSymbolName(text: string): SymbolName {
   const level = Number(underscore < 0 ? levelText : levelText.slice(0, underscore));
   const block = Number(text.slice(last + 1));
   if (!Number.isInteger(block) || !Number.isInteger(level)) throw bad();
-  return { scope: text.slice(0, first), name: text.slice(first + 1, prev), level, block };
+  const scope = text.slice(0, first);
+  const name = text.slice(first + 1, prev);
+  return { scope, name, level, block, key: `${scope}$${name}$${level}$${block}` };
 }
 
 /** `name(typechain),rest` → its three parts. */
@@ -142,12 +146,17 @@ function parseLink(body: string): CdbRecord {
   if (body.startsWith('A$')) return { kind: 'asm', address }; // most records: checked first
   const name = body.slice(0, colon);
   if (name.startsWith('C$')) {
-    const parts = name.split('$');
-    if (parts.length < 5) throw new RecordError('C line record is not C$file$line$level$block');
-    const block = Number(parts[parts.length - 1]);
-    const level = Number(parts[parts.length - 2].split('_')[0]);
-    const line = Number(parts[parts.length - 3]);
-    const file = parts.slice(1, -3).join('$');
+    // by index: C$file$line$level_sub$block, the file possibly holding '$'
+    const last = name.lastIndexOf('$');
+    const beforeLevel = name.lastIndexOf('$', last - 1);
+    const beforeLine = beforeLevel > 1 ? name.lastIndexOf('$', beforeLevel - 1) : -1;
+    if (beforeLine < 1) throw new RecordError('C line record is not C$file$line$level$block');
+    const block = Number(name.slice(last + 1));
+    const levelText = name.slice(beforeLevel + 1, last);
+    const underscore = levelText.indexOf('_');
+    const level = Number(underscore < 0 ? levelText : levelText.slice(0, underscore));
+    const line = Number(name.slice(beforeLine + 1, beforeLevel));
+    const file = name.slice(2, beforeLine);
     if (!file || !(line > 0) || !Number.isInteger(line) || !Number.isInteger(level) || !Number.isInteger(block)) {
       throw new RecordError('C line record is not C$file$line$level$block');
     }

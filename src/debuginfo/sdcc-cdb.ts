@@ -45,14 +45,15 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
   const recs: (CdbRecord & { module: string; lineNo: number })[] = [];
   let module = '';
   const asm: number[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line) return;
+  const rows = text.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    const line = trimmed(rows[i]);
+    if (!line) continue;
     try {
       if (line.startsWith('L:A$')) {
         // assembler line records are the most numerous and only their address is used: no record object
         asm.push(asmAddress(line));
-        return;
+        continue;
       }
       const r = parseRecord(line) as CdbRecord & { module: string; lineNo: number };
       if (r.kind === 'module') module = r.name;
@@ -63,7 +64,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
       if (!(e instanceof RecordError)) throw e;
       warn(i + 1, `${e.message}: ${clip(line)}`);
     }
-  });
+  }
   if (!recs.some((r) => r.kind !== 'module') && !asm.length) {
     const first = found[0]?.msg.slice(fileName.length + 1);
     throw badDebugInfo(
@@ -88,7 +89,8 @@ class CdbBuilder {
   private readonly ends = new Map<string, number>();
   private readonly structs = new Map<string, Rec<'type'>[]>();
   private readonly structCache = new Map<Rec<'type'>, Extract<CType, { kind: 'struct' | 'union' }>>();
-  private readonly chains = new Map<string, ParsedChain>();
+  /** parsed type chains by module, then chain text */
+  private readonly chains = new Map<string, Map<string, ParsedChain>>();
   /** local symbol records by `module|function`, in file order */
   private readonly localsByFunction = new Map<string, Rec<'symbol'>[]>();
 
@@ -150,9 +152,12 @@ class CdbBuilder {
     found.sort((a, b) => a.start - b.start);
 
     // typed arrays sort numerically without a comparator: these hold every address of the file
-    const boundaries = Float64Array.from(
-      new Set([...found.map((f) => f.start), ...this.addresses.values(), ...this.asm, ...lines.map((l) => l.address)]),
-    ).sort();
+    const boundaries = sortedAddresses(
+      found.map((f) => f.start),
+      this.addresses.values(),
+      this.asm,
+      lines.map((l) => l.address),
+    );
     const asmSorted = Float64Array.from(this.asm).sort();
     const lineAddrs = lines.map((l) => l.address);
 
@@ -260,12 +265,13 @@ class CdbBuilder {
 
   private chain(typeText: string, module: string, what: string, lineNo: number) {
     // the same chains recur for every variable of a module; types are never mutated once built
-    const key = `${module}\u0000${typeText}`;
-    const known = this.chains.get(key);
+    let ofModule = this.chains.get(module);
+    if (!ofModule) this.chains.set(module, (ofModule = new Map()));
+    const known = ofModule.get(typeText);
     if (known) return known;
     try {
       const parsed = parseTypeChain(typeText, (tag) => this.struct(tag, module));
-      this.chains.set(key, parsed);
+      ofModule.set(typeText, parsed);
       return parsed;
     } catch (e) {
       if (!(e instanceof ChainError)) throw e;
@@ -313,7 +319,7 @@ class CdbBuilder {
 }
 
 function symKey(s: SymbolName): string {
-  return `${s.scope}$${s.name}$${s.level}$${s.block}`;
+  return s.key;
 }
 
 /** `L<module>.<function>` (SDCC ≥ 3.x) or `L<function>` (older) → `module|function`. */
@@ -335,6 +341,21 @@ function toEntryStack(v: Variable): void {
 
 function minOf(xs: number[]): number | undefined {
   return xs.length ? Math.min(...xs) : undefined;
+}
+
+/** The addresses of all lists, ascending; a repeat is harmless to the binary searches made in it. */
+function sortedAddresses(...lists: Iterable<number>[]): Float64Array {
+  const all: number[] = [];
+  for (const list of lists) for (const a of list) all.push(a);
+  return Float64Array.from(all).sort();
+}
+
+/** `raw` without surrounding white space, copied only when it has some (most lines have none). */
+function trimmed(raw: string): string {
+  if (!raw) return raw;
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  return first > 0x20 && last > 0x20 && first !== 0xa0 && last !== 0xa0 ? raw : raw.trim();
 }
 
 function clip(s: string): string {

@@ -1,0 +1,141 @@
+/**
+ * One cc65 .dbg record's fields (`key=value,key="quoted, with commas",…`):
+ * the reader parseCc65Dbg runs on every record of files with millions of
+ * them, so it works by index, stores only the keys the builder reads, and
+ * gives every record the same object shape.
+ */
+
+/** A record's fields by key (absent ones undefined). */
+export type DbgRec = Record<string, string>;
+
+/** The fields we read; a record always has all of them (undefined when absent), so records share one shape. */
+interface DbgFields {
+  id?: string;
+  name?: string;
+  file?: string;
+  line?: string;
+  type?: string;
+  span?: string;
+  seg?: string;
+  start?: string;
+  size?: string;
+  scope?: string;
+  sym?: string;
+  sc?: string;
+  offs?: string;
+  val?: string;
+  mod?: string;
+  major?: string;
+}
+
+function emptyRec(): DbgRec {
+  const rec: DbgFields = {
+    id: undefined,
+    name: undefined,
+    file: undefined,
+    line: undefined,
+    type: undefined,
+    span: undefined,
+    seg: undefined,
+    start: undefined,
+    size: undefined,
+    scope: undefined,
+    sym: undefined,
+    sc: undefined,
+    offs: undefined,
+    val: undefined,
+    mod: undefined,
+    major: undefined,
+  };
+  return rec as DbgRec;
+}
+
+/** Named stores (a computed key would be looked up in V8's string table for every field); other keys are dropped. */
+function setField(rec: DbgFields, key: string, value: string): void {
+  switch (key) {
+    case 'id':
+      rec.id = value;
+      break;
+    case 'name':
+      rec.name = value;
+      break;
+    case 'file':
+      rec.file = value;
+      break;
+    case 'line':
+      rec.line = value;
+      break;
+    case 'type':
+      rec.type = value;
+      break;
+    case 'span':
+      rec.span = value;
+      break;
+    case 'seg':
+      rec.seg = value;
+      break;
+    case 'start':
+      rec.start = value;
+      break;
+    case 'size':
+      rec.size = value;
+      break;
+    case 'scope':
+      rec.scope = value;
+      break;
+    case 'sym':
+      rec.sym = value;
+      break;
+    case 'sc':
+      rec.sc = value;
+      break;
+    case 'offs':
+      rec.offs = value;
+      break;
+    case 'val':
+      rec.val = value;
+      break;
+    case 'mod':
+      rec.mod = value;
+      break;
+    case 'major':
+      rec.major = value;
+  }
+}
+
+/**
+ * `key=value,key="quoted, with commas",…` from `from`, by index: this runs
+ * once per record of files with millions. Keys we never read are skipped.
+ */
+export function parseFields(body: string, from: number): DbgRec {
+  const rec = emptyRec();
+  const n = body.length;
+  let i = from;
+  while (i < n) {
+    const eq = body.indexOf('=', i);
+    if (eq < 0) break;
+    const key = body.slice(i, eq);
+    if (body.charCodeAt(eq + 1) === QUOTE) {
+      let j = eq + 2;
+      let escaped = false;
+      for (; j < n && body.charCodeAt(j) !== QUOTE; j++) {
+        if (body.charCodeAt(j) === BACKSLASH) {
+          escaped = true;
+          j++;
+        }
+      }
+      const raw = body.slice(eq + 2, j);
+      setField(rec, key, escaped ? raw.replace(/\\(.)/g, '$1') : raw);
+      i = j + 2; // past the closing quote and its comma
+    } else {
+      const comma = body.indexOf(',', eq + 1);
+      const end = comma < 0 ? n : comma;
+      setField(rec, key, body.slice(eq + 1, end));
+      i = end + 1;
+    }
+  }
+  return rec;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
