@@ -97,11 +97,11 @@ export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions):
     log('Backtrace:');
     for (const f of bt.frames)
       log(`  #${f.index} ${where(f.location ?? { file: f.pc_hex, line: 0, function: f.function })}`);
-    const n = await call('read_variable', { name: 'n' });
-    log(`n = ${n.variable.value} (${n.variable.type})`);
+    const n = await call('evaluate', { expression: 'n' });
+    log(`n = ${n.result.value} (${n.result.type})`);
     await call('step', { kind: 'over', wait: true, timeout_ms: 10_000 });
-    const result = await call('read_variable', { name: 'result' });
-    log(`After one line: result = ${result.variable.value}`);
+    const result = await call('evaluate', { expression: 'result' });
+    log(`After one line: result = ${result.result.value}`);
     await call('clear_breakpoint', { id: bp.breakpoint.id });
 
     const keyBp = await call('set_breakpoint', { file: 'demo.c', line: build.lines.key });
@@ -111,8 +111,8 @@ export async function runC64Demo(manager: SessionManagerApi, opts: DemoOptions):
     log('Typed the key X.');
     const atKey = await call('wait_for_stop', { timeout_ms: 30_000 });
     log(`Stopped at ${where(atKey.location)}.`);
-    const squares = await call('read_variable', { name: 'squares' });
-    log(`squares = ${squares.variable.value}`);
+    const squares = await call('evaluate', { expression: 'squares' });
+    log(`squares = ${squares.result.value}`);
     await call('clear_breakpoint', { id: keyBp.breakpoint.id });
     await call('step', { kind: 'over', wait: true, timeout_ms: 10_000 });
     const shot = await call('vice_capture_screen', { output_path: 'c64-screen.png', overwrite: opts.overwrite });

@@ -65,8 +65,8 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
     await call('resume', { wait: false });
     await sleep(1500);
     const paused = await call('pause', { wait: true, timeout_ms: 10_000 });
-    const passes = await call('read_variable', { name: 'passes' });
-    log(`Paused at ${where(paused.location)} after ${passes.variable.value} passes.`);
+    const passes = await call('evaluate', { expression: 'passes' });
+    log(`Paused at ${where(paused.location)} after ${passes.result.value} passes.`);
     const shot = await call('screenshot', { output_path: 'screen.png', overwrite: opts.overwrite });
     log(`Screenshot ${shot.width}x${shot.height} saved to ${shot.path}`);
 

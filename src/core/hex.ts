@@ -11,6 +11,8 @@ export function hex(value: number, digits = 4, prefix: HexPrefix = '0x'): string
 
 /** Bytes as hex pairs: `hexBytes(b)` → "a9 00 8d" (for people); `hexBytes(b, '', true)` → "A9008D" (for data). */
 export function hexBytes(bytes: Uint8Array, separator = ' ', upper = false): string {
-  const text = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(separator);
+  // Buffer's encoder: a 64 KiB read_memory spent 15 ms in a per-byte toString/join, this takes 0.3 ms
+  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  if (separator) text = text.replace(/..(?!$)/g, `$&${separator.replace(/\$/g, '$$$$')}`);
   return upper ? text.toUpperCase() : text;
 }

@@ -52,13 +52,7 @@ export async function waitForStopOrTimeout(
   timeoutMs: number,
   call?: CallContext,
 ): Promise<RunOutcome> {
-  const now = await client.session.status();
-  if (now.run_control === false) {
-    throw unsupported(
-      `Session ${now.session_id} (${now.machine} in ${now.emulator}) always runs and never stops; read its state while it runs.`,
-      { machine: now.machine, emulator: now.emulator },
-    );
-  }
+  await requireRunControl(client.session, 'waiting for a stop');
   const outcome = await withProgress(client.session, call, () =>
     timeoutAsResult(client.session, () => waitSettled(client, timeoutMs, call?.signal)),
   );
@@ -139,4 +133,19 @@ async function timeoutAsResult(session: SessionApi, wait: () => Promise<SessionS
     if (err instanceof RetroError && err.code === 'timeout') return { status: await session.status(), timed_out: true };
     throw err;
   }
+}
+
+/**
+ * `unsupported` at once on a machine that can never stop (a DOS guest: no CPU debugger), naming what works
+ * there instead, rather than a breakpoint that never fires or "pause it first".
+ */
+export async function requireRunControl(session: SessionApi, what: string): Promise<void> {
+  const now = await session.status();
+  if (now.run_control !== false) return;
+  throw unsupported(
+    `Session ${now.session_id} (${now.machine} in ${now.emulator}) always runs and never stops, so ${what} is ` +
+      'not possible (no CPU debugger, no C debug info). Read its memory while it runs (read_memory), type_keys, ' +
+      'screenshot; the dos tool group watches a CALL (dosbox_trace) and named variables (dosbox_watch).',
+    { machine: now.machine, emulator: now.emulator },
+  );
 }

@@ -25,7 +25,7 @@ export const SERVER_VERSION = '0.1.0';
 export const SERVER_INSTRUCTIONS = [
   'Debug C programs on emulated retro machines (ZX Spectrum/Sprinter in MAME, C64 built-in or VICE, DOS in DOSBox).',
   'Flow: start_session {wait:true} (or use the running session) -> claim_control -> run_to {file, line} (or ' +
-    'set_breakpoint + resume {wait:true}) -> read_variable / read_memory -> type_keys -> screenshot.',
+    'set_breakpoint + resume {wait:true}) -> evaluate / read_memory -> type_keys -> screenshot.',
   'Lease: run control, breakpoints and writes need claim_control; reads are free; the person in VS Code may hold ' +
     'it (lease_held names them; take_over only when asked).',
   'Every result also has session_id, build_id, generation (bumped by reset/reload) and state; tools that change ' +

@@ -279,3 +279,5 @@ function callContext(extra: RequestExtra): CallContext {
 /** Shorthands for the common annotation sets. */
 export const READ_ONLY: Annotations = { readOnly: true, destructive: false, idempotent: true, openWorld: false };
 export const MUTATES: Annotations = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
+/** Writing memory or registers: overwrites what was there; the same write again changes nothing more. */
+export const WRITES: Annotations = { readOnly: false, destructive: true, idempotent: true, openWorld: false };

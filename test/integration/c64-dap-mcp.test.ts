@@ -115,8 +115,8 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
   assert.equal(hit.location.line, fx.markers.scaled.line);
   const stepped = await call(agent, 'step', { kind: 'over', wait: true, timeout_ms: 30_000 });
   assert.equal(stepped.location.line, fx.markers.add_return.line);
-  assert.equal((await call(agent, 'read_variable', { name: 'scaled' })).variable.value, '10');
-  assert.equal((await call(agent, 'read_variable', { name: 'counter' })).variable.value, '1');
+  assert.equal((await call(agent, 'evaluate', { expression: 'scaled' })).result.value, '10');
+  assert.equal((await call(agent, 'evaluate', { expression: 'counter' })).result.value, '1');
   await call(agent, 'clear_breakpoint', { id: bp.breakpoint.id });
 
   const bound = await call(agent, 'vice_connect', {});
@@ -131,7 +131,7 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
   assert.equal(typed.petscii_hex, '51');
   const atKey = await call(agent, 'wait_for_stop', { timeout_ms: 30_000 });
   assert.equal(atKey.location.line, fx.markers.got_key.line);
-  assert.equal((await call(agent, 'read_variable', { name: 'key' })).variable.value.includes('81'), true);
+  assert.equal((await call(agent, 'evaluate', { expression: 'key' })).result.value.includes('81'), true);
   await call(agent, 'clear_breakpoint', { id: keyBp.breakpoint.id });
   await call(agent, 'step', { kind: 'over', wait: true, timeout_ms: 30_000 });
 
@@ -169,8 +169,11 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
   const stop = await call(agent, 'vice_wait_for_stop', { timeout_ms: 5000 });
   assert.equal(stop.reason, 'pause');
   await call(agent, 'vice_disconnect', {});
-  await callExpectingError(agent, 'vice_status', {}, 'no_session');
+  // unbound, the vice_* tools use the connection's default session (the one C64 here)
+  assert.equal((await call(agent, 'vice_status', {})).session_id, started.session_id);
   await call(agent, 'stop_session', { session_id: started.session_id });
+  // the default session is now one that has ended: said as such
+  assert.match((await callExpectingError(agent, 'vice_status', {}, 'target_lost')).message, /exited/);
 });
 
 test('bad input: a PRG too large and a broken .dbg fail the session with clear errors, and no hang', async () => {

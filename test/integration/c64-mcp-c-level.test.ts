@@ -1,4 +1,4 @@
-// MCP on the built-in C64 with a cc65 program: `read_variable` evaluating each C
+// MCP on the built-in C64 with a cc65 program: `evaluate` on each C
 // expression kind in a frame, and vice_checkpoint_set reporting the
 // condition VICE's protocol holds (a condition it cannot parse leaves no
 // checkpoint behind).
@@ -42,9 +42,9 @@ after(async () => {
 });
 
 const value = async (expression: string, frame = 0) =>
-  (await call(agent, 'read_variable', { name: expression, frame })).variable as { value: string; type: string };
+  (await call(agent, 'evaluate', { expression, frame })).result as { value: string; type: string };
 
-test('read_variable evaluates names, members of the frame, literals, operators, casts, sizeof, registers, raw memory', async () => {
+test('evaluate evaluates names, members of the frame, literals, operators, casts, sizeof, registers, raw memory', async () => {
   const param = await value('value');
   assert.deepEqual([param.value, param.type], ['1', 'int'], 'a parameter');
   assert.equal((await value('sum + value * 100')).value, '100', 'arithmetic on parameters (sum is 0)');
@@ -61,12 +61,12 @@ test('read_variable evaluates names, members of the frame, literals, operators, 
   assert.equal(Number((await value('$pc')).value), (await call(agent, 'session_status', {})).stop.pc);
   assert.equal((await value('*(unsigned char *)0x0001')).type, 'unsigned char');
   assert.equal((await value('*&counter')).value, '1');
-  const err = await callExpectingError(agent, 'read_variable', { name: 'letters.x' }, 'bad_request');
+  const err = await callExpectingError(agent, 'evaluate', { expression: 'letters.x' }, 'bad_request');
   assert.match(err.message, /letters/);
 });
 
 test('vice_checkpoint_set with a condition reports it; one VICE cannot parse leaves nothing behind', async () => {
-  await call(agent, 'vice_connect', {});
+  // no vice_connect: the vice_* tools bind to the connection's default session (the built-in C64)
   const before = (await call(agent, 'vice_checkpoint_list', {})).checkpoints.length;
   const set = await call(agent, 'vice_checkpoint_set', { start: 0xc000, condition: 'A == $10' });
   assert.equal(set.checkpoint.has_condition, true);

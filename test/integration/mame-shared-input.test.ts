@@ -27,7 +27,7 @@ before(async () => {
   rig = await startThreeClients(LEASE_MS);
   ({ fx, vscode, alice, bob } = rig);
   keyBuffer = await findKeyBuffer(bob);
-  message = (await call(bob, 'read_variable', { name: 'message' })).variable.address.offset;
+  message = (await call(bob, 'evaluate', { expression: 'message' })).result.address.offset;
 });
 
 after(async () => {

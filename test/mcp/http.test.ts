@@ -119,7 +119,7 @@ test('tools are listed with input and output schemas and annotations that say wh
     'step',
     'backtrace',
     'list_variables',
-    'read_variable',
+    'evaluate',
     'read_registers',
     'read_memory',
     'write_memory',
@@ -248,8 +248,8 @@ test('globals are typed and the counter increments on the next loop pass', async
   const before = counter.numeric as number;
   const hit = await call(a, 'resume', { wait: true, timeout_ms: 30_000 });
   assert.equal(hit.location.line, line('loop_body'));
-  const after = await call(a, 'read_variable', { name: 'counter' });
-  assert.equal(after.variable.numeric, (before + 1) & 0xff);
+  const after = await call(a, 'evaluate', { expression: 'counter' });
+  assert.equal(after.result.numeric, (before + 1) & 0xff);
 });
 
 test('step_over, step_into, backtrace, locals and step_out move through the source as expected', async () => {
@@ -274,7 +274,7 @@ test('step_over, step_into, backtrace, locals and step_out move through the sour
   assert.equal(bt.frames[1].function, 'main');
   assert.equal(bt.frames[1].location.line, line('call_draw'));
   assert.equal(fileOf(bt.frames[1].location), 'main.c');
-  const counter = (await call(a, 'read_variable', { name: 'counter', frame: 1 })).variable.numeric;
+  const counter = (await call(a, 'evaluate', { expression: 'counter', frame: 1 })).result.numeric;
   const locals = await call(a, 'list_variables', { scope: 'locals', frame: 0 });
   const row = locals.variables.find((v: Structured) => v.name === 'row');
   const col = locals.variables.find((v: Structured) => v.name === 'col');

@@ -16,7 +16,8 @@ export interface KeyBuffer {
 }
 
 export async function findKeyBuffer(client: Client): Promise<KeyBuffer> {
-  const at = async (name: string) => (await call(client, 'read_variable', { name })).variable.address.offset as number;
+  const at = async (name: string) =>
+    (await call(client, 'evaluate', { expression: name })).result.address.offset as number;
   return { typed: await at('typed'), typedLen: await at('typed_len') };
 }
 

@@ -38,7 +38,7 @@ let sessionId: string;
 const outputDir = mkdtempSync(join(tmpdir(), 'mame-raw-out-'));
 
 async function global(name: string): Promise<Structured> {
-  return (await call(agent, 'read_variable', { name })).variable;
+  return (await call(agent, 'evaluate', { expression: name })).result;
 }
 
 let keyBuffer: KeyBuffer;

@@ -9,6 +9,7 @@ import { existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { asRetroError, badRequest, notFound, launchFailed, timedOut } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
+import { hex } from '../../core/hex.js';
 import { DosGuest } from './guest.js';
 import { DosMachine, type DosBackendInfo } from './dos-machine.js';
 import { DosboxTarget } from './dosbox-target.js';
@@ -137,16 +138,18 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       ?.split(/[\\/]/)
       .pop()
       ?.replace(/\.[^.]*$/, '');
-    await waitFor(
+    const started = await waitFor(
       async () => {
         const map = await machine.guest.programMap();
-        if (wanted && info.launched && !map.programs.some((p) => p.name.toUpperCase() === wanted.toUpperCase())) {
-          throw notFound(`${wanted} has not started yet.`);
-        }
+        const found = wanted && map.programs.find((p) => p.name.toUpperCase() === wanted.toUpperCase());
+        if (wanted && info.launched && !found) throw notFound(`${wanted} has not started yet.`);
+        return found || undefined;
       },
       memory,
       wanted && info.launched ? `DOS to start ${wanted}` : 'DOS to boot',
     );
+    // where an agent finds the program's variables with read_memory (there is no debug info to name them)
+    if (started) progress(loadedAt(started.name, started.psp));
     if (!info.launched || dos.conf) {
       const where = await machine.tryLocateScreen();
       progress(where ? `VGA buffer: ${where.how}` : 'VGA buffer not located yet (text screen needs calibration)');
@@ -201,4 +204,13 @@ function buildIdMatches(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** "KEYECHO runs in segment 0B8D (its PSP) …": a .COM's labels are offsets in that segment. */
+export function loadedAt(name: string, psp: number): string {
+  const base = psp * 16;
+  return (
+    `${name} runs in segment ${hex(psp, 4, '')} (its PSP): a .COM's label at offset L is at linear ` +
+    `${hex(base, 5)} + L (read_memory {address: ${base} + L})`
+  );
 }

@@ -11,7 +11,7 @@ import {
   formatVariable,
   parseAddress,
 } from '../format.js';
-import { DEFAULT_WAIT_MS, runThenWait, waitTimeoutInput } from '../run-control.js';
+import { DEFAULT_WAIT_MS, requireRunControl, runThenWait, waitTimeoutInput } from '../run-control.js';
 import {
   addressInput,
   breakpointSchema,
@@ -52,6 +52,7 @@ const setBreakpoint = defineTool({
     if (kinds.filter(Boolean).length !== 1) {
       throw badRequest('Give exactly one of: file and line, function, or address.');
     }
+    await requireRunControl(session, 'a breakpoint');
     let bp;
     const extras = { hitCondition: args.hit_condition, logMessage: args.log_message };
     if (args.function !== undefined) bp = await me.setFunctionBreakpoint(args.function, args.condition, extras);
@@ -204,6 +205,7 @@ const backtrace = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
+    await requireRunControl(session, 'a backtrace');
     const frames = (await session.backtrace()).map(formatFrame);
     return {
       session,
@@ -230,6 +232,7 @@ const listVariables = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
+    await requireRunControl(session, `listing ${args.scope}`);
     const vars = (await session.variables(args.scope, args.frame)).map(formatVariable);
     return {
       session,
@@ -239,21 +242,22 @@ const listVariables = defineTool({
   },
 });
 
-const readVariable = defineTool({
-  name: 'read_variable',
-  title: 'Read a variable',
-  description: 'Evaluate a C expression ("counter", "origin.x", "msg[1]") in a frame.',
+const evaluate = defineTool({
+  name: 'evaluate',
+  title: 'Evaluate',
+  description: 'A C expression at a frame: "counter", "origin.x", "msg[1]", "*p", "(char)x", sizeof, $pc.',
   input: {
     session_id: sessionIdInput,
-    name: z.string().min(1).max(200).describe('C expression'),
+    expression: z.string().min(1).max(200).describe('C expression'),
     frame: frameInput,
   },
-  output: { variable: variableSchema },
+  output: { result: variableSchema },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
-    const v = formatVariable(await session.readVariable(args.name, args.frame));
-    return { session, data: { variable: v }, summary: `${v.type} ${v.name} = ${v.value}` };
+    await requireRunControl(session, `evaluating ${args.expression}`);
+    const v = formatVariable(await session.readVariable(args.expression, args.frame));
+    return { session, data: { result: v }, summary: `${v.type} ${v.name} = ${v.value}` };
   },
 });
 
@@ -266,5 +270,5 @@ export const cTools: ToolDef[] = [
   step,
   backtrace,
   listVariables,
-  readVariable,
+  evaluate,
 ];

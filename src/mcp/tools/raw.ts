@@ -5,7 +5,7 @@ import type { SessionApi } from '../../session/types.js';
 import { tooLarge } from '../../core/errors.js';
 import { asciiPreview, bytesToHex, formatRegister, parseAddress, parseHex } from '../format.js';
 import { addressInput, addressSchema, generationInput, registerSchema, sessionIdInput } from '../schemas.js';
-import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
+import { READ_ONLY, WRITES, defineTool, type ToolDef } from '../tool-kit.js';
 import { hex } from '../../core/hex.js';
 
 export const MAX_READ_BYTES = 65536;
@@ -92,7 +92,7 @@ const writeMemory = defineTool({
     generation: generationInput,
   },
   output: { address: addressSchema, written: z.number().int(), read_back: z.string(), verified: z.boolean() },
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  annotations: WRITES,
   async run(args, ctx) {
     const me = ctx.connection.use(args.session_id);
     const { session } = me;

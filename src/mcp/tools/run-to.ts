@@ -9,7 +9,7 @@ import * as z from 'zod/v4';
 import type { BreakpointInfo } from '../../session/types.js';
 import { badRequest } from '../../core/errors.js';
 import { describeLocation, formatStop } from '../format.js';
-import { runThenWait, waitTimeoutInput } from '../run-control.js';
+import { requireRunControl, runThenWait, waitTimeoutInput } from '../run-control.js';
 import { generationInput, sessionIdInput } from '../schemas.js';
 import { MUTATES, defineTool } from '../tool-kit.js';
 import { runOutput } from './c.js';
@@ -40,6 +40,7 @@ export const runTo = defineTool({
     if (byLine === (args.function !== undefined)) throw badRequest('Give file and line, or function (not both).');
     if (byLine && (args.file === undefined || args.line === undefined))
       throw badRequest('run_to a line needs both file and line.');
+    await requireRunControl(session, `running to ${target(args)}`);
     const opts = { generation: args.generation };
     const bp: BreakpointInfo =
       args.function !== undefined
@@ -48,7 +49,9 @@ export const runTo = defineTool({
     let keep = false;
     try {
       if (!bp.verified)
-        throw badRequest(`Cannot run to ${target(args)}: ${bp.message ?? 'no code there'}.`, { breakpoint: bp });
+        throw badRequest(`Cannot run to ${target(args)}: ${(bp.message ?? 'no code there').replace(/\.$/, '')}.`, {
+          breakpoint: bp,
+        });
       const running = (await session.status()).state === 'running';
       const { status, timed_out } = await runThenWait(
         me,

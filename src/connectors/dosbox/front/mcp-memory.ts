@@ -6,7 +6,7 @@ import { formatSymbol } from '../dos-machine.js';
 import { DOS_FEATURE } from '../dosbox-target.js';
 import { asciiPreview, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
-import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
+import { READ_ONLY, WRITES, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import {
   dosAddressInput,
   hexOf,
@@ -75,7 +75,7 @@ const write = defineTool({
     read_back: z.string(),
     verified: z.boolean(),
   },
-  annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  annotations: WRITES,
   async run(args, ctx) {
     const { session, client, machine } = useDos(ctx, args.session_id);
     const at = machine.resolve(args.address);
@@ -158,7 +158,8 @@ const dump = defineTool({
     overwrite: overwriteInput,
   },
   output: { path: z.string(), segment: z.string(), bytes: z.number().int() },
-  annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  // reads the guest; the file it writes is new (no overwrite unless asked), as the capture tools' PNGs
+  annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const { session, machine } = useDos(ctx, args.session_id);
     const seg = machine.resolve(

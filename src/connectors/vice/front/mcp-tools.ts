@@ -1,8 +1,9 @@
 /**
  * Tool group `vice`: the live VICE debugger tools of the c64-mcp seed, over
- * our own binary-monitor connector (real x64sc or the built-in C64). An MCP
- * connection binds to a session's VICE with vice_connect and drops only that
- * binding with vice_disconnect. Reads are free; anything that changes the
+ * our own binary-monitor connector (real x64sc or the built-in C64). The tools
+ * use the connection's default session; vice_connect binds another one (or
+ * attaches to a running VICE), vice_disconnect drops only that binding.
+ * Reads are free; anything that changes the
  * machine needs the control lease, like every other mutating tool.
  */
 import * as z from 'zod/v4';
@@ -10,10 +11,11 @@ import { RetroError, notFound, badAddress, tooLarge, targetLost, badRequest } fr
 import type { CheckpointInfo } from '../protocol.js';
 import { bytesToHex, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
-import { READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
+import { MUTATES, READ_ONLY, WRITES, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { bindVice, boundVice, unbindVice } from './mcp-binding.js';
 import { VICE_FEATURE } from '../vice-target.js';
 import { viceCaptureScreen } from './mcp-capture.js';
+import { viceRegisters, viceSetRegisters } from './mcp-registers.js';
 import { MAX_WAIT_MS } from '../../../mcp/run-control.js';
 import { hex } from '../../../core/hex.js';
 import { asciiToPetscii } from '../petscii-keys.js';
@@ -22,7 +24,8 @@ import { asciiToPetscii } from '../petscii-keys.js';
 const TIMEOUT_MS = z.number().int().min(1).max(MAX_WAIT_MS);
 const MAX_READ = 0x10000;
 const MAX_WRITE = 4096;
-const MUTATING = { readOnly: false, destructive: true, idempotent: false, openWorld: false } as const;
+/** A reset: loses the machine's state. Other vice_* tools share the generic tools' classes (annotations test). */
+const RESETS = { readOnly: false, destructive: true, idempotent: false, openWorld: false } as const;
 
 const checkpointSchema = z.object({
   number: z.number().int(),
@@ -59,7 +62,8 @@ const viceConnect = defineTool({
   name: 'vice_connect',
   title: 'Connect to VICE',
   description:
-    'Bind this connection to a VICE debugger: an existing session (session_id; default the latest), or a running VICE ' +
+    'Not needed for the current C64 session (the vice_* tools use it). Bind this connection to another session ' +
+    '(session_id), or to a running VICE ' +
     'whose binary monitor listens at `monitor` ("127.0.0.1:6502"), which starts a session attached to it. The handshake checks ' +
     'version, banks and registers and refuses an incompatible VICE naming what is missing.',
   input: {
@@ -155,41 +159,6 @@ const viceStatus = defineTool({
   },
 });
 
-const viceRegisters = defineTool({
-  name: 'vice_registers',
-  title: 'VICE registers',
-  description:
-    'Main-CPU registers as VICE names them (PC A X Y SP 00 01 FL LIN CYC). With `set` ({"A": 16, "PC": 2061}) they are written first (needs the lease and a stopped machine; 00/01 are memory: use vice_write_memory).',
-  input: {
-    session_id: sessionIdInput,
-    set: z.record(z.string(), z.number().int().min(0).max(0xffff)).optional(),
-    generation: generationInput,
-  },
-  output: {
-    registers: z.array(
-      z.object({ name: z.string(), value: z.number().int(), hex: z.string(), bits: z.number().int() }),
-    ),
-  },
-  // reading is the common use; `set` changes registers, which nothing else loses: not destructive
-  annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
-  async run(args, ctx) {
-    const { session, client, vice } = boundVice(ctx, args.session_id);
-    if (args.set && Object.keys(args.set).length) {
-      const items = Object.entries(args.set).map(([name, value]) => {
-        const reg = vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
-        if (!reg)
-          throw notFound(`VICE has no register ${name}; it has ${vice.info.registers.map((r) => r.name).join(', ')}.`);
-        return { id: reg.id, value };
-      });
-      await client.control(VICE_FEATURE, { generation: args.generation, needs: 'stopped' }, (v) =>
-        v.setRegisters(items),
-      );
-    }
-    const registers = (await vice.readRegisters()).map((r) => ({ ...r, hex: hex(r.value, Math.ceil(r.bits / 4)) }));
-    return { session, data: { registers }, summary: registers.map((r) => `${r.name}=${r.hex}`).join(' ') };
-  },
-});
-
 const viceBanks = defineTool({
   name: 'vice_banks',
   title: 'VICE memory banks',
@@ -250,7 +219,7 @@ const viceWriteMemory = defineTool({
   description: `Write 1-${MAX_WRITE} bytes (hex) into one bank; needs the lease and a stopped machine. Writes to bank rom inside ROM are discarded by VICE.`,
   input: { session_id: sessionIdInput, ...memoryRange, hex: z.string().min(2), generation: generationInput },
   output: { start: z.number().int(), bank_id: z.number().int(), written: z.number().int() },
-  annotations: MUTATING,
+  annotations: WRITES,
   async run(args, ctx) {
     const { session, client, vice } = boundVice(ctx, args.session_id);
     const data = parseHex(args.hex);
@@ -289,7 +258,7 @@ const viceCheckpointSet = defineTool({
     generation: generationInput,
   },
   output: { checkpoint: checkpointSchema, condition: z.string().optional().describe('the condition VICE holds') },
-  annotations: MUTATING,
+  annotations: MUTATES,
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
     const op = args.operations.reduce((m, o) => m | ({ load: 1, store: 2, exec: 4 } as const)[o], 0);
@@ -340,7 +309,7 @@ const viceCheckpointDelete = defineTool({
     generation: generationInput,
   },
   output: { number: z.number().int(), action: z.enum(['deleted', 'enabled', 'disabled']) },
-  annotations: MUTATING,
+  annotations: MUTATES,
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
     await client.control(VICE_FEATURE, { generation: args.generation }, (v) =>
@@ -366,7 +335,7 @@ const viceExecution = defineTool({
     generation: generationInput,
   },
   output: { action: z.string() },
-  annotations: MUTATING,
+  annotations: MUTATES,
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
     const opts = { generation: args.generation };
@@ -417,7 +386,7 @@ const viceReset = defineTool({
     'Reset the machine (soft: CPU reset; hard: power cycle). VICE resumes afterwards; checkpoints survive; the session generation is bumped.',
   input: { session_id: sessionIdInput, kind: z.enum(['soft', 'hard']).default('soft'), generation: generationInput },
   output: { kind: z.string() },
-  annotations: MUTATING,
+  annotations: RESETS,
   async run(args, ctx) {
     const { session, client } = boundVice(ctx, args.session_id);
     await client.control(VICE_FEATURE, { generation: args.generation, effect: 'runs' }, (v) => v.reset(args.kind));
@@ -458,6 +427,7 @@ export const viceTools: ToolDef[] = [
   viceDisconnect,
   viceStatus,
   viceRegisters,
+  viceSetRegisters,
   viceBanks,
   viceReadMemory,
   viceWriteMemory,
