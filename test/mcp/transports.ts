@@ -84,15 +84,7 @@ export async function connectAgent(
   const name = opts.name ?? `agent-${over}`;
   if (over === 'http') {
     const server = await startHttpServerOn(manager, { outputDir: opts.outputDir, profile: opts.profile });
-    const client = await connectHttpClient(server, name);
-    return {
-      client,
-      over,
-      async close() {
-        await client.close().catch(() => undefined);
-        await server.close();
-      },
-    };
+    return connected(over, await connectHttpClient(server, name), () => server.close());
   }
   const stdin = new PassThrough();
   const stdout = new PassThrough();
@@ -107,13 +99,19 @@ export async function connectAgent(
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new PipeClientTransport(stdin, stdout));
   await client.listTools(); // primes the client's output-schema validators, as connectHttpClient does
+  return connected(over, client, async () => {
+    await server.close();
+    stdout.end();
+  });
+}
+
+function connected(over: Over, client: Client, closeServer: () => Promise<void>): ConnectedAgent {
   return {
     client,
     over,
     async close() {
       await client.close().catch(() => undefined);
-      await server.close();
-      stdout.end();
+      await closeServer();
     },
   };
 }

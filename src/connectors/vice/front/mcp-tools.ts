@@ -7,7 +7,7 @@
  * machine needs the control lease, like every other mutating tool.
  */
 import * as z from 'zod/v4';
-import { RetroError, notFound, badAddress, tooLarge, targetLost, badRequest } from '../../../core/errors.js';
+import { RetroError, badAddress, tooLarge, targetLost, badRequest } from '../../../core/errors.js';
 import type { CheckpointInfo } from '../protocol.js';
 import { bytesToHex, parseHex } from '../../../mcp/format.js';
 import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
