@@ -147,10 +147,15 @@ export interface TargetRun {
   stepRange(ranges: AddressRange[], mode: 'into' | 'over'): Promise<void>;
 }
 
+/** An emulator's own breakpoint condition language: MAME debugger expressions, VICE checkpoint conditions. */
+export type ConditionLanguage = 'mame' | 'vice';
+
 export interface TargetBreakpoints {
-  /** Returns the target's own id for the breakpoint. */
+  /** Returns the target's own id for the breakpoint; `condition` in `language`, evaluated without stopping. */
   set(address: Address, condition?: string): Promise<number>;
   clear(id: number): Promise<void>;
+  /** the language `set`'s condition is in; absent: the session evaluates every condition itself */
+  readonly language?: ConditionLanguage;
 }
 
 /** Data watchpoints. */

@@ -5,11 +5,12 @@
  * emulator stop whether anyone's breakpoint really stops there.
  */
 import { asRetroError } from '../core/errors.js';
-import type { Register } from '../core/target.js';
+import type { ConditionLanguage, Register } from '../core/target.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { scopeAt, SMALL_TARGET, testCondition, type ExprMachine, type ExprScope } from '../debuginfo/expr/index.js';
 import type { BreakpointFields } from './breakpoint-placement.js';
 import { compileLogic, evaluateHit, type BreakpointExtras, type BreakpointLogic } from './bp-logic.js';
+import { compileNative } from './native-condition.js';
 
 export interface HitContext {
   /** the expression machine of the innermost frame at the stop */
@@ -34,6 +35,8 @@ export class BreakpointHits {
   constructor(
     private readonly index: DebugIndex | undefined,
     private readonly registers: () => Promise<Register[]>,
+    /** the emulator's own condition language, if it has one */
+    private readonly language: () => ConditionLanguage | undefined = () => undefined,
   ) {}
 
   /** Compiles what `fields` carries; on a bad condition marks them unverified with the reason. */
@@ -48,12 +51,25 @@ export class BreakpointHits {
       const at = fields.address?.offset;
       const scope = this.index ? scopeAt(this.index, at, { registers }) : registersOnly(registers);
       const logic = compileLogic(fields.condition, extras, scope);
+      if (logic?.condition) await this.compileNative(fields, logic, scope);
       return logic && { ...logic, scope };
     } catch (err) {
       fields.verified = false;
       fields.message = asRetroError(err).message;
       return undefined;
     }
+  }
+
+  /** The condition in the emulator's language when every part of it maps exactly; else why it stays here. */
+  private async compileNative(fields: BreakpointFields, logic: BreakpointLogic, scope: ExprScope): Promise<void> {
+    const language = this.language();
+    if (!language) {
+      fields.condition_host = 'this emulator has no condition language of its own';
+      return;
+    }
+    const native = await compileNative(logic.condition!, language, scope.target.pointerSize);
+    if ('text' in native) fields.native_condition = native.text;
+    else fields.condition_host = native.reason;
   }
 
   keep(id: number, logic: (BreakpointLogic & { scope?: ExprScope }) | undefined): void {
@@ -69,14 +85,16 @@ export class BreakpointHits {
     return ids.some((id) => this.logic.has(id));
   }
 
-  async decide(ids: number[], ctx: HitContext): Promise<StopDecision> {
+  /** `proven`: a breakpoint whose own native condition alone stopped the CPU, so it held (no reads needed). */
+  async decide(ids: number[], ctx: HitContext, proven?: number): Promise<StopDecision> {
     const out: StopDecision = { stopping: [], counted: [], logs: [], errors: [] };
     let machine: Promise<ExprMachine> | undefined;
     for (const id of ids) {
       const logic = this.logic.get(id);
       try {
         const outcome = await evaluateHit(logic, {
-          test: async (c) => testCondition(c, await (machine ??= ctx.machine()), logic?.scope ?? registersOnly([])),
+          test: async (c) =>
+            id === proven || testCondition(c, await (machine ??= ctx.machine()), logic?.scope ?? registersOnly([])),
           show: (expression) => ctx.show(expression),
         });
         if (outcome.counted) out.counted.push(id);

@@ -5,17 +5,25 @@ import type { BreakpointInfo, ClientRef } from './types.js';
 interface Armed {
   targetId: number;
   users: Set<number>;
+  /** the condition the emulator holds: every user's native condition joined by `||`; none: it always stops */
+  condition?: string;
 }
 
 /**
  * Session-level breakpoints: each has an owner and a stable id. Several
  * breakpoints at the same address share one emulator breakpoint, so
- * removing one owner's never disarms another's.
+ * removing one owner's never disarms another's. When every breakpoint at an
+ * address has a condition compiled to the emulator's language
+ * (`native_condition`), the emulator breakpoint carries their `||` and a
+ * false one never stops the CPU; which of them held is decided on the host
+ * (bp-hits.ts), unless the condition is one breakpoint's alone.
  */
 export class BreakpointTable {
   private nextId = 1;
   private readonly byId = new Map<number, BreakpointInfo>();
   private readonly armed = new Map<string, Armed>();
+  /** a breakpoint being armed, before it is listed */
+  private readonly pending = new Map<number, BreakpointInfo>();
 
   constructor(private readonly target: () => TargetBreakpoints) {}
 
@@ -36,7 +44,12 @@ export class BreakpointTable {
   /** Adds a breakpoint; arms it in the emulator when it has an address. */
   async add(owner: ClientRef, fields: Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>): Promise<BreakpointInfo> {
     const bp: BreakpointInfo = { ...fields, id: this.nextId++, owner, hit_count: 0 };
-    if (bp.address && bp.verified) await this.arm(bp.id, bp.address);
+    this.pending.set(bp.id, bp);
+    try {
+      if (bp.address && bp.verified) await this.arm(bp.id, bp.address);
+    } finally {
+      this.pending.delete(bp.id);
+    }
     this.byId.set(bp.id, bp);
     return { ...bp };
   }
@@ -54,6 +67,17 @@ export class BreakpointTable {
     const mine = this.ownedBy(clientId);
     for (const bp of mine) await this.drop(bp);
     return mine.map((b) => b.id);
+  }
+
+  /** The breakpoint whose own native condition alone made the emulator stop with `targetId` (no host test needed). */
+  provenBy(targetId: number | undefined): number | undefined {
+    if (targetId === undefined) return undefined;
+    for (const armed of this.armed.values()) {
+      if (armed.targetId !== targetId || armed.condition === undefined || armed.users.size !== 1) continue;
+      const [id] = armed.users;
+      return this.byId.get(id)?.native_condition === armed.condition ? id : undefined;
+    }
+    return undefined;
   }
 
   /** Session breakpoint ids behind an emulator breakpoint id; counts the hit unless `count` is false. */
@@ -78,28 +102,18 @@ export class BreakpointTable {
   async rearmAll(): Promise<void> {
     const entries = [...this.armed.entries()];
     this.armed.clear();
-    for (const [, armed] of entries) {
-      for (const id of armed.users) {
-        const bp = this.byId.get(id);
-        if (bp?.address) await this.arm(id, bp.address);
-      }
-    }
+    for (const [key, armed] of entries) await this.arrange(key, armed.users, undefined);
   }
 
   private key(address: Address): string {
     return `${address.space}:${address.bank ?? ''}:${address.offset}`;
   }
 
-  /** One emulator breakpoint per address, without a condition: C conditions are the session's (bp-logic.ts). */
+  /** Adds `id` to its address's emulator breakpoint (arranged again when the joint condition changes). */
   private async arm(id: number, address: Address): Promise<void> {
     const key = this.key(address);
     const existing = this.armed.get(key);
-    if (existing) {
-      existing.users.add(id);
-      return;
-    }
-    const targetId = await this.target().set(address);
-    this.armed.set(key, { targetId, users: new Set([id]) });
+    await this.arrange(key, new Set([...(existing?.users ?? []), id]), existing, address);
   }
 
   private async drop(bp: BreakpointInfo): Promise<void> {
@@ -109,9 +123,43 @@ export class BreakpointTable {
     const armed = this.armed.get(key);
     if (!armed) return;
     armed.users.delete(bp.id);
-    if (armed.users.size === 0) {
-      this.armed.delete(key);
-      await this.target().clear(armed.targetId);
-    }
+    await this.arrange(key, armed.users, armed);
   }
+
+  /**
+   * Makes the emulator breakpoint at `key` fit `users`: none when empty; else
+   * with their joint native condition, or unconditional when one has none
+   * (or the emulator refused the joint text: then the host decides alone).
+   */
+  private async arrange(key: string, users: Set<number>, existing: Armed | undefined, at?: Address): Promise<void> {
+    const bps = [...users].map((id) => this.byId.get(id) ?? this.pending.get(id)).filter((b) => b !== undefined);
+    const address = at ?? bps[0]?.address;
+    const natives = bps.map((b) => b.native_condition);
+    const condition = natives.every((n) => n !== undefined) && natives.length ? joinAny(natives) : undefined;
+    if (existing && existing.condition === condition && users.size) {
+      existing.users = users;
+      return;
+    }
+    if (existing) {
+      this.armed.delete(key);
+      await this.target().clear(existing.targetId);
+    }
+    if (!users.size || !address) return;
+    let targetId: number;
+    let held = condition;
+    try {
+      targetId = await this.target().set(address, condition);
+    } catch (err) {
+      if (condition === undefined) throw err;
+      held = undefined;
+      targetId = await this.target().set(address);
+      for (const b of bps) if (b.native_condition) b.condition_host = `the emulator refused ${condition}`;
+    }
+    this.armed.set(key, { targetId, users, condition: held });
+  }
+}
+
+/** One condition true when any is: parenthesized, as VICE evaluates strictly left to right. */
+function joinAny(conditions: string[]): string {
+  return conditions.length === 1 ? conditions[0] : conditions.map((c) => `(${c})`).join(' || ');
 }

@@ -138,7 +138,32 @@ export class Inspector {
   /** The C expression machine of a frame: its memory, registers and where its variables live. */
   async exprMachine(frameIndex = 0): Promise<ExprMachine> {
     const { frames, regs } = await this.frames();
-    const frame = this.frame(frames, frameIndex);
+    return this.machineOf(this.frame(frames, frameIndex), regs);
+  }
+
+  /**
+   * The innermost frame's machine for a breakpoint condition, as few round
+   * trips as it can be: memory read directly; the registers and frame 0
+   * (never the rest of the stack) only once a register or a local is needed.
+   */
+  conditionMachine(): ExprMachine {
+    let inner: Promise<ExprMachine> | undefined;
+    const innermost = () => (inner ??= this.innermost());
+    return {
+      read: (offset, length) => this.readCpu(offset, length),
+      register: async (name) => (await innermost()).register(name),
+      locate: async (v) =>
+        v.storage.kind === 'static' ? { kind: 'memory', address: v.storage.address } : (await innermost()).locate(v),
+    };
+  }
+
+  private async innermost(): Promise<ExprMachine> {
+    if (this.cached) return this.exprMachine(0);
+    const regs = await this.registers();
+    return this.machineOf((await this.unwindFrom(regs, 1))[0], regs);
+  }
+
+  private machineOf(frame: RawFrame, regs: Register[]): ExprMachine {
     if (this.index) return this.reader(regs).machine(frame);
     return {
       read: (offset, length) => this.readCpu(offset, length),
@@ -176,11 +201,16 @@ export class Inspector {
 
   private async unwind(): Promise<{ frames: RawFrame[]; regs: Register[] }> {
     const regs = await this.registers();
+    return { frames: await this.unwindFrom(regs), regs };
+  }
+
+  /** The call stack from these registers, at most `depth` frames. */
+  private async unwindFrom(regs: Register[], depth?: number): Promise<RawFrame[]> {
     const pc = registerValue(regs, 'PC') ?? 0;
     const single: RawFrame[] = [{ pc, sp: registerValue(regs, 'SP') ?? 0, frameRegs: {}, registersValid: true }];
     const unwinder = this.index && UNWINDERS[`${this.index.info.cpu}/${this.index.info.format}`];
-    if (!unwinder || !this.index) return { frames: single, regs };
-    return { frames: await unwinder(regs, this.index, (o, l) => this.readCpu(o, l)), regs };
+    if (!unwinder || !this.index) return single;
+    return unwinder(regs, this.index, (o, l) => this.readCpu(o, l), depth);
   }
 
   /** Stack and frame reads wrap at the top of the CPU's address space, as the CPU's own do. */

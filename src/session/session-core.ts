@@ -113,7 +113,11 @@ export class SessionCore {
     this.debugInfoWarnings = deps.debugInfoWarnings ?? [];
     for (const warning of this.debugInfoWarnings) this.emit({ type: 'output', text: `Debug info: ${warning}\n` });
     this.inspector = new Inspector(deps.target, deps.index, this.paths, () => this.facet('run').registers());
-    this.hits = new BreakpointHits(deps.index, async () => this.facet('run').registers());
+    this.hits = new BreakpointHits(
+      deps.index,
+      async () => this.facet('run').registers(),
+      () => this.target?.breakpoints?.language,
+    );
     this.stepper = new LineStepper(
       () => ({ run: this.facet('run'), breakpoints: this.facet('breakpoints') }),
       deps.index,
@@ -393,10 +397,14 @@ export class SessionCore {
     this.busy = true;
     const inspector = this.inspector;
     const decision = await this.hits
-      .decide(ids, {
-        machine: () => inspector!.exprMachine(0),
-        show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
-      })
+      .decide(
+        ids,
+        {
+          machine: async () => inspector!.conditionMachine(),
+          show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
+        },
+        this.breakpoints.provenBy(stop.breakpointId),
+      )
       .catch((err: unknown) => ({ stopping: ids, counted: ids, logs: [], errors: [asRetroError(err).message] }));
     for (const id of decision.counted) this.breakpoints.countHit(id);
     // settled only now: nobody may see a stop that is about to be resumed

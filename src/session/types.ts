@@ -181,6 +181,10 @@ export interface BreakpointInfo {
   address?: Address;
   /** a C expression: stops only when true */
   condition?: string;
+  /** the condition compiled to the emulator's own language: a false one never stops the CPU */
+  native_condition?: string;
+  /** why the condition is evaluated by the session at each hit instead (the CPU stops, then resumes) */
+  condition_host?: string;
   /** `3`, `>= 3`, `% 4`: over the hits whose condition held */
   hit_condition?: string;
   /** a logpoint: prints this (with `{expr}` parts evaluated) instead of stopping */

@@ -8,11 +8,13 @@ import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi, SessionEvent } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+import { watchTarget, type TargetTraffic } from '../support/target-traffic.js';
 
 let fx: ZxFixture;
 let manager: SessionManager;
 let session: SessionApi;
 let dap: ClientSession;
+let traffic: TargetTraffic;
 const events: SessionEvent[] = [];
 
 before(async () => {
@@ -27,6 +29,7 @@ before(async () => {
   beat.unref();
   session.onEvent((q) => events.push(q.event));
   await session.waitForStop(60_000);
+  traffic = watchTarget(session);
 });
 
 after(async () => {
@@ -35,11 +38,14 @@ after(async () => {
 
 const num = async (expression: string) => (await session.readVariable(expression)).numeric!;
 
-test('a C condition on a parameter stops only when it holds; other hits resume without a stop', async () => {
+test("a C condition on parameters is compiled into MAME's breakpoint: the false hits never stop the CPU", async () => {
   const m = fx.markers.plot_body;
   const bp = await dap.setLineBreakpoint(m.file, m.line, 'col == 5 && row == 10');
   assert.equal(bp.verified, true, bp.message);
+  // SDCC passes col in A and row in L; MAME reads them where they are at the hit
+  assert.match(bp.native_condition ?? '', /^\(\S+ == 0x5\) && \(\S+ == 0xa\)$/, bp.condition_host);
   const stopsBefore = events.filter((e) => e.type === 'stopped').length;
+  traffic.reset();
   await dap.resume();
   const status = await session.waitForStop(30_000);
   assert.equal(status.location?.line, m.line);
@@ -50,7 +56,64 @@ test('a C condition on a parameter stops only when it holds; other hits resume w
   // the false hits on the way (col 0..4 or more) published no stop
   assert.equal(events.filter((e) => e.type === 'stopped').length, stopsBefore + 1);
   assert.equal(session.listBreakpoints().find((b) => b.id === bp.id)!.hit_count, 1);
+  assert.equal(traffic.stops, 1, 'MAME stopped the CPU only when the condition held');
   await dap.clearBreakpoint(bp.id);
+});
+
+test("a condition MAME cannot evaluate exactly is the session's: each false hit costs at most 2 round trips", async () => {
+  const m = fx.markers.loop_body;
+  const start = await num('counter');
+  const target = (start + 6) & 0xff;
+  const bp = await dap.setLineBreakpoint(m.file, m.line, `(counter ^ 0x55) == ${target ^ 0x55}`);
+  assert.equal(bp.native_condition, undefined);
+  assert.match(bp.condition_host ?? '', /not readable by the emulator/);
+  traffic.reset();
+  await dap.resume();
+  await session.waitForStop(30_000);
+  const hits = traffic.stops;
+  // per false hit: read what the condition needs, resume; the true one: its read
+  const perHit = traffic.requests / hits;
+  assert.ok(hits >= 6, `${hits} hits`);
+  assert.ok(perHit <= 2, `${perHit} round trips per hit: ${JSON.stringify([...traffic.calls])}`);
+  assert.equal(await num('counter'), target);
+  await dap.clearBreakpoint(bp.id);
+});
+
+test('two owners at one address: one MAME breakpoint with their conditions joined; who stopped is decided per owner', async () => {
+  const m = fx.markers.loop_body;
+  const agent = manager.attach(session.id, { kind: 'mcp', label: 'agent' });
+  const start = await num('counter');
+  const mine = await dap.setLineBreakpoint(m.file, m.line, `counter == ${(start + 3) & 0xff}`);
+  const theirs = await agent.setLineBreakpoint(m.file, m.line, `counter == ${(start + 5) & 0xff}`, {
+    logMessage: 'agent saw {counter}',
+  });
+  assert.ok(mine.native_condition && theirs.native_condition);
+  traffic.reset();
+  await dap.resume();
+  let status = await session.waitForStop(30_000);
+  assert.deepEqual(status.last_stop?.breakpoint_ids, [mine.id]);
+  assert.equal(await num('counter'), (start + 3) & 0xff);
+  const logs = events.length;
+  const stopper = await dap.setLineBreakpoint(
+    fx.markers.call_draw.file,
+    fx.markers.call_draw.line,
+    'counter == ' + ((start + 6) & 0xff),
+  );
+  await dap.resume();
+  status = await session.waitForStop(30_000);
+  assert.deepEqual(status.last_stop?.breakpoint_ids, [stopper.id]);
+  const printed = events.slice(logs).filter((e) => e.type === 'logpoint');
+  assert.deepEqual(
+    printed.map((e) => e.type === 'logpoint' && [e.owner, e.text]),
+    [[agent.client.id, `agent saw ${(start + 5) & 0xff}`]],
+  );
+  const counts = new Map(session.listBreakpoints().map((b) => [b.id, b.hit_count]));
+  assert.equal(counts.get(mine.id), 1);
+  assert.equal(counts.get(theirs.id), 1);
+  // the CPU stopped at the two true hits and the stopper, never at a false one
+  assert.equal(traffic.stops, 3);
+  for (const b of [mine, stopper]) await dap.clearBreakpoint(b.id);
+  await agent.clearBreakpoint(theirs.id);
 });
 
 test('a hit condition "% 4" stops every fourth hit', async () => {

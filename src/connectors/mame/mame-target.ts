@@ -95,6 +95,7 @@ export class MameTarget implements Target {
   readonly breakpoints: TargetBreakpoints = {
     set: (address, condition) => this.setBreakpoint(address, condition),
     clear: (id) => this.clearBreakpoint(id),
+    language: 'mame',
   };
   readonly watch: TargetWatch = {
     set: (spec) => this.setWatchpoint(spec),

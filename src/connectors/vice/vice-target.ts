@@ -95,6 +95,7 @@ export class ViceTarget implements Target {
     set: async (address, condition) =>
       (await this.vice.addCheckpoint({ ...checkpoint(address, 1, OP_EXEC), condition })).number,
     clear: (id) => this.vice.deleteCheckpoint(id),
+    language: 'vice',
   };
   readonly watch: TargetWatch = {
     set: async (spec) => {

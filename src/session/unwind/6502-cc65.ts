@@ -20,7 +20,12 @@ const SP_SYMBOL = '__cc65_sp__';
  * entry = sp + their size; a callee pops its own parameters, so the caller's
  * sp is the callee's entry + the callee's parameter bytes.
  */
-export async function unwind6502Cc65(regs: Register[], index: DebugIndex, read: ReadMemory): Promise<RawFrame[]> {
+export async function unwind6502Cc65(
+  regs: Register[],
+  index: DebugIndex,
+  read: ReadMemory,
+  depth = MAX_DEPTH,
+): Promise<RawFrame[]> {
   const pc = registerValue(regs, 'PC') ?? 0;
   const s = registerValue(regs, 'SP') ?? 0xff;
   const spAddress = index.info.symbols.find((x) => x.name === SP_SYMBOL)?.address;
@@ -36,6 +41,7 @@ export async function unwind6502Cc65(regs: Register[], index: DebugIndex, read: 
     frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {},
     registersValid: true,
   });
+  if (depth <= 1) return frames;
 
   const stack = await read(0x100, 0x100);
   for (let at = s + 1; at < 0xff && frames.length < MAX_DEPTH; at++) {

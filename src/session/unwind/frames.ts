@@ -13,7 +13,8 @@ export interface RawFrame {
 
 export type ReadMemory = (offset: number, length: number) => Promise<Uint8Array>;
 
-export type Unwinder = (regs: Register[], index: DebugIndex, read: ReadMemory) => Promise<RawFrame[]>;
+/** `depth`: at most this many frames (1: the innermost only, for a breakpoint condition). */
+export type Unwinder = (regs: Register[], index: DebugIndex, read: ReadMemory, depth?: number) => Promise<RawFrame[]>;
 
 export function registerValue(regs: Register[], name: string): number | undefined {
   return regs.find((r) => r.name.toUpperCase() === name.toUpperCase())?.value;

@@ -17,13 +17,18 @@ const word = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
  * its prologue) is unwound by finding the nearest stack word that points just
  * after a CALL into code we have line info for.
  */
-export async function unwindZ80Sdcc(regs: Register[], index: DebugIndex, read: ReadMemory): Promise<RawFrame[]> {
+export async function unwindZ80Sdcc(
+  regs: Register[],
+  index: DebugIndex,
+  read: ReadMemory,
+  depth = MAX_DEPTH,
+): Promise<RawFrame[]> {
   let pc = registerValue(regs, 'PC') ?? 0;
   let sp = registerValue(regs, 'SP') ?? 0;
   let ix = registerValue(regs, 'IX') ?? 0;
   const frames: RawFrame[] = [{ pc, sp, frameRegs: { IX: ix }, registersValid: true }];
 
-  while (frames.length < MAX_DEPTH) {
+  while (frames.length < Math.min(depth, MAX_DEPTH)) {
     const fn = index.functionAt(pc);
     if (!fn) break;
     let caller: { pc: number; sp: number; ix: number } | undefined;

@@ -14,10 +14,11 @@ end
 -- Returns reason, our breakpoint id, our watchpoint id, the watchpoint's console line.
 local function classify(lines)
   for _, line in ipairs(lines) do
-    local n = line:match('Stopped at breakpoint (%d+)')
-    if n then return 'breakpoint', breakpoint_id(tonumber(n)), nil end
-    n = line:match('Stopped at watchpoint (%d+)')
-    if n then return 'watchpoint', nil, require('mamebridge.rawops').watchpoint_id(tonumber(n)), line end
+    -- MAME prints the index in hex ("Stopped at breakpoint A")
+    local n = line:match('Stopped at breakpoint (%x+)')
+    if n then return 'breakpoint', breakpoint_id(tonumber(n, 16)), nil end
+    n = line:match('Stopped at watchpoint (%x+)')
+    if n then return 'watchpoint', nil, require('mamebridge.rawops').watchpoint_id(tonumber(n, 16)), line end
     if line:find('Stopped at temporary breakpoint', 1, true) then return 'goto' end
   end
   return nil
