@@ -75,11 +75,7 @@ export class VariableReader {
         return { kind: 'memory', address: (base + s.offset) & 0xffff };
       }
       case 'register': {
-        if (frame && !frame.registersValid)
-          return {
-            kind: 'unavailable',
-            reason: `kept in ${s.registers.join(':')}, not recoverable in a calling frame`,
-          };
+        if (frame && !frame.registersValid) return savedAcrossCall(s.registers, frame);
         const bytes = registerBytes(s.registers, this.regs);
         if (!bytes)
           return { kind: 'unavailable', reason: `register ${s.registers.join(':')} not reported by the emulator` };
@@ -134,6 +130,16 @@ function registerBytes(names: string[], regs: Register[]): Uint8Array | undefine
     bytes.push(value);
   }
   return Uint8Array.from(bytes);
+}
+
+/** A calling frame's register variable: readable only where the caller saved it around its call (unwind/z80-saved). */
+function savedAcrossCall(registers: string[], frame: RawFrame): Location {
+  const bytes = registers.map((r) => frame.saved?.[r.toUpperCase()]);
+  if (bytes.every((b) => b !== undefined)) return { kind: 'value', bytes: Uint8Array.from(bytes) };
+  return {
+    kind: 'unavailable',
+    reason: `not saved: kept in ${registers.join(':')}, which this frame's call does not preserve and the code does not save for after it`,
+  };
 }
 
 const HALVES: Record<string, [string, 'lo' | 'hi']> = {

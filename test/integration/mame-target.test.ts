@@ -236,11 +236,12 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
     assert.equal(s.breakpointId, id);
     await t.clearBreakpoint(id);
 
-    // The whole main loop as one range: only the bound can end it.
+    // The whole main loop (its last line calls shade) as one range: only the bound can end it.
+    const loopEnd = cdb.lineRange(...line('call_shade'))[1] + 2;
     stop = nextStop(t);
     await t.stepRange(
       [
-        [loop[0], callDrawLine[1] + 2],
+        [loop[0], loopEnd],
         [cdb.fn('plot'), 0x3fff],
       ],
       'over',
@@ -249,7 +250,7 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
     s = await stop;
     assert.equal(s.reason, 'step');
     const now = await pc(t);
-    assert.ok(now >= loop[0] && now <= callDrawLine[1] + 2, `still in the loop at 0x${now.toString(16)}`);
+    assert.ok(now >= loop[0] && now <= loopEnd, `still in the loop at 0x${now.toString(16)}`);
   });
 
   test('pause while running stops with reason pause; status says running before', async () => {

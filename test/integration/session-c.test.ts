@@ -107,15 +107,35 @@ test('step over, into and out move by C lines through the nested calls', async (
   assert.equal(locals.find((v) => v.name === 'row')?.numeric, 10);
   assert.equal(locals.find((v) => v.name === 'value')?.numeric, 0xff);
   const drawLocals = await session.variables('locals', 1);
-  // draw keeps its parameters in registers (SDCC's register calling convention): in a
-  // calling frame they are shown as not recoverable rather than as wrong numbers
+  // draw keeps its parameters in registers (SDCC's register calling convention) and does not need
+  // them after calling plot, so nothing saves them: shown as not saved rather than as wrong numbers
   const drawRow = drawLocals.find((v) => v.name === 'row');
   assert.equal(drawRow?.numeric, undefined);
-  assert.match(drawRow?.value ?? '', /not recoverable/);
+  assert.match(drawRow?.value ?? '', /not saved: kept in L, which this frame's call does not preserve/);
 
   await dap.stepOut();
   const back = await stoppedAt();
   assert.equal(back.location?.function, 'draw');
+});
+
+test('register parameters of a calling frame are read where the caller saved them around its call', async () => {
+  const bp = await dap.setLineBreakpoint(fx.markers.mix_body.file, fx.markers.mix_body.line);
+  await dap.resume();
+  await stoppedAt(fx.markers.mix_body);
+  await dap.clearBreakpoint(bp.id);
+  const stack = await session.backtrace();
+  assert.deepEqual(
+    stack.slice(0, 3).map((f) => f.function),
+    ['mix', 'shade', 'main'],
+  );
+  // shade(counter & 7, 3): col in H, row in L, pushed before `call _mix` and popped right after it
+  const counter = (await session.readVariable('counter')).numeric!;
+  const shade = await session.variables('locals', 1);
+  assert.equal(shade.find((v) => v.name === 'col')?.numeric, counter & 7, JSON.stringify(shade));
+  assert.equal(shade.find((v) => v.name === 'row')?.numeric, 3);
+  assert.equal((await session.readVariable('col + row', 1)).numeric, (counter & 7) + 3);
+  // mix's own parameter is the innermost frame's register
+  assert.equal((await session.readVariable('v')).numeric, counter & 7);
 });
 
 test('globals are typed and change as the program runs', async () => {

@@ -9,6 +9,8 @@ export interface RawFrame {
   frameRegs: Record<string, number>;
   /** true when register-allocated variables can be read (innermost frame only) */
   registersValid: boolean;
+  /** a calling frame's registers it saved around its call and still needs, 8-bit names (e.g. { H: 5 }) */
+  saved?: Record<string, number>;
 }
 
 export type ReadMemory = (offset: number, length: number) => Promise<Uint8Array>;

@@ -2,6 +2,7 @@ import type { DebugIndex } from '../../debuginfo/index.js';
 import type { Register } from '../../core/target.js';
 import { SDCC_IX_PROLOGUE, isIxPrologue } from '../../debuginfo/z80-frame.js';
 import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
+import { savedRegisters } from './z80-saved.js';
 
 const MAX_DEPTH = 32;
 /** How far above SP a frameless function's return address is searched for. */
@@ -41,7 +42,7 @@ export async function unwindZ80Sdcc(
     if (!caller || !index.functionAt(caller.pc)) break;
     if (caller.sp <= sp) break; // the stack grows down: a caller's SP is always higher
     ({ pc, sp, ix } = caller);
-    frames.push({ pc, sp, frameRegs: { IX: ix }, registersValid: false });
+    frames.push({ pc, sp, frameRegs: { IX: ix }, registersValid: false, saved: await savedRegisters(read, pc, sp) });
   }
   return frames;
 }
