@@ -269,13 +269,20 @@ class Builder {
     const sorted = inData
       .map((s) => ({ s, address: num(s.val, () => `sym ${s.id}`) }))
       .sort((a, b) => a.address - b.address);
+    const definitions = new Map<string, number>();
+    for (const s of inData) definitions.set(s.name, (definitions.get(s.name) ?? 0) + 1);
     return sorted.map(({ s, address }, i) => {
       const name = s.name.slice(1);
       const file = this.fileOfSym(s);
-      const declared = (file ? this.types?.global(file, name)?.type : undefined) ?? this.externInC(name, cFiles);
+      const own = file ? this.types?.global(file, name) : undefined;
+      const declared = own?.type ?? this.externInC(name, cFiles);
       const gap = (sorted[i + 1]?.address ?? address + 2) - address;
       const size = s.size ? num(s.size, () => `sym ${s.id}`) : Math.max(1, Math.min(gap, 64));
-      return { name, type: declared ?? bytes(size), storage: { kind: 'static', address } };
+      const v: Variable = { name, type: declared ?? bytes(size), storage: { kind: 'static', address } };
+      // a file static: declared so in its file, or (sources not found) a name several modules define
+      const isStatic = own ? own.linkage === 'static' : definitions.get(s.name)! > 1;
+      if (isStatic && file) v.file = file;
+      return v;
     });
   }
 

@@ -38,7 +38,8 @@ export class DebugIndex {
   private readonly lineAddrs: number[];
   private readonly segmentsByFn = new Map<FunctionInfo, Segment[]>();
   private readonly fnByName = new Map<string, FunctionInfo>();
-  private readonly globalByName = new Map<string, Variable>();
+  /** globals and file statics by name, in the debug info's order */
+  private readonly globalsByName = new Map<string, Variable[]>();
   /** per function: lowest known lexical level of each block id */
   private readonly blockLevels = new Map<FunctionInfo, Map<number, number>>();
   /** the program's files by basename, with their paths in / form, in the file list's order */
@@ -48,7 +49,11 @@ export class DebugIndex {
     this.fnStarts = info.functions.map((f) => f.start);
     this.lineAddrs = info.lines.map((l) => l.address);
     for (const f of info.functions) if (!this.fnByName.has(f.name)) this.fnByName.set(f.name, f);
-    for (const g of info.globals) if (!this.globalByName.has(g.name)) this.globalByName.set(g.name, g);
+    for (const g of info.globals) {
+      const list = this.globalsByName.get(g.name);
+      if (list) list.push(g);
+      else this.globalsByName.set(g.name, [g]);
+    }
     this.buildSegments();
     this.buildLineSpans();
     for (const f of info.functions) this.blockLevels.set(f, this.blocksOf(f));
@@ -127,8 +132,19 @@ export class DebugIndex {
     return this.fnByName.get(name) ?? (name.startsWith('_') ? this.fnByName.get(name.slice(1)) : undefined);
   }
 
-  global(name: string): Variable | undefined {
-    return this.globalByName.get(name) ?? (name.startsWith('_') ? this.globalByName.get(name.slice(1)) : undefined);
+  /**
+   * A global or file static by name, as C sees it from code in `file` (the
+   * frame's function's): that file's static, else the external global; a
+   * static of another file is not visible from there. Without a file: the
+   * external one, else the first static.
+   */
+  global(name: string, file?: string): Variable | undefined {
+    const list =
+      this.globalsByName.get(name) ?? (name.startsWith('_') ? this.globalsByName.get(name.slice(1)) : undefined);
+    if (!list) return undefined;
+    const external = list.find((v) => v.file === undefined);
+    if (file === undefined) return external ?? list[0];
+    return list.find((v) => v.file === file) ?? external;
   }
 
   /**

@@ -43,6 +43,8 @@ export interface Variable {
   /** C lexical block level and id (SDCC) so that shadowed names resolve */
   level?: number;
   block?: number;
+  /** a file static: the C file (as its lines name it) whose functions see it; other files' do not */
+  file?: string;
 }
 
 export interface LineEntry {

@@ -93,6 +93,7 @@ class CdbBuilder {
   private readonly chains = new Map<string, Map<string, ParsedChain>>();
   /** local symbol records by `module|function`, in file order */
   private readonly localsByFunction = new Map<string, Rec<'symbol'>[]>();
+  private moduleFiles?: Map<string, string>;
 
   constructor(
     private readonly recs: (CdbRecord & { module: string; lineNo: number })[],
@@ -236,10 +237,30 @@ class CdbBuilder {
       const v = this.variable(r as Rec<'symbol'>);
       if (v) {
         seen.add(key);
+        // F<module>: a file static, seen from its module's C file
+        const file = r.sym.scope.startsWith('F') ? this.moduleFile(r.sym.scope.slice(1)) : undefined;
+        if (file !== undefined) v.file = file;
         out.push(v);
       }
     }
     return out;
+  }
+
+  /**
+   * A module's C file: SDCC names a module after its source, so the C line
+   * records' file whose name without folder and extension is the module's
+   * (the linker writes line records after every module's, so they carry no module).
+   */
+  private moduleFile(module: string): string | undefined {
+    if (!this.moduleFiles) {
+      this.moduleFiles = new Map();
+      for (const r of this.recs) {
+        if (r.kind !== 'line') continue;
+        const stem = r.file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+        if (!this.moduleFiles.has(stem)) this.moduleFiles.set(stem, r.file);
+      }
+    }
+    return this.moduleFiles.get(module);
   }
 
   private variable(r: Rec<'symbol'>): Variable | undefined {

@@ -58,7 +58,8 @@ export function scopeAt(index: DebugIndex, pc: number | undefined, opts: ScopeOp
   const regs = new Map((opts.registers ?? []).map((r) => [r.name.toLowerCase(), r.bits]));
   return {
     target: opts.target ?? SMALL_TARGET,
-    variable: (name) => locals.find((v) => v.name === name) ?? index.global(name) ?? functionNamed(index, name),
+    variable: (name) =>
+      locals.find((v) => v.name === name) ?? index.global(name, fn?.file) ?? functionNamed(index, name),
     registerBits: (name) => regs.get(name.toLowerCase()),
     tagged: (keyword, tag) => tags.get(`${keyword} ${tag}`),
     typedef: (name) => opts.typedefs?.get(name) ?? ownValue(index.info.typedefs, name),
