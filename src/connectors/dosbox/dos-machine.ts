@@ -14,6 +14,7 @@ import { TraceManager } from './trace-cave.js';
 import type { Recorders } from './recorders.js';
 import type { DosGuest } from './guest.js';
 import { matchProfile, type ProfileMatch } from './profile-match.js';
+import type { RendererPalette } from './renderer-palette.js';
 import { calibrateVga, findVgaByFont, knownLayout, VgaScreen, type VgaLocation } from './vga.js';
 
 export interface DosBackendInfo {
@@ -29,6 +30,17 @@ export interface DosBackendInfo {
   recorders?: Recorders;
   /** the emulator's own rendering (wasm) */
   emulatorScreenshot?: () => Promise<{ width: number; height: number; rgba: Buffer }>;
+  /** 256 colours learned from that rendering, where the live DAC is not located (wasm) */
+  rendererPalette?: RendererPalette;
+}
+
+/** A decoded frame's mode and layout; its pixels when a palette must be learned from them. */
+export interface FrameKind {
+  mode: number;
+  layout: string;
+  indices?: Uint8Array;
+  width?: number;
+  height?: number;
 }
 
 export class DosMachine {
@@ -124,9 +136,9 @@ export class DosMachine {
    * the mode (the attribute registers are emulator state we cannot read) and
    * the live DAC when known, else the BIOS's; 256 colours as palette().
    */
-  async framePalette(f: { mode: number; layout: string }): Promise<{ palette: Rgb[]; source: string }> {
+  async framePalette(f: FrameKind): Promise<{ palette: Rgb[]; source: string }> {
     if (f.layout === 'text') return { palette: TEXT_COLOURS, source: 'standard 16 text colours' };
-    if (f.layout === 'chain-4' || f.layout === 'unchained') return this.palette();
+    if (f.layout === 'chain-4' || f.layout === 'unchained') return this.palette(f);
     const live = this.profile?.palette ? undefined : await this.backend.dac?.();
     const dac = paletteFromDac(live ?? biosDac(f.mode));
     return {
@@ -135,12 +147,21 @@ export class DosMachine {
     };
   }
 
-  /** Palette for PNG capture: the profile's, else the emulator's live DAC when this build exposes it. */
-  async palette(): Promise<{ palette: Rgb[]; source: string }> {
+  /**
+   * 256 colours: the profile's, else the emulator's live DAC when this build
+   * exposes it, else (wasm, given the frame's pixels) learned from the emulator's own picture.
+   */
+  async palette(f?: FrameKind): Promise<{ palette: Rgb[]; source: string }> {
     if (this.profile?.palette)
       return { palette: parsePalette(this.profile.palette), source: `profile ${this.profile.name}` };
     const dac = await this.backend.dac?.();
     if (dac) return { palette: paletteFromDac(dac), source: 'guest VGA DAC' };
+    const learned = this.backend.rendererPalette;
+    if (learned && f?.indices && f.width && f.height)
+      return {
+        palette: await learned.palette(f.indices, f.width, f.height),
+        source: "the emulator's own picture, per palette index (its DAC is not located in this build)",
+      };
     throw unsupported(
       `The palette of this emulator build (${this.backend.description}) is not known: give the profile a "palette", or capture with source "emulator" on the wasm backend.`,
     );

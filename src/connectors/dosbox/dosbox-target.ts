@@ -18,7 +18,8 @@ import {
   type TargetScreen,
   type TargetStatus,
 } from '../../core/target.js';
-import { indicesToRgba } from '../../machines/dos/palette.js';
+import { indexedToRgba } from '../../core/frames.js';
+import { DOS_FRAME_SOURCE, DosFrames, type DecodedScreen } from './dos-frames.js';
 import type { DosMachine } from './dos-machine.js';
 import { typeKeys } from './input.js';
 import { strokeWord } from '../../machines/dos/keys.js';
@@ -46,7 +47,7 @@ export class DosboxTarget implements Target {
     read: (address, length) => this.readMemory(address, length),
     write: (address, data) => this.writeMemory(address, data),
   };
-  readonly screen: TargetScreen = { capture: () => this.screenshot() };
+  readonly screen: TargetScreen;
   /** Strokes into the BIOS keyboard ring, as INT 9 would put them; the guest takes them as it runs. */
   readonly input: TargetInput = {
     typeKeys: async (strokes) => {
@@ -64,6 +65,15 @@ export class DosboxTarget implements Target {
     private readonly shutdown: () => Promise<void>,
   ) {
     this.features = new TargetFeatures().provide(DOS_FEATURE, machine);
+    const frames = new DosFrames(
+      () => this.decoded(),
+      () => !this.gone && machine.guest.host.alive(),
+    );
+    this.screen = {
+      capture: () => this.screenshot(),
+      frames: (request, listener) => frames.subscribe(request, listener),
+      frameSource: DOS_FRAME_SOURCE,
+    };
     this.watchdog = setInterval(() => {
       const host = machine.guest.host;
       if (!this.gone && !host.alive())
@@ -88,18 +98,19 @@ export class DosboxTarget implements Target {
     await this.machine.guest.write(address.offset, data);
   }
 
-  /** Any decodable mode from video memory (the confirmed layout, else a blind start-0 read); else the wasm renderer. */
+  /** The screen decoded from video memory (the confirmed layout, else a blind start-0 read) with its palette. */
+  private async decoded(): Promise<DecodedScreen> {
+    const frame = await (await this.machine.screen()).frame({ allowUnconfirmed: true });
+    const { palette } = await this.machine.framePalette(frame);
+    return { width: frame.width, height: frame.height, indices: frame.indices, palette };
+  }
+
+  /** Any decodable mode from video memory; else the wasm renderer. */
   async screenshot(): Promise<ScreenImage> {
-    const screen = await this.machine.screen();
+    await this.machine.screen();
     try {
-      const frame = await screen.frame({ allowUnconfirmed: true });
-      const { palette } = await this.machine.framePalette(frame);
-      return {
-        width: frame.width,
-        height: frame.height,
-        rgba: indicesToRgba(frame.indices, palette),
-        maybeStale: false,
-      };
+      const d = await this.decoded();
+      return { width: d.width, height: d.height, rgba: indexedToRgba(d.indices, d.palette), maybeStale: false };
     } catch (err) {
       if (!this.machine.backend.emulatorScreenshot) throw err;
       return { ...(await this.machine.backend.emulatorScreenshot()), maybeStale: false };

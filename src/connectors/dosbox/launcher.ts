@@ -4,6 +4,7 @@
  * for DOS (and the program) to be up, locates the VGA buffer while our
  * calibration line is still on screen, and hands back a DosboxTarget.
  */
+import { RendererPalette } from './renderer-palette.js';
 import { sleep } from '../../core/async.js';
 import { existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -120,6 +121,7 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       description: em.memory.description,
       launched: true,
       emulatorScreenshot: () => em.screenshot(),
+      rendererPalette: new RendererPalette(() => em.screenshot()),
       recorders: new WasmRecorders(em),
     };
     shutdown = () => em.exit();

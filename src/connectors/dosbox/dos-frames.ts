@@ -1,0 +1,123 @@
+/**
+ * Live frames of a DOS guest, read from its video memory while DOSBox runs
+ * (it never stops for them: the reads go through /proc/PID/mem or the wasm
+ * heap): the BIOS mode, then text cells (with the guest's font) or the mode
+ * 13h / Mode X / EGA / CGA picture, decoded by the project's decoders into
+ * palette indices with the guest's palette. One read at a time, at most the
+ * rate asked for; a frame goes to the viewers only when its pixels or
+ * palette changed.
+ */
+import type { Rgb } from '../../machines/dos/palette.js';
+import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
+
+export const DOS_MAX_FPS = 60;
+
+export const DOS_FRAME_SOURCE: FrameSourceInfo = {
+  mode: 'push',
+  maxFps: DOS_MAX_FPS,
+  cost: "frames are decoded from the guest's video memory while DOSBox runs; the emulator does not stop for them",
+};
+
+/** One decoded picture: palette indices and the palette. */
+export interface DecodedScreen {
+  width: number;
+  height: number;
+  indices: Uint8Array;
+  palette: readonly Rgb[];
+}
+
+interface Viewer {
+  request: FrameRequest;
+  listener: FrameListener;
+}
+
+export class DosFrames {
+  private readonly viewers = new Set<Viewer>();
+  private timer?: NodeJS.Timeout;
+  private reading = false;
+  private last?: ScreenFrame;
+  private counter = 0;
+  /** reads made (for tests and the bench: what the source cost) */
+  reads = 0;
+
+  constructor(
+    /** the guest's screen as it is now */
+    private readonly read: () => Promise<DecodedScreen>,
+    private readonly alive: () => boolean,
+  ) {}
+
+  subscribe(request: FrameRequest, listener: FrameListener): () => void {
+    const viewer = { request, listener };
+    this.viewers.add(viewer);
+    if (this.last) this.deliver([viewer], this.last); // a newcomer sees the screen at once
+    if (!this.timer && !this.reading) this.tick();
+    return () => {
+      this.viewers.delete(viewer);
+      if (!this.viewers.size && this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+    };
+  }
+
+  private get interval(): number {
+    const fps = Math.max(...[...this.viewers].map((v) => clampFps(v.request.fps)));
+    return 1000 / fps;
+  }
+
+  /** One read, then the next after the interval (counted from this read's start, so a slow read does not slow the rate). */
+  private tick(): void {
+    this.timer = undefined;
+    if (!this.viewers.size || !this.alive()) return;
+    const started = performance.now();
+    this.reading = true;
+    void this.readOnce().finally(() => {
+      this.reading = false;
+      if (!this.viewers.size || this.timer) return;
+      const wait = Math.max(0, this.interval - (performance.now() - started));
+      this.timer = setTimeout(() => this.tick(), wait);
+    });
+  }
+
+  private async readOnce(): Promise<void> {
+    let shot: DecodedScreen;
+    try {
+      shot = await this.read();
+      this.reads++;
+    } catch {
+      return; // a mode we cannot decode, or a guest in the middle of a mode change: this frame is missed
+    }
+    if (this.last && sameScreen(this.last, shot)) return;
+    const frame: ScreenFrame = {
+      width: shot.width,
+      height: shot.height,
+      frame: ++this.counter,
+      pixels: shot.indices,
+      palette: shot.palette,
+      maybeStale: false,
+    };
+    this.last = frame;
+    this.deliver([...this.viewers], frame);
+  }
+
+  private deliver(viewers: Viewer[], frame: ScreenFrame): void {
+    for (const v of viewers) {
+      try {
+        v.listener(frame);
+      } catch {
+        /* a viewer's bug stays its own */
+      }
+    }
+  }
+}
+
+function sameScreen(a: ScreenFrame, b: DecodedScreen): boolean {
+  if (a.width !== b.width || a.height !== b.height || !a.pixels || !a.palette) return false;
+  if (Buffer.compare(a.pixels, b.indices) !== 0) return false;
+  const pa = a.palette;
+  return pa.length === b.palette.length && pa.every((c, i) => c.every((v, k) => v === b.palette[i][k]));
+}
+
+function clampFps(fps: number): number {
+  return Number.isFinite(fps) && fps > 0 ? Math.min(DOS_MAX_FPS, fps) : DOS_MAX_FPS;
+}

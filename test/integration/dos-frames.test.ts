@@ -1,0 +1,122 @@
+/**
+ * Live DOS frames from guest video memory on the real emulators (Debian's
+ * DOSBox 0.74, and the embedded wasm DOSBox-X when installed), through the
+ * session's screen feed: in text mode the frames carry the program's text as
+ * the snapshot does; in mode 13h the frame's palette indices are the picture
+ * MODE13.COM draws (byte for byte), its colours equal the screenshot's, a
+ * patched guest variable arrives as a new frame, and a screen that stands
+ * still brings no new frame. On wasm the 256 colours are learned from the
+ * emulator's own picture, so the screenshot is the 320x200 decode.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { frameRgba } from '../../src/core/frames.js';
+import type { ScreenFrame } from '../../src/core/target.js';
+import { DOS_FEATURE } from '../../src/connectors/dosbox/dosbox-target.js';
+import { reduceToMode } from '../../src/connectors/dosbox/xwd.js';
+import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
+import { buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
+
+const BACKENDS = ['native', 'wasm-dosbox-x'] as const;
+
+/** MODE13.COM's picture: pattern (x+2y)&255 and the 40x40 box at (140,80) in `box`. */
+function expectedMode13(box: number): Uint8Array {
+  const f = new Uint8Array(64000);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 320; x++) f[y * 320 + x] = (x + 2 * y) & 255;
+  for (let y = 80; y < 120; y++) for (let x = 140; x < 180; x++) f[y * 320 + x] = box;
+  return f;
+}
+
+let fx: DosFixtures;
+before(async () => {
+  fx = await buildDosFixtures();
+});
+
+for (const backend of BACKENDS) {
+  describe(
+    `DOS frames from video memory on ${backend}`,
+    { skip: backend !== 'native' && !wasmAvailable() ? 'optional npm package "emulators" not installed' : false },
+    () => {
+      const d = new ToolDriver();
+      after(() => d.close());
+
+      it(
+        'text mode: frames with the text on screen, the same pixels as the screenshot',
+        { timeout: 90_000 },
+        async () => {
+          const launched = await d.call('dosbox_launch', { program: fx.programs.keyecho.com, backend });
+          const session = d.manager.get(launched.session_id as string);
+          assert.equal(session.frameSource().mode, 'push');
+          const frames: ScreenFrame[] = [];
+          const off = session.watchScreen({ fps: 25 }, (f) => frames.push(f));
+          try {
+            await d.call('dosbox_type_keys', { session_id: session.id, keys: 'r' });
+            const text = async () =>
+              ((await d.call('dosbox_read_screen', { session_id: session.id })).lines as string[]).join('\n');
+            await until('the echo of r', async () => /got r scan=13/.test(await text()));
+            // the pushed frames catch up with the screen as the snapshot reads it
+            await until('the last frame equal to the screenshot', async () => {
+              const last = frames.at(-1);
+              return !!last && frameRgba(last).equals((await session.screenshot()).rgba);
+            });
+            const last = frames.at(-1)!;
+            assert.ok(last.pixels && last.palette, 'palette indices and the 16 text colours');
+            assert.equal(last.width, 640); // 80 columns x 8 pixels, 25 rows x 16
+            assert.equal(last.height, 400);
+            // the screen stands still: no new frame
+            const still = frames.length;
+            await new Promise((r) => setTimeout(r, 800));
+            assert.equal(frames.length, still, 'no frame while the screen does not change');
+          } finally {
+            off();
+            await d.call('stop_session', { session_id: session.id }).catch(() => undefined);
+          }
+        },
+      );
+
+      it('mode 13h: the decoded indices, its colours, a patch as a new frame', { timeout: 90_000 }, async () => {
+        const m = fx.programs.mode13;
+        const launched = await d.call('dosbox_launch', { program: m.com, backend });
+        const session = d.manager.get(launched.session_id as string);
+        const psp = parseInt(
+          (launched.programs as { name: string; psp: string }[]).find((p) => p.name === 'MODE13')!.psp,
+          16,
+        );
+        const frames: ScreenFrame[] = [];
+        const off = session.watchScreen({ fps: 25 }, (f) => frames.push(f));
+        try {
+          const shows = (box: number) => () =>
+            Promise.resolve(
+              frames.some((f) => f.width === 320 && Buffer.compare(f.pixels!, expectedMode13(box)) === 0),
+            );
+          await until('the mode 13h picture as a frame', shows(0x0f), 15_000);
+          await d.call('dosbox_write', {
+            session_id: session.id,
+            address: { segment: psp, offset: m.labels.boxcolor },
+            hex: '28',
+          });
+          await until('the patched box as a new frame', shows(0x28), 5000);
+          const last = frames.at(-1)!;
+          assert.equal(Buffer.compare(last.pixels!, expectedMode13(0x28)), 0);
+          const shot = await session.screenshot();
+          assert.equal(shot.width, 320, 'the screenshot is the decoded frame, not the emulator picture');
+          assert.ok(frameRgba(last).equals(shot.rgba), 'the frame colours = the screenshot');
+          // the guest's default palette: index 1 is blue
+          assert.deepEqual(last.palette![1], [0, 0, 0xaa]);
+          const own = session.feature(DOS_FEATURE).backend.emulatorScreenshot;
+          if (own) {
+            const picture = reduceToMode(await own(), 320, 200);
+            assert.ok(frameRgba(last).equals(picture.rgba), "the frame = the emulator's own picture, reduced");
+          }
+          const still = frames.length;
+          await new Promise((r) => setTimeout(r, 800));
+          assert.equal(frames.length, still, 'no frame while the picture stands still');
+        } finally {
+          off();
+          await d.call('dosbox_type_keys', { session_id: session.id, keys: '{Esc}' }).catch(() => undefined);
+          await d.call('stop_session', { session_id: session.id }).catch(() => undefined);
+        }
+      });
+    },
+  );
+}

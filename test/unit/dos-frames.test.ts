@@ -1,0 +1,152 @@
+/**
+ * The DOS frame source's own logic with a scripted screen: a frame only when
+ * the pixels or the palette changed, at most the rate asked for, one read at
+ * a time however slow the reads are, nothing once the last viewer left; and
+ * the wasm palette learned from the emulator's picture by majority per index,
+ * looked at again for an unseen index or after REFRESH_MS only.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Rgb } from '../../src/machines/dos/palette.js';
+import type { ScreenFrame } from '../../src/core/target.js';
+import { DosFrames, type DecodedScreen } from '../../src/connectors/dosbox/dos-frames.js';
+import { REFRESH_MS, RendererPalette } from '../../src/connectors/dosbox/renderer-palette.js';
+import { sleep } from '../../src/core/async.js';
+
+const GREY: Rgb[] = Array.from({ length: 256 }, (_, i) => [i, i, i]);
+
+function screen(fill: number, palette: readonly Rgb[] = GREY): DecodedScreen {
+  return { width: 4, height: 2, indices: new Uint8Array(8).fill(fill), palette };
+}
+
+test('frames only when the pixels or the palette change; frame numbers grow', async () => {
+  let current = screen(1);
+  const src = new DosFrames(
+    async () => current,
+    () => true,
+  );
+  const got: ScreenFrame[] = [];
+  const off = src.subscribe({ fps: 50 }, (f) => got.push(f));
+  await sleep(200);
+  assert.equal(got.length, 1, 'the same screen read again and again: one frame');
+  assert.ok(src.reads >= 3, `it kept reading (${src.reads})`);
+  current = screen(2);
+  await sleep(100);
+  assert.equal(got.length, 2, 'new pixels: a frame');
+  current = screen(
+    2,
+    GREY.map(([r]) => [r, 0, 0] as Rgb),
+  );
+  await sleep(100);
+  assert.equal(got.length, 3, 'the same pixels in new colours (a DAC change): a frame');
+  assert.deepEqual(
+    got.map((f) => f.frame),
+    [1, 2, 3],
+  );
+  assert.equal(got[1].pixels![0], 2);
+  off();
+});
+
+test('at most the rate asked for, and nothing after the last viewer left', async () => {
+  let n = 0;
+  const src = new DosFrames(
+    async () => screen(n++ & 0xff),
+    () => true,
+  );
+  const got: ScreenFrame[] = [];
+  const off = src.subscribe({ fps: 10 }, (f) => got.push(f));
+  const t0 = performance.now();
+  await sleep(1000);
+  const seconds = (performance.now() - t0) / 1000;
+  assert.ok(got.length <= 10 * seconds + 1, `${got.length} frames in ${seconds.toFixed(2)} s at 10 fps`);
+  assert.ok(got.length >= 3, `frames came: ${got.length}`);
+  off();
+  const reads = src.reads;
+  await sleep(300);
+  assert.equal(src.reads, reads, 'no reads without a viewer');
+});
+
+test('one read at a time when reads are slower than the rate', async () => {
+  let inFlight = 0;
+  let most = 0;
+  let k = 0;
+  const src = new DosFrames(
+    async () => {
+      most = Math.max(most, ++inFlight);
+      await sleep(60);
+      inFlight--;
+      return screen(k++ & 0xff);
+    },
+    () => true,
+  );
+  const offs = [src.subscribe({ fps: 50 }, () => undefined), src.subscribe({ fps: 50 }, () => undefined)];
+  await sleep(400);
+  offs.forEach((off) => off());
+  assert.equal(most, 1, 'never two reads at once');
+  assert.ok(src.reads >= 2);
+});
+
+test('a failing read is a missed frame; a gone machine is not read', async () => {
+  let fail = true;
+  let alive = true;
+  const src = new DosFrames(
+    async () => {
+      if (fail) throw new Error('mode change');
+      return screen(7);
+    },
+    () => alive,
+  );
+  const got: ScreenFrame[] = [];
+  const off = src.subscribe({ fps: 50 }, (f) => got.push(f));
+  await sleep(100);
+  assert.equal(got.length, 0);
+  fail = false;
+  await sleep(100);
+  assert.equal(got.length, 1);
+  alive = false;
+  const reads = src.reads;
+  await sleep(100);
+  assert.ok(src.reads <= reads + 1, 'reading stops once the machine is gone');
+  off();
+});
+
+/** A 2x-scaled picture of `indices` (w x h) in `palette`, as the wasm emulator's screenshot is. */
+function picture(indices: Uint8Array, w: number, h: number, palette: readonly Rgb[]) {
+  const rgba = Buffer.alloc(w * 2 * h * 2 * 4);
+  for (let y = 0; y < h * 2; y++)
+    for (let x = 0; x < w * 2; x++) {
+      const [r, g, b] = palette[indices[(y >> 1) * w + (x >> 1)]];
+      rgba.set([r, g, b, 255], (y * w * 2 + x) * 4);
+    }
+  return { width: w * 2, height: h * 2, rgba };
+}
+
+test("the learned palette: each index's colour by majority, refreshed only when needed", async () => {
+  const real: Rgb[] = Array.from({ length: 256 }, (_, i) => [i, 255 - i, (i * 7) & 255]);
+  let clock = 0;
+  let shots = 0;
+  let shown = Uint8Array.from([1, 1, 1, 2, 2, 2, 3, 3]);
+  const learned = new RendererPalette(
+    async () => {
+      shots++;
+      // one pixel of index 1 already shows the next frame's colour: it is outvoted
+      const p = picture(shown, 4, 2, real);
+      p.rgba.set([9, 9, 9, 255], 0);
+      return p;
+    },
+    () => clock,
+  );
+  const pal = await learned.palette(shown, 4, 2);
+  assert.deepEqual([pal[1], pal[2], pal[3]], [real[1], real[2], real[3]]);
+  assert.deepEqual(pal[4], [0, 0, 0], 'unseen: black');
+  assert.equal(shots, 1);
+  clock += REFRESH_MS / 2;
+  await learned.palette(shown, 4, 2);
+  assert.equal(shots, 1, 'known indices within the refresh time: no new screenshot');
+  shown = Uint8Array.from([4, 4, 4, 4, 1, 1, 1, 1]);
+  assert.deepEqual((await learned.palette(shown, 4, 2))[4], real[4], 'an unseen index: learned at once');
+  assert.equal(shots, 2);
+  clock += REFRESH_MS + 1;
+  await learned.palette(shown, 4, 2);
+  assert.equal(shots, 3, 'after the refresh time: looked at again (the DAC may have changed)');
+});
