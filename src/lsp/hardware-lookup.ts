@@ -136,7 +136,7 @@ export function lookupInterrupt(vector: number, ah: number | undefined): Hardwar
   const int = DOS_INTERRUPTS[vector];
   if (!int) return undefined;
   const fn = ah === undefined ? undefined : int.functions[ah];
-  const where = `INT ${hex(vector, 2)}h` + (ah === undefined ? '' : ` AH=${hex(ah, 2)}h`);
+  const where = `INT ${hex(vector, 2)}h` + (ah === undefined ? '' : ` ${int.selector}=${hex(ah, 2)}h`);
   if (!fn) {
     const known = Object.entries(int.functions)
       .map(([k, f]) => `${hex(Number(k), 2)}h ${f.name}`)
@@ -144,7 +144,7 @@ export function lookupInterrupt(vector: number, ah: number | undefined): Hardwar
     return {
       machine: 'dos',
       name: `INT ${hex(vector, 2)}h`,
-      description: `${int.title} services; AH selects: ${known}`,
+      description: `${int.title} services; ${int.selector} selects: ${known}`,
       where,
     };
   }

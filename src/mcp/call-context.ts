@@ -5,4 +5,6 @@ export interface CallContext {
   signal?: AbortSignal;
   /** a notifications/progress for this call, when the client passed a progress token; otherwise nothing */
   progress(message: string): void;
+  /** files this call wrote (absolute paths): the reply links each as a resource (resource_link) */
+  written?: string[];
 }

@@ -2,9 +2,10 @@
  * MCP resources: what an agent reads rather than calls. Machine knowledge is
  * served from the data the decoders use (src/machines/, generated here, never
  * retyped): the C64 symbol profile and its VIC-II/SID/CIA groups, the ZX
- * Spectrum memory map and ports, the Sprinter ports and memory windows, the DOS
- * BIOS data area and interrupt summaries. Per session: the current screen as
- * a PNG and the loaded program's source files.
+ * Spectrum memory map and ports, the Sprinter ports, memory windows and video
+ * modes, the DOS BIOS data area and interrupt summaries (INT 10h/16h/21h/33h).
+ * Per session: the current screen as a PNG and the loaded program's source
+ * files. Files the tools write: file-resources.ts.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SessionManagerApi } from '../session/types.js';
@@ -12,7 +13,14 @@ import { C64_SYMBOL_PROFILE } from '../machines/c64/symbol-profile.js';
 import { ZX_MEMORY, ZX_PORTS } from '../machines/zx/hardware.js';
 import { SPRINTER_PORTS } from '../machines/sprinter/ports.js';
 import { GRAPHICS_PAGES, PAGE_PORTS, WINDOW_SIZE } from '../machines/sprinter/windows.js';
-import { VRAM_ROW, VRAM_SIZE } from '../machines/sprinter/video.js';
+import {
+  MODE_COLUMN,
+  PALETTE_COLUMN,
+  SETVMOD_MODES,
+  SQUARE_MODES,
+  VRAM_ROW,
+  VRAM_SIZE,
+} from '../machines/sprinter/video.js';
 import { BDA_FIELDS, DOS_INTERRUPTS } from '../machines/dos/reference.js';
 import { encodePng } from '../core/png.js';
 import { readRegularFile } from '../core/files.js';
@@ -75,6 +83,16 @@ export const KNOWLEDGE: { name: string; path: string; description: string; data:
     }),
   },
   {
+    name: 'sprinter-video-modes',
+    path: 'sprinter/video-modes',
+    description: 'Sprinter video: the SETVMOD modes, the per-square mode table, palettes and text in VRAM',
+    data: () => ({
+      setvmod: hexKeyed(SETVMOD_MODES),
+      vram: { row_bytes: VRAM_ROW, size: VRAM_SIZE, mode_table_column: MODE_COLUMN, palette_column: PALETTE_COLUMN },
+      ...SQUARE_MODES,
+    }),
+  },
+  {
     name: 'dos-bda',
     path: 'dos/bda',
     description: 'DOS: the BIOS data area (0040:0000) fields',
@@ -83,7 +101,7 @@ export const KNOWLEDGE: { name: string; path: string; description: string; data:
   {
     name: 'dos-interrupts',
     path: 'dos/interrupts',
-    description: 'DOS: INT 10h, 16h and 21h functions (AH) in summary',
+    description: 'DOS: INT 10h, 16h, 21h (by AH) and 33h mouse (by AX) functions in summary',
     data: () =>
       Object.fromEntries(
         Object.entries(hexKeyed(DOS_INTERRUPTS)).map(([n, i]) => [n, { ...i, functions: hexKeyed(i.functions) }]),

@@ -17,6 +17,7 @@ import { explainUnknownTool } from './unknown-tool.js';
 import { registerToolDef, type ToolContext, type ToolGroup } from './tool-kit.js';
 import { catalogTools } from './tools/catalog.js';
 import { registerResources } from './resources.js';
+import { registerFileResources } from './file-resources.js';
 
 export const SERVER_NAME = 'retro-debug';
 export const SERVER_VERSION = '0.1.0';
@@ -99,9 +100,11 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
     launchPolicy: opts.launchPolicy,
     roots: async () => [...(opts.roots?.() ?? []), ...(await clientRoots())],
     groups: () => catalog.groups(),
+    filesWritten: [],
   };
   for (const tool of catalogTools) registerToolDef(server, tool, ctx);
   registerResources(server, manager);
+  registerFileResources(server, ctx, () => ctx.filesWritten ?? []);
   const defs = new Map([...catalogTools, ...opts.groups.flatMap((g) => g.tools)].map((t) => [t.name, t]));
   const unadvertised = (name: string) => defs.get(name)?.unadvertised;
   const catalog = new ConnectionCatalog(server, ctx, opts.profile ?? 'full', opts.groups);

@@ -5,12 +5,21 @@
  * declared roots — or fail with `outside_roots`.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { readRegularFile, resolveInsideRoots, writeFileAtomic, type ReadOptions } from '../core/files.js';
+import {
+  readRegularFile,
+  resolveInsideRoots,
+  writeFileAtomic,
+  writeOutputFile,
+  type ReadOptions,
+} from '../core/files.js';
+import type { CallContext } from './call-context.js';
 
 /** The part of a ToolContext these need (kept local: tool-kit sits in an import cycle we must not extend). */
 export interface FileContext {
   outputDir: string;
   roots?: () => Promise<readonly string[]>;
+  /** the call writing: each file written is linked in its reply */
+  call?: CallContext;
 }
 
 /** The folders this connection may read and write: the output folder first. */
@@ -44,5 +53,18 @@ export async function writeToolFile(
   const roots = await allowedRoots(ctx);
   const full = resolveInsideRoots(isAbsolute(path) ? path : resolve(ctx.outputDir, path), roots);
   await writeFileAtomic(full, data, { overwrite, roots });
+  ctx.call?.written?.push(full);
+  return full;
+}
+
+/** Writes under the output folder only (the capture tools' output_path); linked in the reply like any written file. */
+export async function writeOutputToolFile(
+  ctx: FileContext,
+  path: string,
+  data: Uint8Array,
+  overwrite: boolean,
+): Promise<string> {
+  const full = await writeOutputFile(ctx.outputDir, path, data, overwrite);
+  ctx.call?.written?.push(full);
   return full;
 }

@@ -16,6 +16,7 @@ import { asRetroError, internalError, badRequest } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
 import { envelopeShape } from './schemas.js';
 import type { CallContext } from './call-context.js';
+import { withFileLinks } from './file-resources.js';
 
 export type { CallContext };
 
@@ -71,6 +72,8 @@ export interface ToolContext {
   catalog?: CatalogApi;
   /** this call's cancellation and progress (absent outside an MCP request, e.g. the CLI demo) */
   call?: CallContext;
+  /** every file this connection's tools wrote (file-resources.ts serves them back) */
+  filesWritten?: string[];
 }
 
 export interface ToolOutcome<O> {
@@ -202,6 +205,9 @@ async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolCon
   } catch (err) {
     result = errorResult(err);
   }
+  const written = ctx.call?.written ?? [];
+  ctx.filesWritten?.push(...written);
+  result = withFileLinks(result, written);
   return withLosses(result, ctx.connection?.takeLosses() ?? [], ctx.connection?.takeEvents() ?? []);
 }
 
@@ -262,6 +268,7 @@ function callContext(extra: RequestExtra): CallContext {
   const token = extra._meta?.progressToken;
   let step = 0;
   return {
+    written: [],
     signal: extra.signal,
     progress(message) {
       if (token === undefined || extra.signal.aborted) return;

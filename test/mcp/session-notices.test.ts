@@ -46,6 +46,9 @@ async function until(what: string, probe: () => boolean, ms = 10_000): Promise<v
   }
 }
 
+/** Bytes a reply's lost + events block may add for one lease taken and one stop by another client. */
+const NOTICE_BUDGET = 400;
+
 test('a lease taken and a stop at another client’s breakpoint: told at once, and in the next reply', async () => {
   await call(alice, 'start_session', { machine: 'c64', program: fx.prg, cwd: fx.dir, wait: true });
   await call(bob, 'claim_control', { take_over: true });
@@ -70,6 +73,10 @@ test('a lease taken and a stop at another client’s breakpoint: told at once, a
     JSON.stringify(next.events),
   );
   assert.ok(!next.events.some((e: string) => /took the control lease/.test(e)), 'a loss is said once, in lost');
+  // what this typical block (a lease taken, a stop by another client) adds to a reply, as JSON
+  const block = JSON.stringify({ lost: next.lost, events: next.events }).length;
+  console.log(`lost + events block: ${block} bytes`);
+  assert.ok(block <= NOTICE_BUDGET, `${block} bytes > ${NOTICE_BUDGET}`);
   const again = await call(alice, 'session_status', {});
   assert.ok(!('events' in again) && !('lost' in again), 'each is told once');
 

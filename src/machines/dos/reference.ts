@@ -1,7 +1,7 @@
 /**
  * What a DOS program's addresses and interrupt calls mean: the BIOS data area fields
- * (segment 0040h; offsets as in src/machines/dos/bda.ts) and the INT 21h / INT 10h /
- * INT 16h functions by AH. Sources: IBM PC/AT Technical Reference; MS-DOS Programmer's Reference.
+ * (segment 0040h; offsets as in src/machines/dos/bda.ts), the INT 21h / INT 10h /
+ * INT 16h functions by AH and the INT 33h (mouse) ones by AX. Sources: IBM PC/AT Technical Reference; MS-DOS Programmer's Reference.
  */
 import { BDA } from './bda.js';
 
@@ -160,8 +160,60 @@ export const INT16_FUNCTIONS: Record<number, InterruptFunction> = {
   0x11: { name: 'KEY_READY_EXT', description: 'Enhanced keyboard: ZF = 0 and AX = the key if one is waiting.' },
 };
 
-export const DOS_INTERRUPTS: Record<number, { title: string; functions: Record<number, InterruptFunction> }> = {
-  0x10: { title: 'BIOS video', functions: INT10_FUNCTIONS },
-  0x16: { title: 'BIOS keyboard', functions: INT16_FUNCTIONS },
-  0x21: { title: 'DOS', functions: INT21_FUNCTIONS },
+/**
+ * The Microsoft mouse driver (INT 33h), by AX. Positions are in virtual pixels: 640 wide in text modes
+ * (a text column is 8), and in 320-wide modes x is doubled. Source: Microsoft Mouse Programmer's Reference.
+ */
+export const INT33_FUNCTIONS: Record<number, InterruptFunction> = {
+  0x00: { name: 'RESET', description: 'Reset the driver: AX = FFFFh if installed (else 0), BX = number of buttons.' },
+  0x01: { name: 'SHOW_CURSOR', description: 'Show the mouse cursor (one step of the hide counter).' },
+  0x02: { name: 'HIDE_CURSOR', description: 'Hide the mouse cursor.' },
+  0x03: {
+    name: 'GET_POSITION',
+    description: 'BX = buttons down (bit 0 left, 1 right, 2 middle), CX = x, DX = y.',
+  },
+  0x04: { name: 'SET_POSITION', description: 'Move the cursor to CX = x, DX = y.' },
+  0x05: {
+    name: 'BUTTON_PRESSES',
+    description: 'Button BX: AX = buttons down, BX = presses since last call, CX/DX = where last pressed.',
+  },
+  0x06: {
+    name: 'BUTTON_RELEASES',
+    description: 'Button BX: AX = buttons down, BX = releases since last call, CX/DX = where last released.',
+  },
+  0x07: { name: 'SET_X_RANGE', description: 'Limit x to CX (minimum) .. DX (maximum).' },
+  0x08: { name: 'SET_Y_RANGE', description: 'Limit y to CX (minimum) .. DX (maximum).' },
+  0x09: {
+    name: 'SET_GRAPHICS_CURSOR',
+    description: 'Graphics cursor: hot spot BX, CX; screen and cursor masks at ES:DX.',
+  },
+  0x0a: {
+    name: 'SET_TEXT_CURSOR',
+    description: 'Text cursor: BX = 0 software (CX screen mask, DX cursor mask), 1 hardware (CX, DX scan lines).',
+  },
+  0x0b: { name: 'READ_MOTION', description: 'CX, DX = mickeys moved since the last call (signed).' },
+  0x0c: { name: 'SET_HANDLER', description: 'Call the handler at ES:DX on the events in mask CX.' },
+  0x0f: { name: 'SET_MICKEY_RATIO', description: 'Mickeys per 8 pixels: CX horizontal, DX vertical.' },
+  0x10: { name: 'CONDITIONAL_HIDE', description: 'Hide the cursor while it is in the rectangle CX,DX - SI,DI.' },
+  0x13: { name: 'SET_DOUBLE_SPEED', description: 'Speed above DX mickeys per second doubles the motion.' },
+  0x14: { name: 'SWAP_HANDLER', description: 'Install the handler at ES:DX for mask CX; the old one in ES:DX, CX.' },
+  0x15: { name: 'STATE_SIZE', description: 'BX = bytes needed to save the driver state.' },
+  0x1a: { name: 'SET_SENSITIVITY', description: 'BX horizontal, CX vertical speed, DX double-speed threshold.' },
+  0x1b: { name: 'GET_SENSITIVITY', description: 'BX horizontal, CX vertical speed, DX double-speed threshold.' },
+  0x21: { name: 'SOFT_RESET', description: 'Reset the software state: AX = FFFFh if installed, BX = buttons.' },
+  0x24: { name: 'GET_VERSION', description: 'BH.BL = driver version, CH = mouse type, CL = IRQ.' },
+};
+
+export interface DosInterrupt {
+  title: string;
+  /** the register that selects the function */
+  selector: 'AH' | 'AX';
+  functions: Record<number, InterruptFunction>;
+}
+
+export const DOS_INTERRUPTS: Record<number, DosInterrupt> = {
+  0x10: { title: 'BIOS video', selector: 'AH', functions: INT10_FUNCTIONS },
+  0x16: { title: 'BIOS keyboard', selector: 'AH', functions: INT16_FUNCTIONS },
+  0x21: { title: 'DOS', selector: 'AH', functions: INT21_FUNCTIONS },
+  0x33: { title: 'Mouse driver', selector: 'AX', functions: INT33_FUNCTIONS },
 };

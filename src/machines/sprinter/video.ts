@@ -7,8 +7,36 @@ import { badRequest } from '../../core/errors.js';
 
 export const VRAM_ROW = 1024;
 export const VRAM_SIZE = 256 * VRAM_ROW;
-const MODE_COLUMN = 0x300;
-const PALETTE_COLUMN = 0x3e0;
+/** VRAM column of the mode table (4 bytes per 8×8 square) and of the palettes (R, G, B per colour row). */
+export const MODE_COLUMN = 0x300;
+export const PALETTE_COLUMN = 0x3e0;
+
+/** The video modes DSS's SETVMOD (RST #10, C = #50) takes (SDK video.h): code, kind, size and colours. */
+export const SETVMOD_MODES: Record<
+  number,
+  { kind: 'text' | 'graphics'; width: number; height: number; colours: number }
+> = {
+  0x02: { kind: 'text', width: 40, height: 32, colours: 16 },
+  0x03: { kind: 'text', width: 80, height: 32, colours: 16 },
+  0x80: { kind: 'graphics', width: 320, height: 256, colours: 16 },
+  0x81: { kind: 'graphics', width: 320, height: 256, colours: 256 },
+  0x82: { kind: 'graphics', width: 640, height: 256, colours: 16 },
+};
+
+/** How the hardware shows a screen: per 8×8 square, its mode bytes (decodeMode reads them). */
+export const SQUARE_MODES = {
+  squares: { columns: 56, visible_columns: 40, rows: 40, visible_rows: 32, screen_pixels_wide: 16, lines: 8 },
+  mode_table: 'VRAM row 1 + 2a + #80 × PM (RGMOD bit 0), column #300 + 4b, for square column a, row b',
+  mode0: [
+    'bit 4 = 0: graphics; bits 7-6 palette 0-3; bit 5: 640 wide (4 bpp, high nibble left) else 320 (8 bpp)',
+    'graphics source: column (m0[3:0] << 6) | (m1[2:0] << 3), row m1[7:3] << 3; m2 bit 2: low-res 2×2',
+    'bit 4 = 1: text; m1 = character, m2 = attribute row, bits 3-0 font block, bit 5: 80 columns else 40',
+    'bits 7-4 = 1111: border/sync; bits 3-2 = 11 blank; bit 0: INT at the end of that square row',
+  ],
+  palettes: 'colour n of palette k at VRAM row n, column #3E0 + 4k: R, G, B',
+  text: 'character at column c, row r: VRAM row 1 + c + #80 × PM, column #301 + 4r',
+  picture: '640 × 256 inside a visible 736 × 288 frame, starting at (48, 16); 320-mode pixels are 2 wide',
+} as const;
 
 export type SquareMode =
   | { kind: 'graphics'; palette: number; width: 320 | 640; sourceColumn: number; sourceRow: number; lowRes: boolean }

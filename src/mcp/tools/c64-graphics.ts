@@ -20,7 +20,8 @@ import {
   spriteBytesNeeded,
   type IndexedImage,
 } from '../../machines/c64/vic-graphics.js';
-import { resolveOutputPath, writeOutputFile } from '../../core/files.js';
+import { resolveOutputPath } from '../../core/files.js';
+import { writeOutputToolFile } from '../tool-files.js';
 import { sessionIdInput } from '../schemas.js';
 import { defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
 import {
@@ -114,7 +115,7 @@ async function reply(
   const { palette, plan } = prepared;
   const encoded = encodeIndexedPng(img, palette ?? PEPTO_PAL);
   const path = args.output_path
-    ? await writeOutputFile(ctx.outputDir, args.output_path, encoded.png, args.overwrite)
+    ? await writeOutputToolFile(ctx, args.output_path, encoded.png, args.overwrite)
     : undefined;
   const extra = extraInlineBytes(plan, used);
   const notes = [

@@ -7,7 +7,7 @@ import * as z from 'zod/v4';
 import { badRequest } from '../../core/errors.js';
 import { viceLabelFile, type Label } from '../../session/labels.js';
 import { C64_PROFILE_SHA256, C64_SYMBOL_PROFILE, profileSymbols } from '../../machines/c64/symbol-profile.js';
-import { writeOutputFile } from '../../core/files.js';
+import { writeOutputToolFile } from '../tool-files.js';
 import { sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { applyLabels, conflictInputs, labelPlanOutput, labelsOf } from './c64-labels.js';
@@ -126,7 +126,7 @@ const applyProfile = defineTool({
       const text = viceLabelFile(labels);
       const path = args.dry_run
         ? undefined
-        : await writeOutputFile(ctx.outputDir, args.output_path, Buffer.from(text), args.overwrite);
+        : await writeOutputToolFile(ctx, args.output_path, Buffer.from(text), args.overwrite);
       return {
         data: {
           dry_run: args.dry_run,

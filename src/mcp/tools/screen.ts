@@ -4,7 +4,7 @@ import { encodePng } from '../../core/png.js';
 import { frameToImage } from '../../core/frames.js';
 import { encodeIndexedPng } from '../../core/indexed-png.js';
 import type { ScreenFrame } from '../../core/target.js';
-import { writeOutputFile } from '../../core/files.js';
+import { writeOutputToolFile } from '../tool-files.js';
 import { parseKeyText } from '../../core/keys.js';
 import { tooLarge } from '../../core/errors.js';
 import { generationInput, sessionIdInput } from '../schemas.js';
@@ -36,9 +36,7 @@ const screenshot = defineTool({
     const { session } = ctx.connection.use(args.session_id);
     const image = await session.screenshot();
     const png = encodePng(image);
-    const path = args.output_path
-      ? await writeOutputFile(ctx.outputDir, args.output_path, png, args.overwrite)
-      : undefined;
+    const path = args.output_path ? await writeOutputToolFile(ctx, args.output_path, png, args.overwrite) : undefined;
     return {
       session,
       data: {

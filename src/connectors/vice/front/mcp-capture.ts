@@ -1,7 +1,7 @@
 /** vice_capture_screen: VICE's composited frame as an indexed PNG through VICE's own palette. */
 import * as z from 'zod/v4';
 import { encodeIndexedPng } from '../../../core/indexed-png.js';
-import { writeOutputFile } from '../../../core/files.js';
+import { writeOutputToolFile } from '../../../mcp/tool-files.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { boundVice } from './mcp-binding.js';
@@ -49,7 +49,7 @@ export const viceCaptureScreen: ToolDef = defineTool({
     const pixels = args.crop ? cropIndexed(frame.pixels, frame.width, inner) : frame.pixels;
     const png = encodeIndexedPng({ width, height, pixels }, frame.palette);
     const outputPath = args.output_path
-      ? await writeOutputFile(ctx.outputDir, args.output_path, png.png, args.overwrite)
+      ? await writeOutputToolFile(ctx, args.output_path, png.png, args.overwrite)
       : null;
     return {
       session,
