@@ -5,7 +5,8 @@
  * the pointer, and offers the border/grid toggles, warp and control buttons.
  */
 import type { HostMessage, WebviewMessage } from '../src/ui/screen-messages.js';
-import { panelKeyText } from '../src/ui/panel-keys.js';
+import { joystickControl, panelKeyText } from '../src/ui/panel-keys.js';
+import { JOYSTICK_IDLE, type JoystickState } from '../src/core/input-devices.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
 
@@ -26,12 +27,17 @@ const inspector = byId<HTMLParagraphElement>('inspector');
 const borderBox = byId<HTMLInputElement>('border');
 const gridBox = byId<HTMLInputElement>('grid');
 const warpBox = byId<HTMLInputElement>('warp');
+const spritesBox = byId<HTMLInputElement>('sprites');
+const joystickSelect = byId<HTMLSelectElement>('joystick');
+const mouseBox = byId<HTMLInputElement>('mouse');
 
 type Raw = Extract<HostMessage, { type: 'raw' }>;
 let last: Raw | undefined;
 let mine = false;
 let hoverAddress: number | undefined;
 const shownAt: number[] = [];
+let boxes: Extract<HostMessage, { type: 'sprites' }>['boxes'] = [];
+let stick: JoystickState = { ...JOYSTICK_IDLE };
 
 function showHeader(sessionId: string | undefined, runState: string | undefined): void {
   session.textContent = sessionId ? `session ${sessionId}` : '';
@@ -72,6 +78,15 @@ function draw(f: Raw): void {
       g.lineTo(f.inner.x - v.x + f.inner.width, f.inner.y - v.y + y + 0.5);
     }
     g.stroke();
+  }
+  if (spritesBox.checked) {
+    g.strokeStyle = 'rgba(255, 64, 160, 0.9)';
+    g.fillStyle = 'rgba(255, 64, 160, 0.9)';
+    g.font = '8px monospace';
+    for (const b of boxes) {
+      g.strokeRect(b.x - v.x + 0.5, b.y - v.y + 0.5, b.width - 1, b.height - 1);
+      g.fillText(String(b.sprite), b.x - v.x + 2, b.y - v.y + 8);
+    }
   }
 }
 
@@ -120,6 +135,26 @@ function render(m: HostMessage): void {
       control.dataset.mine = String(m.mine);
       takeButton.textContent = m.mine ? 'Release Control' : 'Take Control';
       return;
+    case 'sprites':
+      boxes = m.boxes;
+      canvas.dataset.sprites = String(m.boxes.length);
+      if (last) draw(last);
+      return;
+    case 'devices': {
+      byId<HTMLElement>('sprites-label').hidden = !m.spriteOutlines;
+      joystickSelect.disabled = !m.joystick;
+      for (const o of Array.from(joystickSelect.options))
+        o.hidden = o.value !== '0' && !m.joystick?.ports.includes(Number(o.value));
+      byId<HTMLElement>('joystick-label').title = m.joystick
+        ? `Cursor keys and Ctrl (fire) to a joystick port, after Take Control; ${m.joystick.note ?? ''}`
+        : (m.joystickUnavailable ?? 'no joystick');
+      mouseBox.disabled = !m.mouse;
+      if (!m.mouse) mouseBox.checked = false;
+      byId<HTMLElement>('mouse-label').title = m.mouse
+        ? "The pointer over the screen as the machine's mouse, after Take Control"
+        : (m.mouseUnavailable ?? 'no mouse');
+      return;
+    }
     case 'inspect':
       inspector.textContent = m.lines.join(' · ');
       hoverAddress = m.address;
@@ -150,9 +185,66 @@ canvas.addEventListener('mousemove', (e) => {
 });
 canvas.addEventListener('click', () => {
   canvas.focus();
-  if (hoverAddress !== undefined) vscode.postMessage({ type: 'open-memory', address: hoverAddress });
+  // while the pointer is the machine's mouse, a click is the machine's too
+  if (hoverAddress !== undefined && !driving()) vscode.postMessage({ type: 'open-memory', address: hoverAddress });
+});
+
+/** The panel drives the machine's mouse: ticked, and the panel holds control. */
+const driving = () => mouseBox.checked && mine;
+let pointerAt: { x: number; y: number } | undefined;
+let pointerButtons = 0;
+let pointerQueued = false;
+let holdTimer: ReturnType<typeof setInterval> | undefined;
+function sendPointer(): void {
+  if (!pointerAt || !driving()) return;
+  vscode.postMessage({ type: 'pointer', x: pointerAt.x, y: pointerAt.y, buttons: pointerButtons });
+}
+function pointerEvent(e: MouseEvent): void {
+  if (!driving()) return;
+  pointerAt = framePoint(e) ?? pointerAt;
+  // MouseEvent.buttons: 1 left, 2 right, 4 middle, as the INT 33h and MAME buttons are numbered here
+  pointerButtons = e.buttons & 7;
+  if (e.type !== 'mousemove') {
+    e.preventDefault();
+    sendPointer();
+  } else if (!pointerQueued) {
+    pointerQueued = true; // one move a drawn frame at most
+    requestAnimationFrame(() => {
+      pointerQueued = false;
+      sendPointer();
+    });
+  }
+  // a program's own INT 33h handler keeps overwriting what we write: repeat while a button is held
+  if (pointerButtons && !holdTimer) holdTimer = setInterval(sendPointer, 50);
+  if (!pointerButtons && holdTimer) {
+    clearInterval(holdTimer);
+    holdTimer = undefined;
+  }
+}
+for (const type of ['mousemove', 'mousedown', 'mouseup'] as const) canvas.addEventListener(type, pointerEvent);
+canvas.addEventListener('contextmenu', (e) => driving() && e.preventDefault());
+
+/** The joystick mapping: a cursor key or Ctrl goes to the chosen port instead of the keyboard. */
+function joystickKey(e: KeyboardEvent, down: boolean): boolean {
+  const port = Number(joystickSelect.value);
+  const control = port ? joystickControl(e.key) : undefined;
+  if (!control || !mine) return false;
+  e.preventDefault();
+  e.stopPropagation();
+  if (stick[control] === down) return true; // key repeat
+  stick = { ...stick, [control]: down };
+  canvas.dataset.joystick = JSON.stringify(stick);
+  vscode.postMessage({ type: 'joystick', port, state: stick });
+  return true;
+}
+canvas.addEventListener('keyup', (e) => joystickKey(e, false));
+canvas.addEventListener('blur', () => {
+  const port = Number(joystickSelect.value);
+  if (port && Object.values(stick).some(Boolean)) vscode.postMessage({ type: 'joystick', port, state: JOYSTICK_IDLE });
+  stick = { ...JOYSTICK_IDLE };
 });
 canvas.addEventListener('keydown', (e) => {
+  if (joystickKey(e, true)) return;
   const text = panelKeyText(e);
   if (!text) return;
   if (!mine) {
@@ -176,6 +268,14 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   }
 });
 for (const box of [borderBox, gridBox]) box.addEventListener('change', () => last && draw(last));
+spritesBox.addEventListener('change', () => {
+  vscode.postMessage({ type: 'sprites', on: spritesBox.checked });
+  if (last) draw(last);
+});
+joystickSelect.addEventListener('change', () => {
+  stick = { ...JOYSTICK_IDLE };
+  canvas.focus();
+});
 warpBox.addEventListener('change', () => vscode.postMessage({ type: 'warp', on: warpBox.checked }));
 takeButton.addEventListener('click', () => vscode.postMessage({ type: mine ? 'release-control' : 'take-control' }));
 byId<HTMLButtonElement>('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));

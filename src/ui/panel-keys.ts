@@ -3,7 +3,8 @@
  * session types with: printable characters as themselves, the rest by name
  * in braces with their modifiers. Undefined for keys the panel keeps (modifier
  * presses alone, IME composition, browser shortcuts with Ctrl/Meta and a letter
- * VS Code needs, e.g. Ctrl+P).
+ * VS Code needs, e.g. Ctrl+P). With the joystick mapping on, joystickControl
+ * takes the cursor keys and Ctrl first.
  */
 export interface PanelKey {
   key: string;
@@ -41,4 +42,17 @@ export function panelKeyText(e: PanelKey): string | undefined {
   if ([...e.key].length !== 1) return undefined; // Shift, Control, Dead, Unidentified …
   if (!mods.length) return e.key === '{' ? '{{' : e.key === '}' ? '}}' : e.key;
   return /^[a-z0-9]$/i.test(e.key) ? `{${mods.join('+')}+${e.key.toUpperCase()}}` : undefined;
+}
+
+/** The joystick mapping: cursor keys are the directions, Ctrl (either) is fire; other keys still type. */
+const JOYSTICK_KEYS: Record<string, 'up' | 'down' | 'left' | 'right' | 'fire'> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  Control: 'fire',
+};
+
+export function joystickControl(key: string): 'up' | 'down' | 'left' | 'right' | 'fire' | undefined {
+  return JOYSTICK_KEYS[key];
 }

@@ -3,7 +3,8 @@
  * session, feeds the webview raw frames from the session's live screen feed
  * (pushed while running, one at each stop), shows who holds control, types
  * the keys pressed in the panel once the panel has taken control (explicitly,
- * as the Take Control command does), and answers the inspector's hovers.
+ * as the Take Control command does), drives the joystick and mouse from it
+ * (panel-devices.ts), and answers the inspector's hovers.
  * Frames are posted one at a time: a slow webview gets the newest frame, no
  * queue.
  */
@@ -11,7 +12,8 @@ import { asRetroError, timedOut } from '../core/errors.js';
 import { parseKeyText } from '../core/keys.js';
 import type { ScreenFrame } from '../core/target.js';
 import type { ClientSession, SessionApi, SessionManagerApi } from '../session/types.js';
-import { inspectPoint } from './screen-inspect.js';
+import { PanelDevices } from './panel-devices.js';
+import { c64SpriteOutlines, inspectPoint } from './screen-inspect.js';
 import { parseWebviewMessage, type HostMessage } from './screen-messages.js';
 
 export interface ScreenControllerOptions {
@@ -27,6 +29,8 @@ export interface ScreenControllerOptions {
 export const NO_SESSION_MESSAGE =
   'No Retro Debug session is running. Start one with F5 (debug type "retro") or from an agent over MCP.';
 export const PANEL_LABEL = 'Screen panel';
+/** sprite outlines follow the sprites at most this often (each is one read of the VIC-II registers) */
+const OUTLINE_MS = 100;
 /** heartbeat of the panel's client while it is open (well within the lease time) */
 const BEAT_MS = 5000;
 
@@ -44,6 +48,17 @@ export class ScreenController {
   private lastFrame?: ScreenFrame;
   private posting = false;
   private pendingFrame?: ScreenFrame;
+  private machine?: string;
+  private spriteOutlines = false;
+  private outlining = false;
+  private outlinedAt = 0;
+
+  /** joystick and mouse from the panel, under the panel's control lease */
+  private readonly devices = new PanelDevices({
+    client: () => this.client(),
+    frame: () => this.lastFrame,
+    refused: (message) => this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message }),
+  });
 
   constructor(private readonly opts: ScreenControllerOptions) {
     this.stopFollowingManager = opts.sessions.onSessionsChanged(() => this.follow());
@@ -62,27 +77,35 @@ export class ScreenController {
     const message = parseWebviewMessage(raw);
     if (!message || this.disposed) return;
     try {
+      // each case awaited here, so a refusal becomes a status line for the panel, never an unhandled rejection
       switch (message.type) {
         case 'ready':
           this.ready = true;
-          return this.refresh();
+          return await this.refresh();
         case 'refresh':
-          return this.refresh();
+          return await this.refresh();
         case 'take-control':
           this.client()?.claimControl({ takeOver: true });
-          return this.postControl();
+          return await this.postControl();
         case 'release-control':
           this.me?.releaseControl();
-          return this.postControl();
+          return await this.postControl();
         case 'key':
-          return this.typeKey(message.text);
+          return await this.typeKey(message.text);
         case 'inspect':
-          return this.inspect(message.x, message.y);
+          return await this.inspect(message.x, message.y);
         case 'warp':
           this.warp = message.on;
           return this.watch();
+        case 'sprites':
+          this.spriteOutlines = message.on;
+          return await this.outlineSprites();
         case 'open-memory':
           return; // the VS Code side opens the memory view
+        case 'joystick':
+          return await this.devices.joystick(message.port, message.state);
+        case 'pointer':
+          return await this.devices.pointer(message.x, message.y, message.buttons);
       }
     } catch (err) {
       this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: asRetroError(err).message });
@@ -100,6 +123,7 @@ export class ScreenController {
     try {
       const status = await this.bounded(session.status());
       this.state = status.state;
+      this.machine = status.machine;
       if (status.phase !== 'ready') {
         const latest = status.error?.message ?? status.progress.at(-1) ?? status.phase;
         this.post({
@@ -112,6 +136,7 @@ export class ScreenController {
       }
       this.watch();
       await this.postControl();
+      this.post({ ...(await this.devices.describe(session)), spriteOutlines: status.machine === 'c64' });
     } catch (err) {
       this.post({ type: 'status', sessionId: session.id, state: this.state, message: asRetroError(err).message });
     }
@@ -151,6 +176,22 @@ export class ScreenController {
     const status = await this.bounded(session.status());
     const found = await inspectPoint(session, status.machine, x, y, this.lastFrame);
     this.post({ type: 'inspect', x, y, lines: found.lines, address: found.address });
+  }
+
+  /** The sprite boxes for the outlines toggle (C64 only), one read at a time. */
+  private async outlineSprites(): Promise<void> {
+    const session = this.session;
+    const frame = this.lastFrame;
+    if (!this.spriteOutlines || this.outlining || !session || !frame) return;
+    this.outlining = true;
+    this.outlinedAt = performance.now();
+    try {
+      if (this.machine === 'c64') this.post({ type: 'sprites', boxes: await c64SpriteOutlines(session, frame) });
+    } catch {
+      /* a read refused while the machine changes hands: the next frame asks again */
+    } finally {
+      this.outlining = false;
+    }
   }
 
   private async postControl(): Promise<void> {
@@ -199,6 +240,7 @@ export class ScreenController {
     this.me?.close();
     this.me = undefined;
     this.lastFrame = undefined;
+    this.machine = undefined;
   }
 
   private watch(): void {
@@ -210,6 +252,7 @@ export class ScreenController {
 
   private onFrame(frame: ScreenFrame): void {
     this.lastFrame = frame;
+    if (this.spriteOutlines && performance.now() - this.outlinedAt >= OUTLINE_MS) void this.outlineSprites();
     if (this.posting) {
       this.pendingFrame = frame;
       return;

@@ -11,7 +11,14 @@
 import { hex } from '../core/hex.js';
 import type { Rect } from '../core/frames.js';
 import type { SessionApi } from '../session/types.js';
-import { C64_COLOUR_NAMES, VIC_REGISTERS, c64PointAt, screenCodeChar } from '../machines/c64/screen-cell.js';
+import {
+  C64_COLOUR_NAMES,
+  VIC_REGISTERS,
+  c64PointAt,
+  screenCodeChar,
+  spriteBoxes,
+  type SpriteBox,
+} from '../machines/c64/screen-cell.js';
 import { readBda } from '../machines/dos/bda.js';
 import { CP437 } from '../machines/dos/cp437.js';
 import { describeAttribute, dosPointAt } from '../machines/dos/screen-cell.js';
@@ -52,6 +59,13 @@ export async function inspectPoint(
   }
   if (machine === 'dos') return inspectDos(session, x, y, frame, pixel);
   return { lines: [pixel, `no cell facts for machine "${machine}" yet`] };
+}
+
+/** The C64's enabled sprites as boxes in the frame's pixels (the inner area's offset added). */
+export async function c64SpriteOutlines(session: Reader, frame: FrameGeometry): Promise<SpriteBox[]> {
+  const vic = await session.readMemory({ space: 'cpu', bank: 'io', offset: 0xd000 }, VIC_REGISTERS);
+  const at = frame.inner ?? { x: 0, y: 0 };
+  return spriteBoxes(vic).map((b) => ({ ...b, x: b.x + at.x, y: b.y + at.y }));
 }
 
 async function inspectC64(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {

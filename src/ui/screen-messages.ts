@@ -2,6 +2,7 @@
  * Messages between the screen panel's extension-host side and its webview.
  * Shared by src/ui/ and media/screen-panel.ts so both sides agree on one shape.
  */
+import type { JoystickState } from '../core/input-devices.js';
 
 /** Extension host → webview. */
 export type HostMessage =
@@ -40,6 +41,21 @@ export type HostMessage =
       mine: boolean;
     }
   | {
+      /** the C64's enabled sprites as boxes in frame pixels, for the outlines toggle */
+      type: 'sprites';
+      boxes: { sprite: number; x: number; y: number; width: number; height: number }[];
+    }
+  | {
+      /** the input devices the panel can drive: a joystick's ports, a mouse; or why not */
+      type: 'devices';
+      joystick?: { ports: number[]; note?: string };
+      joystickUnavailable?: string;
+      mouse: boolean;
+      mouseUnavailable?: string;
+      /** the machine has sprites to outline (the C64) */
+      spriteOutlines?: boolean;
+    }
+  | {
       /** what is under the pointer, in lines for people; `address` opens the memory view on click */
       type: 'inspect';
       x: number;
@@ -58,7 +74,15 @@ export type WebviewMessage =
   | { type: 'key'; text: string }
   | { type: 'inspect'; x: number; y: number }
   | { type: 'open-memory'; address: number }
-  | { type: 'warp'; on: boolean };
+  | { type: 'warp'; on: boolean }
+  /** sprite outlines (C64) on or off */
+  | { type: 'sprites'; on: boolean }
+  /** the joystick mapping's state of one port (cursor keys and fire held in the panel) */
+  | { type: 'joystick'; port: number; state: JoystickState }
+  /** the pointer over the screen (a frame pixel) with its buttons, while the panel drives the mouse */
+  | { type: 'pointer'; x: number; y: number; buttons: number };
+
+const DIRECTIONS = ['up', 'down', 'left', 'right', 'fire'] as const;
 
 const num = (v: unknown, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= max;
@@ -82,7 +106,19 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'open-memory':
       return num(m.address, 0xffffffff) ? { type: 'open-memory', address: m.address } : undefined;
     case 'warp':
-      return typeof m.on === 'boolean' ? { type: 'warp', on: m.on } : undefined;
+    case 'sprites':
+      return typeof m.on === 'boolean' ? { type: m.type, on: m.on } : undefined;
+    case 'joystick': {
+      const st = m.state as Record<string, unknown> | null;
+      if (!num(m.port, 8) || typeof st !== 'object' || st === null) return undefined;
+      if (!DIRECTIONS.every((d) => typeof st[d] === 'boolean')) return undefined;
+      const state = Object.fromEntries(DIRECTIONS.map((d) => [d, st[d]])) as unknown as JoystickState;
+      return { type: 'joystick', port: m.port, state };
+    }
+    case 'pointer':
+      return num(m.x, 4096) && num(m.y, 4096) && num(m.buttons, 7)
+        ? { type: 'pointer', x: m.x, y: m.y, buttons: m.buttons }
+        : undefined;
     default:
       return undefined;
   }

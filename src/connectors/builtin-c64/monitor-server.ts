@@ -23,6 +23,7 @@ import {
   EVENT_ID,
   Evt,
   REQUEST_HEADER,
+  IO_SIMULATION_DEVICE,
   STX,
   encodeBanks,
   encodeCheckpoint,
@@ -92,6 +93,9 @@ export class BuiltinMonitorServer {
     ['JAMAction', 0],
     ['WarpMode', 0],
     ['VICIIExternalPalette', 0],
+    // VICE's default device in both control ports is the joystick (1); JOYPORT_SET needs the I/O simulation (37)
+    ['JoyPort1Device', 1],
+    ['JoyPort2Device', 1],
   ]);
   private closed = false;
 
@@ -417,7 +421,8 @@ export class BuiltinMonitorServer {
         const value = body.readUInt16LE(2);
         if (port > 1) return this.error(id, ErrCode.OBJECT_MISSING);
         if (value > 0xff) return this.error(id, ErrCode.INVALID_PARAMETER);
-        m.bus.joy[port] = value & 0x1f;
+        // as VICE: only the I/O simulation device has lines to set; with another device it is accepted and does nothing
+        if (this.resources.get(`JoyPort${port + 1}Device`) === IO_SIMULATION_DEVICE) m.bus.joy[port] = value & 0x1f;
         return this.reply(0xa2, id);
       }
       case Cmd.USERPORT_SET:
@@ -459,8 +464,13 @@ export class BuiltinMonitorServer {
           ? this.error(id, ErrCode.OBJECT_MISSING)
           : this.reply(0x51, id, Buffer.concat([Buffer.from([1, 4]), u32(value)]));
       }
-      case Cmd.RESOURCE_SET:
-        return this.answer(id, resourceSet(this.resources, body));
+      case Cmd.RESOURCE_SET: {
+        this.answer(id, resourceSet(this.resources, body));
+        // a port whose device is no longer the I/O simulation has nothing pressed from it
+        for (const port of [0, 1] as const)
+          if (this.resources.get(`JoyPort${port + 1}Device`) !== IO_SIMULATION_DEVICE) m.bus.joy[port] = 0x1f;
+        return;
+      }
       case Cmd.DUMP:
       case Cmd.UNDUMP:
       case Cmd.CPUHISTORY_GET:

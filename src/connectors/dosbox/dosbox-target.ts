@@ -22,6 +22,8 @@ import { indexedToRgba } from '../../core/frames.js';
 import { DOS_FRAME_SOURCE, DosFrames, type DecodedScreen } from './dos-frames.js';
 import type { DosMachine } from './dos-machine.js';
 import { typeKeys } from './input.js';
+import { DosMouse } from './dos-mouse.js';
+import { MOUSE_FEATURE } from '../../core/input-devices.js';
 import { strokeWord } from '../../machines/dos/keys.js';
 
 const NO_DEBUGGER =
@@ -64,7 +66,7 @@ export class DosboxTarget implements Target {
     readonly machine: DosMachine,
     private readonly shutdown: () => Promise<void>,
   ) {
-    this.features = new TargetFeatures().provide(DOS_FEATURE, machine);
+    this.features = new TargetFeatures().provide(DOS_FEATURE, machine).provide(MOUSE_FEATURE, new DosMouse(machine));
     const frames = new DosFrames(
       () => this.decoded(),
       () => !this.gone && machine.guest.host.alive(),

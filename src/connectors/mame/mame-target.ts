@@ -41,6 +41,8 @@ import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
+import { MameMouse } from './mame-mouse.js';
+import { MOUSE_FEATURE } from '../../core/input-devices.js';
 import { MameDisassembler } from './mame-disassembler.js';
 import { DISASSEMBLER_FEATURE } from '../../core/disassembly.js';
 import { keySteps, strokeFields } from './mame-keys.js';
@@ -135,7 +137,8 @@ export class MameTarget implements Target {
     const raw = new MameRawFeature(bridge, machine);
     this.features = new TargetFeatures()
       .provide(MAME_RAW_FEATURE, raw)
-      .provide(DISASSEMBLER_FEATURE, new MameDisassembler(raw));
+      .provide(DISASSEMBLER_FEATURE, new MameDisassembler(raw))
+      .provide(MOUSE_FEATURE, new MameMouse(raw));
     const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
     this.info = {
       kind: 'mame',

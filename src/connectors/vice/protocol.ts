@@ -387,3 +387,6 @@ export function encodeMemHeader(
   b.writeUInt16LE(bank, 6);
   return b;
 }
+
+/** JOYPORT_ID_IO_SIMULATION in VICE's joyport.h: the one device whose lines JOYPORT_SET drives */
+export const IO_SIMULATION_DEVICE = 37;

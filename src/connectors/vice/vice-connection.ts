@@ -328,6 +328,16 @@ export class ViceConnection implements ViceFeature {
     );
   }
 
+  /** An integer resource (RESOURCE_SET type 1, a 4-byte value). */
+  async setResource(name: string, value: number): Promise<void> {
+    const n = Buffer.from(name, 'latin1');
+    const v = Buffer.alloc(4);
+    v.writeInt32LE(value, 0);
+    await this.hiddenStop(() =>
+      this.client.request(Cmd.RESOURCE_SET, Buffer.concat([Buffer.from([1, n.length]), n, Buffer.from([4]), v])),
+    );
+  }
+
   async setJoyport(port: number, value: number): Promise<void> {
     const body = Buffer.alloc(4);
     body.writeUInt16LE(port, 0);

@@ -42,6 +42,7 @@ export interface ViceFeature {
   reset(kind: 'soft' | 'hard'): Promise<void>;
   keyboardFeed(petscii: Uint8Array): Promise<void>;
   setJoyport(port: number, value: number): Promise<void>;
+  setResource(name: string, value: number): Promise<void>;
   capture(): Promise<CaptureResult>;
   /** drops only our connection; VICE keeps running */
   disconnect(): void;

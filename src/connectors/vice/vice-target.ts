@@ -5,6 +5,8 @@
  * per line step); "over" adds the condition SP >= the line's SP, so calls and
  * interrupts pass.
  */
+import { JOYSTICK_FEATURE, MOUSE_FEATURE } from '../../core/input-devices.js';
+import { ViceJoystick, viceNoMouse } from './vice-joystick.js';
 import { unsupported, notFound, badRequest, badAddress } from '../../core/errors.js';
 import {
   TargetEmitter,
@@ -121,7 +123,10 @@ export class ViceTarget implements Target {
     private readonly opts: ViceTargetOptions,
   ) {
     this.info = { kind: opts.kind, cpu: '6502', addressBits: 16, spaces: ['cpu'] };
-    this.features = new TargetFeatures().provide(VICE_FEATURE, vice);
+    this.features = new TargetFeatures()
+      .provide(VICE_FEATURE, vice)
+      .provide(JOYSTICK_FEATURE, new ViceJoystick(vice))
+      .provide(MOUSE_FEATURE, viceNoMouse);
     opts.logSource?.((text) => events.emit({ type: 'output', text }));
     opts.messageSource?.((text) => events.emit({ type: 'output', text, machine: true }));
     this.screen = opts.frames

@@ -61,18 +61,35 @@ export function c64PointAt(x: number, y: number, vic: Uint8Array, cia2pa: number
   };
 }
 
-/** Sprite boxes in inner-area pixels: X 24 and Y 50 are the inner area's top-left corner. */
-function spritesAt(x: number, y: number, vic: Uint8Array): number[] {
-  const out: number[] = [];
+export interface SpriteBox {
+  sprite: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The enabled sprites' boxes in inner-area pixels (X 24 and Y 50 are its top-left corner), sprite 0 first. */
+export function spriteBoxes(vic: Uint8Array): SpriteBox[] {
+  const out: SpriteBox[] = [];
   for (let s = 0; s < 8; s++) {
     if (!(vic[0x15] & (1 << s))) continue;
-    const sx = vic[s * 2] + (vic[0x10] & (1 << s) ? 256 : 0) - 24;
-    const sy = vic[s * 2 + 1] - 50;
-    const w = vic[0x1d] & (1 << s) ? 48 : 24;
-    const h = vic[0x17] & (1 << s) ? 42 : 21;
-    if (x >= sx && x < sx + w && y >= sy && y < sy + h) out.push(s);
+    out.push({
+      sprite: s,
+      x: vic[s * 2] + (vic[0x10] & (1 << s) ? 256 : 0) - 24,
+      y: vic[s * 2 + 1] - 50,
+      width: vic[0x1d] & (1 << s) ? 48 : 24,
+      height: vic[0x17] & (1 << s) ? 42 : 21,
+    });
   }
-  return out; // sprite 0 has the highest priority, as the list reads
+  return out;
+}
+
+function spritesAt(x: number, y: number, vic: Uint8Array): number[] {
+  // sprite 0 has the highest priority, as the list reads
+  return spriteBoxes(vic)
+    .filter((b) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height)
+    .map((b) => b.sprite);
 }
 
 /** The character a screen code shows (reverse video for $80-$FF), as text. */

@@ -67,3 +67,17 @@ export function describeAttribute(attr: number): string {
   const bg = DOS_COLOUR_NAMES[(attr >> 4) & 7];
   return `${fg} on ${bg}${attr & 0x80 ? ', blinking' : ''}`;
 }
+
+/**
+ * A frame pixel as INT 33h coordinates: the Microsoft mouse driver's virtual
+ * screen is 640 wide in every standard mode (mode 13h and 40-column text
+ * double x), 200 high except the EGA 350-line and VGA 480-line modes.
+ */
+export function int33Position(x: number, y: number, width: number, height: number, videoMode: number) {
+  const mode = videoMode & 0x7f;
+  const high = mode === 0x0f || mode === 0x10 ? 350 : mode === 0x11 || mode === 0x12 ? 480 : 200;
+  return {
+    x: Math.min(639, Math.max(0, Math.floor((x * 640) / width))),
+    y: Math.min(high - 1, Math.max(0, Math.floor((y * high) / height))),
+  };
+}
