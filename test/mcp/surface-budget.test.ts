@@ -1,14 +1,16 @@
 /**
- * What an agent pays to see the tools: tools/list per profile, measured over
- * HTTP with the official SDK client and fails above its budget; the default
- * profile the same over stdio (the bundled CLI). The envelope and the error
- * block are said once (in the instructions), not in every output schema; the
- * title once; every parameter of the default profile described.
+ * What an agent pays to see the tools: tools/list per profile, measured with
+ * the official SDK client over HTTP and over stdio (one body, transports.ts),
+ * failing above its budget; the default profile the same over the bundled
+ * CLI's stdio. The envelope and the error block are said once (in the
+ * instructions), not in every output schema; the title once; every parameter
+ * of the default profile described. Calling a tool of a group not loaded
+ * names the group to load, on both transports.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +19,8 @@ import { CONNECTORS } from '../../src/connectors/registry.js';
 import { DEFAULT_PROFILE, PROFILES, type Profile } from '../../src/mcp/groups.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
-import { connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+import { callExpectingError, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+import { TRANSPORTS, connectAgent, type ConnectedAgent } from './transports.js';
 
 /** Bytes of tools/list JSON each profile may cost (the default was 52,059 before issue 12). */
 const BUDGET: Record<Profile, number> = {
@@ -49,17 +52,37 @@ async function listed(profile: Profile): Promise<{ tools: Tool[]; instructions?:
   return { tools: (await client.listTools()).tools, instructions: client.getInstructions() };
 }
 
-test('tools/list per profile stays within its budget', async () => {
-  const sizes: Record<string, number> = {};
-  for (const profile of Object.keys(PROFILES) as Profile[]) {
-    const { tools } = await listed(profile);
-    sizes[profile] = JSON.stringify(tools).length;
-  }
-  console.log(`tools/list JSON bytes per profile: ${JSON.stringify(sizes)} (default ${DEFAULT_PROFILE})`);
-  for (const profile of Object.keys(PROFILES) as Profile[])
-    assert.ok(sizes[profile] <= BUDGET[profile], `${profile}: ${sizes[profile]} bytes > budget ${BUDGET[profile]}`);
-  assert.ok(sizes.minimal < sizes.static && sizes.static < sizes.full && sizes.live < sizes.full);
-});
+for (const over of TRANSPORTS)
+  describe(`over ${over}`, () => {
+    const agents: ConnectedAgent[] = [];
+    after(() => Promise.all(agents.map((a) => a.close())));
+    const agentWith = async (profile: Profile) => {
+      const agent = await connectAgent(over, manager, { name: `budget-${over}`, profile });
+      agents.push(agent);
+      return agent.client;
+    };
+
+    test('tools/list per profile stays within its budget', async () => {
+      const sizes: Record<string, number> = {};
+      for (const profile of Object.keys(PROFILES) as Profile[])
+        sizes[profile] = JSON.stringify((await (await agentWith(profile)).listTools()).tools).length;
+      console.log(
+        `tools/list JSON bytes per profile over ${over}: ${JSON.stringify(sizes)} (default ${DEFAULT_PROFILE})`,
+      );
+      for (const profile of Object.keys(PROFILES) as Profile[])
+        assert.ok(sizes[profile] <= BUDGET[profile], `${profile}: ${sizes[profile]} bytes > budget ${BUDGET[profile]}`);
+      assert.ok(sizes.minimal < sizes.static && sizes.static < sizes.full && sizes.live < sizes.full);
+    });
+
+    test('a tool of a group not loaded answers with the group to load; a mistyped one with close names', async () => {
+      const agent = await agentWith(DEFAULT_PROFILE);
+      const hint = await callExpectingError(agent, 'vice_status', {}, 'not_found');
+      assert.match(hint.message, /tool group "vice", which is not loaded.*load_tool_group \{"group": "vice"\}/);
+      assert.equal(hint.details.group, 'vice');
+      const typo = await callExpectingError(agent, 'run_too', {}, 'not_found');
+      assert.match(typo.message, /did you mean run_to/);
+    });
+  });
 
 test('output schemas list the tool fields (required marked), not the envelope or the error block', async () => {
   const { tools, instructions } = await listed('full');
