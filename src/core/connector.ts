@@ -36,6 +36,12 @@ export interface Connector {
   readonly notInLaunchJson?: readonly (keyof LaunchConfig)[];
   /** of `options`, those agents are not offered (MCP start_session); launch.json and the CLI only */
   readonly notForAgents?: readonly (keyof LaunchConfig)[];
+  /**
+   * of `options`, host paths (relative to cwd): from an agent (MCP
+   * start_session) each must lie, after symlinks, inside the client's roots,
+   * else `outside_roots`; launch.json and the CLI speak for the user.
+   */
+  readonly hostPaths?: readonly (keyof LaunchConfig)[];
   /** false: the machine runs on its own without a CPU debugger: no stop at main, no stop on entry */
   readonly stopsAtEntry: boolean;
   /** why a launch.json without "program" cannot start here; undefined when it can */

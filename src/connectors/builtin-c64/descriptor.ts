@@ -12,10 +12,10 @@ export const builtinConnector: ConnectorDescriptor = {
   machines: ['c64'],
   defaultFor: ['c64'],
   options: {
-    drive8: z.string().optional().describe('builtin: device 8, a folder or a .d64 image (read only)'),
+    drive8: z.string().optional().describe('c64 device 8: folder or .d64'),
   },
-  // a path on the host: people set it in launch.json; agents' start_session does not offer it (the roots rule)
-  notForAgents: ['drive8'],
+  // a path on the host: from an agent only inside its roots
+  hostPaths: ['drive8'],
   stopsAtEntry: true,
   missingProgram: (config) => (config.program ? undefined : NEEDS_PROGRAM),
   launch: launchBuiltinTarget,

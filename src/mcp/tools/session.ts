@@ -9,7 +9,8 @@ import type { LaunchConfig } from '../../core/launch.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
 import { MAX_WAIT_MS, waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
-import { requireProgramFile } from '../launch-check.js';
+import { hostPathsInRoots, requireProgramFile } from '../launch-check.js';
+import { allowedRoots } from '../tool-files.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { hex } from '../../core/hex.js';
@@ -28,8 +29,9 @@ const startSession = (connectors: readonly Connector[]) =>
     name: 'start_session',
     title: 'Start a debug session',
     description:
+      // stopping at main is stopOnEntry's description
       'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
-      'Stops at main by default. User-only options are not listed.',
+      'User-only options are not listed.',
     unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*'],
     input: {
       ...allLaunchOptions(connectors, true),
@@ -46,7 +48,9 @@ const startSession = (connectors: readonly Connector[]) =>
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
     async run({ wait, timeout_ms, ...args }, ctx) {
       const allowed = agentLaunchConfig({ ...args } as LaunchConfig, ctx.launchPolicy);
-      const { connector, config } = parseLaunchConfig(connectors, allowed);
+      const parsed = parseLaunchConfig(connectors, allowed);
+      const connector = parsed.connector;
+      const config = hostPathsInRoots(connector, parsed.config, await allowedRoots(ctx));
       await connector.checkMachine?.(config);
       await requireProgramFile(config);
       // The manager refuses a second live session for the same program/emulator ('session_exists').
