@@ -132,14 +132,20 @@ export class MameFrames {
   }
 }
 
-/** MAME pixels are 0xAARRGGBB little-endian words, i.e. B,G,R,A bytes. */
+const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** MAME pixels are 0xAARRGGBB little-endian words, i.e. B,G,R,A bytes: R and B swap, one 32-bit word a pixel. */
 export function bgraToRgba(src: Buffer): Buffer {
-  const out = Buffer.allocUnsafe(src.length);
-  for (let i = 0; i < src.length; i += 4) {
-    out[i] = src[i + 2];
-    out[i + 1] = src[i + 1];
-    out[i + 2] = src[i];
-    out[i + 3] = src[i + 3];
+  const out = Buffer.allocUnsafeSlow(src.length); // its own ArrayBuffer: aligned for the word view
+  src.copy(out);
+  if (!littleEndian) {
+    for (let i = 0; i < out.length; i += 4) [out[i], out[i + 2]] = [out[i + 2], out[i]];
+    return out;
+  }
+  const words = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    words[i] = (w & 0xff00ff00) | ((w & 0xff) << 16) | ((w >>> 16) & 0xff);
   }
   return out;
 }
