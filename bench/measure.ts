@@ -15,3 +15,33 @@ export async function measure(fn: () => Promise<unknown>, n: number): Promise<Fi
   times.sort((a, b) => a - b);
   return { median: times[Math.floor(n / 2)], p95: times[Math.min(n - 1, Math.floor(n * 0.95))] };
 }
+
+/**
+ * Two operations timed in alternation (a, b, a, b …), so both see the same load on a busy machine; the figure is
+ * the median of the per-pair ratios b/a, next to each one's median and p95.
+ */
+export async function measurePaired(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  n: number,
+): Promise<{ a: Figures; b: Figures; ratio: number }> {
+  const time = async (fn: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    await fn();
+    return performance.now() - t0;
+  };
+  for (let i = 0; i < Math.min(3, n); i++) await time(a).then(() => time(b));
+  const ta: number[] = [];
+  const tb: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < n; i++) {
+    ta.push(await time(a));
+    tb.push(await time(b));
+    ratios.push(tb[i] / ta[i]);
+  }
+  const figures = (times: number[]): Figures => {
+    const sorted = [...times].sort((x, y) => x - y);
+    return { median: sorted[Math.floor(n / 2)], p95: sorted[Math.min(n - 1, Math.floor(n * 0.95))] };
+  };
+  return { a: figures(ta), b: figures(tb), ratio: figures(ratios).median };
+}

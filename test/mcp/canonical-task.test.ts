@@ -189,7 +189,12 @@ for (const over of TRANSPORTS)
       // the key reached the program: it stored INT 16h's answer (ASCII q, scan code 10h) and counted it
       const lastkey = () => call(agent, 'read_memory', { address: base + ke.labels.lastkey, length: 4 });
       await until('KEYECHO to read the key', async () => (await lastkey()).hex === '71100100', 10_000);
-      await callExpectingError(agent, 'evaluate', { expression: 'lastkey' }, 'unsupported');
+      for (const [tool, args] of [
+        ['evaluate', { expression: 'lastkey' }],
+        ['wait_for_stop', { timeout_ms: 30_000 }],
+        ['set_breakpoint', { address: base + ke.labels.mainloop }],
+      ] as const)
+        assert.match((await callExpectingError(agent, tool, args, 'unsupported')).message, /never stops/, tool);
       await call(agent, 'stop_session', {});
     });
   });
