@@ -6,7 +6,7 @@
  * toolchain's include folders (cc65: $CC65_INC, /usr/share/cc65/include,
  * /usr/local/share/cc65/include). Reads are bounded.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { readRegularFileSync } from '../core/files.js';
 import type { SourceFile, SourceLocator } from './cc65-c-decls.js';
@@ -37,31 +37,14 @@ export function cc65IncludeFolders(env: NodeJS.ProcessEnv = process.env): string
   );
 }
 
-/**
- * Each folder is listed once per locator: a name it does not hold is not
- * opened (a program of hundreds of modules whose sources are elsewhere
- * would otherwise cost several failed opens each).
- */
-function folderListing(): (path: string) => boolean {
-  const listed = new Map<string, Set<string> | undefined>();
-  return (path) => {
-    const dir = dirname(path);
-    if (!listed.has(dir)) {
-      try {
-        listed.set(dir, new Set(readdirSync(dir)));
-      } catch {
-        listed.set(dir, undefined);
-      }
-    }
-    return listed.get(dir)?.has(basename(path)) ?? false;
-  };
+/** A candidate is opened only when it is a file: a missing one costs a stat, not a failed open and its error. */
+function tryRead(path: string): SourceFile | undefined {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ? read(path) : undefined;
 }
 
 export function sourceLocator(debugInfoPath: string, workspace?: string): SourceLocator {
   const folders = sourceFolders(debugInfoPath, workspace);
   const includes = cc65IncludeFolders();
-  const listed = folderListing();
-  const tryRead = (path: string) => (listed(path) ? read(path) : undefined);
   return (name, { system, from }) => {
     if (isAbsolute(name)) return read(name);
     const dirs = from ? (system ? includes : [dirname(from), ...folders, ...includes]) : folders;
