@@ -2,7 +2,8 @@
  * What happens in a session that an agent did not cause but must know of:
  * what it lost (its lease taken or lapsed, the session dropping it with its
  * breakpoints: ClientSession's losses) and a stop another client caused (a
- * breakpoint of someone else's, or a stop while another holds the lease). Each
+ * breakpoint of someone else's, or a stop while another holds the lease), and
+ * the lines its own logpoints print (they never stop, so nothing else says so). Each
  * is sent at once as an MCP logging notification and kept for the next reply
  * (`events`; losses also in `lost`).
  */
@@ -17,7 +18,7 @@ export type Notify = (text: string, level: NoticeLevel) => void;
 export function watchHandle(handle: ClientSession, notify: Notify): () => void {
   const offLoss = handle.onLoss((text) => notify(text, 'warning'));
   const offStop = handle.session.onEvent((q) => {
-    const text = stopByOther(handle, q);
+    const text = stopByOther(handle, q) ?? ownLogpoint(handle, q);
     if (text) notify(text, 'info');
   });
   return () => {
@@ -42,4 +43,11 @@ export function stopByOther(handle: ClientSession, q: QueuedEvent): string | und
   // a pause or a step: its issuer held the lease, so not this client when it does not hold it
   if (handle.holdsControl || e.stop.reason === 'entry') return undefined;
   return `${where}, not by a call of this client.`;
+}
+
+/** The line one of this client's logpoints printed. */
+export function ownLogpoint(handle: ClientSession, q: QueuedEvent): string | undefined {
+  const e = q.event;
+  if (e.type !== 'logpoint' || e.owner !== handle.id || handle.closed) return undefined;
+  return `Logpoint ${e.breakpoint_id} in ${describeLocation(e.location)}: ${e.text}`;
 }

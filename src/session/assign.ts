@@ -1,7 +1,8 @@
 /**
  * Set Value on a C lvalue: the new value is a C expression converted to the
  * object's type and refused when it does not fit (no silent truncation);
- * only memory objects outside code are written.
+ * memory objects outside code are written, and the registers of a
+ * register-held variable in the innermost frame.
  */
 import { unsupported, badRequest } from '../core/errors.js';
 import type { DebugIndex } from '../debuginfo/index.js';
@@ -16,10 +17,8 @@ import {
   type ExprScope,
 } from '../debuginfo/expr/index.js';
 
-export interface Assignment {
-  address: number;
-  bytes: Uint8Array;
-}
+/** Memory bytes to write, or (a register-held variable of the innermost frame) 8-bit registers to set. */
+export type Assignment = { address: number; bytes: Uint8Array } | { registers: { name: string; value: number }[] };
 
 export async function planAssignment(
   index: DebugIndex,
@@ -27,12 +26,23 @@ export async function planAssignment(
   machine: ExprMachine,
   target: string,
   valueText: string,
+  innermost = true,
 ): Promise<Assignment> {
   const lvalue = compileExpression(target, scope);
   const where = await locateLvalue(lvalue, machine, scope);
   const what = `\`${target.trim()}\``;
-  if (where.registers)
-    throw unsupported(`${what} lives in registers ${where.registers.join(':')}; only memory is written.`);
+  if (where.registers) {
+    const names = where.registers;
+    if (!innermost)
+      throw unsupported(
+        `${what} lives in ${names.join(':')} of a calling frame; the caller's registers are not written.`,
+      );
+    const value = await evaluateCompiled(compileExpression(valueText, scope), machine, scope);
+    if (value.value === undefined) throw badRequest(`"${valueText}" is ${typeName(value.type)}, not a value.`);
+    const bytes = encodeChecked(value.value, where.type, valueText);
+    // SDCC lists a register-held value's registers least significant byte first
+    return { registers: names.map((name, i) => ({ name: name.toUpperCase(), value: bytes[i] })) };
+  }
   if (where.bits) throw unsupported(`${what} is a bit-field; write the whole word it is in instead.`);
   const t = where.type;
   if (!['int', 'char', 'bool', 'pointer', 'float'].includes(t.kind))

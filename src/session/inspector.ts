@@ -118,7 +118,8 @@ export class Inspector {
     const { frames, regs } = await this.frames();
     const frame = this.frame(frames, frameIndex);
     const reader = this.reader(regs);
-    return planAssignment(this.index!, reader.scope(frame), reader.machine(frame), expression, value);
+    const scope = reader.scope(frame);
+    return planAssignment(this.index!, scope, reader.machine(frame), expression, value, frame.registersValid);
   }
 
   /** The memory object a C lvalue names in a frame (data breakpoints): its address, size and C type. */

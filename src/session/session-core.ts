@@ -17,6 +17,7 @@ import { hex } from '../core/hex.js';
 import { MAX_TRANSFER } from '../core/limits.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import type { Address, FacetName, RunState, StopInfo, Target, TargetEvent } from '../core/target.js';
+import type { Assignment } from './assign.js';
 import { BreakpointTable } from './breakpoints.js';
 import { BreakpointHits } from './bp-hits.js';
 import { WatchpointTable } from './watchpoints.js';
@@ -71,6 +72,12 @@ export class SessionCore {
   protected readonly clients: ClientRegistry;
   protected readonly lease: ControlLease;
   protected readonly breakpoints = new BreakpointTable(() => this.facet('breakpoints'));
+  /** a breakpoint's stop is being decided: the CPU is stopped, clients still see it running */
+  protected deciding = false;
+  /** the resume after a hit nobody stopped at, while it is in flight */
+  protected resuming?: Promise<void>;
+  /** a pause asked for and not yet answered by a published stop */
+  protected pauseWanted = false;
   protected hits = new BreakpointHits(undefined, async () => this.facet('run').registers());
   protected readonly watchpoints = new WatchpointTable(() => this.facet('watch'));
   protected readonly inputs = new InputQueue();
@@ -270,6 +277,7 @@ export class SessionCore {
       }
       for (const id of breakpointIds) this.breakpoints.countHit(id);
     }
+    this.pauseWanted = false; // this stop is published: it answers any pause
     const watchpointIds = stop.reason === 'watchpoint' ? this.watchpoints.hit(stop) : undefined;
     const location = this.inspector?.location(stop.pc);
     this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds };
@@ -393,8 +401,30 @@ export class SessionCore {
    * evaluate them at the stop (busy meanwhile, so nobody acts on it), print
    * the logpoints, and either publish the stop or resume without one.
    */
+  /** Writes what Set Value planned: memory through `writeMemory` (its checks), or the registers of frame 0. */
+  protected async applyAssignment(
+    plan: Assignment,
+    writeMemory: (address: Address, bytes: Uint8Array) => Promise<void>,
+  ): Promise<void> {
+    if ('address' in plan) return writeMemory({ space: 'cpu', offset: plan.address }, plan.bytes);
+    const run = this.facet('run');
+    for (const r of plan.registers) await run.writeRegister(r.name, r.value);
+    this.inspector?.invalidate();
+  }
+
+  /** Whether a pause needs nothing sent: stopped already, or a breakpoint stop being decided is kept for it. */
+  protected async pauseSettled(): Promise<boolean> {
+    if (this.state === 'stopped' && !this.busy && !this.deciding) return true;
+    this.pauseWanted = true; // until a stop is published: a breakpoint stop meanwhile must not resume
+    if (this.deciding) return true;
+    // the resume after a hit nobody stopped at: a pause MAME takes before it would be lost
+    await this.resuming;
+    return false;
+  }
+
   protected async decideStop(stop: StopInfo, ids: number[]): Promise<void> {
     this.busy = true;
+    this.deciding = true;
     const inspector = this.inspector;
     const decision = await this.hits
       .decide(
@@ -407,8 +437,11 @@ export class SessionCore {
       )
       .catch((err: unknown) => ({ stopping: ids, counted: ids, logs: [], errors: [asRetroError(err).message] }));
     for (const id of decision.counted) this.breakpoints.countHit(id);
+    // a pause asked for meanwhile: the CPU is stopped already, so this stop becomes the pause's
+    const paused = this.pauseWanted;
+    this.deciding = false;
     // settled only now: nobody may see a stop that is about to be resumed
-    if (!decision.stopping.length) {
+    if (!decision.stopping.length && !paused) {
       this.state = 'running';
       inspector?.invalidate();
     }
@@ -421,8 +454,9 @@ export class SessionCore {
     }
     for (const text of decision.errors) this.emit({ type: 'output', text });
     if (decision.stopping.length) return this.publishStop(stop, decision.stopping);
+    if (paused) return this.publishStop({ reason: 'pause', pc: stop.pc }, []);
     // nobody stops here: carry on as if the CPU had never paused
-    await Promise.resolve()
+    await (this.resuming = Promise.resolve()
       .then(() => this.facet('run').resume())
       .catch((err: unknown) => {
         this.emit({
@@ -430,7 +464,7 @@ export class SessionCore {
           text: `Resuming after a breakpoint that did not stop failed: ${asRetroError(err).message}`,
         });
         void this.refreshStop();
-      });
+      }));
   }
 }
 

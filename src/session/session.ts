@@ -101,7 +101,7 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
   async pause(clientId: string, opts?: MutationOptions): Promise<void> {
     this.requireMutation(clientId, opts);
     const run = this.facet('run');
-    if (this.state === 'stopped' && !this.busy) return;
+    if (await this.pauseSettled()) return;
     await run.pause();
   }
 
@@ -258,7 +258,7 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
   ): Promise<VariableValue> {
     this.requireMutation(clientId, opts, 'stopped');
     const plan = await this.requireInspector().assignment(expression, value, frameIndex);
-    await this.writeMemory(clientId, { space: 'cpu', offset: plan.address }, plan.bytes, opts);
+    await this.applyAssignment(plan, (address, bytes) => this.writeMemory(clientId, address, bytes, opts));
     return this.readVariable(expression, frameIndex);
   }
 

@@ -116,6 +116,20 @@ test('two owners at one address: one MAME breakpoint with their conditions joine
   await agent.clearBreakpoint(theirs.id);
 });
 
+test('Pause while the session decides host-side hits: the machine stops, the pause is not lost', async () => {
+  const m = fx.markers.loop_body;
+  const bp = await dap.setLineBreakpoint(m.file, m.line, '(counter ^ 1) == 999');
+  assert.equal(bp.native_condition, undefined);
+  for (let i = 0; i < 5; i++) {
+    await dap.resume();
+    await new Promise((r) => setTimeout(r, 100 + 37 * i));
+    const status = await dap.nextStop(10_000, () => dap.pause());
+    assert.equal(status.last_stop?.reason, 'pause');
+    assert.equal(status.state, 'stopped');
+  }
+  await dap.clearBreakpoint(bp.id);
+});
+
 test('a hit condition "% 4" stops every fourth hit', async () => {
   const m = fx.markers.loop_body;
   const bp = await dap.setLineBreakpoint(m.file, m.line, undefined, { hitCondition: '% 4' });
@@ -172,7 +186,7 @@ test('a condition that does not compile leaves the breakpoint unverified with th
   for (const b of [bad, hit, log]) await dap.clearBreakpoint(b.id);
 });
 
-test('Set Value: C lvalues encoded by their type, range-checked, never into code or registers', async () => {
+test("Set Value: C lvalues encoded by their type, range-checked, never into code or a caller's registers", async () => {
   const m = fx.markers.plot_body;
   const bp = await dap.setLineBreakpoint(m.file, m.line);
   await dap.resume();
@@ -193,4 +207,10 @@ test('Set Value: C lvalues encoded by their type, range-checked, never into code
   await assert.rejects(dap.setExpression('origin', '1'), /set one of its elements or fields/);
   await assert.rejects(dap.setExpression('*(unsigned char *)&main', '0'), /inside the code of main/);
   await assert.rejects(dap.setExpression('total + 1', '0'), /is a value, not an object in memory/);
+  // plot's row lives in register L: written there in the innermost frame, refused in draw's (a calling frame)
+  assert.equal((await dap.setExpression('row', '12')).numeric, 12);
+  assert.equal(await num('row'), 12);
+  assert.equal(await num('$l'), 12);
+  await assert.rejects(dap.setExpression('row', '256'), /out of range for unsigned char/);
+  await assert.rejects(dap.setExpression('row', '1', 1), /lives in L of a calling frame/);
 });

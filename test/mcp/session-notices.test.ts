@@ -1,7 +1,7 @@
 /**
  * Events an agent did not cause reach it at once as MCP logging notifications
  * and again in its next reply: its lease taken by another client (`lost`), a
- * stop at another client's breakpoint (`events`). Two official SDK clients
+ * stop at another client's breakpoint (`events`), the lines of its own logpoints. Two official SDK clients
  * over HTTP on one built-in C64 session running a cc65 program.
  */
 import assert from 'node:assert/strict';
@@ -20,6 +20,7 @@ let server: HttpMcpServer;
 let alice: Client;
 let bob: Client;
 const told: { level: string; data: string }[] = [];
+const bobTold: string[] = [];
 
 before(async () => {
   fx = await buildC64Fixture();
@@ -29,6 +30,9 @@ before(async () => {
   bob = await connectHttpClient(server, 'bob');
   alice.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
     told.push({ level: n.params.level, data: String(n.params.data) });
+  });
+  bob.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    bobTold.push(String(n.params.data));
   });
 });
 
@@ -83,4 +87,28 @@ test('a lease taken and a stop at another client’s breakpoint: told at once, a
   // bob's own stop is no news to bob
   const bobNext = await call(bob, 'session_status', {});
   assert.ok(!('events' in bobNext));
+});
+
+test('a logpoint tells its owner each line it prints, at once and in the next reply; nobody else', async () => {
+  const listed = await call(bob, 'list_breakpoints', {});
+  for (const b of listed.breakpoints) await call(bob, 'clear_breakpoint', { id: b.id });
+  const log = await call(bob, 'set_breakpoint', {
+    file: 'util.c',
+    line: fx.markers.add_return.line,
+    log_message: 'sum={sum} scaled={scaled}',
+  });
+  await call(bob, 'set_breakpoint', { file: 'main.c', line: fx.markers.prompt.line });
+  const aliceBefore = told.length;
+  const stop = await call(bob, 'resume', { wait: true, timeout_ms: 30_000 });
+  assert.equal(stop.location.line, fx.markers.prompt.line);
+  const lines = bobTold.filter((t) => t.startsWith(`Logpoint ${log.breakpoint.id} in add_scaled`));
+  // add_scaled(0, 1) was stopped at its first line, then (10, 2) and (30, 3): sum + value * 10
+  assert.deepEqual(
+    lines.map((l) => l.replace(/^.*: /, '')),
+    ['sum=0 scaled=10', 'sum=10 scaled=20', 'sum=30 scaled=30'],
+  );
+  // and in the next reply after they were printed: the resume that waited through them
+  const kept = (stop.events ?? []).filter((e: string) => /^Logpoint /.test(e));
+  assert.equal(kept.length, 3, JSON.stringify(stop.events));
+  assert.ok(!told.slice(aliceBefore).some((t) => /^Logpoint /.test(t.data)), "alice is not told of bob's logpoint");
 });

@@ -15,6 +15,8 @@ export interface TargetTraffic {
   /** all requests */
   readonly requests: number;
   reset(): void;
+  /** puts the target's methods back and stops counting */
+  stop(): void;
 }
 
 export function watchTarget(session: SessionApi): TargetTraffic {
@@ -30,8 +32,13 @@ export function watchTarget(session: SessionApi): TargetTraffic {
       this.stops = 0;
       this.calls.clear();
     },
+    stop() {
+      unsubscribe();
+      for (const undo of restore) undo();
+    },
   };
-  target.events.on((e) => {
+  const restore: (() => void)[] = [];
+  const unsubscribe = target.events.on((e) => {
     if (e.type === 'stopped') traffic.stops++;
   });
   for (const facet of ['memory', 'run', 'breakpoints', 'watch'] as const) {
@@ -39,6 +46,7 @@ export function watchTarget(session: SessionApi): TargetTraffic {
     if (!object) continue;
     for (const [name, fn] of Object.entries(object)) {
       if (typeof fn !== 'function') continue;
+      restore.push(() => (object[name] = fn));
       object[name] = (...args: unknown[]) => {
         traffic.calls.set(`${facet}.${name}`, (traffic.calls.get(`${facet}.${name}`) ?? 0) + 1);
         return (fn as (...a: unknown[]) => unknown).apply(object, args);
@@ -46,4 +54,9 @@ export function watchTarget(session: SessionApi): TargetTraffic {
     }
   }
   return traffic;
+}
+
+/** The emulator's own clock (MAME reports emulated seconds in its status), for benchmarks. */
+export async function emulatedSeconds(session: SessionApi): Promise<number | undefined> {
+  return (await (session as unknown as { target: Target }).target.status()).time;
 }

@@ -14,7 +14,7 @@ export interface Locator {
   first(): Locator;
   filter(opts: { has?: Locator; hasText?: string | RegExp }): Locator;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
-  click(opts?: { timeout?: number; position?: { x: number; y: number } }): Promise<void>;
+  click(opts?: { timeout?: number; position?: { x: number; y: number }; button?: 'left' | 'right' }): Promise<void>;
   fill(value: string): Promise<void>;
   inputValue(opts?: { timeout?: number }): Promise<string>;
   waitFor(opts?: { state?: 'attached' | 'visible' | 'hidden' | 'detached'; timeout?: number }): Promise<void>;
@@ -28,7 +28,7 @@ export interface Frame {
 export interface Page {
   goto(url: string, opts?: { timeout?: number }): Promise<unknown>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
-  keyboard: { press(key: string): Promise<void> };
+  keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
   frames(): Frame[];
   screenshot(opts: { path: string }): Promise<unknown>;
   waitForTimeout(ms: number): Promise<void>;
@@ -123,6 +123,18 @@ export async function openFileAtLine(page: Page, fileName: string, line: number,
     .waitFor({ state: 'visible', timeout: timeoutMs });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** Right-clicks `target` and picks the context-menu entry labelled `label`. */
+export async function contextMenu(page: Page, target: Locator, label: string, timeoutMs = 30_000): Promise<void> {
+  await target.click({ button: 'right', timeout: timeoutMs });
+  const item = page
+    .locator('.context-view .monaco-menu .action-item .action-label', {
+      hasText: new RegExp(`^${escapeRegExp(label)}$`),
+    })
+    .first();
+  await item.waitFor({ state: 'visible', timeout: timeoutMs });
+  await item.click({ timeout: timeoutMs });
 }
 
 /** Polls until `probe` returns a value (not undefined), or fails after timeoutMs naming `what`. */
