@@ -107,6 +107,7 @@ function render(m: HostMessage): void {
       draw(m);
       canvas.hidden = false;
       canvas.dataset.frame = String(m.frame);
+      canvas.dataset.drawn = String(Number(canvas.dataset.drawn ?? 0) + 1); // frames drawn, for a test's rate
       canvas.dataset.width = String(m.width);
       canvas.dataset.height = String(m.height);
       message.hidden = true;

@@ -9,6 +9,8 @@
 export interface MemoryViewHost {
   /** the active debug session, if any */
   session(): { id: string; type: string } | undefined;
+  /** the Hex Editor extension is installed (without it VS Code opens the bytes as text, which helps nobody) */
+  hasHexEditor(): boolean;
   /** vscode.commands.executeCommand('vscode.openWith', uri, viewType) with the URI's parts */
   openWith(
     uri: { scheme: string; authority: string; path: string; query: string },
@@ -18,6 +20,7 @@ export interface MemoryViewHost {
 }
 
 export const HEX_EDITOR = 'hexEditor.hexedit';
+export const HEX_EDITOR_ID = 'ms-vscode.hexeditor';
 /** bytes shown from the address */
 const RANGE = 256;
 
@@ -38,13 +41,16 @@ export async function openMemory(host: MemoryViewHost, address: number): Promise
     host.showInformation(`Address ${where}: start a Retro Debug session to open it in a memory view.`);
     return 'told';
   }
+  const missing = `Address ${where}: the memory view needs the Hex Editor extension (${HEX_EDITOR_ID}); it is not installed.`;
+  if (!host.hasHexEditor()) {
+    host.showInformation(missing);
+    return 'told';
+  }
   try {
     await host.openWith(memoryViewUri(session.id, address), HEX_EDITOR);
     return 'opened';
-  } catch {
-    host.showInformation(
-      `Address ${where}: the memory view needs the Hex Editor extension (ms-vscode.hexeditor); it is not installed.`,
-    );
+  } catch (err) {
+    host.showInformation(`Address ${where}: the hex editor did not open (${(err as Error).message}).`);
     return 'told';
   }
 }

@@ -1,7 +1,7 @@
 /** The "Retro Debug: Show Screen" webview panel: VS Code plumbing around ScreenController. */
 import * as vscode from 'vscode';
 import type { SessionManagerApi } from '../session/types.js';
-import { openMemory, type MemoryViewHost } from './open-memory.js';
+import { HEX_EDITOR_ID, openMemory, type MemoryViewHost } from './open-memory.js';
 import { ScreenController } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
 import { parseWebviewMessage } from './screen-messages.js';
@@ -9,6 +9,7 @@ import { parseWebviewMessage } from './screen-messages.js';
 /** VS Code's side of a click on the screen: the memory view (ui/open-memory.ts). */
 const memoryViews: MemoryViewHost = {
   session: () => vscode.debug.activeDebugSession,
+  hasHexEditor: () => vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined,
   openWith: (uri, viewType) => vscode.commands.executeCommand('vscode.openWith', vscode.Uri.from(uri), viewType),
   showInformation: (text) => void vscode.window.showInformationMessage(text),
 };

@@ -2,7 +2,7 @@
  * The C64 joystick reaching a cc65 program on the built-in C64 (the live-screen fixture shows CIA 1's joystick
  * lines at rows 7 and 8): through the target's joystick feature under the control lease, from the screen panel's
  * joystick mapping (ScreenController messages, as the webview sends them), and the monitor's JOYPORT_SET
- * faithful to VICE: without the I/O simulation device on the port it changes nothing.
+ * faithful to VICE: without the I/O simulation device on the port it changes nothing; and agents' vice_joystick.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import type { ClientSession } from '../../src/session/types.js';
 import { ScreenController } from '../../src/ui/screen-controller.js';
 import type { HostMessage } from '../../src/ui/screen-messages.js';
 import { buildCc65Program } from '../support/c64-fixture.js';
+import { call, callExpectingError, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 
 const PORT2_CELL = 0x0400 + 7 * 40 + 5;
 const PORT1_CELL = 0x0400 + 8 * 40 + 5;
@@ -113,5 +114,24 @@ test('the panel: devices offered (joystick ports 1-2, no mouse and why), its joy
   } finally {
     await panel.handleMessage({ type: 'release-control' });
     panel.dispose();
+  }
+});
+
+test('MCP vice_joystick: an agent holds port 2 fire with the lease, the program sees it; without the lease, refused', async () => {
+  const http = await startHttpServerOn(manager, { profile: 'vice' });
+  const agent = await connectHttpClient(http, 'joystick agent');
+  try {
+    const sessionId = client.session.id;
+    await callExpectingError(agent, 'vice_joystick', { session_id: sessionId, fire: true }, 'no_lease');
+    await call(agent, 'claim_control', { session_id: sessionId });
+    const held = await call(agent, 'vice_joystick', { session_id: sessionId, port: 2, fire: true, left: true });
+    assert.deepEqual([held.port, held.lines_hex], [2, '0b']);
+    assert.equal(await shown(PORT2_CELL, 0x0b), 0x0b);
+    await call(agent, 'vice_joystick', { session_id: sessionId, port: 2 });
+    assert.equal(await shown(PORT2_CELL, 0x1f), 0x1f);
+    await call(agent, 'claim_control', { session_id: sessionId, release: true });
+  } finally {
+    await agent.close().catch(() => undefined);
+    await http.close();
   }
 });

@@ -119,7 +119,7 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
   },
   'holds an input down (the same value again changes nothing)': {
     hints: hints(false, false, true),
-    tools: ['set_input'],
+    tools: ['set_input', 'vice_joystick'],
   },
   'patches guest code or runs a raw debugger command': {
     hints: hints(false, true, false),

@@ -119,11 +119,12 @@ test('DOS mode 13h: offset and palette index, the frame doubled or not; other mo
 
 test('a click opens the address in the hex editor over the debug session, else says what is missing', async () => {
   const calls: unknown[] = [];
-  const host = (type: string | undefined, editor: boolean): MemoryViewHost => ({
+  const host = (type: string | undefined, editor: boolean, fails = false): MemoryViewHost => ({
     session: () => (type ? { id: 'dbg-1', type } : undefined),
+    hasHexEditor: () => editor,
     openWith: async (uri, viewType) => {
       calls.push([uri, viewType]);
-      if (!editor) throw new Error('no editor registered');
+      if (fails) throw new Error('no such editor');
     },
     showInformation: (text) => calls.push(text),
   });
@@ -134,7 +135,10 @@ test('a click opens the address in the hex editor over the debug session, else s
   ]);
   assert.equal(await openMemory(host('retro', false), 0x04cd), 'told');
   assert.match(String(calls.pop()), /\$4CD: the memory view needs the Hex Editor extension/);
+  assert.equal(calls.length, 0, 'without the hex editor nothing is opened (VS Code would show the bytes as text)');
   assert.equal(await openMemory(host(undefined, true), 0xb8000), 'told');
   assert.match(String(calls.pop()), /\$B8000: start a Retro Debug session/);
-  assert.equal(calls.length, 1, 'only the failed hex-editor attempt is left');
+  assert.equal(await openMemory(host('retro', true, true), 0x10), 'told');
+  assert.match(String(calls.pop()), /\$10: the hex editor did not open \(no such editor\)/);
+  assert.equal(calls.length, 1, 'the failed attempt');
 });

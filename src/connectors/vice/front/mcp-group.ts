@@ -5,6 +5,6 @@ import { viceTools } from './mcp-tools.js';
 export const viceToolGroup: ToolGroup = {
   name: 'vice',
   description:
-    'live VICE debugger (real x64sc or the built-in C64): connect, cached status, registers, banks, bank-aware memory, checkpoints with conditions, run control, stop waits, reset, typing keys, screen capture as indexed PNG',
+    'live VICE debugger (real x64sc or the built-in C64): connect, cached status, registers, banks, bank-aware memory, checkpoints with conditions, run control, stop waits, reset, typing keys, joystick, screen capture as indexed PNG',
   tools: viceTools,
 };

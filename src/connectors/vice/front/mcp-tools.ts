@@ -14,6 +14,7 @@ import { generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { MUTATES, READ_ONLY, WRITES, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { bindVice, boundVice, unbindVice } from './mcp-binding.js';
 import { VICE_FEATURE } from '../vice-target.js';
+import { viceJoystick } from './mcp-joystick.js';
 import { viceCaptureScreen } from './mcp-capture.js';
 import { viceRegisters, viceSetRegisters } from './mcp-registers.js';
 import { MAX_WAIT_MS } from '../../../mcp/run-control.js';
@@ -438,5 +439,6 @@ export const viceTools: ToolDef[] = [
   viceWait,
   viceReset,
   viceTypeKeys,
+  viceJoystick,
   viceCaptureScreen,
 ];
