@@ -2,21 +2,25 @@
  * What a program reads back from the SID: voice 3's oscillator ($D41B) and
  * envelope ($D41C), modelled after reSID (which VICE runs): a 24-bit phase
  * accumulator stepped by the frequency each cycle, the triangle, sawtooth,
- * pulse and 23-bit noise waveforms (combined ones ANDed, an approximation),
- * the test bit; the ADSR envelope with reSID's rate periods and the
- * exponential decay divider (its delay bug is left out). Sound is not
- * produced; the other registers keep what was written (reads give 0).
+ * pulse and 23-bit noise waveforms (combined ones ANDed, an approximation;
+ * reSID's noise details such as the writeback on waveform switches are left
+ * out, so noise bytes differ from x64sc's in single bits), the test bit; the
+ * ADSR envelope with reSID's rate periods and the exponential decay divider
+ * (its delay bug is left out). Sound is not produced; the other registers
+ * keep what was written (reads give 0).
  */
 
 /** cycles per envelope step for the 16 attack/decay/release settings (reSID's rate_counter_period) */
 const RATES = [9, 32, 63, 95, 149, 220, 267, 313, 392, 977, 1954, 3126, 3907, 11720, 19532, 31251];
-const NOISE_RESET = 0x7ffff8;
+/** reSID 1.0's (VICE's) reset state of the noise register and the accumulator (x64sc reads $55 from a sawtooth never clocked) */
+const NOISE_RESET = 0x7fffff;
+const ACCUMULATOR_RESET = 0x555555;
 
 type EnvelopeState = 'attack' | 'decay' | 'release';
 
 export class SidVoice3 {
   private readonly regs = new Uint8Array(0x20);
-  private accumulator = 0;
+  private accumulator = ACCUMULATOR_RESET;
   private noise = NOISE_RESET;
   private envelope = 0;
   private state: EnvelopeState = 'release';
@@ -26,7 +30,7 @@ export class SidVoice3 {
   /** The RESET line: registers 0, oscillator and noise register at their reset state, envelope 0 in release. */
   reset(now: number): void {
     this.regs.fill(0);
-    this.accumulator = 0;
+    this.accumulator = ACCUMULATOR_RESET;
     this.noise = NOISE_RESET;
     this.envelope = 0;
     this.state = 'release';

@@ -44,12 +44,20 @@ export function resolveVicePath(config: Pick<LaunchConfig, 'vicePath' | 'cwd'>):
   );
 }
 
-/** x64sc's arguments: defaults only, no sound, binary monitor on loopback, inject-mode PRG autostart. */
+/**
+ * x64sc's arguments: defaults only; no sound output, but the SID emulated
+ * (VICE's register-dump device into the null device: with its dummy device
+ * the SID is not clocked, and voice 3's oscillator and envelope read 0);
+ * binary monitor on loopback, inject-mode PRG autostart.
+ */
 export function viceArgs(port: number, config: LaunchConfig): string[] {
   return [
     '-default',
+    '-sound',
     '-sounddev',
-    'dummy',
+    'dump',
+    '-soundarg',
+    process.platform === 'win32' ? 'NUL' : '/dev/null',
     '-binarymonitor',
     '-binarymonitoraddress',
     `ip4://127.0.0.1:${port}`,
