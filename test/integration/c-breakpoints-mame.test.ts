@@ -60,6 +60,20 @@ test("a C condition on parameters is compiled into MAME's breakpoint: the false 
   await dap.clearBreakpoint(bp.id);
 });
 
+test('a condition on a stack parameter compiles to an IX frame slot MAME reads at each hit', async () => {
+  const m = fx.markers.plot_body;
+  const bp = await dap.setLineBreakpoint(m.file, m.line, 'value == 255 && col == 7');
+  // plot's `value` is at IX+4 (SDCC's .cdb), `col` in register C
+  assert.equal(bp.native_condition, '(b@((ix+0x4)&0xffff) == 0xff) && (c == 0x7)');
+  traffic.reset();
+  await dap.resume();
+  await session.waitForStop(30_000);
+  assert.equal(await num('col'), 7);
+  assert.equal(await num('value'), 255);
+  assert.equal(traffic.stops, 1);
+  await dap.clearBreakpoint(bp.id);
+});
+
 test("a condition MAME cannot evaluate exactly is the session's: each false hit costs at most 2 round trips", async () => {
   const m = fx.markers.loop_body;
   const start = await num('counter');
