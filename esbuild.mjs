@@ -19,6 +19,8 @@ const entries = [
   { entryPoints: ['src/lsp/main.ts'], outfile: 'dist/lsp-server.js' },
   // the embedded DOSBox runs in a worker thread of its own (loaded by src/connectors/dosbox/wasm-launcher.ts)
   { entryPoints: ['src/connectors/dosbox/wasm-worker.ts'], outfile: 'dist/dos-wasm-worker.js' },
+  // PNG for MCP images and files is encoded in a worker thread (src/core/png-off-thread.ts)
+  { entryPoints: ['src/core/png-worker.ts'], outfile: 'dist/png-worker.js' },
 ];
 mkdirSync('dist', { recursive: true });
 await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));

@@ -22,7 +22,7 @@ import {
   VRAM_SIZE,
 } from '../machines/sprinter/video.js';
 import { BDA_FIELDS, DOS_INTERRUPTS } from '../machines/dos/reference.js';
-import { encodePng } from '../core/png.js';
+import { encodePngOffThread } from '../core/png-off-thread.js';
 import { readRegularFile } from '../core/files.js';
 import { notFound } from '../core/errors.js';
 
@@ -130,7 +130,7 @@ export function registerResources(server: McpServer, manager: SessionManagerApi)
     }),
     { description: "a session's screen now, as PNG", mimeType: 'image/png' },
     async (uri, { session_id }) => {
-      const png = encodePng(await manager.get(String(session_id)).screenshot());
+      const png = await encodePngOffThread(await manager.get(String(session_id)).screenshot());
       return { contents: [{ uri: uri.href, mimeType: 'image/png', blob: png.toString('base64') }] };
     },
   );

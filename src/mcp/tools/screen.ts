@@ -1,8 +1,7 @@
 /** Tool groups `screen` (the display as a PNG, typing keys) and `screen_watch` (the frames that changed). */
 import * as z from 'zod/v4';
-import { encodePng } from '../../core/png.js';
+import { encodeIndexedPngOffThread, encodePngOffThread } from '../../core/png-off-thread.js';
 import { frameToImage } from '../../core/frames.js';
-import { encodeIndexedPng } from '../../core/indexed-png.js';
 import type { ScreenFrame } from '../../core/target.js';
 import { writeOutputToolFile } from '../tool-files.js';
 import { parseKeyText } from '../../core/keys.js';
@@ -35,7 +34,7 @@ const screenshot = defineTool({
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
     const image = await session.screenshot();
-    const png = encodePng(image);
+    const png = await encodePngOffThread(image); // off the emulator's thread
     const path = args.output_path ? await writeOutputToolFile(ctx, args.output_path, png, args.overwrite) : undefined;
     return {
       session,
@@ -90,11 +89,11 @@ const typeKeys = defineTool({
   },
 });
 
-/** A frame as PNG: indexed when it has a palette (small, and no RGBA conversion), else from its RGBA. */
-export function framePng(frame: ScreenFrame): Buffer {
+/** A frame as PNG, on the encoder thread: indexed when it has a palette (small, and no RGBA conversion), else from its RGBA. */
+export function framePng(frame: ScreenFrame): Promise<Buffer> {
   if (frame.pixels && frame.palette)
-    return encodeIndexedPng({ width: frame.width, height: frame.height, pixels: frame.pixels }, frame.palette).png;
-  return encodePng(frameToImage(frame));
+    return encodeIndexedPngOffThread({ width: frame.width, height: frame.height, pixels: frame.pixels }, frame.palette);
+  return encodePngOffThread(frameToImage(frame));
 }
 
 const watchScreen = defineTool({
@@ -119,7 +118,7 @@ const watchScreen = defineTool({
     const { session } = ctx.connection.use(args.session_id);
     const source = session.frameSource();
     const frames = await session.screenFrames(args.since_frame, args.max_frames, args.wait_ms);
-    const pngs = frames.map(framePng);
+    const pngs = await Promise.all(frames.map(framePng));
     const last = frames.at(-1)?.frame ?? args.since_frame;
     return {
       session,

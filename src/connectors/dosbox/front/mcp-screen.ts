@@ -6,6 +6,7 @@ import { unsupported } from '../../../core/errors.js';
 import { indicesToRgba } from '../../../machines/dos/palette.js';
 import { countDifferences } from '../../../machines/dos/video.js';
 import { encodePng } from '../../../core/png.js';
+import { encodePngOffThread } from '../../../core/png-off-thread.js';
 import { sessionIdInput } from '../../../mcp/schemas.js';
 import { READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../../../mcp/tool-kit.js';
 import { captureWindow, type WindowCapture } from '../window-capture.js';
@@ -178,7 +179,7 @@ const capture = defineTool({
         );
       image = { ...(await machine.backend.emulatorScreenshot()), maybeStale: false };
     } else image = await session.screenshot();
-    const png = encodePng(image);
+    const png = await encodePngOffThread(image);
     const path = args.path ? await saveFile(ctx, args.path, png, args.overwrite) : undefined;
     return {
       session,
