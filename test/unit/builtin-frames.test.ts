@@ -44,6 +44,15 @@ async function start(code: number[]): Promise<{ server: BuiltinMonitorServer; ta
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Polls `probe` until it holds; fails naming `what` after 10 s (a loaded machine is slow, so no tighter bound). */
+async function until(what: string, probe: () => boolean): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
 test('25 fps asked while a program animates: about 25 changed frames a second, the machine at real speed, never stopped', async () => {
   const { server, target } = await start(ANIMATE);
   const events: TargetEvent[] = [];
@@ -80,15 +89,18 @@ test('only changed frames are sent; a stop sends the frame once, flagged stale',
   const { server, target } = await start(IDLE);
   const frames: ScreenFrame[] = [];
   await target.run.resume();
-  await sleep(100);
+  // Settled in emulated time, not wall time: the program is in its loop (RUN and READY. are drawn) and a frame passed.
+  await until('the idle loop', () => server.machine.cpu.pc >= 0x080e && server.machine.cpu.pc <= 0x0810);
+  const settled = server.machine.frame;
+  await until('a frame in the loop', () => server.machine.frame > settled + 1);
   const unsubscribe = target.screen.frames!({ fps: 50 }, (f) => frames.push(f));
   const f0 = server.machine.frame;
-  await sleep(500);
-  assert.equal(frames.length, 1, 'the first frame at once, then none: the picture did not change');
-  assert.ok(server.machine.frame - f0 >= 20, 'while the machine ran on');
+  await until('20 emulated frames', () => server.machine.frame - f0 >= 20);
+  assert.equal(frames.length, 1, 'the first frame at once, then none while 20 frames ran: the picture did not change');
   await target.run.pause();
+  await until('the frame at the stop', () => frames.length >= 2);
   await sleep(50);
-  assert.equal(frames.length, 2);
+  assert.equal(frames.length, 2, 'the stop sends one frame');
   assert.equal(frames[1].maybeStale, true);
   unsubscribe();
 });
