@@ -144,7 +144,8 @@ export class DebugIndex {
     if (!list) return undefined;
     const external = list.find((v) => v.file === undefined);
     if (file === undefined) return external ?? list[0];
-    return list.find((v) => v.file === file) ?? external;
+    // as a debugger does: another file's static when it is the only one of that name
+    return list.find((v) => v.file === file) ?? external ?? (list.length === 1 ? list[0] : undefined);
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
- * Counts what a session asks of its emulator: every call into the target's
- * memory, run-control and breakpoint facets is one request and its reply (a
- * round trip), and every 'stopped' event the emulator sends is a stop of the
+ * Counts what a session asks of its emulator: every request on MAME's bridge,
+ * elsewhere every call into the target's memory, run-control and breakpoint
+ * facets, is one request and its reply (a round trip), and every 'stopped' event the emulator sends is a stop of the
  * CPU, whether or not the session shows it. Wraps the live target in place.
  */
 import type { Target } from '../../src/core/target.js';
@@ -41,6 +41,17 @@ export function watchTarget(session: SessionApi): TargetTraffic {
   const unsubscribe = target.events.on((e) => {
     if (e.type === 'stopped') traffic.stops++;
   });
+  // MAME: count the bridge's own requests (a facet call may be served without one, e.g. registers from the stop)
+  const bridge = (target as unknown as { bridge?: { request: (...a: unknown[]) => unknown } }).bridge;
+  if (bridge) {
+    const request = bridge.request;
+    restore.push(() => (bridge.request = request));
+    bridge.request = (...args: unknown[]) => {
+      traffic.calls.set(`bridge.${String(args[0])}`, (traffic.calls.get(`bridge.${String(args[0])}`) ?? 0) + 1);
+      return request.apply(bridge, args);
+    };
+    return traffic;
+  }
   for (const facet of ['memory', 'run', 'breakpoints', 'watch'] as const) {
     const object = target[facet] as unknown as Record<string, unknown> | undefined;
     if (!object) continue;

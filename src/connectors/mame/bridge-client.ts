@@ -78,6 +78,8 @@ export class BridgeClient {
   private lostError?: RetroError;
   private bridgeSleeping = false;
   private doorbell: () => void = () => {};
+  /** called before each op that may change the machine (an expression MAME evaluates may assign) */
+  onMutating?: () => void;
   private connectWaiters: Array<{ resolve: () => void; reject: (e: RetroError) => void }> = [];
 
   private constructor(
@@ -150,6 +152,7 @@ export class BridgeClient {
     if (this.pending.size >= MAX_PENDING) {
       return Promise.reject(tooLarge(`More than ${MAX_PENDING} requests are waiting for MAME.`));
     }
+    if (BRIDGE_OPS[op].mutating || op === 'eval') this.onMutating?.();
     const id = this.nextId++;
     const binary = options.binary
       ? Buffer.from(options.binary.buffer, options.binary.byteOffset, options.binary.byteLength)

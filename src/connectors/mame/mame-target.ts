@@ -107,6 +107,7 @@ export class MameTarget implements Target {
   /** Strokes on the machine's key fields, frame-paced; while stopped they wait for it to run. */
   readonly input: TargetInput = { typeKeys: (strokes) => this.typeKeys(strokes) };
   private state: RunState = 'stopped';
+  private stopRegisters?: Register[]; // the last stop's (no round trip at a hit), until an op may change them
   /** key sequences typed while stopped, queued on the next resume */
   private readonly keysOnResume: InputStep[][] = [];
   private lastStop?: StopInfo;
@@ -148,6 +149,7 @@ export class MameTarget implements Target {
       spaceBits: { program: programBits },
     };
     bridge.onEvent((e) => this.onBridgeEvent(e));
+    bridge.onMutating = () => (this.stopRegisters = undefined);
     void proc.exited.then((info) => {
       const reason = `MAME exited (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''}).`;
       this.bridge.markLost(reason);
@@ -194,6 +196,7 @@ export class MameTarget implements Target {
   }
 
   async readRegisters(): Promise<Register[]> {
+    if (this.stopRegisters && this.state === 'stopped') return this.stopRegisters.map((r) => ({ ...r }));
     const { result } = await this.bridge.request('read_registers');
     return orderRegisters(this.info.cpu, result.registers);
   }
@@ -346,6 +349,8 @@ export class MameTarget implements Target {
     if (e.event === 'stopped') {
       const stop = toStopInfo(e);
       this.state = 'stopped';
+      const regs = e.registers as Record<string, number> | undefined;
+      this.stopRegisters = regs && orderRegisters(this.info.cpu, regs);
       this.lastStop = stop;
       this.events.emit({ type: 'stopped', stop });
     } else if (e.event === 'machine_start') {

@@ -43,6 +43,13 @@ end
 
 function ctx.pc() return ctx.cpu.state.CURPC.value end
 
+-- Every register of the CPU by its state name (read_registers, and with each stop).
+function ctx.registers()
+  local regs = {}
+  for name, entry in pairs(ctx.cpu.state) do regs[name] = entry.value end
+  return regs
+end
+
 -- New console lines since the last call (at most max_log of them).
 function ctx.take_log()
   local lines = json.array()

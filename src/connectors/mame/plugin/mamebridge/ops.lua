@@ -53,9 +53,7 @@ function ops.status()
 end
 
 function ops.read_registers()
-  local regs = {}
-  for name, entry in pairs(ctx.cpu.state) do regs[name] = entry.value end
-  return { registers = regs }
+  return { registers = ctx.registers() }
 end
 
 function ops.write_register(args)
