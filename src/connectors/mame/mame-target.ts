@@ -39,7 +39,7 @@ import {
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
 import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-ops.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
-import { orderRegisters } from './registers.js';
+import { orderRegisters, reportedRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
 import { MameMouse } from './mame-mouse.js';
 import { MOUSE_FEATURE } from '../../core/input-devices.js';
@@ -349,8 +349,7 @@ export class MameTarget implements Target {
     if (e.event === 'stopped') {
       const stop = toStopInfo(e);
       this.state = 'stopped';
-      const regs = e.registers as Record<string, number> | undefined;
-      this.stopRegisters = regs && orderRegisters(this.info.cpu, regs);
+      this.stopRegisters = reportedRegisters(this.info.cpu, e.registers);
       this.lastStop = stop;
       this.events.emit({ type: 'stopped', stop });
     } else if (e.event === 'machine_start') {

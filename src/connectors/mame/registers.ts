@@ -62,3 +62,8 @@ export function orderRegisters(cpu: string, values: Record<string, number>): Reg
 function widthOf(value: number): number {
   return value > 0xffff ? 32 : 16;
 }
+
+/** The registers a bridge event carries (a stop's), ordered; undefined when it has none. */
+export function reportedRegisters(cpu: string, values: unknown): Register[] | undefined {
+  return values && typeof values === 'object' ? orderRegisters(cpu, values as Record<string, number>) : undefined;
+}
