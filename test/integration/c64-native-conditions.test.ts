@@ -1,8 +1,8 @@
 // Breakpoint conditions on the built-in C64 with a cc65 program: one the VICE checkpoint language gets exactly
 // right is compiled into the checkpoint and evaluated in the built-in's CPU loop, so its false hits never stop
 // the CPU (counted at the target: stops and round trips); one it cannot express is the session's, at most 2
-// round trips per false hit.
-import { after, before, test } from 'node:test';
+// round trips per false hit. With X64SC naming a real x64sc the same cases run there: the compiled text is VICE's.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
@@ -11,65 +11,77 @@ import type { ClientSession } from '../../src/session/client-session.js';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 import { watchTarget, type TargetTraffic } from '../support/target-traffic.js';
 
-let fx: C64Fixture;
-let manager: SessionManager;
-let session: SessionApi;
-let dap: ClientSession;
-let traffic: TargetTraffic;
+const X64SC = process.env.X64SC;
 
-before(async () => {
-  fx = await buildC64Fixture();
-  manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 5000 });
-  dap = manager.start(
-    { machine: 'c64', emulator: 'builtin', program: fx.prg, cwd: fx.dir },
-    { kind: 'dap', label: 'VS Code debug session' },
-  );
-  session = dap.session;
-  setInterval(() => dap.beat(), 300).unref();
-  await session.waitForStop(60_000);
-  traffic = watchTarget(session);
-});
+for (const emulator of ['builtin', ...(X64SC ? ['vice' as const] : [])] as const) {
+  describe(emulator, () => {
+    let fx: C64Fixture;
+    let manager: SessionManager;
+    let session: SessionApi;
+    let dap: ClientSession;
+    let traffic: TargetTraffic;
 
-after(async () => {
-  await manager?.closeAll();
-});
+    before(async () => {
+      fx = await buildC64Fixture();
+      manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 5000 });
+      dap = manager.start(
+        {
+          machine: 'c64',
+          emulator,
+          program: fx.prg,
+          cwd: fx.dir,
+          ...(emulator === 'vice' ? { vicePath: X64SC } : {}),
+        },
+        { kind: 'dap', label: `VS Code debug session (${emulator})` },
+      );
+      session = dap.session;
+      setInterval(() => dap.beat(), 300).unref();
+      await session.waitForStop(60_000);
+      traffic = watchTarget(session);
+    });
 
-const num = async (expression: string) => (await session.readVariable(expression)).numeric!;
+    after(async () => {
+      await manager?.closeAll();
+    });
 
-test('a compiled condition never stops the CPU while false; a host-side one costs at most 2 round trips a hit', async () => {
-  const call = fx.markers.loop_call;
-  const native = await dap.setLineBreakpoint(call.file, call.line, 'counter == 3');
-  assert.equal(native.verified, true, native.message);
-  // int counter: its two bytes as VICE reads them, equal to 3 exactly as C's signed int is
-  assert.match(native.native_condition ?? '', /^\(@cpu:\$[0-9a-f]+ \+ \(@cpu:\$[0-9a-f]+ \* \+256\)\) == \$3$/);
-  const printed = fx.markers.after_call;
-  const host = await dap.setLineBreakpoint(printed.file, printed.line, 'counter * 2 == 6');
-  assert.equal(host.native_condition, undefined);
-  assert.match(host.condition_host ?? '', /not a global, a register or fixed memory/);
+    const num = async (expression: string) => (await session.readVariable(expression)).numeric!;
 
-  traffic.reset();
-  await dap.resume();
-  let status = await session.waitForStop(30_000);
-  assert.deepEqual(status.last_stop?.breakpoint_ids, [native.id]);
-  // counter 1 and 2: loop_call never stopped, after_call stopped twice and resumed; then loop_call at 3
-  assert.equal(traffic.stops, 3, JSON.stringify([...traffic.calls]));
-  // beside the test's own resume: a read and a resume for each of the two false host-side hits, none for the true one
-  assert.equal(traffic.requests - 1, 2 * 2, JSON.stringify([...traffic.calls]));
-  assert.equal(await num('counter'), 3);
+    test(`${emulator}: a compiled condition never stops the CPU while false; a host-side one costs at most 2 round trips a hit`, async () => {
+      const call = fx.markers.loop_call;
+      const native = await dap.setLineBreakpoint(call.file, call.line, 'counter == 3');
+      assert.equal(native.verified, true, native.message);
+      // int counter: its two bytes as VICE reads them, equal to 3 exactly as C's signed int is
+      assert.match(native.native_condition ?? '', /^\(@cpu:\$[0-9a-f]+ \+ \(@cpu:\$[0-9a-f]+ \* \+256\)\) == \$3$/);
+      const printed = fx.markers.after_call;
+      const host = await dap.setLineBreakpoint(printed.file, printed.line, 'counter * 2 == 6');
+      assert.equal(host.native_condition, undefined);
+      assert.match(host.condition_host ?? '', /not a global, a register or fixed memory/);
 
-  await dap.resume();
-  status = await session.waitForStop(30_000);
-  assert.deepEqual(status.last_stop?.breakpoint_ids, [host.id]);
-  const counts = new Map(session.listBreakpoints().map((b) => [b.id, b.hit_count]));
-  assert.equal(counts.get(native.id), 1);
-  assert.equal(counts.get(host.id), 1);
-  for (const b of [native, host]) await dap.clearBreakpoint(b.id);
-});
+      traffic.reset();
+      await dap.resume();
+      let status = await session.waitForStop(30_000);
+      assert.deepEqual(status.last_stop?.breakpoint_ids, [native.id]);
+      // counter 1 and 2: loop_call never stopped, after_call stopped twice and resumed; then loop_call at 3
+      assert.equal(traffic.stops, 3, JSON.stringify([...traffic.calls]));
+      // beside the test's own resume: a read and a resume for each of the two false host-side hits, none for the true one
+      assert.equal(traffic.requests - 1, 2 * 2, JSON.stringify([...traffic.calls]));
+      assert.equal(await num('counter'), 3);
 
-test('a condition VICE refuses is never passed as text: a C error leaves the breakpoint unverified', async () => {
-  const bp = await dap.setLineBreakpoint(fx.markers.got_key.file, fx.markers.got_key.line, 'counter == nosuch');
-  assert.equal(bp.verified, false);
-  assert.equal(bp.native_condition, undefined);
-  assert.match(bp.message ?? '', /no variable `nosuch`/);
-  await dap.clearBreakpoint(bp.id);
-});
+      await dap.resume();
+      status = await session.waitForStop(30_000);
+      assert.deepEqual(status.last_stop?.breakpoint_ids, [host.id]);
+      const counts = new Map(session.listBreakpoints().map((b) => [b.id, b.hit_count]));
+      assert.equal(counts.get(native.id), 1);
+      assert.equal(counts.get(host.id), 1);
+      for (const b of [native, host]) await dap.clearBreakpoint(b.id);
+    });
+
+    test(`${emulator}: a condition VICE refuses is never passed as text: a C error leaves the breakpoint unverified`, async () => {
+      const bp = await dap.setLineBreakpoint(fx.markers.got_key.file, fx.markers.got_key.line, 'counter == nosuch');
+      assert.equal(bp.verified, false);
+      assert.equal(bp.native_condition, undefined);
+      assert.match(bp.message ?? '', /no variable `nosuch`/);
+      await dap.clearBreakpoint(bp.id);
+    });
+  });
+}
