@@ -56,7 +56,13 @@ async function widgetBreakpoint(page: Page, file: string, line: number, command:
   await openFileAtLine(page, file, line);
   await runCommand(page, command);
   await page.locator('.breakpoint-widget').waitFor({ state: 'visible', timeout: 30_000 });
+  // Typing before the widget's editor has focus loses the first characters ("nter=0" for "counter={counter}").
+  await page.locator('.breakpoint-widget .monaco-editor.focused').waitFor({ state: 'visible', timeout: 30_000 });
   await page.keyboard.type(text);
+  await waitUntil('the typed text in the breakpoint widget', 10_000, async () => {
+    const shown = (await page.locator('.breakpoint-widget .view-lines').innerText()).replace(/\u00a0/g, ' ').trim();
+    return shown === text ? shown : undefined;
+  });
   await page.keyboard.press('Enter');
   await page.locator('.breakpoint-widget').waitFor({ state: 'hidden', timeout: 30_000 });
   await page.locator(`.monaco-editor .${glyph}`).first().waitFor({ state: 'visible', timeout: 30_000 });

@@ -134,7 +134,16 @@ export async function contextMenu(page: Page, target: Locator, label: string, ti
     })
     .first();
   await item.waitFor({ state: 'visible', timeout: timeoutMs });
-  await item.click({ timeout: timeoutMs });
+  // A click on a menu that has just opened may be swallowed (the menu stays open with the item highlighted); the
+  // item under the pointer is the menu's focused one, and Enter runs it.
+  await item.hover({ timeout: timeoutMs });
+  await page
+    .locator('.context-view .monaco-menu .action-item.focused .action-label', {
+      hasText: new RegExp(`^${escapeRegExp(label)}$`),
+    })
+    .waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.keyboard.press('Enter');
+  await page.locator('.context-view .monaco-menu').waitFor({ state: 'hidden', timeout: timeoutMs });
 }
 
 /** Polls until `probe` returns a value (not undefined), or fails after timeoutMs naming `what`. */
