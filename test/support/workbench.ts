@@ -19,6 +19,8 @@ export interface Locator {
   inputValue(opts?: { timeout?: number }): Promise<string>;
   waitFor(opts?: { state?: 'attached' | 'visible' | 'hidden' | 'detached'; timeout?: number }): Promise<void>;
   allInnerTexts(): Promise<string[]>;
+  innerText(opts?: { timeout?: number }): Promise<string>;
+  hover(opts?: { timeout?: number }): Promise<void>;
   count(): Promise<number>;
 }
 export interface Frame {
