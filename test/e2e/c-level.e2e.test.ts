@@ -7,7 +7,6 @@
  * scripts/install-e2e.sh; fails (never skips) without it.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
@@ -19,27 +18,9 @@ import {
   type Page,
   type Workbench,
 } from '../support/workbench.js';
-import { buildZxFixture, REPO_ROOT } from '../support/zx-fixture.js';
+import { buildZxFixture, REPO_ROOT, writeZxWorkspace } from '../support/zx-fixture.js';
 
 const OUT = join(REPO_ROOT, '.test-work', 'e2e-c-level');
-
-const LAUNCH_JSON = {
-  version: '0.2.0',
-  configurations: [
-    {
-      type: 'retro',
-      request: 'launch',
-      name: 'ZX fixture in MAME',
-      machine: 'spectrum',
-      emulator: 'mame',
-      program: '${workspaceFolder}/spectrum.rom',
-      debugInfo: '${workspaceFolder}/spectrum.cdb',
-      cwd: '${workspaceFolder}',
-      mamePath: '/usr/games/mame',
-      stopOnEntry: false,
-    },
-  ],
-};
 
 /** Texts of the Variables view's rows. */
 const variableRows = (page: Page) => page.locator('.debug-variables .monaco-list-row').allInnerTexts();
@@ -78,12 +59,7 @@ test(
     try {
       wb = await openWorkbench({
         out: OUT,
-        workspace: (ws) => {
-          mkdirSync(join(ws, '.vscode'), { recursive: true });
-          for (const name of readdirSync(fx.dir))
-            if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
-          writeFileSync(join(ws, '.vscode', 'launch.json'), JSON.stringify(LAUNCH_JSON, null, 2));
-        },
+        workspace: (ws) => writeZxWorkspace(fx, ws),
       });
       page = wb.page;
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,28 +22,10 @@ import {
   type Page,
   type Workbench,
 } from '../support/workbench.js';
-import { buildZxFixture, REPO_ROOT } from '../support/zx-fixture.js';
+import { buildZxFixture, REPO_ROOT, writeZxWorkspace } from '../support/zx-fixture.js';
 
 const OUT = join(REPO_ROOT, '.test-work', 'e2e');
 const MAME = '/usr/games/mame';
-
-const LAUNCH_JSON = {
-  version: '0.2.0',
-  configurations: [
-    {
-      type: 'retro',
-      request: 'launch',
-      name: 'ZX fixture in MAME',
-      machine: 'spectrum',
-      emulator: 'mame',
-      program: '${workspaceFolder}/spectrum.rom',
-      debugInfo: '${workspaceFolder}/spectrum.cdb',
-      cwd: '${workspaceFolder}',
-      mamePath: MAME,
-      stopOnEntry: false,
-    },
-  ],
-};
 
 /** Every file under dir whose text matches, bounded to logs. */
 function grepLogs(dir: string, pattern: RegExp): boolean {
@@ -103,10 +85,7 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
           [],
         );
         // The workspace: the fixture's sources, ROM and debug info, and a launch.json for them.
-        mkdirSync(join(ws, '.vscode'), { recursive: true });
-        for (const name of readdirSync(fx.dir))
-          if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
-        writeFileSync(join(ws, '.vscode', 'launch.json'), JSON.stringify(LAUNCH_JSON, null, 2));
+        writeZxWorkspace(fx, ws, MAME);
       },
     });
     const server = wb.server;

@@ -15,17 +15,9 @@ import type { ScreenFrame } from '../../src/core/target.js';
 import { DOS_FEATURE } from '../../src/connectors/dosbox/dosbox-target.js';
 import { reduceToMode } from '../../src/connectors/dosbox/xwd.js';
 import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
-import { buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
+import { buildDosFixtures, expectedMode13, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
 
 const BACKENDS = ['native', 'wasm-dosbox-x'] as const;
-
-/** MODE13.COM's picture: pattern (x+2y)&255 and the 40x40 box at (140,80) in `box`. */
-function expectedMode13(box: number): Uint8Array {
-  const f = new Uint8Array(64000);
-  for (let y = 0; y < 200; y++) for (let x = 0; x < 320; x++) f[y * 320 + x] = (x + 2 * y) & 255;
-  for (let y = 80; y < 120; y++) for (let x = 140; x < 180; x++) f[y * 320 + x] = box;
-  return f;
-}
 
 let fx: DosFixtures;
 before(async () => {

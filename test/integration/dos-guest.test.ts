@@ -7,22 +7,20 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
+import {
+  buildDosFixtures,
+  expectedMode13,
+  mouseProfile,
+  ToolDriver,
+  until,
+  type DosFixtures,
+} from '../support/dos-fixture.js';
 import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 
 const BACKENDS = ['native', 'wasm-dosbox-x'] as const;
 
 async function screenText(d: ToolDriver, sid: string): Promise<string> {
   return ((await d.call('dosbox_read_screen', { session_id: sid })).lines as string[]).join('\n');
-}
-
-/** The frame MODE13.COM draws: pattern (x+2y)&255, box at (140,80) 40x40 in `box`, strip rows 190.. in `strip`. */
-function expectedMode13(box: number, strip?: number): Uint8Array {
-  const f = new Uint8Array(64000);
-  for (let y = 0; y < 200; y++) for (let x = 0; x < 320; x++) f[y * 320 + x] = (x + 2 * y) & 255;
-  for (let y = 80; y < 120; y++) for (let x = 140; x < 180; x++) f[y * 320 + x] = box;
-  if (strip !== undefined) f.fill(strip, 190 * 320);
-  return f;
 }
 
 let fx: DosFixtures;
@@ -231,12 +229,7 @@ for (const backend of BACKENDS) {
           await until('mouse banner', async () => (await screenText(d, sid)).includes('click me'));
           await d.call('dosbox_load_profile', {
             session_id: sid,
-            profile: {
-              name: 'mouse',
-              marker: { bytes: Buffer.from('MOUSEVARS').toString('hex'), offset: mo.labels.marker },
-              mouse: { buttons: mo.labels.buttons, x: mo.labels.mousex, y: mo.labels.mousey },
-              symbols: { clicks: { offset: mo.labels.clicks, type: 'u16' } },
-            },
+            profile: mouseProfile(mo),
           });
           const c = await d.call('dosbox_click', { session_id: sid, x: 160, y: 100 });
           assert.ok(c.writes > 3);

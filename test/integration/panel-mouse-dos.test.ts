@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { ScreenController } from '../../src/ui/screen-controller.js';
 import type { HostMessage } from '../../src/ui/screen-messages.js';
 import { DOS_NO_MOUSE_WORDS } from '../../src/connectors/dosbox/dos-mouse.js';
-import { buildDosFixtures, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
+import { buildDosFixtures, mouseProfile, ToolDriver, until, type DosFixtures } from '../support/dos-fixture.js';
 
 let fx: DosFixtures;
 let d: ToolDriver;
@@ -42,12 +42,7 @@ test('DOS: the panel pointer clicks through the INT 33h words of the profile', {
     ]);
     await d.call('dosbox_load_profile', {
       session_id: sid,
-      profile: {
-        name: 'mouse',
-        marker: { bytes: Buffer.from('MOUSEVARS').toString('hex'), offset: mo.labels.marker },
-        mouse: { buttons: mo.labels.buttons, x: mo.labels.mousex, y: mo.labels.mousey },
-        symbols: { clicks: { offset: mo.labels.clicks, type: 'u16' } },
-      },
+      profile: mouseProfile(mo),
     });
     posted.length = 0;
     await panel.handleMessage({ type: 'refresh' });

@@ -99,13 +99,32 @@ function parseLd86Map(text: string): Record<string, number> {
   return out;
 }
 
-/** Polls `probe` until it says yes; fails naming `what` after `ms`. */
 /** The X tools a private-display test needs; a skip reason when one is missing (Debian's xvfb, x11-apps, xdotool). */
 const X_TOOLS = ['/usr/bin/Xvfb', '/usr/bin/xwd', '/usr/bin/xdotool'];
 export function missingXTools(): string | false {
   return X_TOOLS.every(existsSync) ? false : `needs ${X_TOOLS.join(', ')} (xvfb, x11-apps, xdotool)`;
 }
 
+/** MODE13.COM's picture: pattern (x+2y)&255, the 40x40 box at (140,80) in `box`, rows 190.. in `strip` if given. */
+export function expectedMode13(box: number, strip?: number): Uint8Array {
+  const f = new Uint8Array(64000);
+  for (let y = 0; y < 200; y++) for (let x = 0; x < 320; x++) f[y * 320 + x] = (x + 2 * y) & 255;
+  for (let y = 80; y < 120; y++) for (let x = 140; x < 180; x++) f[y * 320 + x] = box;
+  if (strip !== undefined) f.fill(strip, 190 * 320);
+  return f;
+}
+
+/** The dosbox_load_profile profile naming MOUSE.COM's INT 33h handler words and its click counter. */
+export function mouseProfile(mo: DosProgramFixture): Record<string, unknown> {
+  return {
+    name: 'mouse',
+    marker: { bytes: Buffer.from('MOUSEVARS').toString('hex'), offset: mo.labels.marker },
+    mouse: { buttons: mo.labels.buttons, x: mo.labels.mousex, y: mo.labels.mousey },
+    symbols: { clicks: { offset: mo.labels.clicks, type: 'u16' } },
+  };
+}
+
+/** Polls `probe` until it says yes; fails naming `what` after `ms`. */
 export async function until(what: string, probe: () => Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await probe())) {

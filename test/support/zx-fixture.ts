@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -101,4 +101,29 @@ async function findMarkers(sources: string[]): Promise<ZxFixture['markers']> {
     });
   }
   return markers;
+}
+
+/** A code-server workspace for the fixture: its sources, ROM and debug info, and a launch.json running it in MAME. */
+export function writeZxWorkspace(fx: ZxFixture, ws: string, mamePath = '/usr/games/mame'): void {
+  mkdirSync(join(ws, '.vscode'), { recursive: true });
+  for (const name of readdirSync(fx.dir))
+    if (!statSync(join(fx.dir, name)).isDirectory()) copyFileSync(join(fx.dir, name), join(ws, name));
+  const launch = {
+    version: '0.2.0',
+    configurations: [
+      {
+        type: 'retro',
+        request: 'launch',
+        name: 'ZX fixture in MAME',
+        machine: 'spectrum',
+        emulator: 'mame',
+        program: '${workspaceFolder}/spectrum.rom',
+        debugInfo: '${workspaceFolder}/spectrum.cdb',
+        cwd: '${workspaceFolder}',
+        mamePath,
+        stopOnEntry: false,
+      },
+    ],
+  };
+  writeFileSync(join(ws, '.vscode', 'launch.json'), JSON.stringify(launch, null, 2));
 }
