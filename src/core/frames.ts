@@ -4,7 +4,7 @@
  * crops, change checks, and a ScreenFrame as the RGBA ScreenImage PNGs use.
  */
 import type { Rgb } from './indexed-png.js';
-import type { ScreenFrame, ScreenImage } from './target.js';
+import type { FrameListener, ScreenFrame, ScreenImage } from './target.js';
 
 export interface Rect {
   x: number;
@@ -67,4 +67,20 @@ export function samePicture(a: ScreenFrame | undefined, b: ScreenFrame): boolean
   const pa = a.pixels ?? a.rgba;
   const pb = b.pixels ?? b.rgba;
   return !!pa && !!pb && Buffer.compare(pa, pb) === 0;
+}
+
+/** Hands a frame to each viewer; a viewer's exception stays its own, so the source (and the machine) runs on. */
+export function deliverFrame(viewers: Iterable<{ listener: FrameListener }>, frame: ScreenFrame): void {
+  for (const v of viewers) {
+    try {
+      v.listener(frame);
+    } catch {
+      /* the viewer's bug, not the source's */
+    }
+  }
+}
+
+/** A requested frame rate within (0, max]; a missing or nonsense one is the source's most. */
+export function clampFps(fps: number, max: number): number {
+  return Number.isFinite(fps) && fps > 0 ? Math.min(max, fps) : max;
 }

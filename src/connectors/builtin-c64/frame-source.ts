@@ -6,7 +6,7 @@
  * visible area. The machine never stops for it; PNG is made elsewhere, only
  * for files and MCP images.
  */
-import { cropIndexed } from '../../core/frames.js';
+import { clampFps, cropIndexed, deliverFrame } from '../../core/frames.js';
 import type { Rgb } from '../../core/indexed-png.js';
 import type { FrameListener, FrameRequest, FrameSource, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
 import type { BuiltinC64 } from './c64.js';
@@ -56,14 +56,14 @@ export class BuiltinFrames {
 
   subscribe(request: FrameRequest, listener: FrameListener, running: boolean): () => void {
     const viewer: Viewer = {
-      request: { ...request, fps: clampFps(request.fps) },
+      request: { ...request, fps: clampFps(request.fps, MAX_FPS) },
       listener,
       last: performance.now(),
       allowance: 0,
     };
     this.viewers.add(viewer);
     this.onViewersChanged();
-    this.deliver([viewer], this.render(!running)); // a new viewer sees the screen at once
+    deliverFrame([viewer], this.render(!running)); // a new viewer sees the screen at once
     return () => {
       if (this.viewers.delete(viewer)) this.onViewersChanged();
     };
@@ -72,7 +72,7 @@ export class BuiltinFrames {
   /** The machine stopped: every viewer gets the frame as it stands, flagged as possibly stale. */
   stopped(): void {
     if (!this.viewers.size) return;
-    this.deliver([...this.viewers], this.render(true));
+    deliverFrame([...this.viewers], this.render(true));
   }
 
   /** The current picture without stopping anything (a cheap screenshot while running). */
@@ -94,7 +94,7 @@ export class BuiltinFrames {
     const pixels = cropIndexed(displayFrame(this.machine.bus).pixels, DISPLAY.width, VISIBLE);
     if (this.shown && Buffer.compare(pixels, this.shown) === 0) return;
     this.shown = pixels;
-    this.deliver(due, this.frameOf(pixels, false));
+    deliverFrame(due, this.frameOf(pixels, false));
   }
 
   private render(stale: boolean, source: FrameSource = 'last-frame'): ScreenFrame {
@@ -114,18 +114,4 @@ export class BuiltinFrames {
       maybeStale: stale,
     };
   }
-
-  private deliver(viewers: Viewer[], frame: ScreenFrame): void {
-    for (const v of viewers) {
-      try {
-        v.listener(frame);
-      } catch {
-        /* a viewer's bug stays its own; the machine runs on */
-      }
-    }
-  }
-}
-
-function clampFps(fps: number): number {
-  return Number.isFinite(fps) && fps > 0 ? Math.min(MAX_FPS, fps) : MAX_FPS;
 }

@@ -7,6 +7,7 @@
  * rate asked for; a frame goes to the viewers only when its pixels or
  * palette changed.
  */
+import { deliverFrame, clampFps } from '../../core/frames.js';
 import type { Rgb } from '../../machines/dos/palette.js';
 import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
 
@@ -49,7 +50,7 @@ export class DosFrames {
   subscribe(request: FrameRequest, listener: FrameListener): () => void {
     const viewer = { request, listener };
     this.viewers.add(viewer);
-    if (this.last) this.deliver([viewer], this.last); // a newcomer sees the screen at once
+    if (this.last) deliverFrame([viewer], this.last); // a newcomer sees the screen at once
     if (!this.timer && !this.reading) this.tick();
     return () => {
       this.viewers.delete(viewer);
@@ -61,7 +62,7 @@ export class DosFrames {
   }
 
   private get interval(): number {
-    const fps = Math.max(...[...this.viewers].map((v) => clampFps(v.request.fps)));
+    const fps = Math.max(...[...this.viewers].map((v) => clampFps(v.request.fps, DOS_MAX_FPS)));
     return 1000 / fps;
   }
 
@@ -97,17 +98,7 @@ export class DosFrames {
       maybeStale: false,
     };
     this.last = frame;
-    this.deliver([...this.viewers], frame);
-  }
-
-  private deliver(viewers: Viewer[], frame: ScreenFrame): void {
-    for (const v of viewers) {
-      try {
-        v.listener(frame);
-      } catch {
-        /* a viewer's bug stays its own */
-      }
-    }
+    deliverFrame([...this.viewers], frame);
   }
 }
 
@@ -116,8 +107,4 @@ function sameScreen(a: ScreenFrame, b: DecodedScreen): boolean {
   if (Buffer.compare(a.pixels, b.indices) !== 0) return false;
   const pa = a.palette;
   return pa.length === b.palette.length && pa.every((c, i) => c.every((v, k) => v === b.palette[i][k]));
-}
-
-function clampFps(fps: number): number {
-  return Number.isFinite(fps) && fps > 0 ? Math.min(DOS_MAX_FPS, fps) : DOS_MAX_FPS;
 }

@@ -8,7 +8,8 @@
  * MAME's throttle on (`-throttle` at run time); without viewers the session's
  * own speed (its `throttle` launch option) comes back.
  */
-import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame, ScreenImage } from '../../core/target.js';
+import { deliverFrame } from '../../core/frames.js';
+import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenImage } from '../../core/target.js';
 import type { BridgeClient, BridgeEvent } from './bridge-client.js';
 
 /** the most frames a second the plugin sends (frames.lua's MAX_FPS) */
@@ -68,7 +69,7 @@ export class MameFrames {
   private async still(viewers: Viewer[]): Promise<void> {
     try {
       const shot = await this.opts.screenshot();
-      this.deliver(viewers, {
+      deliverFrame(viewers, {
         width: shot.width,
         height: shot.height,
         frame: this.number(shot.frame ?? 0),
@@ -106,7 +107,7 @@ export class MameFrames {
     const height = Number(e.height);
     if (!this.viewers.size || !binary) return;
     if (binary.length !== width * height * 4) return; // a malformed frame is dropped; the next one comes
-    this.deliver([...this.viewers], {
+    deliverFrame([...this.viewers], {
       width,
       height,
       frame: this.number(Number(e.frame) || 0),
@@ -119,16 +120,6 @@ export class MameFrames {
   private number(frame: number): number {
     this.lastFrame = Math.max(this.lastFrame, frame);
     return this.lastFrame;
-  }
-
-  private deliver(viewers: Viewer[], frame: ScreenFrame): void {
-    for (const v of viewers) {
-      try {
-        v.listener(frame);
-      } catch {
-        /* a viewer's bug stays its own */
-      }
-    }
   }
 }
 
