@@ -14,6 +14,8 @@ export interface DisassembledInstruction {
   text: string;
   /** an undocumented opcode (6502), or bytes that decode to nothing */
   illegal?: boolean;
+  /** where a jump, call or branch with a fixed destination goes (front ends name it) */
+  target?: number;
 }
 
 export interface Disassembler {

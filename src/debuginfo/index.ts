@@ -44,6 +44,8 @@ export class DebugIndex {
   private readonly blockLevels = new Map<FunctionInfo, Map<number, number>>();
   /** the program's files by basename, with their paths in / form, in the file list's order */
   private filesByBase?: Map<string, { file: string; norm: string }[]>;
+  /** the unbanked labels by address, sorted on first use */
+  private labelsByAddress?: { addresses: number[]; names: string[] };
 
   constructor(readonly info: DebugInfo) {
     this.fnStarts = info.functions.map((f) => f.start);
@@ -125,6 +127,17 @@ export class DebugIndex {
     const i = upperBound(this.fnStarts, address) - 1;
     const f = this.info.functions[i];
     return f && address <= f.end ? f : undefined;
+  }
+
+  /** The debug info's label at exactly `address` (cc65's runtime `pushax`, an assembler label); banked ones not. */
+  symbolAt(address: number): string | undefined {
+    if (!this.labelsByAddress) {
+      const list = this.info.symbols.filter((s) => s.bank === undefined).sort((a, b) => a.address - b.address);
+      this.labelsByAddress = { addresses: list.map((s) => s.address), names: list.map((s) => s.name) };
+    }
+    const { addresses, names } = this.labelsByAddress;
+    const i = lowerBound(addresses, address);
+    return addresses[i] === address ? names[i] : undefined;
   }
 
   /** By C name; SDCC's assembler name with a leading underscore is accepted too. */

@@ -40,6 +40,7 @@ class Memory6502Disassembler implements Disassembler {
       length: i.bytes.length,
       text: i.text,
       ...(i.illegal ? { illegal: true } : {}),
+      ...(i.target !== undefined ? { target: i.target } : {}),
     }));
   }
 }
@@ -144,6 +145,7 @@ export async function annotate(
   const lines = list.map((ins): DisassemblyLine => {
     const line: DisassemblyLine = {
       ...ins,
+      text: withTargetName(ins, notes),
       bytes: Array.from(bytes.subarray(ins.address - first, ins.address - first + ins.length)),
     };
     const symbol = notes.functionStart(ins.address) ?? notes.label(ins.address);
@@ -153,4 +155,12 @@ export async function annotate(
     return line;
   });
   return { lines, missingBefore: window.missingBefore };
+}
+
+/** `call $015C` → `call $015C <plot>` when a function or label starts at the destination (as gdb shows it). */
+function withTargetName(ins: DisassembledInstruction, notes: Annotations): string {
+  if (ins.target === undefined) return ins.text;
+  const name = notes.functionStart(ins.target) ?? notes.label(ins.target);
+  // the 6502 disassembler already names KERNAL entry points (`JSR CHROUT`)
+  return name && !ins.text.includes(name) ? `${ins.text} <${name}>` : ins.text;
 }

@@ -351,7 +351,7 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
       },
       label: (at) => {
         const hit = this.labels.at(at);
-        return hit?.offset === 0 ? hit.label.name : undefined;
+        return hit?.offset === 0 ? hit.label.name : this.index?.symbolAt(at);
       },
       location: (at) => this.locationAt(at),
     });

@@ -126,6 +126,27 @@ test('an instruction breakpoint inside plot, then one instruction step', async (
   await dc.send('setInstructionBreakpoints', { breakpoints: [] });
 });
 
+async function functionEntry(name: string): Promise<string> {
+  const fb = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name }] });
+  await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+  return fb.body.breakpoints[0].instructionReference!;
+}
+
+test("a call shows the function it calls: draw's call to plot reads call $XXXX <plot>", async () => {
+  const plotRows = await disassemble(await functionEntry('plot'), -5, 10);
+  const plot = plotRows.find((r) => r.symbol === 'plot')!;
+  const rows = await disassemble(await functionEntry('draw'), 0, 40);
+  const call = rows.find((r) => /^call /.test(r.instruction) && r.instruction.endsWith(' <plot>'));
+  assert.ok(call, `no call naming plot in ${rows.map((r) => r.instruction).join(' | ')}`);
+  // the name is that of the destination MAME printed, and plot's label is there
+  const [, destination] = /^call \$([0-9A-F]{4}) <plot>$/i.exec(call.instruction) ?? [];
+  assert.equal(parseInt(destination, 16), addr(plot), call.instruction);
+  assert.ok(
+    rows.every((r) => !/ <[^>]+>$/.test(r.instruction) || /^(call|jp|jr|djnz|rst) /.test(r.instruction)),
+    'only control transfers are named',
+  );
+});
+
 test('Registers: the Z80 flags S Z H P/V N C under AF, matching its low byte', async () => {
   const frame = await dc.topFrame();
   const scopes = (await dc.scopesRequest({ frameId: frame.id })).body.scopes;

@@ -117,6 +117,20 @@ test('disassemble at a function label, break in the middle of a line, step one i
   await dc.send('setInstructionBreakpoints', { breakpoints: [] });
 });
 
+test("a JSR names the C function it calls: main's call of add_scaled reads JSR $XXXX <add_scaled>", async () => {
+  const entry = async (name: string) => {
+    const fb = await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name }] });
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
+    return fb.body.breakpoints[0].instructionReference!;
+  };
+  const label = (await disassemble(await entry('add_scaled'), -1, 1))[0];
+  assert.equal(label.symbol, 'add_scaled');
+  const rows = await disassemble(await entry('main'), 0, 80);
+  const call = rows.find((r) => r.instruction.endsWith(' <add_scaled>'));
+  assert.ok(call, `no JSR naming add_scaled in ${rows.map((r) => r.instruction).join(' | ')}`);
+  assert.equal(call.instruction, `JSR $${label.address.slice(2).toUpperCase()} <add_scaled>`);
+});
+
 test('into a runtime routine without C source: the frame says so (the extension opens the Disassembly view)', async () => {
   // step instructions until the PC leaves every C line (the next JSR into cc65's runtime)
   let frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;

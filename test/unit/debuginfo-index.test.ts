@@ -122,3 +122,9 @@ test('bodyStart: after the prologue line; at the start when the first body line 
   assert.equal(index.bodyStart(framed), at(25));
   assert.ok(at(25) > sym('_stack_frame'));
 });
+
+test('symbolAt: the label at exactly an address (as the linker placed it), nothing between labels', () => {
+  assert.equal(index.symbolAt(sym('_main')), 'main');
+  assert.equal(index.symbolAt(sym('_g_int')), 'g_int');
+  assert.equal(index.symbolAt(sym('_main') + 1), undefined);
+});

@@ -158,3 +158,33 @@ test('DAP rows: padded with invalid rows VS Code skips where the address space e
   );
   await assert.rejects(disassembleBody(ctx, { memoryReference: 'main', instructionCount: 1 }), { code: 'bad_address' });
 });
+
+test('calls, jumps and branches name the function or label at their destination; other operands do not', async () => {
+  const { annotate } = await import('../../src/session/disassembly.js');
+  // JSR $0820 ; BNE $0810 ; JMP ($0820) ; LDA $0820 ; JSR $FFD2 ; JMP $0830
+  const code = [0x20, 0x20, 0x08, 0xd0, 0xfb, 0x6c, 0x20, 0x08, 0xad, 0x20, 0x08, 0x20, 0xd2, 0xff, 0x4c, 0x30, 0x08];
+  const target = c64Memory({ 0x810: code });
+  const names: Record<number, string> = { 0x820: '_plot', 0x810: 'loop', 0xffd2: 'CHROUT', 0x830: 'done' };
+  const shown = await annotate(await disassemblyWindow(disassemblerFor(target), 0x810, 0, 6), {
+    readMemory: async (at, n) => target.memory.read({ space: 'cpu', offset: at }, n),
+    functionStart: (at) => (at === 0x820 ? names[at] : undefined),
+    label: (at) => (at === 0x820 ? undefined : names[at]),
+    location: () => undefined,
+  });
+  assert.deepEqual(
+    shown.lines.map((l) => l.text),
+    ['JSR $0820 <_plot>', 'BNE $0810 <loop>', 'JMP ($0820)', 'LDA $0820', 'JSR $FFD2 <CHROUT>', 'JMP $0830 <done>'],
+  );
+});
+
+test("MAME's Z80 control transfers: the fixed destination, conditional or not; none for indirect jumps", async () => {
+  const { z80Target } = await import('../../src/connectors/mame/mame-disassembler.js');
+  assert.deepEqual(
+    ['call $015C', 'call nz,$8000', 'jp $0038', 'jp pe,$1234', 'jr $8012', 'jr nc,$8012', 'djnz $7FFE', 'rst $38'].map(
+      z80Target,
+    ),
+    [0x015c, 0x8000, 0x38, 0x1234, 0x8012, 0x8012, 0x7ffe, 0x38],
+  );
+  for (const text of ['jp (hl)', 'jp (ix)', 'ld hl,$015C', 'ld ($5800),a', 'call', 'ret nz'])
+    assert.equal(z80Target(text), undefined, text);
+});

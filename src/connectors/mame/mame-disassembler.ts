@@ -25,9 +25,22 @@ export class MameDisassembler implements Disassembler {
       const next = list[i + 1]?.address;
       // the end of the address space (MAME wraps to 0): what is left of it
       const length = next !== undefined && next > at ? next - at : Math.min(MAX_LENGTH, 0x10000 - at);
-      out.push({ address: at, length, text: list[i].text.replace(/\s+/g, ' ') });
+      const text = list[i].text.replace(/\s+/g, ' ');
+      const target = z80Target(text);
+      out.push(target === undefined ? { address: at, length, text } : { address: at, length, text, target });
       if (next === undefined || next <= at) break;
     }
     return out;
   }
+}
+
+/**
+ * The fixed destination of a Z80 call, jump, relative jump or restart as MAME
+ * spells it (`call nz,$015C`, `jr $8012`, `rst $38`); not `jp (hl)`.
+ */
+const Z80_FLOW = /^(?:call|jp|jr|djnz|rst) (?:(?:nz|z|nc|c|po|pe|p|m),)?\$([0-9a-f]{1,4})h?$/i;
+
+export function z80Target(text: string): number | undefined {
+  const m = Z80_FLOW.exec(text);
+  return m ? parseInt(m[1], 16) : undefined;
 }
