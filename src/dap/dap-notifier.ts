@@ -23,6 +23,8 @@ import { dapStopReason, describeStop } from './stop-text.js';
 export class DapNotifier {
   private terminatedSent = false;
   private lastForeignSummary?: string;
+  private holds = 0;
+  private held: DebugProtocol.Event[] = [];
 
   constructor(
     private readonly send: (event: DebugProtocol.Event) => void,
@@ -41,11 +43,34 @@ export class DapNotifier {
     event.body.allThreadsStopped = true;
     const ids = mine?.known(hitIds) ?? [];
     if (ids.length) event.body.hitBreakpointIds = ids;
-    this.send(event);
+    this.sendRunEvent(event);
   }
 
   continued(): void {
-    this.send(new ContinuedEvent(CPU_THREAD_ID, true));
+    this.sendRunEvent(new ContinuedEvent(CPU_THREAD_ID, true));
+  }
+
+  /**
+   * VS Code takes the response to continue/next/stepIn/stepOut as "the thread runs" (it simulates a continued
+   * event), so a stop that comes before that response must be sent after it, or a paused machine shows as running.
+   * Stops and continues wait in order until the returned release is called, once the response is out.
+   */
+  holdRunEvents(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.holds > 0) return;
+      const events = this.held;
+      this.held = [];
+      for (const e of events) this.send(e);
+    };
+  }
+
+  private sendRunEvent(event: DebugProtocol.Event): void {
+    if (this.holds) this.held.push(event);
+    else this.send(event);
   }
 
   breakpointChanges(mine: ClientBreakpoints | undefined, all: BreakpointInfo[]): void {

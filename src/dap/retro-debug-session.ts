@@ -261,12 +261,17 @@ export class RetroDebugSession extends DebugSession {
     command: (me: ClientSession) => Promise<void>,
     body?: R['body'],
   ): void {
-    this.handle(response, async () => {
-      const me = this.binding.control();
-      this.handles.reset();
-      await command(me);
-      return body;
-    });
+    const release = this.notify.holdRunEvents();
+    this.handle(
+      response,
+      async () => {
+        const me = this.binding.control();
+        this.handles.reset();
+        await command(me);
+        return body;
+      },
+      release,
+    );
   }
 
   // ---- inspection: through the session's view -----------------------------------------------
@@ -380,14 +385,21 @@ export class RetroDebugSession extends DebugSession {
   }
 
   /** Runs an async handler and answers: its result as the body, or an error response. */
-  private handle<R extends DebugProtocol.Response>(response: R, work: () => Promise<R['body'] | void>): void {
-    work().then(
-      (body) => {
-        if (body !== undefined) response.body = body;
-        this.sendResponse(response);
-      },
-      (err) => this.sendError(response, err),
-    );
+  /** `answered` runs once the response (or the error response) is sent. */
+  private handle<R extends DebugProtocol.Response>(
+    response: R,
+    work: () => Promise<R['body'] | void>,
+    answered?: () => void,
+  ): void {
+    work()
+      .then(
+        (body) => {
+          if (body !== undefined) response.body = body;
+          this.sendResponse(response);
+        },
+        (err) => this.sendError(response, err),
+      )
+      .finally(answered);
   }
 
   private async sendError(response: DebugProtocol.Response, err: unknown): Promise<void> {
