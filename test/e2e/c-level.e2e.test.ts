@@ -147,6 +147,14 @@ test(
         async () =>
           (await page!.locator('.pane-header', { hasText: /Paused on data breakpoint/ }).count()) > 0 || undefined,
       );
+      // the Variables view is refreshed at the stop: `total` shows the value the stop reported
+      const now = /→ (\d+)/.exec(said)![1];
+      await waitUntil(
+        `total to show ${now} in Variables`,
+        30_000,
+        async () =>
+          (await variableRows(page!)).some((r) => new RegExp(`^\\s*total\\s*[:=]\\s*${now}\\b`).test(r)) || undefined,
+      );
       await page.screenshot({ path: join(OUT, '4-break-on-value-change.png') });
 
       await runCommand(page, 'Debug: Stop');
