@@ -30,6 +30,7 @@ const warpBox = byId<HTMLInputElement>('warp');
 const spritesBox = byId<HTMLInputElement>('sprites');
 const joystickSelect = byId<HTMLSelectElement>('joystick');
 const mouseBox = byId<HTMLInputElement>('mouse');
+const refreshSelect = byId<HTMLSelectElement>('refresh-rate');
 
 type Raw = Extract<HostMessage, { type: 'raw' }>;
 let last: Raw | undefined;
@@ -156,6 +157,13 @@ function render(m: HostMessage): void {
         : (m.mouseUnavailable ?? 'no mouse');
       return;
     }
+    case 'source':
+      // the refresh choice only where each frame halts the machine (a real VICE), with the choices it offers
+      byId<HTMLElement>('refresh-label').hidden = !m.rates;
+      for (const o of Array.from(refreshSelect.options)) o.hidden = !m.rates?.includes(Number(o.value));
+      if (m.fps !== undefined) refreshSelect.value = String(m.fps);
+      cost.textContent = m.cost;
+      return;
     case 'inspect':
       inspector.textContent = m.lines.join(' · ');
       hoverAddress = m.address;
@@ -277,6 +285,9 @@ joystickSelect.addEventListener('change', () => {
   stick = { ...JOYSTICK_IDLE };
   canvas.focus();
 });
+refreshSelect.addEventListener('change', () =>
+  vscode.postMessage({ type: 'refresh-rate', fps: Number(refreshSelect.value) }),
+);
 warpBox.addEventListener('change', () => vscode.postMessage({ type: 'warp', on: warpBox.checked }));
 takeButton.addEventListener('click', () => vscode.postMessage({ type: mine ? 'release-control' : 'take-control' }));
 byId<HTMLButtonElement>('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));

@@ -31,6 +31,8 @@ export interface LaunchConfig {
   vicePath?: string;
   /** VICE: attach to a running VICE's binary monitor ("host:port", e.g. "127.0.0.1:6502") instead of starting one */
   viceMonitor?: string;
+  /** VICE: frames a second while running (0, 1, 2 or 5; each stops the C64 for one display read); default 1 */
+  screenRefreshFps?: number;
   /** built-in C64: the host folder served as device 8 (default: the program's folder); relative to cwd */
   drive8?: string;
   /** built-in C64: also serve its VICE binary monitor on 127.0.0.1:port (0: a free one) for one outside client; default: none */

@@ -83,6 +83,8 @@ export interface ScreenImage {
   source?: FrameSource;
   /** true when the CPU is stopped, so the frame may predate the current state */
   maybeStale: boolean;
+  /** a frame taken this long ago, given again instead of another stop (a source whose frames halt the machine) */
+  ageMs?: number;
 }
 
 export type TargetEvent =
@@ -203,6 +205,12 @@ export interface FrameSourceInfo {
   maxFps: number;
   /** a sentence for people: what watching costs the machine */
   cost: string;
+  /** 'stop' sources whose every frame halts the machine (VICE): the rates a user may choose, 0 = frames only at stops */
+  rates?: readonly number[];
+  /** with `rates`: the rate chosen for this session (the session's screen feed fills it in) */
+  refreshFps?: number;
+  /** with `rates`: the stops frames cost while running, as measured (absent until one was) */
+  measured?: { stopMs: number; stopsPerSecond: number; samples: number };
 }
 
 export type FrameListener = (frame: ScreenFrame) => void;

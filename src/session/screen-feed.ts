@@ -4,11 +4,21 @@
  * frames from the emulator's frame clock; for one without, the feed takes a
  * screenshot per frame while the machine runs (at most its source's rate,
  * single-flight, so captures never pile up) and one at each stop, and sends
- * only frames that changed. The last frames are kept for watch_screen.
+ * only frames that changed. The last frames are kept for watch_screen. Where
+ * each frame halts the machine (a real VICE) the user's refresh rate bounds
+ * the polling and screenshots (screen-refresh.ts).
  */
 import { targetLost } from '../core/errors.js';
 import { samePicture } from '../core/frames.js';
-import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame, TargetScreen } from '../core/target.js';
+import type {
+  FrameListener,
+  FrameRequest,
+  FrameSourceInfo,
+  ScreenFrame,
+  ScreenImage,
+  TargetScreen,
+} from '../core/target.js';
+import { DEFAULT_REFRESH_FPS, checkRefreshFps, pollFps, refreshCost, screenshotReuseMs } from './screen-refresh.js';
 
 /** frames kept for watch_screen's since_frame */
 export const KEPT_FRAMES = 32;
@@ -32,14 +42,46 @@ export class ScreenFeed {
   private polling = false;
   private counter = 0;
   private closed = false;
+  /** the newest picture taken while running, and when (performance.now()) */
+  private live?: { at: number; image: ScreenImage };
+  private refreshFps: number;
 
   constructor(
     private readonly screen: () => TargetScreen,
     private readonly running: () => boolean,
-  ) {}
+    /** the launch's screenRefreshFps, for a source whose frames halt the machine */
+    refreshFps?: number,
+  ) {
+    this.refreshFps = refreshFps ?? DEFAULT_REFRESH_FPS;
+  }
 
   get info(): FrameSourceInfo {
-    return this.screen().frameSource ?? DEFAULT_SOURCE;
+    const source = this.screen().frameSource ?? DEFAULT_SOURCE;
+    if (!source.rates) return source;
+    return { ...source, refreshFps: this.refreshFps, cost: refreshCost(source, this.refreshFps) };
+  }
+
+  /** The user's refresh rate for a source whose frames halt the machine; refused for one that has none. */
+  setRefresh(fps: number, session: string): FrameSourceInfo {
+    this.refreshFps = checkRefreshFps(this.info, fps, session);
+    if (this.poller) clearTimeout(this.poller);
+    this.poller = undefined;
+    this.schedulePoll();
+    return this.info;
+  }
+
+  /**
+   * A screenshot: where each frame halts the machine, one taken while running
+   * within the refresh bound is given again (with its age) instead of another stop.
+   */
+  async screenshot(): Promise<ScreenImage> {
+    const age = this.live ? performance.now() - this.live.at : Infinity;
+    if (this.live && this.running() && age < screenshotReuseMs(this.info, this.refreshFps))
+      return { ...this.live.image, ageMs: Math.round(age) };
+    const screen = this.screen();
+    const shot = await this.taken(screen.capture());
+    if (this.viewers.size && !screen.frames) this.publish(this.asFrame(shot));
+    return shot;
   }
 
   /** A viewer's frames until the returned function is called. */
@@ -99,6 +141,7 @@ export class ScreenFeed {
 
   /** The machine stopped: a source without push takes one frame as it stands. */
   stopped(): void {
+    this.live = undefined;
     if (this.viewers.size && !this.screen().frames) void this.pollOnce();
   }
 
@@ -123,6 +166,8 @@ export class ScreenFeed {
       this.upstream = screen.frames({ fps, realtime }, (f) => this.publish(f));
       return;
     }
+    // refresh off: while running, the newcomer waits for the next stop (the kept frame, if any, it has)
+    if (this.running() && pollFps(this.info, this.refreshFps, fps) <= 0) return;
     void this.pollOnce().then(() => this.schedulePoll());
   }
 
@@ -135,7 +180,8 @@ export class ScreenFeed {
 
   private schedulePoll(): void {
     if (this.poller || !this.viewers.size || this.closed || !this.running()) return;
-    const fps = Math.min(this.info.maxFps, Math.max(...[...this.viewers].map((v) => v.request.fps)));
+    const fps = pollFps(this.info, this.refreshFps, Math.max(...[...this.viewers].map((v) => v.request.fps)));
+    if (fps <= 0) return;
     this.poller = setTimeout(
       () => {
         this.poller = undefined;
@@ -149,19 +195,30 @@ export class ScreenFeed {
     if (this.polling || this.closed) return;
     this.polling = true;
     try {
-      const shot = await this.screen().capture();
-      this.publish({
-        width: shot.width,
-        height: shot.height,
-        frame: Math.max(shot.frame ?? 0, this.counter + 1),
-        rgba: shot.rgba,
-        maybeStale: shot.maybeStale,
-      });
+      this.publish(this.asFrame(await this.taken(this.screen().capture())));
     } catch {
       /* a capture that failed (the machine went away, a stop in between) is a frame missed, not an error */
     } finally {
       this.polling = false;
     }
+  }
+
+  /** A capture, remembered when it was taken while running. */
+  private async taken(capture: Promise<ScreenImage>): Promise<ScreenImage> {
+    const shot = await capture;
+    if (shot.maybeStale) this.live = undefined;
+    else this.live = { at: performance.now(), image: shot };
+    return shot;
+  }
+
+  private asFrame(shot: ScreenImage): ScreenFrame {
+    return {
+      width: shot.width,
+      height: shot.height,
+      frame: Math.max(shot.frame ?? 0, this.counter + 1),
+      rgba: shot.rgba,
+      maybeStale: shot.maybeStale,
+    };
   }
 
   private publish(frame: ScreenFrame): void {

@@ -275,8 +275,8 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     }
   }
 
-  async screenshot(): Promise<ScreenImage> {
-    return this.facet('screen').capture();
+  screenshot(): Promise<ScreenImage> {
+    return this.screenFeed().screenshot();
   }
 
   /** Live frames for a viewer (the panel): pushed by the connector, or a screenshot each where it has no push. */
@@ -293,12 +293,14 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     return this.screenFeed().info;
   }
 
+  setScreenRefresh(fps: number): FrameSourceInfo {
+    return this.screenFeed().setRefresh(fps, `${this.config.emulator} session ${this.id}`);
+  }
+
   private screenFeed(): ScreenFeed {
     if (!this.feed) {
-      const feed = (this.feed = new ScreenFeed(
-        () => this.facet('screen'),
-        () => this.state === 'running',
-      ));
+      const running = () => this.state === 'running';
+      const feed = (this.feed = new ScreenFeed(() => this.facet('screen'), running, this.config.screenRefreshFps));
       this.onEvent(({ event }) => feed.follow(event.type));
     }
     return this.feed;

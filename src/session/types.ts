@@ -347,6 +347,8 @@ export interface SessionApi {
   ): Promise<import('../core/target.js').ScreenFrame[]>;
   /** how this session's frames are made and what they cost the machine */
   frameSource(): import('../core/target.js').FrameSourceInfo;
+  /** where each frame halts the machine (VICE): frames a second while running, one of frameSource().rates (0: at stops) */
+  setScreenRefresh(fps: number): import('../core/target.js').FrameSourceInfo;
 
   /**
    * A connector-specific feature of this session's target, for reading (see

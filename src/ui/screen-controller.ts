@@ -97,6 +97,9 @@ export class ScreenController {
         case 'warp':
           this.warp = message.on;
           return this.watch();
+        case 'refresh-rate':
+          this.session?.setScreenRefresh(message.fps);
+          return this.postSource();
         case 'sprites':
           this.spriteOutlines = message.on;
           return await this.outlineSprites();
@@ -135,6 +138,7 @@ export class ScreenController {
         return;
       }
       this.watch();
+      this.postSource();
       await this.postControl();
       this.post({ ...(await this.devices.describe(session)), spriteOutlines: status.machine === 'c64' });
     } catch (err) {
@@ -192,6 +196,12 @@ export class ScreenController {
     } finally {
       this.outlining = false;
     }
+  }
+
+  /** The frame source, and the refresh choice where each frame halts the machine. */
+  private postSource(): void {
+    const s = this.session?.frameSource();
+    if (s) this.post({ type: 'source', mode: s.mode, rates: s.rates && [...s.rates], fps: s.refreshFps, cost: s.cost });
   }
 
   private async postControl(): Promise<void> {

@@ -52,6 +52,7 @@ export function screenPanelHtml(opts: ScreenHtmlOptions): string {
   <label class="toggle" id="sprites-label" hidden title="Outline the C64's enabled sprites"><input id="sprites" type="checkbox"> sprites</label>
   <label class="toggle" id="joystick-label" title="Cursor keys and Ctrl (fire) to a joystick port, after Take Control">joystick <select id="joystick"><option value="0">off</option><option value="2">port 2</option><option value="1">port 1</option></select></label>
   <label class="toggle" id="mouse-label" title="The pointer over the screen as the machine's mouse, after Take Control"><input id="mouse" type="checkbox" disabled> mouse</label>
+  <label class="toggle" id="refresh-label" hidden title="Each frame while running stops the machine for one display read (VICE's monitor stops it for every command); frames always come at each stop">frames/s <select id="refresh-rate"><option value="0">off</option><option value="1">1</option><option value="2">2</option><option value="5">5</option></select></label>
   <label class="toggle" title="Run as fast as possible while watching (default: the machine's real speed)"><input id="warp" type="checkbox"> warp</label>
 </header>
 <main class="stage">

@@ -56,6 +56,14 @@ export type HostMessage =
       spriteOutlines?: boolean;
     }
   | {
+      /** how frames are made: with `rates`, each frame halts the machine and the user picks `fps` (0: only at stops) */
+      type: 'source';
+      mode: string;
+      rates?: number[];
+      fps?: number;
+      cost: string;
+    }
+  | {
       /** what is under the pointer, in lines for people; `address` opens the memory view on click */
       type: 'inspect';
       x: number;
@@ -75,6 +83,8 @@ export type WebviewMessage =
   | { type: 'inspect'; x: number; y: number }
   | { type: 'open-memory'; address: number }
   | { type: 'warp'; on: boolean }
+  /** frames a second while running where each halts the machine (VICE); 0: frames only at stops */
+  | { type: 'refresh-rate'; fps: number }
   /** sprite outlines (C64) on or off */
   | { type: 'sprites'; on: boolean }
   /** the joystick mapping's state of one port (cursor keys and fire held in the panel) */
@@ -105,6 +115,8 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
       return num(m.x, 4096) && num(m.y, 4096) ? { type: 'inspect', x: m.x, y: m.y } : undefined;
     case 'open-memory':
       return num(m.address, 0xffffffff) ? { type: 'open-memory', address: m.address } : undefined;
+    case 'refresh-rate':
+      return num(m.fps, 60) ? { type: 'refresh-rate', fps: m.fps } : undefined;
     case 'warp':
     case 'sprites':
       return typeof m.on === 'boolean' ? { type: m.type, on: m.on } : undefined;

@@ -4,7 +4,7 @@ import type { ConnectorDescriptor } from '../descriptor.js';
 import { NEEDS_PROGRAM } from '../mame/descriptor.js';
 import { viceToolGroup } from './front/mcp-group.js';
 import { launchViceTarget } from './launcher.js';
-import { VICE_FEATURE } from './vice-target.js';
+import { VICE_FEATURE, VICE_FRAME_SOURCE } from './vice-target.js';
 
 export const viceConnector: ConnectorDescriptor = {
   kind: 'vice',
@@ -17,6 +17,10 @@ export const viceConnector: ConnectorDescriptor = {
       .regex(/^[\w.-]+:\d+$/, { error: 'must be "host:port", e.g. "127.0.0.1:6502"' })
       .optional()
       .describe('attach to a VICE binary monitor at "host:port"'),
+    screenRefreshFps: z
+      .literal(VICE_FRAME_SOURCE.rates as number[])
+      .optional()
+      .describe('screen frames/s while running, each a stop of the C64 (0: only at stops); default 1'),
   },
   stopsAtEntry: true,
   missingProgram: (config) => (config.program || config.viceMonitor ? undefined : NEEDS_PROGRAM),

@@ -36,6 +36,7 @@ import type { MonitorClient } from './monitor-client.js';
 import { strokesToPetscii } from './petscii-keys.js';
 import { visibleArea } from './vice-capture.js';
 import { ViceConnection } from './vice-connection.js';
+import { StopCost } from './vice-stop-cost.js';
 import { OP_EXEC, checkRange } from './vice-requests.js';
 import type { ViceFeature } from './vice-feature.js';
 
@@ -69,11 +70,12 @@ export interface PushedFrames {
   current(stale: boolean, source?: FrameSource): ScreenFrame;
 }
 
-/** A real VICE stops for every monitor command, so its frames while running come at a low rate, each a stop. */
+/** A real VICE stops for every monitor command, so its frames while running come at a low rate the user chooses. */
 export const VICE_FRAME_SOURCE: FrameSourceInfo = {
   mode: 'stop',
   maxFps: 5,
-  cost: 'VICE stops for every monitor command: each frame while running halts it for one display read (a few ms)',
+  cost: 'VICE stops for every monitor command: each frame while running halts it for one display read',
+  rates: [0, 1, 2, 5],
 };
 
 export class ViceTarget implements Target {
@@ -129,9 +131,21 @@ export class ViceTarget implements Target {
       .provide(MOUSE_FEATURE, viceNoMouse);
     opts.logSource?.((text) => events.emit({ type: 'output', text }));
     opts.messageSource?.((text) => events.emit({ type: 'output', text, machine: true }));
-    this.screen = opts.frames
-      ? this.pushedScreen(opts.frames)
-      : { capture: (opts) => this.captureStopping(opts?.source), frameSource: VICE_FRAME_SOURCE };
+    this.screen = opts.frames ? this.pushedScreen(opts.frames) : this.stoppingScreen();
+  }
+
+  /** A real VICE: each capture while running is a stop, timed, so the cost shown is the one measured. */
+  private stoppingScreen(): TargetScreen {
+    const cost = new StopCost();
+    return {
+      capture: (opts) =>
+        this.vice.runningForClients
+          ? cost.time(() => this.captureStopping(opts?.source))
+          : this.captureStopping(opts?.source),
+      get frameSource() {
+        return { ...VICE_FRAME_SOURCE, measured: cost.measured() };
+      },
+    };
   }
 
   /** Through the monitor: stops a running machine for the read (unseen), as VICE must. */

@@ -15,7 +15,9 @@ const MAX_WATCH_FRAMES = 8;
 const screenshot = defineTool({
   name: 'screenshot',
   title: 'Screenshot',
-  description: 'The emulated screen as PNG (maybe_stale: the CPU is stopped). With output_path also saved to a file.',
+  description:
+    'The emulated screen as PNG (maybe_stale: the CPU is stopped). With output_path also saved to a file. ' +
+    'On VICE while running, at most one stop per refresh period: age_ms marks a frame given again.',
   input: {
     session_id: sessionIdInput,
     output_path: z.string().min(1).max(500).optional().describe('PNG file, relative to the output folder'),
@@ -26,6 +28,7 @@ const screenshot = defineTool({
     height: z.number().int(),
     frame: z.number().int().optional(),
     maybe_stale: z.boolean(),
+    age_ms: z.number().int().optional().describe('a frame taken this long ago, given again instead of another stop'),
     png_bytes: z.number().int(),
     path: z.string().optional().describe('absolute path of the saved PNG'),
   },
@@ -43,11 +46,12 @@ const screenshot = defineTool({
         height: image.height,
         frame: image.frame,
         maybe_stale: image.maybeStale,
+        age_ms: image.ageMs,
         png_bytes: png.length,
         path,
       },
       image: { data: png.toString('base64'), mimeType: 'image/png' },
-      summary: `${image.width}x${image.height} screen${path ? `, saved to ${path}` : ''}${image.maybeStale ? ' (may be stale: CPU stopped)' : ''}`,
+      summary: `${image.width}x${image.height} screen${path ? `, saved to ${path}` : ''}${image.maybeStale ? ' (may be stale: CPU stopped)' : ''}${image.ageMs !== undefined ? ` (taken ${image.ageMs} ms ago: within the refresh period)` : ''}`,
     };
   },
 });
@@ -111,7 +115,12 @@ const watchScreen = defineTool({
   output: {
     frames: z.array(z.object({ frame: z.number().int(), width: z.number().int(), maybe_stale: z.boolean() })),
     last_frame: z.number().int(),
-    source: z.object({ mode: z.string(), max_fps: z.number(), cost: z.string() }),
+    source: z.object({
+      mode: z.string(),
+      max_fps: z.number(),
+      cost: z.string(),
+      refresh_fps: z.number().optional().describe("VICE: the session's frames/s while running (0: only at stops)"),
+    }),
   },
   annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
@@ -129,12 +138,12 @@ const watchScreen = defineTool({
           maybe_stale: f.maybeStale,
         })),
         last_frame: last,
-        source: { mode: source.mode, max_fps: source.maxFps, cost: source.cost },
+        source: { mode: source.mode, max_fps: source.maxFps, cost: source.cost, refresh_fps: source.refreshFps },
       },
       images: pngs.map((png) => ({ data: png.toString('base64'), mimeType: 'image/png' })),
       summary: frames.length
         ? `${frames.length} changed frame(s) after ${args.since_frame}, up to frame ${last}`
-        : `no frame changed after ${args.since_frame} within ${args.wait_ms} ms`,
+        : `no frame changed after ${args.since_frame} within ${args.wait_ms} ms${source.refreshFps === 0 ? ' (refresh off: frames come at stops only)' : ''}`,
     };
   },
 });
