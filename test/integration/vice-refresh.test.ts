@@ -16,6 +16,7 @@ import type { ClientSession } from '../../src/session/types.js';
 import { ScreenController } from '../../src/ui/screen-controller.js';
 import type { HostMessage } from '../../src/ui/screen-messages.js';
 import { buildCc65Program } from '../support/c64-fixture.js';
+import { call, callRaw, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 
 const X64SC = process.env.X64SC;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -97,6 +98,27 @@ for (const where of ['builtin-monitor', ...(X64SC ? ['x64sc' as const] : [])] as
       await sleep(550);
       assert.equal((await client.session.screenshot()).ageMs, undefined, 'a new one after the period');
       assert.equal(captures.count() - start, 2);
+    });
+
+    test('MCP: watch_screen keeps within the rate and says it; a screenshot given again says so', async () => {
+      const http = await startHttpServerOn(manager, { profile: 'full' });
+      const agent = await connectHttpClient(http, 'refresh agent');
+      try {
+        const start = captures.count();
+        const got = await call(agent, 'watch_screen', { max_frames: 8, wait_ms: 1500 });
+        assert.equal(got.source.refresh_fps, 2);
+        assert.match(got.source.cost, /^refresh 2 frames\/s; each frame stops the C64/);
+        const taken = captures.count() - start;
+        assert.ok(taken <= 5, `2 a second for 1.5 s, not the 25 watch_screen asks: ${taken}`);
+        await sleep(600);
+        await call(agent, 'screenshot', {});
+        const again = await callRaw(agent, 'screenshot', {});
+        const text = again.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join(' ');
+        assert.match(text, /taken \d+ ms ago: within the refresh period/);
+      } finally {
+        await agent.close();
+        await http.close();
+      }
     });
 
     test('the panel offers the choice; off: nothing taken while running, one frame at the pause; 3 refused', async () => {

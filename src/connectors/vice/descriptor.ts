@@ -20,8 +20,10 @@ export const viceConnector: ConnectorDescriptor = {
     screenRefreshFps: z
       .literal(VICE_FRAME_SOURCE.rates as number[])
       .optional()
-      .describe('screen frames/s while running, each a stop of the C64 (0: only at stops); default 1'),
+      .describe('frames/s while running, each a stop (0: at stops); default 1'),
   },
+  // the rate is the user's: each frame stops their VICE; an agent's watch_screen and screenshot keep within it
+  notForAgents: ['screenRefreshFps'],
   stopsAtEntry: true,
   missingProgram: (config) => (config.program || config.viceMonitor ? undefined : NEEDS_PROGRAM),
   launch: launchViceTarget,

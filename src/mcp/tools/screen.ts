@@ -15,9 +15,8 @@ const MAX_WATCH_FRAMES = 8;
 const screenshot = defineTool({
   name: 'screenshot',
   title: 'Screenshot',
-  description:
-    'The emulated screen as PNG (maybe_stale: the CPU is stopped). With output_path also saved to a file. ' +
-    'On VICE while running, at most one stop per refresh period: age_ms marks a frame given again.',
+  // VICE while running: the summary says when a frame within the refresh period is given again (tools/list budget)
+  description: 'The emulated screen as PNG (maybe_stale: the CPU is stopped). With output_path also saved to a file.',
   input: {
     session_id: sessionIdInput,
     output_path: z.string().min(1).max(500).optional().describe('PNG file, relative to the output folder'),
@@ -28,7 +27,6 @@ const screenshot = defineTool({
     height: z.number().int(),
     frame: z.number().int().optional(),
     maybe_stale: z.boolean(),
-    age_ms: z.number().int().optional().describe('a frame taken this long ago, given again instead of another stop'),
     png_bytes: z.number().int(),
     path: z.string().optional().describe('absolute path of the saved PNG'),
   },
@@ -46,7 +44,6 @@ const screenshot = defineTool({
         height: image.height,
         frame: image.frame,
         maybe_stale: image.maybeStale,
-        age_ms: image.ageMs,
         png_bytes: png.length,
         path,
       },
@@ -119,7 +116,7 @@ const watchScreen = defineTool({
       mode: z.string(),
       max_fps: z.number(),
       cost: z.string(),
-      refresh_fps: z.number().optional().describe("VICE: the session's frames/s while running (0: only at stops)"),
+      refresh_fps: z.number().optional().describe('VICE: frames/s while running (0: at stops)'),
     }),
   },
   annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
