@@ -50,9 +50,23 @@ export class ScreenFeed {
     private readonly screen: () => TargetScreen,
     private readonly running: () => boolean,
     /** the launch's screenRefreshFps, for a source whose frames halt the machine */
-    refreshFps?: number,
+    launch: { screenRefreshFps?: number } = {},
   ) {
-    this.refreshFps = refreshFps ?? DEFAULT_REFRESH_FPS;
+    this.refreshFps = launch.screenRefreshFps ?? DEFAULT_REFRESH_FPS;
+  }
+
+  /** The feed of a session: its launch's refresh rate, keeping pace with its run-state events. */
+  static following(
+    session: {
+      config: { screenRefreshFps?: number };
+      onEvent(listener: (e: { event: { type: string } }) => void): unknown;
+    },
+    screen: () => TargetScreen,
+    running: () => boolean,
+  ): ScreenFeed {
+    const feed = new ScreenFeed(screen, running, session.config);
+    session.onEvent(({ event }) => feed.follow(event.type));
+    return feed;
   }
 
   get info(): FrameSourceInfo {

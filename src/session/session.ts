@@ -298,12 +298,11 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
   }
 
   private screenFeed(): ScreenFeed {
-    if (!this.feed) {
-      const running = () => this.state === 'running';
-      const feed = (this.feed = new ScreenFeed(() => this.facet('screen'), running, this.config.screenRefreshFps));
-      this.onEvent(({ event }) => feed.follow(event.type));
-    }
-    return this.feed;
+    return (this.feed ??= ScreenFeed.following(
+      this,
+      () => this.facet('screen'),
+      () => this.state === 'running',
+    ));
   }
 
   /** Types strokes (core/keys.ts) on the machine's keyboard (the input facet), under the control lease. */

@@ -130,7 +130,7 @@ test('the feed keeps to the rate: 1 frame/s by default, 5 when chosen, none whil
 
 test('off: a viewer that comes while running takes no capture; a screenshot within the period is given again', async () => {
   const fake = stopScreen();
-  const feed = new ScreenFeed(() => fake.screen, fake.isRunning, 0);
+  const feed = new ScreenFeed(() => fake.screen, fake.isRunning, { screenRefreshFps: 0 });
   const off = feed.watch({ fps: 30 }, () => undefined);
   await sleep(200);
   assert.equal(fake.captures(), 0, 'off and running: nothing taken for the viewer');
