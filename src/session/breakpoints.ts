@@ -149,11 +149,13 @@ export class BreakpointTable {
     let held = condition;
     try {
       targetId = await this.target().set(address, condition);
+      if (condition !== undefined) for (const b of bps) noteRefusal(b, undefined);
     } catch (err) {
       if (condition === undefined) throw err;
       held = undefined;
       targetId = await this.target().set(address);
-      for (const b of bps) if (b.native_condition) b.condition_host = `the emulator refused ${condition}`;
+      const reason = `the emulator refused the compiled condition (${(err as Error).message})`;
+      for (const b of bps) if (b.native_condition) noteRefusal(b, reason);
     }
     this.armed.set(key, { targetId, users, condition: held });
   }
@@ -162,4 +164,22 @@ export class BreakpointTable {
 /** One condition true when any is: parenthesized, as VICE evaluates strictly left to right. */
 function joinAny(conditions: string[]): string {
   return conditions.length === 1 ? conditions[0] : conditions.map((c) => `(${c})`).join(' || ');
+}
+
+const REFUSED = ' The debugger evaluates the condition at each hit: ';
+
+/**
+ * A compiled condition the emulator refused falls back to the session's evaluation at each hit: the breakpoint
+ * says so (condition_host, and its message, which front ends show); `reason` undefined: it holds again.
+ */
+function noteRefusal(b: BreakpointInfo, reason: string | undefined): void {
+  const before = b.message?.split(REFUSED)[0] || undefined;
+  if (reason === undefined) {
+    if (b.condition_host?.startsWith('the emulator refused')) delete b.condition_host;
+    if (before === undefined) delete b.message;
+    else b.message = before;
+    return;
+  }
+  b.condition_host = reason;
+  b.message = `${before ?? ''}${REFUSED}${reason}.`.trimStart();
 }

@@ -145,13 +145,22 @@ export class Inspector {
   /**
    * The innermost frame's machine for a breakpoint condition, as few round
    * trips as it can be: memory read directly; the registers and frame 0
-   * (never the rest of the stack) only once a register or a local is needed.
+   * (never the rest of the stack) only once a register or a local is needed;
+   * the same bytes once.
    */
   conditionMachine(): ExprMachine {
     let inner: Promise<ExprMachine> | undefined;
     const innermost = () => (inner ??= this.innermost());
+    // the CPU stands still while the condition is decided: `c == 1 || c == 2` reads c once
+    const reads = new Map<string, Promise<Uint8Array>>();
+    const read = (offset: number, length: number) => {
+      const key = `${offset}:${length}`;
+      let bytes = reads.get(key);
+      if (!bytes) reads.set(key, (bytes = this.readCpu(offset, length)));
+      return bytes;
+    };
     return {
-      read: (offset, length) => this.readCpu(offset, length),
+      read,
       register: async (name) => (await innermost()).register(name),
       locate: async (v) =>
         v.storage.kind === 'static' ? { kind: 'memory', address: v.storage.address } : (await innermost()).locate(v),

@@ -76,6 +76,35 @@ for (const emulator of ['builtin', ...(X64SC ? ['vice' as const] : [])] as const
       for (const b of [native, host]) await dap.clearBreakpoint(b.id);
     });
 
+    test(`${emulator}: a compiled condition longer than VICE's protocol carries falls back to the session`, async () => {
+      // VICE's binary monitor sends a condition with a one-byte length: at most 255 characters
+      // the loop runs counter to 3: from 0 again, one false hit (1) on the way to 2
+      await dap.setExpression('counter', '0');
+      const stopAt = 2;
+      const condition = [stopAt, ...Array.from({ length: 8 }, (_, k) => 200 + k)]
+        .map((n) => `counter == ${n}`)
+        .join(' || ');
+      const call = fx.markers.loop_call;
+      const bp = await dap.setLineBreakpoint(call.file, call.line, condition);
+      assert.equal(bp.verified, true, bp.message);
+      assert.ok((bp.native_condition ?? '').length > 255, bp.native_condition);
+      const reason = /the emulator refused the compiled condition \(A VICE condition is at most 255 characters\.\)/;
+      assert.match(bp.condition_host ?? '', reason);
+      assert.match(bp.message ?? '', /^The debugger evaluates the condition at each hit: /);
+      assert.match(bp.message ?? '', reason);
+
+      traffic.reset();
+      await dap.resume();
+      const status = await session.waitForStop(30_000);
+      assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
+      // one false hit on the way, decided by the session: the CPU stopped twice in all
+      assert.equal(traffic.stops, 2, JSON.stringify([...traffic.calls]));
+      // beside the test's own resume: the false hit's read of counter (once for all nine terms) and resume, the true one's read
+      assert.equal(traffic.requests - 1, 3, JSON.stringify([...traffic.calls]));
+      assert.equal(await num('counter'), stopAt, 'stopped where the condition first held, not before');
+      await dap.clearBreakpoint(bp.id);
+    });
+
     test(`${emulator}: a condition VICE refuses is never passed as text: a C error leaves the breakpoint unverified`, async () => {
       const bp = await dap.setLineBreakpoint(fx.markers.got_key.file, fx.markers.got_key.line, 'counter == nosuch');
       assert.equal(bp.verified, false);
