@@ -61,12 +61,18 @@ export function frameToImage(frame: ScreenFrame): ScreenImage {
   };
 }
 
-/** Same size and the same pixels (the palette of one source does not change between its frames). */
+/** Same size, the same palette (if any) and the same pixels. */
 export function samePicture(a: ScreenFrame | undefined, b: ScreenFrame): boolean {
-  if (!a || a.width !== b.width || a.height !== b.height) return false;
+  if (!a || a.width !== b.width || a.height !== b.height || !samePalette(a.palette, b.palette)) return false;
   const pa = a.pixels ?? a.rgba;
   const pb = b.pixels ?? b.rgba;
   return !!pa && !!pb && Buffer.compare(pa, pb) === 0;
+}
+
+function samePalette(a: readonly Rgb[] | undefined, b: readonly Rgb[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  return a.every((c, i) => c[0] === b[i][0] && c[1] === b[i][1] && c[2] === b[i][2]);
 }
 
 /** Hands a frame to each viewer; a viewer's exception stays its own, so the source (and the machine) runs on. */

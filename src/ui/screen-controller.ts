@@ -34,6 +34,14 @@ const OUTLINE_MS = 100;
 /** heartbeat of the panel's client while it is open (well within the lease time) */
 const BEAT_MS = 5000;
 
+/**
+ * The array as it is when it spans its whole ArrayBuffer, else a copy with its own: VS Code posts a typed
+ * array's whole ArrayBuffer (a small Node Buffer's is a shared pool).
+ */
+function ownBuffer(a: Uint8Array): Uint8Array {
+  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : new Uint8Array(a);
+}
+
 export class ScreenController {
   private session?: SessionApi;
   private me?: ClientSession;
@@ -286,10 +294,9 @@ export class ScreenController {
       width: f.width,
       height: f.height,
       frame: f.frame,
-      // copies with their own buffer: VS Code transfers a typed array's whole ArrayBuffer (a Node Buffer's is a pool)
-      pixels: f.pixels && new Uint8Array(f.pixels),
+      pixels: f.pixels && ownBuffer(f.pixels),
       palette: f.palette?.flatMap((c) => [c[0], c[1], c[2]]),
-      rgba: f.rgba && new Uint8Array(f.rgba),
+      rgba: f.rgba && ownBuffer(f.rgba),
       inner: f.inner,
       maybeStale: f.maybeStale,
       takenAt: Date.now(),

@@ -92,8 +92,14 @@ export interface BridgeOps {
   step_range: Op<{ ranges: Array<[number, number]>; mode: 'into' | 'over'; max: number }, None>;
   screen_info: Op<None, { width: number; height: number; refresh: number; frame: number }>;
   screen_pixels: Op<None, { width: number; height: number; frame: number; format: 'bgra' }>;
-  /** live frames as binary `frame` events (changed ones, at most `fps` a second); `throttle` sets MAME's speed */
-  frames_start: Op<{ fps: number; throttle?: boolean }, { fps: number; throttled: boolean }>;
+  /**
+   * live frames as `frame` events (changed ones, at most `fps` a second); `throttle` sets MAME's speed; `file`: an
+   * existing file whose two slots take the pixels (`slots` says whether it opened), else they follow on the socket
+   */
+  frames_start: Op<
+    { fps: number; throttle?: boolean; file?: string },
+    { fps: number; throttled: boolean; slots: boolean }
+  >;
   frames_stop: Op<{ throttle?: boolean }, { throttled: boolean }>;
   /** Node took the frames up to `seq`: at most two are in flight, so a slow consumer never blocks MAME */
   frames_ack: Op<{ seq: number }, None>;

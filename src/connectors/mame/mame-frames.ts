@@ -1,16 +1,24 @@
 /**
  * MAME's live frames, pushed by the Lua plugin's frame callback
  * (`plugin/mamebridge/frames.lua`): while a viewer watches, MAME sends a frame
- * only when its pixels changed, at most at the rate asked for, as a binary
- * `frame` event (BGRA bytes after the line, never JSON). Each is acked so at
- * most two are in flight. At a stop, where MAME draws no frames, one
- * screenshot is sent, marked as possibly stale. Watching at real time turns
- * MAME's throttle on (`-throttle` at run time); without viewers the session's
- * own speed (its `throttle` launch option) comes back.
+ * only when its pixels changed, at most at the rate asked for, as a `frame`
+ * event whose BGRA bytes lie in one of two slots of a file in MAME's private
+ * run folder (so MAME's thread never waits on the socket for Node to read;
+ * without the file they follow the line on the socket). Each is acked so at
+ * most two are in flight and a slot is rewritten only after it was read. At a
+ * stop, where MAME draws no frames, one screenshot is sent, marked as possibly
+ * stale. Watching at real time turns MAME's throttle on (`-throttle` at run
+ * time); without viewers the session's own speed (its `throttle` launch
+ * option) comes back.
  */
+import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deliverFrame } from '../../core/frames.js';
+import { bgraToRgba, PaletteIndexer } from './mame-pixels.js';
 import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenImage } from '../../core/target.js';
 import type { BridgeClient, BridgeEvent } from './bridge-client.js';
+
+export { bgraToRgba } from './mame-pixels.js';
 
 /** the most frames a second the plugin sends (frames.lua's MAX_FPS) */
 export const MAME_MAX_FPS = 60;
@@ -32,7 +40,12 @@ export interface MameFramesOptions {
   running: () => boolean;
   /** the picture as it stands (screen_pixels), for a stop */
   screenshot: () => Promise<ScreenImage>;
+  /** MAME's private run folder, where the slot file is made; without it the pixels come over the socket */
+  slotsDir?: string;
 }
+
+/** frames.lua's SLOT_BYTES: the stride of the two slots */
+export const MAME_SLOT_BYTES = 16 * 1024 * 1024;
 
 export class MameFrames {
   private readonly viewers = new Set<Viewer>();
@@ -40,11 +53,17 @@ export class MameFrames {
   private active?: string;
   private applying: Promise<void> = Promise.resolve();
   private lastFrame = 0;
+  /** whether the slot file was made: undefined before the first subscription */
+  private slotsMade?: boolean;
+  private readonly slotsFile?: string;
+  private readBuffer?: Buffer;
+  private readonly indexer = new PaletteIndexer();
 
   constructor(
     private readonly bridge: BridgeClient,
     private readonly opts: MameFramesOptions,
   ) {
+    this.slotsFile = opts.slotsDir && join(opts.slotsDir, 'frames.bin');
     bridge.onEvent((e, binary) => {
       if (e.event === 'frame') this.onFrame(e, binary);
     });
@@ -98,20 +117,62 @@ export class MameFrames {
     const key = `${fps}/${throttle}`;
     if (key === this.active) return;
     this.active = key;
-    await this.bridge.request('frames_start', { fps, throttle });
+    await this.bridge.request('frames_start', { fps, throttle, ...this.slots() });
+  }
+
+  /** The slot file, created (empty, owner only) before MAME first opens it; none when it cannot be made. */
+  private slots(): { file?: string } {
+    const file = this.slotsFile;
+    if (!file || this.slotsMade === false) return {};
+    if (this.slotsMade === undefined) {
+      try {
+        writeFileSync(file, '', { mode: 0o600 });
+        this.slotsMade = true;
+      } catch {
+        this.slotsMade = false; // the socket carries the pixels
+        return {};
+      }
+    }
+    return { file };
+  }
+
+  /**
+   * The frame's BGRA bytes: after its line on the socket, or read from its
+   * slot into one buffer kept for it (the indexed or RGBA frame made from it is
+   * a new array; the slot's bytes are not kept).
+   */
+  private pixels(e: BridgeEvent, binary: Buffer | undefined, bytes: number): Buffer | undefined {
+    if (binary) return binary.length === bytes ? binary : undefined;
+    const file = this.slotsFile;
+    if (!file || e.bytes !== bytes || (e.offset !== 0 && e.offset !== MAME_SLOT_BYTES)) return undefined;
+    if (this.readBuffer?.length !== bytes) this.readBuffer = Buffer.allocUnsafeSlow(bytes);
+    const fd = openSync(file, 'r');
+    try {
+      return readSync(fd, this.readBuffer, 0, bytes, e.offset) === bytes ? this.readBuffer : undefined;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   private onFrame(e: BridgeEvent, binary: Buffer | undefined): void {
-    if (typeof e.seq === 'number') void this.bridge.request('frames_ack', { seq: e.seq }).catch(() => undefined);
     const width = Number(e.width);
     const height = Number(e.height);
-    if (!this.viewers.size || !binary) return;
-    if (binary.length !== width * height * 4) return; // a malformed frame is dropped; the next one comes
+    let bgra: Buffer | undefined;
+    try {
+      // read before the ack: after it MAME may rewrite the slot
+      bgra = this.viewers.size ? this.pixels(e, binary, width * height * 4) : undefined;
+    } catch {
+      bgra = undefined; // the run folder went away with MAME: a frame missed
+    }
+    if (typeof e.seq === 'number') void this.bridge.request('frames_ack', { seq: e.seq }).catch(() => undefined);
+    if (!bgra) return; // no viewer, or a malformed frame: dropped; the next one comes
+    const aligned = bgra.byteOffset % 4 === 0 ? bgra : Buffer.from(bgra);
+    const indexed = this.indexer.toIndexed(aligned, width * height);
     deliverFrame([...this.viewers], {
       width,
       height,
       frame: this.number(Number(e.frame) || 0),
-      rgba: bgraToRgba(binary),
+      ...(indexed ?? { rgba: bgraToRgba(bgra) }),
       maybeStale: false,
     });
   }
@@ -121,22 +182,4 @@ export class MameFrames {
     this.lastFrame = Math.max(this.lastFrame, frame);
     return this.lastFrame;
   }
-}
-
-const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** MAME pixels are 0xAARRGGBB little-endian words, i.e. B,G,R,A bytes: R and B swap, one 32-bit word a pixel. */
-export function bgraToRgba(src: Buffer): Buffer {
-  const out = Buffer.allocUnsafeSlow(src.length); // its own ArrayBuffer: aligned for the word view
-  src.copy(out);
-  if (!littleEndian) {
-    for (let i = 0; i < out.length; i += 4) [out[i], out[i + 2]] = [out[i + 2], out[i]];
-    return out;
-  }
-  const words = new Uint32Array(out.buffer, out.byteOffset, out.length >>> 2);
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    words[i] = (w & 0xff00ff00) | ((w & 0xff) << 16) | ((w >>> 16) & 0xff);
-  }
-  return out;
 }

@@ -51,7 +51,6 @@ import { MAX_TRANSFER } from '../../core/limits.js';
 import { unknownSystemMessage } from './unknown-system.js';
 import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
 
-/** Largest single memory transfer. */
 const START_TIMEOUT_MS = 60_000;
 const EXIT_OP_TIMEOUT_MS = 2_000;
 /** Stepping over a long call or a long range takes emulated time: allow for it. */
@@ -126,6 +125,7 @@ export class MameTarget implements Target {
       throttle: opts.throttle === true,
       running: () => this.state === 'running',
       screenshot: () => this.screenshot(),
+      slotsDir: proc.launch.runDir,
     });
     this.events.on((e) => {
       if (e.type === 'stopped') frames.stopped();
