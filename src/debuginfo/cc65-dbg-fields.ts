@@ -107,13 +107,13 @@ function setField(rec: DbgFields, key: string, value: string): void {
  * `key=value,key="quoted, with commas",…` from `from`, by index: this runs
  * once per record of files with millions. Keys we never read are skipped.
  */
-export function parseFields(body: string, from: number): DbgRec {
+export function parseFields(body: string, from: number, end = body.length): DbgRec {
   const rec = emptyRec();
-  const n = body.length;
+  const n = end;
   let i = from;
   while (i < n) {
     const eq = body.indexOf('=', i);
-    if (eq < 0) break;
+    if (eq < 0 || eq >= n) break;
     const key = body.slice(i, eq);
     if (body.charCodeAt(eq + 1) === QUOTE) {
       let j = eq + 2;
@@ -129,9 +129,9 @@ export function parseFields(body: string, from: number): DbgRec {
       i = j + 2; // past the closing quote and its comma
     } else {
       const comma = body.indexOf(',', eq + 1);
-      const end = comma < 0 ? n : comma;
-      setField(rec, key, body.slice(eq + 1, end));
-      i = end + 1;
+      const stop = comma < 0 || comma > n ? n : comma;
+      setField(rec, key, body.slice(eq + 1, stop));
+      i = stop + 1;
     }
   }
   return rec;

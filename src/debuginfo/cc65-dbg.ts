@@ -39,40 +39,44 @@ export interface Cc65Options {
 }
 
 /** Record kinds whose every use reads `name` (ld65 always writes it, possibly empty). */
-const NAMED_KINDS = new Set(['file', 'mod', 'seg', 'scope', 'sym', 'csym', 'lib']);
+const NAMED_KINDS = new Set(['file', 'mod', 'seg', 'scope', 'sym', 'csym']);
 
 export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   const where = opts.fileName ?? 'the .dbg text';
   const recs = new Map<string, Map<number, Rec>>();
   let version: Rec | undefined;
   let count = 0;
-  const rows = text.split('\n');
-  for (let i = 0; i < rows.length; i++) {
-    const raw = rows[i].endsWith('\r') ? rows[i].slice(0, -1) : rows[i];
-    if (!raw.trim()) continue;
+  // line by line without an array of them all: each line's string dies young (a split's all live to the end)
+  for (let i = 0, from = 0; from <= text.length; i++) {
+    let to = text.indexOf('\n', from);
+    if (to < 0) to = text.length;
+    const end = to > from && text.charCodeAt(to - 1) === 0x0d ? to - 1 : to;
+    const at = from;
+    from = to + 1;
+    if (end === at || (text.charCodeAt(at) <= 0x20 && !text.slice(at, end).trim())) continue;
     if (++count > MAX_RECORDS) throw tooLarge(`${where} has more than ${MAX_RECORDS} records.`);
-    const tab = raw.indexOf('\t');
-    if (tab <= 0)
+    const tab = text.indexOf('\t', at);
+    if (tab <= at || tab >= end)
       throw badDebugInfo(
-        `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(raw.slice(0, 60))}`,
+        `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(text.slice(at, Math.min(end, at + 60)))}`,
       );
-    const kind = raw.slice(0, tab);
+    const kind = text.slice(at, tab);
     // only C lines (type=1) are used; the assembler's own line records are most of a file
-    if (kind === 'line' && !raw.includes(',type=1', tab)) continue;
-    const rec = parseFields(raw, tab + 1);
+    if (kind === 'line' && !lineIsC(text, tab, end)) continue;
+    if (UNUSED_KINDS.has(kind)) continue;
+    const rec = parseFields(text, tab + 1, end);
     if (kind === 'version') {
       version = rec;
       continue;
     }
-    if (rec.id === undefined) continue; // 'info' and unknown kinds without ids
+    if (rec.id === undefined) continue; // unknown kinds without ids
     if (NAMED_KINDS.has(kind) && rec.name === undefined)
       throw badDebugInfo(`${where} line ${i + 1}: a ${kind} record without a name.`);
     let table = recs.get(kind);
     if (!table) recs.set(kind, (table = new Map()));
-    table.set(
-      num(rec.id, () => `${where} line ${i + 1}`),
-      rec,
-    );
+    const id = Number(rec.id);
+    if (!Number.isInteger(id)) throw badDebugInfo(`${where} line ${i + 1}: "${rec.id}" is not a number.`);
+    table.set(id, rec);
   }
   if (!version || version.major !== '2') {
     throw badDebugInfo(
@@ -80,6 +84,15 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
     );
   }
   return new Builder(recs, where, opts.locateSource).build();
+}
+
+/** Kinds nothing reads (types: cc65 writes no C types there; libraries; the counts): not parsed. */
+const UNUSED_KINDS = new Set(['type', 'info', 'lib']);
+
+/** A line record of C source: `type=1` among its fields (by index, before the record is parsed). */
+function lineIsC(text: string, tab: number, end: number): boolean {
+  const at = text.indexOf(',type=1', tab);
+  return at >= 0 && at + 7 <= end && (at + 7 === end || text.charCodeAt(at + 7) === 0x2c);
 }
 
 /** `where` builds the error's context, only when the number is bad (this runs for every record). */

@@ -28,7 +28,6 @@ export class DebugIndex {
   private readonly fnStarts: number[];
   private readonly segments: Segment[] = [];
   private readonly segStarts: number[] = [];
-  private readonly lineStarts = new Set<number>();
   /** addresses by file, then line (ascending); nested maps, so building them makes no key strings */
   private readonly byFileLine = new Map<string, Map<number, number[]>>();
   /** segments by file, then line, ascending */
@@ -40,7 +39,7 @@ export class DebugIndex {
   private readonly fnByName = new Map<string, FunctionInfo>();
   /** globals and file statics by name, in the debug info's order */
   private readonly globalsByName = new Map<string, Variable[]>();
-  /** per function: lowest known lexical level of each block id */
+  /** per function: lowest known lexical level of each block id, on first use (most functions' locals are never shown) */
   private readonly blockLevels = new Map<FunctionInfo, Map<number, number>>();
   /** the program's files by basename, with their paths in / form, in the file list's order */
   private filesByBase?: Map<string, { file: string; norm: string }[]>;
@@ -58,7 +57,6 @@ export class DebugIndex {
     }
     this.buildSegments();
     this.buildLineSpans();
-    for (const f of info.functions) this.blockLevels.set(f, this.blocksOf(f));
   }
 
   /** The C line whose code contains `address`; undefined outside functions with line info. */
@@ -88,7 +86,7 @@ export class DebugIndex {
   }
 
   isLineStart(address: number): boolean {
-    return this.lineStarts.has(address);
+    return this.lineAddrs[lowerBound(this.lineAddrs, address)] === address;
   }
 
   /**
@@ -169,7 +167,8 @@ export class DebugIndex {
   locals(fn: FunctionInfo, address: number): Variable[] {
     const here = this.segmentAt(address);
     const current = here && here.fn === fn ? here.entry.block : undefined;
-    const levels = this.blockLevels.get(fn) ?? new Map<number, number>();
+    let levels = this.blockLevels.get(fn);
+    if (!levels) this.blockLevels.set(fn, (levels = this.blocksOf(fn)));
     const visible = [...fn.params, ...fn.locals].filter((v) => inScope(v, current, levels));
     const best = new Map<string, Variable>();
     for (const v of visible) {
@@ -204,7 +203,6 @@ export class DebugIndex {
     const lines = this.info.lines;
     for (let i = 0; i < lines.length; i++) {
       const e = lines[i];
-      this.lineStarts.add(e.address);
       const list = listAt(this.byFileLine, e.file, e.line);
       if (list[list.length - 1] !== e.address) list.push(e.address); // ascending: lines are sorted by address
       // Several lines may share an address: the last one listed owns the code.

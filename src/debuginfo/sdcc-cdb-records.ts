@@ -1,7 +1,11 @@
 /**
  * Line-level reader for SDCC .cdb files: turns each text line into a typed
- * record, or a reason why it could not. No cross-record resolution here.
+ * record (linker `L:` records straight into the tables the builder uses), or
+ * a reason why it could not. No cross-record resolution here. Big files have
+ * hundreds of thousands of lines: fields are read by index and numbers in
+ * place, and no record object is made where a table entry does.
  */
+import type { LineEntry } from './model.js';
 
 /** `scope$name$level_sub$block`, e.g. `Lmain.f$x$2_0$10` or `G$main$0$0`. */
 export interface SymbolName {
@@ -14,42 +18,63 @@ export interface SymbolName {
   key: string;
 }
 
-export type CdbRecord =
-  | { kind: 'module'; name: string }
-  | { kind: 'function'; sym: SymbolName; typeText: string; space: string; numbers: number[] }
-  | {
-      kind: 'symbol';
-      sym: SymbolName;
-      typeText: string;
-      space: string;
-      onStack: boolean;
-      stackOffset: number;
-      registers?: string[];
-    }
-  | { kind: 'type'; scope: string; tag: string; fields: { offset: number; name: string; typeText: string }[] }
-  | { kind: 'line'; file: string; line: number; level: number; block: number; address: number }
-  | { kind: 'asm'; address: number }
-  | { kind: 'end'; scope: string; name: string; address: number }
-  | { kind: 'address'; sym: SymbolName; address: number };
+/** Where a record stands: the module (`M:`) it follows and its 1-based line. */
+interface Located {
+  module: string;
+  lineNo: number;
+}
+
+export type CdbRecord = Located &
+  (
+    | { kind: 'module'; name: string }
+    | { kind: 'function'; sym: SymbolName; typeText: string; space: string; numbers: number[] }
+    | {
+        kind: 'symbol';
+        sym: SymbolName;
+        typeText: string;
+        space: string;
+        onStack: boolean;
+        stackOffset: number;
+        registers?: string[];
+      }
+    | { kind: 'type'; scope: string; tag: string; fields: { offset: number; name: string; typeText: string }[] }
+  );
+
+/** What the linker records (`L:`) say, in file order. */
+export interface LinkTables {
+  /** start addresses of assembler lines (`L:A$…`) */
+  asm: number[];
+  /** C lines (`L:C$…`) */
+  lines: LineEntry[];
+  /** symbol key → address */
+  addresses: Map<string, number>;
+  /** the named addresses, for the label list */
+  named: { sym: SymbolName; address: number }[];
+  /** `scope$name` → start of the function's last instruction (`L:X…`) */
+  ends: Map<string, number>;
+}
+
+export function emptyLinkTables(): LinkTables {
+  return { asm: [], lines: [], addresses: new Map(), named: [], ends: new Map() };
+}
 
 export class RecordError extends Error {}
 
-export function parseRecord(line: string): CdbRecord {
+/** An `M:`, `F:`, `S:` or `T:` record; `module` is the current one (an `M:` record's own name is its module). */
+export function parseRecord(line: string, module: string, lineNo: number): CdbRecord {
   const tag = line.slice(0, 2);
   const body = line.slice(2);
   switch (tag) {
     case 'M:': {
       if (!/^[\w.-]+$/.test(body)) throw new RecordError('module name missing or malformed');
-      return { kind: 'module', name: body };
+      return { kind: 'module', module: body, lineNo, name: body };
     }
     case 'F:':
-      return parseFunction(body);
+      return parseFunction(body, module, lineNo);
     case 'S:':
-      return parseSymbol(body);
+      return parseSymbol(body, module, lineNo);
     case 'T:':
-      return parseType(body);
-    case 'L:':
-      return parseLink(body);
+      return parseType(body, module, lineNo);
     default:
       throw new RecordError(`unknown record type "${line.slice(0, 1)}"`);
   }
@@ -60,58 +85,131 @@ export function parseSymbolName(text: string): SymbolName {
   const first = text.indexOf('$');
   const last = text.lastIndexOf('$');
   const prev = last > 0 ? text.lastIndexOf('$', last - 1) : -1;
-  const bad = () => new RecordError(`symbol "${text}" is not scope$name$level$block`);
-  if (first <= 0 || prev <= first + 1) throw bad();
-  const levelText = text.slice(prev + 1, last);
-  const underscore = levelText.indexOf('_');
-  const level = Number(underscore < 0 ? levelText : levelText.slice(0, underscore));
-  const block = Number(text.slice(last + 1));
-  if (!Number.isInteger(block) || !Number.isInteger(level)) throw bad();
+  if (first <= 0 || prev <= first + 1) throw badSymbol(text);
+  // level[_sub] and block, read in place
+  const level = readInt(text, prev + 1);
+  const levelEnd = numberEnd;
+  if (
+    levelEnd !== last &&
+    !(text.charCodeAt(levelEnd) === 0x5f /* _ */ && readInt(text, levelEnd + 1) >= 0 && numberEnd === last)
+  )
+    throw badSymbol(text);
+  const block = readInt(text, last + 1);
+  if (!(level >= 0) || !(block >= 0) || numberEnd !== text.length) throw badSymbol(text);
   const scope = text.slice(0, first);
   const name = text.slice(first + 1, prev);
-  return { scope, name, level, block, key: `${scope}$${name}$${level}$${block}` };
+  // the identity leaves out the sub-level: `G$x$0_0$0` and the address record's `G$x$0$0` are one symbol
+  const key = levelEnd === last ? text : `${text.slice(0, levelEnd)}${text.slice(last)}`;
+  return { scope, name, level, block, key };
 }
 
-/** `name(typechain),rest` → its three parts. */
-function splitTyped(body: string): { name: string; typeText: string; rest: string[] } {
+function badSymbol(text: string): RecordError {
+  return new RecordError(`symbol "${text}" is not scope$name$level$block`);
+}
+
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+
+/** Where the last readInt/readHex stopped (a module variable: no result object per number on big files). */
+let numberEnd = 0;
+
+/** A decimal integer (optionally negative) at `at`; NaN without digits. Sets numberEnd. */
+function readInt(text: string, at: number): number {
+  const negative = text.charCodeAt(at) === MINUS;
+  let i = negative ? at + 1 : at;
+  const first = i;
+  let value = 0;
+  for (let c = text.charCodeAt(i); c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) value = value * 10 + c - 0x30;
+  numberEnd = i;
+  if (i === first) return NaN;
+  return negative ? -value : value;
+}
+
+/** Hex digits from `at` to the end of `text`; NaN unless all of them are. */
+function readHexToEnd(text: string, at: number): number {
+  let value = 0;
+  if (at >= text.length) return NaN;
+  for (let i = at; i < text.length; i++) {
+    const c = text.charCodeAt(i) | 0x20; // lower case letters
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (d < 0) return NaN;
+    value = value * 16 + d;
+  }
+  return value;
+}
+
+/** `name(typechain),…`: the index of the type chain's `)`, checked to be followed by a field. */
+function typeClose(body: string): number {
   const open = body.indexOf('(');
   const close = body.indexOf(')', open);
   if (open < 0 || close < 0) throw new RecordError('missing (type chain)');
-  const after = body.slice(close + 1);
-  if (!after.startsWith(',')) throw new RecordError('missing fields after the type chain');
-  return { name: body.slice(0, open), typeText: body.slice(open + 1, close), rest: after.slice(1).split(',') };
+  if (body.charCodeAt(close + 1) !== COMMA) throw new RecordError('missing fields after the type chain');
+  return close;
 }
 
-function parseFunction(body: string): CdbRecord {
-  const { name, typeText, rest } = splitTyped(body);
-  const numbers = rest.slice(1).map(Number);
-  if (!rest[0] || numbers.length < 2 || numbers.some((n) => !Number.isInteger(n))) {
+function parseFunction(body: string, module: string, lineNo: number): CdbRecord {
+  const close = typeClose(body);
+  const open = body.indexOf('(');
+  // space,numbers…: at least two numbers, all of them whole
+  const spaceEnd = body.indexOf(',', close + 2);
+  const numbers: number[] = [];
+  let ok = spaceEnd > close + 2;
+  for (let at = spaceEnd + 1; ok && at > 0 && at <= body.length; at = numberEnd + 1) {
+    const n = readInt(body, at);
+    if (Number.isNaN(n) || (numberEnd < body.length && body.charCodeAt(numberEnd) !== COMMA)) ok = false;
+    else numbers.push(n);
+  }
+  if (!ok || numbers.length < 2) {
     throw new RecordError('function record needs address space, on-stack flag and stack size');
   }
-  return { kind: 'function', sym: parseSymbolName(name), typeText, space: rest[0], numbers };
+  return {
+    kind: 'function',
+    module,
+    lineNo,
+    sym: parseSymbolName(body.slice(0, open)),
+    typeText: body.slice(open + 1, close),
+    space: body.slice(close + 2, spaceEnd),
+    numbers,
+  };
 }
 
-function parseSymbol(body: string): CdbRecord {
-  const { name, typeText } = splitTyped(body);
-  // Fields after the type: space,onStack,stack[,[regs]] — the register list has commas inside.
-  const tail = body.slice(body.indexOf(')') + 2);
-  const m = /^([A-Z]),(\d+),(-?\d+)(?:,\[([\w,]*)\])?(?:,.*)?$/.exec(tail);
-  if (!m) throw new RecordError(`symbol fields "${tail}" are not space,onStack,offset[,[registers]]`);
+/** Fields after the type: space,onStack,offset[,[registers]][,…] — the register list has commas inside. */
+function parseSymbol(body: string, module: string, lineNo: number): CdbRecord {
+  const close = typeClose(body);
+  const open = body.indexOf('(');
+  const at = close + 2;
+  const space = body.charCodeAt(at);
+  let ok = space >= 0x41 && space <= 0x5a && body.charCodeAt(at + 1) === COMMA && body.charCodeAt(at + 2) !== MINUS;
+  const onStack = ok ? readInt(body, at + 2) : NaN;
+  const onStackText = numberEnd - (at + 2);
+  ok &&= !Number.isNaN(onStack) && body.charCodeAt(numberEnd) === COMMA;
+  const offset = ok ? readInt(body, numberEnd + 1) : NaN;
+  const end = numberEnd;
+  if (!ok || Number.isNaN(offset) || (end < body.length && body.charCodeAt(end) !== COMMA)) {
+    throw new RecordError(`symbol fields "${body.slice(at)}" are not space,onStack,offset[,[registers]]`);
+  }
   const rec: CdbRecord = {
     kind: 'symbol',
-    sym: parseSymbolName(name),
-    typeText,
-    space: m[1],
-    onStack: m[2] === '1',
-    stackOffset: Number(m[3]),
+    module,
+    lineNo,
+    sym: parseSymbolName(body.slice(0, open)),
+    typeText: body.slice(open + 1, close),
+    space: body[at],
+    onStack: onStack === 1 && onStackText === 1,
+    stackOffset: offset,
   };
-  if (m[4] !== undefined) rec.registers = m[4] ? m[4].split(',') : [];
+  if (body.charCodeAt(end + 1) === 0x5b /* [ */) {
+    const shut = body.indexOf(']', end + 2);
+    const list = shut < 0 ? '' : body.slice(end + 2, shut);
+    if (shut >= 0 && /^\w*(?:,\w*)*$/.test(list) && (shut + 1 === body.length || body.charCodeAt(shut + 1) === COMMA))
+      rec.registers = list ? list.split(',') : [];
+  }
   return rec;
 }
 
 const FIELD = /\(\{(\d+)\}S:S\$([^$()]+)\$\d+(?:_\d+)?\$\d+\(([^()]*)\),[A-Z],-?\d+,-?\d+\)/y;
 
-function parseType(body: string): CdbRecord {
+function parseType(body: string, module: string, lineNo: number): CdbRecord {
   const open = body.indexOf('[');
   if (open < 0 || !body.endsWith(']')) throw new RecordError('type record is not scope$tag[fields]');
   const head = body.slice(0, open);
@@ -126,45 +224,52 @@ function parseType(body: string): CdbRecord {
     if (!m) throw new RecordError(`struct field at "${inner.slice(at, at + 40)}" is malformed`);
     fields.push({ offset: Number(m[1]), name: m[2], typeText: m[3] });
   }
-  return { kind: 'type', scope: head.slice(0, dollar), tag: head.slice(dollar + 1), fields };
+  return { kind: 'type', module, lineNo, scope: head.slice(0, dollar), tag: head.slice(dollar + 1), fields };
 }
 
-const HEX = /^[0-9A-Fa-f]+$/;
+const DOLLAR = 0x24;
 
-/** The address of an `L:A$module$line:ADDR` record; RecordError when it has none. */
-export function asmAddress(line: string): number {
-  const r = parseLink(line.slice(2));
-  if (r.kind !== 'asm') throw new RecordError('assembler line record is not A$module$line:address');
-  return r.address;
-}
-
-function parseLink(body: string): CdbRecord {
-  const colon = body.lastIndexOf(':');
-  const digits = body.slice(colon + 1);
-  const address = colon < 0 || !HEX.test(digits) ? NaN : parseInt(digits, 16);
+/** An `L:` record into `into`; RecordError when it is malformed. */
+export function readLink(line: string, into: LinkTables): void {
+  const colon = line.lastIndexOf(':');
+  const address = colon < 2 ? NaN : readHexToEnd(line, colon + 1);
   if (Number.isNaN(address)) throw new RecordError('linker record has no hex address');
-  if (body.startsWith('A$')) return { kind: 'asm', address }; // most records: checked first
-  const name = body.slice(0, colon);
-  if (name.startsWith('C$')) {
-    // by index: C$file$line$level_sub$block, the file possibly holding '$'
-    const last = name.lastIndexOf('$');
-    const beforeLevel = name.lastIndexOf('$', last - 1);
-    const beforeLine = beforeLevel > 1 ? name.lastIndexOf('$', beforeLevel - 1) : -1;
-    if (beforeLine < 1) throw new RecordError('C line record is not C$file$line$level$block');
-    const block = Number(name.slice(last + 1));
-    const levelText = name.slice(beforeLevel + 1, last);
-    const underscore = levelText.indexOf('_');
-    const level = Number(underscore < 0 ? levelText : levelText.slice(0, underscore));
-    const line = Number(name.slice(beforeLine + 1, beforeLevel));
-    const file = name.slice(2, beforeLine);
-    if (!file || !(line > 0) || !Number.isInteger(line) || !Number.isInteger(level) || !Number.isInteger(block)) {
-      throw new RecordError('C line record is not C$file$line$level$block');
-    }
-    return { kind: 'line', file, line, level, block, address };
+  const kind = line.charCodeAt(2);
+  if (kind === 0x41 /* A */ && line.charCodeAt(3) === DOLLAR)
+    into.asm.push(address); // most records: checked first
+  else if (kind === 0x43 /* C */ && line.charCodeAt(3) === DOLLAR) into.lines.push(cLine(line, colon, address));
+  else if (kind === 0x58 /* X */) {
+    const sym = parseSymbolName(line.slice(3, colon));
+    into.ends.set(`${sym.scope}$${sym.name}`, address);
+  } else {
+    const sym = parseSymbolName(line.slice(2, colon));
+    into.addresses.set(sym.key, address);
+    into.named.push({ sym, address });
   }
-  if (name.startsWith('X')) {
-    const sym = parseSymbolName(name.slice(1));
-    return { kind: 'end', scope: sym.scope, name: sym.name, address };
-  }
-  return { kind: 'address', sym: parseSymbolName(name), address };
+}
+
+/** `L:C$file$line$level_sub$block:ADDR`, by index from the right (the file may hold '$'). */
+function cLine(text: string, colon: number, address: number): LineEntry {
+  const last = text.lastIndexOf('$', colon - 1);
+  const beforeLevel = text.lastIndexOf('$', last - 1);
+  const beforeLine = beforeLevel > 4 ? text.lastIndexOf('$', beforeLevel - 1) : -1;
+  const block = beforeLine > 4 ? readInt(text, last + 1) : NaN;
+  let ok = !Number.isNaN(block) && numberEnd === colon;
+  const level = ok ? readInt(text, beforeLevel + 1) : NaN;
+  ok &&=
+    !Number.isNaN(level) &&
+    (numberEnd === last || (text.charCodeAt(numberEnd) === 0x5f && subLevelEndsAt(text, numberEnd + 1, last)));
+  const line = ok ? readInt(text, beforeLine + 1) : NaN;
+  if (!ok || !(line > 0) || numberEnd !== beforeLevel)
+    throw new RecordError('C line record is not C$file$line$level$block');
+  const file = text.slice(4, beforeLine);
+  const entry: LineEntry =
+    address > 0xffff
+      ? { file, line, address: address & 0xffff, bank: Math.floor(address / 0x10000), level, block }
+      : { file, line, address, level, block };
+  return entry;
+}
+
+function subLevelEndsAt(text: string, at: number, end: number): boolean {
+  return !Number.isNaN(readInt(text, at)) && numberEnd === end;
 }

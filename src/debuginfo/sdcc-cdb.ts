@@ -14,7 +14,15 @@
  */
 import { badDebugInfo } from '../core/errors.js';
 import type { CField, CType, DebugInfo, FunctionInfo, LineEntry, Storage, Variable } from './model.js';
-import { asmAddress, parseRecord, RecordError, type CdbRecord, type SymbolName } from './sdcc-cdb-records.js';
+import {
+  emptyLinkTables,
+  parseRecord,
+  readLink,
+  RecordError,
+  type CdbRecord,
+  type LinkTables,
+  type SymbolName,
+} from './sdcc-cdb-records.js';
 import { ChainError, parseTypeChain, type ParsedChain } from './sdcc-type-chain.js';
 import { sizeOf } from './values.js';
 import { lowerBound } from './sorted.js';
@@ -33,7 +41,7 @@ export function parseCdb(text: string, opts: { fileName?: string } = {}): DebugI
   return parseCdbWithWarnings(text, opts).info;
 }
 
-type Rec<K extends CdbRecord['kind']> = Extract<CdbRecord, { kind: K }> & { module: string; lineNo: number };
+type Rec<K extends CdbRecord['kind']> = Extract<CdbRecord, { kind: K }>;
 
 export function parseCdbWithWarnings(text: string, opts: { fileName?: string } = {}): CdbParseResult {
   const fileName = opts.fileName ?? 'the .cdb text';
@@ -42,30 +50,31 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     found.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` });
   };
 
-  const recs: (CdbRecord & { module: string; lineNo: number })[] = [];
+  const recs: CdbRecord[] = [];
+  const links = emptyLinkTables();
   let module = '';
-  const asm: number[] = [];
-  const rows = text.split('\n');
-  for (let i = 0; i < rows.length; i++) {
-    const line = trimmed(rows[i]);
+  // line by line without an array of them all: each line's string dies young (a split's all live to the end)
+  for (let i = 0, from = 0; from <= text.length; i++) {
+    let to = text.indexOf('\n', from);
+    if (to < 0) to = text.length;
+    const line = trimmed(text.slice(from, to));
+    from = to + 1;
     if (!line) continue;
     try {
-      if (line.startsWith('L:A$')) {
-        // assembler line records are the most numerous and only their address is used: no record object
-        asm.push(asmAddress(line));
-        continue;
+      // linker records are most of a file: straight into their tables
+      if (line.charCodeAt(0) === 0x4c /* L */ && line.charCodeAt(1) === 0x3a /* : */) readLink(line, links);
+      else {
+        const r = parseRecord(line, module, i + 1);
+        if (r.kind === 'module') module = r.name;
+        recs.push(r);
       }
-      const r = parseRecord(line) as CdbRecord & { module: string; lineNo: number };
-      if (r.kind === 'module') module = r.name;
-      r.module = module; // set in place: a copy per record doubles the garbage on big files
-      r.lineNo = i + 1;
-      recs.push(r);
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
       warn(i + 1, `${e.message}: ${clip(line)}`);
     }
   }
-  if (!recs.some((r) => r.kind !== 'module') && !asm.length) {
+  const { asm, lines, named, ends } = links;
+  if (!recs.some((r) => r.kind !== 'module') && !asm.length && !lines.length && !named.length && !ends.size) {
     const first = found[0]?.msg.slice(fileName.length + 1);
     throw badDebugInfo(
       first
@@ -75,7 +84,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     );
   }
 
-  const info = new CdbBuilder(recs, warn, asm).build();
+  const info = new CdbBuilder(recs, warn, links).build();
   found.sort((a, b) => a.lineNo - b.lineNo);
   const warnings = found.slice(0, MAX_WARNINGS).map((w) => w.msg);
   if (found.length > MAX_WARNINGS) warnings.push(`${found.length - MAX_WARNINGS} more warnings were left out.`);
@@ -85,8 +94,8 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
 type Warn = (lineNo: number, msg: string) => void;
 
 class CdbBuilder {
-  private readonly addresses = new Map<string, number>();
-  private readonly ends = new Map<string, number>();
+  private readonly addresses: Map<string, number>;
+  private readonly ends: Map<string, number>;
   private readonly structs = new Map<string, Rec<'type'>[]>();
   private readonly structCache = new Map<Rec<'type'>, Extract<CType, { kind: 'struct' | 'union' }>>();
   /** parsed type chains by module, then chain text */
@@ -96,23 +105,22 @@ class CdbBuilder {
   private moduleFiles?: Map<string, string>;
 
   constructor(
-    private readonly recs: (CdbRecord & { module: string; lineNo: number })[],
+    private readonly recs: CdbRecord[],
     private readonly warn: Warn,
-    /** start addresses of assembler lines (`L:A$…`) */
-    private readonly asm: number[],
+    private readonly links: LinkTables,
   ) {
+    this.addresses = links.addresses;
+    this.ends = links.ends;
     for (const r of recs) {
-      if (r.kind === 'address') this.addresses.set(symKey(r.sym), r.address);
-      else if (r.kind === 'end') this.ends.set(`${r.scope}$${r.name}`, r.address);
-      else if (r.kind === 'symbol' && r.sym.scope.startsWith('L')) {
+      if (r.kind === 'symbol' && r.sym.scope.startsWith('L')) {
         const key = ownerKey(r.sym.scope, r.module);
-        const list = this.localsByFunction.get(key) ?? [];
-        list.push(r as Rec<'symbol'>);
-        this.localsByFunction.set(key, list);
+        const list = this.localsByFunction.get(key);
+        if (list) list.push(r);
+        else this.localsByFunction.set(key, [r]);
       } else if (r.kind === 'type') {
-        const list = this.structs.get(r.tag) ?? [];
-        list.push(r);
-        this.structs.set(r.tag, list);
+        const list = this.structs.get(r.tag);
+        if (list) list.push(r);
+        else this.structs.set(r.tag, [r]);
       }
     }
   }
@@ -121,22 +129,23 @@ class CdbBuilder {
     const lines = this.lines();
     const functions = this.functions(lines);
     const globals = this.globals();
-    const symbols = this.recs
-      .filter((r): r is Rec<'address'> => r.kind === 'address' && r.sym.scope !== 'C' && !r.sym.scope.startsWith('L'))
-      .map((r) => ({ name: r.sym.name, ...split(r.address) }))
-      .sort((a, b) => a.address - b.address);
+    const symbols: DebugInfo['symbols'] = [];
+    for (const { sym, address } of this.links.named) {
+      if (sym.scope === 'C' || sym.scope.startsWith('L')) continue;
+      symbols.push(
+        address > 0xffff
+          ? { name: sym.name, address: address & 0xffff, bank: Math.floor(address / 0x10000) }
+          : { name: sym.name, address },
+      );
+    }
+    symbols.sort((a, b) => a.address - b.address);
     const files = [...new Set(lines.map((l) => l.file))];
     return { format: 'sdcc-cdb', cpu: 'z80', files, lines, functions, globals, symbols };
   }
 
   private lines(): LineEntry[] {
-    const out: LineEntry[] = [];
-    for (const r of this.recs) {
-      if (r.kind !== 'line') continue;
-      out.push({ file: r.file, line: r.line, ...split(r.address), level: r.level, block: r.block });
-    }
     // stable: several lines may share an address; file order is kept (the last one owns the code)
-    return out.sort((a, b) => a.address - b.address);
+    return this.links.lines.slice().sort((a, b) => a.address - b.address);
   }
 
   private functions(lines: LineEntry[]): FunctionInfo[] {
@@ -148,7 +157,7 @@ class CdbBuilder {
       const start = this.addresses.get(symKey(r.sym));
       if (seen.has(key) || start === undefined) continue;
       seen.add(key);
-      found.push({ rec: r as Rec<'function'>, start });
+      found.push({ rec: r, start });
     }
     found.sort((a, b) => a.start - b.start);
 
@@ -156,31 +165,36 @@ class CdbBuilder {
     const boundaries = sortedAddresses(
       found.map((f) => f.start),
       this.addresses.values(),
-      this.asm,
+      this.links.asm,
       lines.map((l) => l.address),
     );
-    const asmSorted = Float64Array.from(this.asm).sort();
+    const asmSorted = Float64Array.from(this.links.asm).sort();
     const lineAddrs = lines.map((l) => l.address);
 
     return found.map(({ rec, start }, i) => {
       const limit = i + 1 < found.length ? found[i + 1].start : Infinity;
-      const inFn = (a: number) => a >= start && a < limit;
       const endMark = this.ends.get(`${rec.sym.scope}$${rec.sym.name}`);
-      const fnAsm = asmSorted.slice(lowerBound(asmSorted, start), lowerBound(asmSorted, limit));
-      const fnLines = lines.slice(lowerBound(lineAddrs, start), lowerBound(lineAddrs, limit));
+      const markInside = endMark !== undefined && endMark >= start && endMark < limit;
+      // this function's assembler lines and C lines, as index ranges (no copies)
+      const asmEnd = lowerBound(asmSorted, limit);
+      const hasAsm = asmEnd > lowerBound(asmSorted, start);
+      const firstLine = lowerBound(lineAddrs, start);
+      const lineEnd = lowerBound(lineAddrs, limit);
       // With asm records or an XG mark we know where the last instruction starts;
       // otherwise the function runs on to the next known address.
-      const exactLast = fnAsm.length > 0 || (endMark !== undefined && inFn(endMark));
-      const lastStart = Math.max(
-        start,
-        fnAsm.at(-1) ?? start,
-        fnLines.at(-1)?.address ?? start,
-        endMark !== undefined && inFn(endMark) ? endMark : start,
-      );
+      const exactLast = hasAsm || markInside;
+      let lastStart = start;
+      if (hasAsm) lastStart = Math.max(lastStart, asmSorted[asmEnd - 1]);
+      if (lineEnd > firstLine) lastStart = Math.max(lastStart, lineAddrs[lineEnd - 1]);
+      if (markInside) lastStart = Math.max(lastStart, endMark);
       const next = boundaries[lowerBound(boundaries, lastStart + 1)] as number | undefined;
       let end = next !== undefined ? next - 1 : lastStart + MAX_Z80_INSTRUCTION - 1;
       if (exactLast) end = Math.min(end, lastStart + MAX_Z80_INSTRUCTION - 1);
-      const bodyBlock = minOf(fnLines.filter((l) => l.level === 1).map((l) => l.block ?? 0));
+      let bodyBlock: number | undefined;
+      for (let k = firstLine; k < lineEnd; k++) {
+        const l = lines[k];
+        if (l.level === 1 && !(bodyBlock !== undefined && bodyBlock <= (l.block ?? 0))) bodyBlock = l.block ?? 0;
+      }
       const { params, locals, stackLocals, stackParams } = this.variablesOf(rec, bodyBlock);
       const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
       const fn: FunctionInfo = {
@@ -192,7 +206,7 @@ class CdbBuilder {
       };
       const bank = split(start).bank;
       if (bank !== undefined) fn.bank = bank;
-      if (fnLines[0]) fn.file = fnLines[0].file;
+      if (lineEnd > firstLine) fn.file = lines[firstLine].file;
       if (chain?.type.kind === 'function') fn.returnType = chain.type.returns;
       // numbers[1] is the size of the locals SDCC put on the stack.
       if (stackLocals || (rec.numbers[1] ?? 0) > 0) fn.hasFramePointer = true;
@@ -254,10 +268,9 @@ class CdbBuilder {
   private moduleFile(module: string): string | undefined {
     if (!this.moduleFiles) {
       this.moduleFiles = new Map();
-      for (const r of this.recs) {
-        if (r.kind !== 'line') continue;
-        const stem = r.file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
-        if (!this.moduleFiles.has(stem)) this.moduleFiles.set(stem, r.file);
+      for (const l of this.links.lines) {
+        const stem = l.file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+        if (!this.moduleFiles.has(stem)) this.moduleFiles.set(stem, l.file);
       }
     }
     return this.moduleFiles.get(module);
@@ -358,10 +371,6 @@ function split(address: number): { address: number; bank?: number } {
 /** IX-relative offset → offset from SP at function entry (IX = SP_entry - 2). */
 function toEntryStack(v: Variable): void {
   if (v.storage.kind === 'frame') v.storage = { kind: 'stack', offset: v.storage.offset - 2 };
-}
-
-function minOf(xs: number[]): number | undefined {
-  return xs.length ? Math.min(...xs) : undefined;
 }
 
 /** The addresses of all lists, ascending; a repeat is harmless to the binary searches made in it. */

@@ -92,4 +92,11 @@ test('broken .dbg files give bad_debug_info naming the place', () => {
     'version\tmajor=2,minor=0\nfile\tid=0,name="a.c"\nline\tid=x,file=0,line=1,type=1,span=0\n',
     /"x" is not a number/,
   );
+  // a record cut short or garbled in the middle of a big file names its line
+  bad(
+    'version\tmajor=2,minor=0\nfile\tid=0,name="a.c"\r\nsym\tid=1x,name="_x",val=0x800\n',
+    /b\.dbg line 3: "1x" is not a number/,
+  );
+  bad('version\tmajor=2,minor=0\nfile\tid=0,name="a.c"\nsym\n', /b\.dbg line 3 is not a cc65 debug record/);
+  bad('version\tmajor=2,minor=0\nscope\tid=0,mod=0\n', /b\.dbg line 2: a scope record without a name/);
 });

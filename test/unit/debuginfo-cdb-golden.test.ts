@@ -250,6 +250,41 @@ test('bad lines become warnings naming the line; usable records still parse', ()
   assert.match(warnings[4], /line 6: type record/);
 });
 
+test('records cut short or garbled in their numbers are skipped with a warning naming the line', () => {
+  const { info, warnings } = parseCdbWithWarnings(
+    cdb(
+      'M:m',
+      'L:C$m.c$x$0_0$1:0800', // line number
+      'L:C$m.c$3$0_0$1:08', // fine
+      'S:G$a$0_0$0({2}SI:S),E,1x,0', // on-stack flag
+      'S:G$b$0_0$0({2}SI:S),E,0', // no offset
+      'F:G$f$0_0$0({2}DF,SI:S),C,0', // one number
+      'L:XG$f$0$0:', // no address
+      'L:G$c$x$0:0900', // level
+      'S:G$ok$0_0$0({2}SI:S),E,0,0',
+      'L:G$ok$0$0:8002',
+    ),
+    { fileName: 'cut.cdb' },
+  );
+  assert.deepEqual(
+    info.globals.map((g) => g.name),
+    ['ok'],
+  );
+  assert.deepEqual(
+    info.lines.map((l) => [l.file, l.line, l.address]),
+    [['m.c', 3, 8]],
+  );
+  assert.deepEqual(
+    warnings.map((w) => /^cut\.cdb line (\d+): /.exec(w)?.[1]),
+    ['2', '4', '5', '6', '7', '8'],
+  );
+  assert.match(warnings[0], /C line record is not C\$file\$line\$level\$block/);
+  assert.match(warnings[1], /symbol fields "E,1x,0" are not space,onStack,offset/);
+  assert.match(warnings[3], /function record needs address space, on-stack flag and stack size/);
+  assert.match(warnings[4], /linker record has no hex address/);
+  assert.match(warnings[5], /symbol "G\$c\$x\$0" is not scope\$name\$level\$block/);
+});
+
 test('files without usable records are bad_debug_info naming the file and first bad line', () => {
   const bad = (text: string, pattern: RegExp) =>
     assert.throws(
