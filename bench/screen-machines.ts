@@ -10,7 +10,7 @@ import { SessionManager } from '../src/session/manager.js';
 import { CONNECTORS } from '../src/connectors/registry.js';
 import { buildZxFixture } from '../test/support/zx-fixture.js';
 import { buildDosFixtures, ToolDriver } from '../test/support/dos-fixture.js';
-import { alternate, emulatedRate, frameProbe, overlapping, report } from './screen-viewer.js';
+import { alternate, childCpu, emulatedRate, frameProbe, overlapping, report } from './screen-viewer.js';
 
 const SPECTRUM_HZ = 50.08;
 const BIOS_HZ = 1193182 / 65536;
@@ -38,11 +38,12 @@ export async function benchMame(seconds: number, rounds: number): Promise<void> 
     await client.writeMemory({ space: 'cpu', offset: 0x9000 }, ANIMATE);
     await session.feature(MAME_RAW_FEATURE).console('do pc=9000');
     await client.resume();
+    const cpu = childCpu('mame');
     const at = async (realtime: boolean) => {
       const probe = frameProbe(session, realtime);
       try {
         return await alternate(rounds, (watch) =>
-          emulatedRate(manager, { watch, warp: !realtime, seconds, hz: SPECTRUM_HZ, reading: probe.reading }),
+          emulatedRate(manager, { watch, warp: !realtime, seconds, hz: SPECTRUM_HZ, reading: probe.reading, cpu }),
         );
       } finally {
         probe.close();
@@ -50,7 +51,9 @@ export async function benchMame(seconds: number, rounds: number): Promise<void> 
     };
     const warp = await at(false);
     const real = await at(true);
-    console.log('MAME spectrum (its frame counter; a Z80 loop moves border stripes every frame):');
+    console.log(
+      `MAME spectrum (its frame counter; a Z80 loop moves border stripes every frame; per CPU second: MAME's${cpu ? '' : ' (not found: Node alone)'} and Node's):`,
+    );
     console.log(report('speed watched / alone (warp)     ', warp, 'x'));
     console.log(report('speed watched / alone (real time)', real, 'x'));
     console.log(
@@ -78,11 +81,12 @@ export async function benchDos(backend: 'native' | 'wasm-dosbox-x', seconds: num
       Buffer.from(await session.readMemory({ space: 'cpu', offset }, 4)).readUInt32LE(0);
     const count = () => u32(psp * 16 + busy.labels.count);
     const ticks = () => u32(0x46c);
+    const cpu = backend === 'native' ? childCpu('dosbox') : undefined; // the wasm build runs in this process
     const work = await alternate(rounds, (watch) =>
-      emulatedRate(d.manager, { watch, warp: false, seconds, hz: 1e6, reading: count }),
+      emulatedRate(d.manager, { watch, warp: false, seconds, hz: 1e6, reading: count, cpu }),
     );
     const time = await alternate(rounds, (watch) =>
-      emulatedRate(d.manager, { watch, warp: false, seconds, hz: BIOS_HZ, reading: ticks }),
+      emulatedRate(d.manager, { watch, warp: false, seconds, hz: BIOS_HZ, reading: ticks, cpu }),
     );
     console.log(`DOS ${backend} (BUSY.COM in mode 13h; its round count, and the BIOS ticks):`);
     console.log(report('guest rounds watched / alone ', work, 'M/s'));

@@ -3,6 +3,7 @@
  * alone/watched rounds that alternate (so a load drifting on a shared
  * machine falls on both), and captures with reads overlapping while running.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { SessionManager } from '../src/session/manager.js';
 import type { SessionApi } from '../src/session/types.js';
 import { ScreenController } from '../src/ui/screen-controller.js';
@@ -35,6 +36,8 @@ export interface Rate {
   speed: number;
   /** frames the panel posted a second */
   fps: number;
+  /** CPU seconds a wall-clock second of this process (the built-in C64 and the viewer) and of `opts.cpu`'s */
+  cpu: number;
 }
 
 export interface Ratio {
@@ -43,6 +46,11 @@ export interface Ratio {
   ratio: number;
   fps: number;
   each: string;
+  /** emulated speed per CPU second (the machine's and the viewer's), watched / alone */
+  perCpu: number;
+  /** CPU seconds a second, alone and watched */
+  cpuAlone: number;
+  cpuWatched: number;
 }
 
 /** `rounds` alone/watched pairs, alternating which goes first; the ratio of the summed speeds, the viewer's frames/s. */
@@ -50,19 +58,31 @@ export async function alternate(rounds: number, measure: (watch: boolean) => Pro
   let alone = 0;
   let watched = 0;
   let fps = 0;
+  const cpu = [0, 0];
   const each: string[] = [];
   for (let i = 0; i < rounds; i++) {
     const pair: number[] = [];
     for (const watch of i % 2 ? [true, false] : [false, true]) {
       const r = await measure(watch);
       pair[watch ? 1 : 0] = r.speed;
+      cpu[watch ? 1 : 0] += r.cpu / rounds;
       if (watch) fps += r.fps / rounds;
     }
     alone += pair[0] / rounds;
     watched += pair[1] / rounds;
     each.push((pair[1] / pair[0]).toFixed(2));
   }
-  return { alone, watched, ratio: watched / alone, fps, each: each.join(' ') };
+  const perCpu = watched / cpu[1] / (alone / cpu[0]);
+  return {
+    alone,
+    watched,
+    ratio: watched / alone,
+    fps,
+    each: each.join(' '),
+    perCpu,
+    cpuAlone: cpu[0],
+    cpuWatched: cpu[1],
+  };
 }
 
 /**
@@ -72,19 +92,30 @@ export async function alternate(rounds: number, measure: (watch: boolean) => Pro
  */
 export async function emulatedRate(
   manager: SessionManager,
-  opts: { watch: boolean; warp: boolean; seconds: number; hz: number; reading: () => Promise<number> },
+  opts: {
+    watch: boolean;
+    warp: boolean;
+    seconds: number;
+    hz: number;
+    reading: () => Promise<number>;
+    /** CPU seconds used so far by the emulator's own process, where it is another one */
+    cpu?: () => number;
+  },
 ): Promise<Rate> {
   const viewer = opts.watch ? panelViewer(manager, opts.warp) : undefined;
+  const cpu = () => process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6 + (opts.cpu?.() ?? 0);
   await sleep(300);
   const n0 = await opts.reading();
   const r0 = viewer?.frames() ?? 0;
+  const c0 = cpu();
   const t0 = performance.now();
   await sleep(opts.seconds * 1000);
   const n1 = await opts.reading();
   const seconds = (performance.now() - t0) / 1000;
   const fps = ((viewer?.frames() ?? 0) - r0) / seconds;
+  const used = cpu() - c0;
   viewer?.close();
-  return { speed: (n1 - n0) / opts.hz / seconds, fps };
+  return { speed: (n1 - n0) / opts.hz / seconds, fps, cpu: used / seconds };
 }
 
 /** 200 screenshots and 200 reads issued overlapping while the machine runs, with a viewer on: how many are refused. */
@@ -114,15 +145,54 @@ export async function overlapping(session: SessionApi, offset: number): Promise<
 }
 
 export function report(name: string, r: Ratio, unit: string): string {
-  return `  ${name}: ${r.ratio.toFixed(3)}  (target >= 0.9; ${r.alone.toFixed(2)}${unit} alone, ${r.watched.toFixed(2)}${unit} watched; rounds ${r.each})`;
+  return (
+    `  ${name}: ${r.ratio.toFixed(3)}  (target >= 0.9; ${r.alone.toFixed(2)}${unit} alone, ${r.watched.toFixed(2)}${unit} watched; rounds ${r.each})\n` +
+    `  ${' '.repeat(name.length)}  per CPU second: ${r.perCpu.toFixed(3)}  (CPU seconds a second ${r.cpuAlone.toFixed(2)} alone, ${r.cpuWatched.toFixed(2)} watched)`
+  );
 }
 
-/** The machine's frame counter as the frames a 2-fps subscription carries (which also holds real time or warp). */
+/**
+ * The machine's frame counter at the moment (a screenshot's frame number: the
+ * built-in's frame clock, MAME's screen; neither stops the machine), with a
+ * 2-fps subscription that holds real time or warp alone as while watched. (The
+ * number the subscription's last frame carried lagged up to half a second of
+ * wall time, more than the difference measured.)
+ */
 export function frameProbe(
   session: SessionApi,
   realtime: boolean,
 ): { reading: () => Promise<number>; close: () => void } {
-  let last = 0;
-  const close = session.watchScreen({ fps: 2, realtime }, (f) => (last = f.frame));
-  return { reading: async () => last, close };
+  const close = session.watchScreen({ fps: 2, realtime }, () => undefined);
+  return { reading: async () => (await session.screenshot()).frame ?? 0, close };
+}
+
+/** Fields of /proc/PID/stat after the command (which may hold spaces). */
+function procStat(pid: number): string[] {
+  const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
+ * CPU seconds used so far by this process's children called `name` (the
+ * emulator: MAME), from /proc; undefined where there is no /proc (then the
+ * per-CPU figure counts this process alone).
+ */
+export function childCpu(name: string): (() => number) | undefined {
+  const tick = 100; // USER_HZ on Linux
+  try {
+    const pids = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number)
+      .filter((pid) => {
+        try {
+          return Number(procStat(pid)[1]) === process.pid && readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+        } catch {
+          return false;
+        }
+      });
+    if (!pids.length) return undefined;
+    return () => pids.reduce((sum, pid) => sum + (Number(procStat(pid)[11]) + Number(procStat(pid)[12])) / tick, 0);
+  } catch {
+    return undefined;
+  }
 }

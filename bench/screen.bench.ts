@@ -5,6 +5,13 @@
  * and real time where the machine has both), and captures and reads
  * overlapping while it runs: how many are refused. Built-in C64 (cc65
  * program, its frame counter), MAME and DOS (screen-machines.ts).
+ * "per CPU second" is the same ratio of emulated speed per CPU second of the
+ * emulator and the viewer (this process, and the emulator's own where it is
+ * one: MAME, native DOSBox): on a shared machine the CPU share a round gets
+ * moves the wall-clock speed by more than the viewer costs, while this shows
+ * what the viewer takes from the emulation (on one core the two are the same).
+ * In real time the speed is fixed; there the CPU seconds a second say what
+ * watching costs.
  * Run: node --import tsx bench/screen.bench.ts [seconds a measurement] [rounds] [c64,mame,dos,wasm]
  */
 import { join } from 'node:path';

@@ -56,28 +56,44 @@ export class PaletteIndexer {
     const words = new Int32Array(bgra.buffer, bgra.byteOffset, count);
     const out = new Uint8Array(count);
     const { keys, values } = this;
+    // the last two colours seen: runs and two-colour dithers (ink and paper) never reach the table
     let last = 0;
     let lastIndex = -1;
+    let prev = 0;
+    let prevIndex = -1;
     for (let i = 0; i < count; i++) {
       const w = words[i];
       if (w !== last || lastIndex < 0) {
-        let h = Math.imul(w, 0x9e3779b1) >>> 22;
-        while (values[h] >= 0 && keys[h] !== w) h = (h + 1) & (TABLE_SIZE - 1);
-        if (values[h] < 0) {
-          if (this.palette.length === 256) {
-            this.values.fill(-1);
-            this.palette = [];
-            return undefined;
+        if (w === prev && prevIndex >= 0) {
+          prev = last;
+          last = w;
+          const t = prevIndex;
+          prevIndex = lastIndex;
+          lastIndex = t;
+        } else {
+          let h = Math.imul(w, 0x9e3779b1) >>> 22;
+          while (values[h] >= 0 && keys[h] !== w) h = (h + 1) & (TABLE_SIZE - 1);
+          if (values[h] < 0) {
+            if (this.palette.length === 256) return this.restart();
+            keys[h] = w;
+            values[h] = this.palette.length;
+            this.palette = [...this.palette, [bgra[i * 4 + 2], bgra[i * 4 + 1], bgra[i * 4]]];
           }
-          keys[h] = w;
-          values[h] = this.palette.length;
-          this.palette = [...this.palette, [bgra[i * 4 + 2], bgra[i * 4 + 1], bgra[i * 4]]];
+          prev = last;
+          prevIndex = lastIndex;
+          last = w;
+          lastIndex = values[h];
         }
-        last = w;
-        lastIndex = values[h];
       }
       out[i] = lastIndex;
     }
     return { pixels: out, palette: this.palette };
+  }
+
+  /** More than 256 colours: no indexed form for this picture, and a fresh palette for the next. */
+  private restart(): undefined {
+    this.values.fill(-1);
+    this.palette = [];
+    return undefined;
   }
 }
