@@ -1,11 +1,14 @@
 /**
  * Webview side of the screen panel: draws raw frames on a canvas (palette
- * indices through a lookup table, or RGBA), forwards keys pressed while the
+ * indices through a 32-bit lookup table made once per palette, or RGBA, into
+ * one reused ImageData), at most once per animation frame and only the newest
+ * frame (frames that come between two are counted, not drawn), forwards keys pressed while the
  * canvas has focus (once the panel holds control), asks the host what is under
  * the pointer, and offers the border/grid toggles, warp and control buttons.
  */
 import type { HostMessage, WebviewMessage } from '../src/ui/screen-messages.js';
 import { joystickControl, panelKeyText } from '../src/ui/panel-keys.js';
+import { HeldFrame, frameKey } from '../src/ui/frame-delta.js';
 import { JOYSTICK_IDLE, type JoystickState } from '../src/core/input-devices.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
@@ -51,14 +54,27 @@ function view(f: Raw): { x: number; y: number; width: number; height: number } {
   return !borderBox.checked && f.inner ? f.inner : { x: 0, y: 0, width: f.width, height: f.height };
 }
 
+let lut = new Uint32Array(256);
+let lutOf: number[] | undefined;
+/** The palette as canvas words (ABGR in memory order RGBA), made again only when the palette changes. */
+function lookup(palette: number[]): Uint32Array {
+  if (lutOf && lutOf.length === palette.length && lutOf.every((v, i) => v === palette[i])) return lut;
+  lut = new Uint32Array(256).fill(0xff000000);
+  for (let i = 0; i * 3 < palette.length && i < 256; i++)
+    lut[i] = (0xff000000 | (palette[i * 3 + 2] << 16) | (palette[i * 3 + 1] << 8) | palette[i * 3]) >>> 0;
+  lutOf = palette;
+  return lut;
+}
+
+let image: ImageData | undefined;
 function draw(f: Raw): void {
-  const image = new ImageData(f.width, f.height);
-  const out = new Uint32Array(image.data.buffer);
+  if (!image || image.width !== f.width || image.height !== f.height) image = new ImageData(f.width, f.height);
   if (f.pixels && f.palette) {
-    const lut = new Uint32Array(256).fill(0xff000000);
-    for (let i = 0; i * 3 < f.palette.length && i < 256; i++)
-      lut[i] = (0xff000000 | (f.palette[i * 3 + 2] << 16) | (f.palette[i * 3 + 1] << 8) | f.palette[i * 3]) >>> 0;
-    for (let i = 0; i < f.pixels.length; i++) out[i] = lut[f.pixels[i]];
+    const out = new Uint32Array(image.data.buffer);
+    const table = lookup(f.palette);
+    const px = f.pixels;
+    const n = Math.min(px.length, out.length);
+    for (let i = 0; i < n; i++) out[i] = table[px[i]];
   } else if (f.rgba) image.data.set(f.rgba.subarray(0, image.data.length));
   const v = view(f);
   if (canvas.width !== v.width || canvas.height !== v.height) {
@@ -99,26 +115,54 @@ function bytes(v: unknown): Uint8Array | undefined {
   return undefined;
 }
 
+/** The frame the webview holds, patched by the rows that come (posts arrive in order). */
+const held = new HeldFrame();
+
+/** The whole frame of a post: itself, or the held frame with its rows laid in; undefined when nothing fits. */
+function patched(m: Raw): Raw | undefined {
+  const indexed = !!(m.pixels && m.palette);
+  const data = bytes(indexed ? m.pixels : m.rgba);
+  if (!data) return { ...m, pixels: undefined, rgba: undefined };
+  const whole = held.apply(data, m.height, frameKey(m.width, m.height, indexed ? m.palette : undefined), m.rows);
+  if (!whole) return undefined;
+  return indexed ? { ...m, pixels: whole, rows: undefined } : { ...m, rgba: whole, rows: undefined };
+}
+
+let toDraw: Raw | undefined;
+/** Draws the newest frame that came since the last animation frame. */
+function drawNewest(): void {
+  const m = toDraw;
+  toDraw = undefined;
+  if (!m) return;
+  last = m;
+  showHeader(m.sessionId, m.state);
+  draw(m);
+  canvas.hidden = false;
+  canvas.dataset.frame = String(m.frame);
+  canvas.dataset.drawn = String(Number(canvas.dataset.drawn ?? 0) + 1); // frames drawn, for a test's rate
+  canvas.dataset.width = String(m.width);
+  canvas.dataset.height = String(m.height);
+  message.hidden = true;
+  frameField.textContent = `frame ${m.frame}`;
+  stale.hidden = !m.maybeStale;
+  cost.textContent = m.cost;
+  const now = performance.now();
+  shownAt.push(now);
+  while (shownAt.length && now - shownAt[0] > 1000) shownAt.shift();
+  fpsField.textContent = m.maybeStale ? '' : `${shownAt.length} fps`;
+}
+
 function render(m: HostMessage): void {
   switch (m.type) {
     case 'raw': {
-      m = { ...m, pixels: bytes(m.pixels), rgba: bytes(m.rgba) };
-      last = m;
-      showHeader(m.sessionId, m.state);
-      draw(m);
-      canvas.hidden = false;
-      canvas.dataset.frame = String(m.frame);
-      canvas.dataset.drawn = String(Number(canvas.dataset.drawn ?? 0) + 1); // frames drawn, for a test's rate
-      canvas.dataset.width = String(m.width);
-      canvas.dataset.height = String(m.height);
-      message.hidden = true;
-      frameField.textContent = `frame ${m.frame}`;
-      stale.hidden = !m.maybeStale;
-      cost.textContent = m.cost;
-      const now = performance.now();
-      shownAt.push(now);
-      while (shownAt.length && now - shownAt[0] > 1000) shownAt.shift();
-      fpsField.textContent = m.maybeStale ? '' : `${shownAt.length} fps`;
+      // frames received and the host-to-webview delay, for a test to tell where frames are lost
+      canvas.dataset.received = String(Number(canvas.dataset.received ?? 0) + 1);
+      canvas.dataset.delayMs = String(Number(canvas.dataset.delayMs ?? 0) + (Date.now() - m.takenAt));
+      canvas.dataset.fed = String(m.fed);
+      const whole = patched(m);
+      if (!whole) return vscode.postMessage({ type: 'full-frame' });
+      if (!toDraw) requestAnimationFrame(drawNewest);
+      toDraw = whole;
       return;
     }
     case 'status':

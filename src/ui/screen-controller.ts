@@ -5,13 +5,17 @@
  * the keys pressed in the panel once the panel has taken control (explicitly,
  * as the Take Control command does), drives the joystick and mouse from it
  * (panel-devices.ts), and answers the inspector's hovers.
- * Frames are posted one at a time: a slow webview gets the newest frame, no
- * queue.
+ * Frames are posted at most three at a time (a post settles only after a
+ * round trip to the webview's process, which in a browser-hosted VS Code
+ * under load took longer than two frames at 30/s), only the rows that
+ * changed (frame-delta.ts); beyond that a slow webview gets the newest frame,
+ * no queue.
  */
 import { asRetroError, timedOut } from '../core/errors.js';
 import { parseKeyText } from '../core/keys.js';
 import type { ScreenFrame } from '../core/target.js';
 import type { ClientSession, SessionApi, SessionManagerApi } from '../session/types.js';
+import { FrameDelta, frameKey } from './frame-delta.js';
 import { PanelDevices } from './panel-devices.js';
 import { c64SpriteOutlines, inspectPoint } from './screen-inspect.js';
 import { parseWebviewMessage, type HostMessage } from './screen-messages.js';
@@ -31,16 +35,10 @@ export const NO_SESSION_MESSAGE =
 export const PANEL_LABEL = 'Screen panel';
 /** sprite outlines follow the sprites at most this often (each is one read of the VIC-II registers) */
 const OUTLINE_MS = 100;
+/** posts under way at once: 2 lost ~3 frames/s of 30 in code-server at load 8-10, 3 none; few enough not to queue */
+export const FRAMES_IN_FLIGHT = 3;
 /** heartbeat of the panel's client while it is open (well within the lease time) */
 const BEAT_MS = 5000;
-
-/**
- * The array as it is when it spans its whole ArrayBuffer, else a copy with its own: VS Code posts a typed
- * array's whole ArrayBuffer (a small Node Buffer's is a shared pool).
- */
-function ownBuffer(a: Uint8Array): Uint8Array {
-  return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : new Uint8Array(a);
-}
 
 export class ScreenController {
   private session?: SessionApi;
@@ -54,7 +52,9 @@ export class ScreenController {
   private warp = false;
   private state = 'starting';
   private lastFrame?: ScreenFrame;
-  private posting = false;
+  private posting = 0;
+  private fed = 0;
+  private readonly delta = new FrameDelta();
   private pendingFrame?: ScreenFrame;
   private machine?: string;
   private spriteOutlines = false;
@@ -89,9 +89,13 @@ export class ScreenController {
       switch (message.type) {
         case 'ready':
           this.ready = true;
+          this.delta.reset();
           return await this.refresh();
         case 'refresh':
+          this.delta.reset();
           return await this.refresh();
+        case 'full-frame':
+          return this.delta.reset();
         case 'take-control':
           this.client()?.claimControl({ takeOver: true });
           return await this.postControl();
@@ -259,6 +263,7 @@ export class ScreenController {
     this.me = undefined;
     this.lastFrame = undefined;
     this.machine = undefined;
+    this.delta.reset();
   }
 
   private watch(): void {
@@ -268,25 +273,30 @@ export class ScreenController {
     this.stopWatching = session.watchScreen({ fps: this.opts.fps ?? 30, realtime: !this.warp }, (f) => this.onFrame(f));
   }
 
-  private onFrame(frame: ScreenFrame): void {
+  private onFrame(frame: ScreenFrame, again = false): void {
+    if (!again) this.fed++;
     this.lastFrame = frame;
     if (this.spriteOutlines && performance.now() - this.outlinedAt >= OUTLINE_MS) void this.outlineSprites();
-    if (this.posting) {
+    if (this.posting >= FRAMES_IN_FLIGHT) {
       this.pendingFrame = frame;
       return;
     }
-    this.posting = true;
+    this.posting++;
     void Promise.resolve(this.post(this.rawMessage(frame)))
       .catch(() => undefined)
       .finally(() => {
-        this.posting = false;
+        this.posting--;
         const next = this.pendingFrame;
         this.pendingFrame = undefined;
-        if (next) this.onFrame(next);
+        if (next) this.onFrame(next, true);
       });
   }
 
   private rawMessage(f: ScreenFrame): HostMessage {
+    const palette = f.palette?.flatMap((c) => [c[0], c[1], c[2]]);
+    const indexed = !!(f.pixels && palette);
+    const data = indexed ? f.pixels! : f.rgba;
+    const part = data && this.delta.next(data, f.height, frameKey(f.width, f.height, indexed ? palette : undefined));
     return {
       type: 'raw',
       sessionId: this.session?.id ?? '',
@@ -294,12 +304,14 @@ export class ScreenController {
       width: f.width,
       height: f.height,
       frame: f.frame,
-      pixels: f.pixels && ownBuffer(f.pixels),
-      palette: f.palette?.flatMap((c) => [c[0], c[1], c[2]]),
-      rgba: f.rgba && ownBuffer(f.rgba),
+      pixels: indexed ? part?.data : undefined,
+      palette: indexed ? palette : undefined,
+      rgba: indexed ? undefined : part?.data,
+      rows: part?.rows,
       inner: f.inner,
       maybeStale: f.maybeStale,
       takenAt: Date.now(),
+      fed: this.fed,
       cost: this.session?.frameSource().cost ?? '',
     };
   }

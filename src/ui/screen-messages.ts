@@ -3,6 +3,7 @@
  * Shared by src/ui/ and media/screen-panel.ts so both sides agree on one shape.
  */
 import type { JoystickState } from '../core/input-devices.js';
+import type { FrameRows } from './frame-delta.js';
 
 /** Extension host → webview. */
 export type HostMessage =
@@ -14,16 +15,20 @@ export type HostMessage =
       width: number;
       height: number;
       frame: number;
+      /** palette indices (or `rgba`): the whole frame, or with `rows` only those rows (the webview patches its copy) */
       pixels?: Uint8Array;
       /** [r, g, b, r, g, b, …] */
       palette?: number[];
       rgba?: Uint8Array;
+      rows?: FrameRows;
       /** the inner area (no border), for the border toggle and the grid */
       inner?: { x: number; y: number; width: number; height: number };
       /** the CPU is stopped, so the picture may predate the current machine state */
       maybeStale: boolean;
       /** ms since epoch, when the frame was posted */
       takenAt: number;
+      /** frames the panel's controller has had from the session so far (some overtaken), to tell where frames are lost */
+      fed: number;
       /** what watching costs the machine (the frame source's sentence) */
       cost: string;
     }
@@ -76,6 +81,8 @@ export type HostMessage =
 export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'refresh' }
+  /** the webview cannot patch the rows it got (it holds no frame of that size): the next frame whole */
+  | { type: 'full-frame' }
   | { type: 'take-control' }
   | { type: 'release-control' }
   /** a key in core/keys.ts syntax ("A", "{RETURN}", "{SHIFT+UP}") */
@@ -104,6 +111,7 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
   switch (m.type) {
     case 'ready':
     case 'refresh':
+    case 'full-frame':
     case 'take-control':
     case 'release-control':
       return { type: m.type };

@@ -189,6 +189,9 @@ test(
       const rate = await panel.evaluate(async () => {
         const canvas = document.getElementById('screen') as HTMLCanvasElement;
         const f0 = Number(canvas.dataset.drawn ?? 0);
+        const r0 = Number(canvas.dataset.received ?? 0);
+        const fed0 = Number(canvas.dataset.fed ?? 0);
+        const d0 = Number(canvas.dataset.delayMs ?? 0);
         let ticks = 0;
         const t0 = performance.now();
         // no named inner functions here: the test's transpiler would wrap them in a helper the page lacks
@@ -197,9 +200,20 @@ test(
           ticks++;
         }
         const s = (performance.now() - t0) / 1000;
-        return { drawn: (Number(canvas.dataset.drawn ?? 0) - f0) / s, raf: ticks / s };
+        const received = Number(canvas.dataset.received ?? 0) - r0;
+        return {
+          drawn: (Number(canvas.dataset.drawn ?? 0) - f0) / s,
+          received: received / s,
+          fed: (Number(canvas.dataset.fed ?? 0) - fed0) / s,
+          delay: (Number(canvas.dataset.delayMs ?? 0) - d0) / Math.max(1, received),
+          raf: ticks / s,
+        };
       });
-      t.diagnostic(`panel: ${rate.drawn.toFixed(1)} frames drawn/s, ${rate.raf.toFixed(1)} animation frames/s`);
+      t.diagnostic(
+        `panel: ${rate.drawn.toFixed(1)} frames drawn/s of ${rate.received.toFixed(1)} received/s, ` +
+          `${rate.fed.toFixed(1)}/s from the session (30 asked), ` +
+          `${rate.raf.toFixed(1)} animation frames/s, host-to-webview ${rate.delay.toFixed(1)} ms a frame`,
+      );
       // the canvas holds the keys while the panel has control (F1 is the C64's): release it, then stop
       await panel.evaluate(() => (document.getElementById('take-control') as HTMLButtonElement).click());
       await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });

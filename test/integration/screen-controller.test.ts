@@ -14,6 +14,7 @@ import { PNG } from 'pngjs';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import { ScreenController } from '../../src/ui/screen-controller.js';
+import { wholeFrames } from '../support/panel-posts.js';
 import type { HostMessage } from '../../src/ui/screen-messages.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
 
@@ -50,7 +51,8 @@ function nextMessage(
 test("a stop in the real session brings a frame with the program's screen", { timeout: 180_000 }, async () => {
   const fx = await buildZxFixture();
   const posted: HostMessage[] = [];
-  const controller = new ScreenController({ sessions: manager, post: (m) => posted.push(m), timeoutMs: 30_000 });
+  const whole = wholeFrames();
+  const controller = new ScreenController({ sessions: manager, post: (m) => posted.push(whole(m)), timeoutMs: 30_000 });
   await controller.handleMessage({ type: 'ready' });
   assert.deepEqual(posted[0]?.type, 'status', 'no session yet: a hint, not a picture');
 
