@@ -60,9 +60,11 @@ test('launch args: every schema attribute is read, and the session is always ask
       program: 'a.prg',
       vicePath: '/v',
       viceMonitor: '127.0.0.1:6502',
+      screenRefreshFps: 2,
     },
     CONNECTORS,
   ).config;
+  assert.equal(viceConfig.screenRefreshFps, 2);
   const builtinConfig = parseLaunchArgs(
     { machine: 'c64', emulator: 'builtin', program: 'a.prg', drive8: 'disk.d64' },
     CONNECTORS,
