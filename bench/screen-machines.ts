@@ -18,9 +18,10 @@ const BIOS_HZ = 1193182 / 65536;
 /**
  * A Z80 loop put into RAM at a stop and jumped to: it steps the border colour
  * about twenty times a frame (the stripes move every frame), so the picture
- * changes all the time with no help from outside. (Rewriting the bitmap in a
- * tight loop did not show in MAME 0.251's spectrum screen: pixels() stayed the
- * same for 300 frames, so the border it is.)
+ * changes all the time with no help from outside. (A loop rewriting the
+ * bitmap right at entry shows nothing: before the fixture's fill_screen the
+ * attributes are 0, black ink on black paper; integration/mame-frames draws
+ * with the attributes set.)
  */
 // 9000 ld a,(9100h) | inc a | ld (9100h),a | and 7 | out (0FEh),a | ld b,0 | 900D: djnz 900D | jr 9000
 const ANIMATE = Buffer.from('3a0091' + '3c' + '320091' + 'e607' + 'd3fe' + '0600' + '10fe' + '18ef', 'hex');
