@@ -215,8 +215,8 @@ class Builder {
         file,
         start,
         end: start + Math.max(1, size) - 1,
-        params: vars.filter((v) => v.isParam).map(strip),
-        locals: vars.filter((v) => !v.isParam).map(strip),
+        params: vars.filter((l) => l.isParam).map((l) => l.v),
+        locals: vars.filter((l) => !l.isParam).map((l) => l.v),
         ...frameSizes(vars),
       });
     }
@@ -231,9 +231,11 @@ class Builder {
     if (c.sc === 'auto') {
       const offset = num(c.offs ?? '0', () => `csym ${c.id}`); // cc65 leaves out offs=0
       return {
-        name: c.name,
-        type: declared?.type ?? bytes(2),
-        storage: { kind: 'frame', register: CC65_FRAME_REGISTER, offset },
+        v: {
+          name: c.name,
+          type: declared?.type ?? bytes(2),
+          storage: { kind: 'frame', register: CC65_FRAME_REGISTER, offset },
+        },
         isParam: isParam ?? offset >= 0,
       };
     }
@@ -241,12 +243,14 @@ class Builder {
       const sym = this.ref('sym', c.sym, `csym ${c.id}`);
       if (sym.val === undefined) return undefined;
       return {
-        name: c.name,
-        type:
-          declared?.type ??
-          (file ? this.types?.global(file, c.name)?.type : undefined) ??
-          bytes(num(sym.size ?? '2', () => `sym ${sym.id}`)),
-        storage: { kind: 'static', address: num(sym.val, () => `sym ${sym.id}`) },
+        v: {
+          name: c.name,
+          type:
+            declared?.type ??
+            (file ? this.types?.global(file, c.name)?.type : undefined) ??
+            bytes(num(sym.size ?? '2', () => `sym ${sym.id}`)),
+          storage: { kind: 'static', address: num(sym.val, () => `sym ${sym.id}`) },
+        },
         isParam: false,
       };
     }
@@ -255,10 +259,12 @@ class Builder {
       const offset = num(c.offs ?? '0', () => `csym ${c.id}`);
       const type = declared?.type ?? bytes(2);
       return {
-        name: c.name,
-        type,
-        storage:
-          this.regbank === undefined ? { kind: 'optimized_out' } : { kind: 'static', address: this.regbank + offset },
+        v: {
+          name: c.name,
+          type,
+          storage:
+            this.regbank === undefined ? { kind: 'optimized_out' } : { kind: 'static', address: this.regbank + offset },
+        },
         isParam: isParam ?? false,
         registerBytes: sizeOf(type),
       };
@@ -380,11 +386,11 @@ function bytes(size: number): CType {
   return { kind: 'bytes', size: Math.max(1, size), name: `byte[${Math.max(1, size)}]` };
 }
 
-type Local = Variable & { isParam: boolean; registerBytes?: number };
-
-function strip(v: Local): Variable {
-  const { isParam: _unused, registerBytes: _bank, ...rest } = v;
-  return rest;
+/** A C local and what the frame layout needs to know of it. */
+interface Local {
+  v: Variable;
+  isParam: boolean;
+  registerBytes?: number;
 }
 
 /**
@@ -396,10 +402,10 @@ function strip(v: Local): Variable {
 function frameSizes(vars: Local[]): { frameBytes: number; paramBytes: number } {
   let frameBytes = 0;
   let paramBytes = 0;
-  for (const v of vars) {
-    if (v.isParam) paramBytes += sizeOf(v.type);
+  for (const { v, isParam, registerBytes } of vars) {
+    if (isParam) paramBytes += sizeOf(v.type);
     else if (v.storage.kind === 'frame' && v.storage.offset < 0) frameBytes = Math.max(frameBytes, -v.storage.offset);
-    else if (v.registerBytes) frameBytes += v.registerBytes;
+    else if (registerBytes) frameBytes += registerBytes;
   }
   return { frameBytes, paramBytes };
 }

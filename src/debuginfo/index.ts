@@ -30,12 +30,14 @@ export class DebugIndex {
   private readonly segStarts: number[] = [];
   /** addresses by file, then line (ascending); nested maps, so building them makes no key strings */
   private readonly byFileLine = new Map<string, Map<number, number[]>>();
-  /** segments by file, then line, ascending */
-  private readonly segmentsByLine = new Map<string, Map<number, Segment[]>>();
+  /** segments by file, then line, ascending; on first use (stepping) */
+  private segmentsByLine?: Map<string, Map<number, Segment[]>>;
   /** per file: the line span of each function with code in it, by first line */
   private readonly spansByFile = new Map<string, { firsts: number[]; list: FunctionLines[] }>();
   private readonly lineAddrs: number[];
-  private readonly segmentsByFn = new Map<FunctionInfo, Segment[]>();
+  /** per function (by index): its segments are segments[segFirst[i] … segEnd[i]) (both sorted by address) */
+  private readonly segFirst: Int32Array;
+  private readonly segEnd: Int32Array;
   private readonly fnByName = new Map<string, FunctionInfo>();
   /** globals and file statics by name, in the debug info's order */
   private readonly globalsByName = new Map<string, Variable[]>();
@@ -49,6 +51,8 @@ export class DebugIndex {
   constructor(readonly info: DebugInfo) {
     this.fnStarts = info.functions.map((f) => f.start);
     this.lineAddrs = info.lines.map((l) => l.address);
+    this.segFirst = new Int32Array(info.functions.length);
+    this.segEnd = new Int32Array(info.functions.length);
     for (const f of info.functions) if (!this.fnByName.has(f.name)) this.fnByName.set(f.name, f);
     for (const g of info.globals) {
       const list = this.globalsByName.get(g.name);
@@ -70,7 +74,7 @@ export class DebugIndex {
    * land step-ins. The function's start when it has a single line.
    */
   bodyStart(fn: FunctionInfo): number {
-    const own = this.segmentsByFn.get(fn) ?? [];
+    const own = this.segmentsOf(fn);
     const opening = own[0];
     // Without a prologue the body's first line shares the start address with the declaration line and owns it.
     const declaration = this.info.lines[lowerBound(this.lineAddrs, fn.start)];
@@ -113,6 +117,10 @@ export class DebugIndex {
     const here = this.segmentAt(address);
     if (!here) return [];
     const out: [number, number][] = [];
+    if (!this.segmentsByLine) {
+      this.segmentsByLine = new Map();
+      for (const s of this.segments) listAt(this.segmentsByLine, s.entry.file, s.entry.line).push(s);
+    }
     for (const s of this.segmentsByLine.get(here.entry.file)?.get(here.entry.line) ?? []) {
       const prev = out[out.length - 1];
       if (prev && s.first <= prev[1] + 1) prev[1] = Math.max(prev[1], s.last);
@@ -201,24 +209,38 @@ export class DebugIndex {
 
   private buildSegments(): void {
     const lines = this.info.lines;
+    let file: string | undefined;
+    let ofFile: Map<number, number[]> | undefined;
     for (let i = 0; i < lines.length; i++) {
       const e = lines[i];
-      const list = listAt(this.byFileLine, e.file, e.line);
-      if (list[list.length - 1] !== e.address) list.push(e.address); // ascending: lines are sorted by address
+      // runs of lines of one file: its map looked up once a run
+      if (e.file !== file) {
+        file = e.file;
+        ofFile = this.byFileLine.get(file);
+        if (!ofFile) this.byFileLine.set(file, (ofFile = new Map()));
+      }
+      const list = ofFile!.get(e.line);
+      if (!list) ofFile!.set(e.line, [e.address]);
+      else if (list[list.length - 1] !== e.address) list.push(e.address); // ascending: lines are sorted by address
       // Several lines may share an address: the last one listed owns the code.
       if (i + 1 < lines.length && lines[i + 1].address === e.address) continue;
-      const fn = this.functionAt(e.address);
-      if (!fn) continue;
+      const at = upperBound(this.fnStarts, e.address) - 1;
+      const fn = this.info.functions[at];
+      if (!fn || e.address > fn.end) continue;
       const next = lines[i + 1]?.address; // lines are sorted and e is the last at its address
       const last = next !== undefined ? Math.min(next - 1, fn.end) : fn.end;
-      const seg = { first: e.address, last, entry: e, fn };
-      this.segments.push(seg);
+      // functions do not overlap and segments come in address order: a function's are contiguous
+      if (this.segEnd[at] === 0) this.segFirst[at] = this.segments.length;
+      this.segments.push({ first: e.address, last, entry: e, fn });
+      this.segEnd[at] = this.segments.length;
       this.segStarts.push(e.address);
-      const own = this.segmentsByFn.get(fn) ?? [];
-      own.push(seg);
-      this.segmentsByFn.set(fn, own);
-      listAt(this.segmentsByLine, e.file, e.line).push(seg);
     }
+  }
+
+  private segmentsOf(fn: FunctionInfo): Segment[] {
+    const at = upperBound(this.fnStarts, fn.start) - 1;
+    if (this.info.functions[at] !== fn) return [];
+    return this.segments.slice(this.segFirst[at], this.segEnd[at]);
   }
 
   /** Per file and function: the sorted lines with code, so resolveLine is two binary searches. */
@@ -247,7 +269,7 @@ export class DebugIndex {
       levels.set(block, Math.min(level, levels.get(block) ?? Infinity));
     };
     for (const v of [...fn.params, ...fn.locals]) note(v.block, v.level);
-    for (const s of this.segmentsByFn.get(fn) ?? []) note(s.entry.block, s.entry.level);
+    for (const s of this.segmentsOf(fn)) note(s.entry.block, s.entry.level);
     return levels;
   }
 
