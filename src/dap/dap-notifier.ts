@@ -46,14 +46,19 @@ export class DapNotifier {
     this.sendRunEvent(event);
   }
 
+  /**
+   * Not while this client's own continue/step is being answered: its response says the thread runs (DAP: no
+   * continued event for a request that implies it), and VS Code, handed a continued and at once a stop, clears
+   * the stop's details after taking it (the call stack without "Paused on ...").
+   */
   continued(): void {
+    if (this.holds && !this.held.length) return;
     this.sendRunEvent(new ContinuedEvent(CPU_THREAD_ID, true));
   }
 
   /**
-   * VS Code takes the response to continue/next/stepIn/stepOut as "the thread runs" (it simulates a continued
-   * event), so a stop that comes before that response must be sent after it, or a paused machine shows as running.
-   * Stops and continues wait in order until the returned release is called, once the response is out.
+   * While this client's continue/step is answered: its stops are sent after the response (which clients read as
+   * "the thread runs"), in order, once the returned release is called.
    */
   holdRunEvents(): () => void {
     this.holds++;

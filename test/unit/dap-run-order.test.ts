@@ -1,9 +1,9 @@
 /**
  * VS Code takes the response to continue/next/stepIn/stepOut as "the thread runs" (it simulates a continued event
- * when the response arrives). A stop the emulator reports before the run command's reply was answered must
- * therefore reach the client after the response, or VS Code shows a paused machine as running (seen in CI: a
- * data breakpoint fired so fast that "Paused on data breakpoint" never appeared). The adapter runs in process on
- * the toy connector, whose resume here answers only after the machine already stopped again.
+ * when the response arrives). The adapter sends no continued event of its own for such a request (DAP says so; in
+ * VS Code a continued followed at once by a stop clears the stop's details: seen in CI, a data breakpoint fired so
+ * fast that "Paused on data breakpoint" never appeared), and a stop reported before the response follows it. The
+ * adapter runs in process on the toy connector, whose resume here answers only after the machine stopped again.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,8 +86,10 @@ test('a stop before the continue response reaches the client after it, as a stop
       answered >= 0 && stopped > answered,
       `the stop must follow the continue response (VS Code reads that response as "running"): ${after.join(' | ')}`,
     );
+    // no continued event of our own: the response says it, and VS Code, handed a continued and a stop in one
+    // go, drops the stop's details (the call stack loses "Paused on data breakpoint")
     const runEvents = after.filter((l) => l === 'event stopped' || l === 'event continued');
-    assert.equal(runEvents.at(-1), 'event stopped', `the last word is the stop: ${after.join(' | ')}`);
+    assert.deepEqual(runEvents, ['event stopped'], after.join(' | '));
   } finally {
     await dap.request('disconnect', {}).catch(() => undefined);
     await manager.closeAll();
