@@ -56,36 +56,32 @@ export class PaletteIndexer {
     const words = new Int32Array(bgra.buffer, bgra.byteOffset, count);
     const out = new Uint8Array(count);
     const { keys, values } = this;
-    // the last two colours seen: runs and two-colour dithers (ink and paper) never reach the table
-    let last = 0;
-    let lastIndex = -1;
-    let prev = 0;
-    let prevIndex = -1;
+    // two colours at hand (the newest and the one before): runs and two-colour dithers (ink and paper) never reach
+    // the table, and a hit reorders nothing
+    let a = 0;
+    let aIndex = -1;
+    let b = 0;
+    let bIndex = -1;
     for (let i = 0; i < count; i++) {
       const w = words[i];
-      if (w !== last || lastIndex < 0) {
-        if (w === prev && prevIndex >= 0) {
-          prev = last;
-          last = w;
-          const t = prevIndex;
-          prevIndex = lastIndex;
-          lastIndex = t;
-        } else {
-          let h = Math.imul(w, 0x9e3779b1) >>> 22;
-          while (values[h] >= 0 && keys[h] !== w) h = (h + 1) & (TABLE_SIZE - 1);
-          if (values[h] < 0) {
-            if (this.palette.length === 256) return this.restart();
-            keys[h] = w;
-            values[h] = this.palette.length;
-            this.palette = [...this.palette, [bgra[i * 4 + 2], bgra[i * 4 + 1], bgra[i * 4]]];
-          }
-          prev = last;
-          prevIndex = lastIndex;
-          last = w;
-          lastIndex = values[h];
+      let found: number;
+      if (w === a && aIndex >= 0) found = aIndex;
+      else if (w === b && bIndex >= 0) found = bIndex;
+      else {
+        let h = Math.imul(w, 0x9e3779b1) >>> 22;
+        while (values[h] >= 0 && keys[h] !== w) h = (h + 1) & (TABLE_SIZE - 1);
+        if (values[h] < 0) {
+          if (this.palette.length === 256) return this.restart();
+          keys[h] = w;
+          values[h] = this.palette.length;
+          this.palette = [...this.palette, [bgra[i * 4 + 2], bgra[i * 4 + 1], bgra[i * 4]]];
         }
+        b = a;
+        bIndex = aIndex;
+        a = w;
+        aIndex = found = values[h];
       }
-      out[i] = lastIndex;
+      out[i] = found;
     }
     return { pixels: out, palette: this.palette };
   }
