@@ -5,7 +5,7 @@
  * the wasm palette learned from the emulator's picture by majority per index,
  * looked at again for an unseen index or after REFRESH_MS only.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Rgb } from '../../src/machines/dos/palette.js';
 import type { ScreenFrame } from '../../src/core/target.js';
@@ -19,7 +19,22 @@ function screen(fill: number, palette: readonly Rgb[] = GREY): DecodedScreen {
   return { width: 4, height: 2, indices: new Uint8Array(8).fill(fill), palette };
 }
 
-test('frames only when the pixels or the palette change; frame numbers grow', async () => {
+/**
+ * Emulated time: the source's timers and the test's waits run on node:test's mock clock, advanced in 5 ms steps
+ * with the reads' promises settled at each, so the counts do not depend on how loaded the machine is.
+ */
+function mockClock(t: TestContext): (ms: number) => Promise<void> {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  return async (ms) => {
+    for (let left = ms; left > 0; left -= 5) {
+      t.mock.timers.tick(Math.min(5, left));
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    }
+  };
+}
+
+test('frames only when the pixels or the palette change; frame numbers grow', async (t) => {
+  const advance = mockClock(t);
   let current = screen(1);
   const src = new DosFrames(
     async () => current,
@@ -27,17 +42,17 @@ test('frames only when the pixels or the palette change; frame numbers grow', as
   );
   const got: ScreenFrame[] = [];
   const off = src.subscribe({ fps: 50 }, (f) => got.push(f));
-  await sleep(200);
+  await advance(200);
   assert.equal(got.length, 1, 'the same screen read again and again: one frame');
   assert.ok(src.reads >= 3, `it kept reading (${src.reads})`);
   current = screen(2);
-  await sleep(100);
+  await advance(100);
   assert.equal(got.length, 2, 'new pixels: a frame');
   current = screen(
     2,
     GREY.map(([r]) => [r, 0, 0] as Rgb),
   );
-  await sleep(100);
+  await advance(100);
   assert.equal(got.length, 3, 'the same pixels in new colours (a DAC change): a frame');
   assert.deepEqual(
     got.map((f) => f.frame),
@@ -47,7 +62,8 @@ test('frames only when the pixels or the palette change; frame numbers grow', as
   off();
 });
 
-test('at most the rate asked for, and nothing after the last viewer left', async () => {
+test('at most the rate asked for, and nothing after the last viewer left', async (t) => {
+  const advance = mockClock(t);
   let n = 0;
   const src = new DosFrames(
     async () => screen(n++ & 0xff),
@@ -55,18 +71,17 @@ test('at most the rate asked for, and nothing after the last viewer left', async
   );
   const got: ScreenFrame[] = [];
   const off = src.subscribe({ fps: 10 }, (f) => got.push(f));
-  const t0 = performance.now();
-  await sleep(1000);
-  const seconds = (performance.now() - t0) / 1000;
-  assert.ok(got.length <= 10 * seconds + 1, `${got.length} frames in ${seconds.toFixed(2)} s at 10 fps`);
-  assert.ok(got.length >= 3, `frames came: ${got.length}`);
+  await advance(1000);
+  // a read at once, then one each 100 ms: the one at 1000 ms is the eleventh
+  assert.ok(got.length >= 10 && got.length <= 11, `${got.length} frames in 1 s at 10 fps`);
   off();
   const reads = src.reads;
-  await sleep(300);
+  await advance(300);
   assert.equal(src.reads, reads, 'no reads without a viewer');
 });
 
-test('one read at a time when reads are slower than the rate', async () => {
+test('one read at a time when reads are slower than the rate', async (t) => {
+  const advance = mockClock(t);
   let inFlight = 0;
   let most = 0;
   let k = 0;
@@ -80,13 +95,14 @@ test('one read at a time when reads are slower than the rate', async () => {
     () => true,
   );
   const offs = [src.subscribe({ fps: 50 }, () => undefined), src.subscribe({ fps: 50 }, () => undefined)];
-  await sleep(400);
+  await advance(400);
   offs.forEach((off) => off());
   assert.equal(most, 1, 'never two reads at once');
-  assert.ok(src.reads >= 2);
+  assert.ok(src.reads >= 5, `back to back, each 60 ms: ${src.reads} reads in 400 ms`);
 });
 
-test('a failing read is a missed frame; a gone machine is not read', async () => {
+test('a failing read is a missed frame; a gone machine is not read', async (t) => {
+  const advance = mockClock(t);
   let fail = true;
   let alive = true;
   const src = new DosFrames(
@@ -98,14 +114,14 @@ test('a failing read is a missed frame; a gone machine is not read', async () =>
   );
   const got: ScreenFrame[] = [];
   const off = src.subscribe({ fps: 50 }, (f) => got.push(f));
-  await sleep(100);
+  await advance(100);
   assert.equal(got.length, 0);
   fail = false;
-  await sleep(100);
+  await advance(100);
   assert.equal(got.length, 1);
   alive = false;
   const reads = src.reads;
-  await sleep(100);
+  await advance(100);
   assert.ok(src.reads <= reads + 1, 'reading stops once the machine is gone');
   off();
 });
