@@ -89,10 +89,15 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
 /** Kinds nothing reads (types: cc65 writes no C types there; libraries; the counts): not parsed. */
 const UNUSED_KINDS = new Set(['type', 'info', 'lib']);
 
-/** A line record of C source: `type=1` among its fields (by index, before the record is parsed). */
+/**
+ * A line record of C source: `type=1` among its fields, looked for within the record only (a sliced string, not
+ * a copy): searching the whole text from here read ahead to the next C line for every assembler line, quadratic
+ * in a real file, where C lines are rare.
+ */
 function lineIsC(text: string, tab: number, end: number): boolean {
-  const at = text.indexOf(',type=1', tab);
-  return at >= 0 && at + 7 <= end && (at + 7 === end || text.charCodeAt(at + 7) === 0x2c);
+  const fields = text.slice(tab, end);
+  const at = fields.indexOf(',type=1');
+  return at >= 0 && (at + 7 === fields.length || fields.charCodeAt(at + 7) === 0x2c);
 }
 
 /** `where` builds the error's context, only when the number is bad (this runs for every record). */

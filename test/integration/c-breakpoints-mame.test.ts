@@ -168,7 +168,8 @@ test('a hit condition "% 4" stops every fourth hit', async () => {
   const first = await num('counter');
   await dap.resume();
   await session.waitForStop(30_000);
-  assert.equal((await num('counter')) - first, 4);
+  // counter is an unsigned char: it may wrap between the two stops
+  assert.equal(((await num('counter')) - first) & 0xff, 4);
   assert.equal(session.listBreakpoints().find((b) => b.id === bp.id)!.hit_count, 8);
   await dap.clearBreakpoint(bp.id);
 });
