@@ -7,7 +7,7 @@
  * rate asked for; a frame goes to the viewers only when its pixels or
  * palette changed.
  */
-import { deliverFrame, clampFps } from '../../core/frames.js';
+import { deliverFrame, clampFps, samePicture } from '../../core/frames.js';
 import type { Rgb } from '../../machines/dos/palette.js';
 import type { FrameListener, FrameRequest, FrameSourceInfo, ScreenFrame } from '../../core/target.js';
 
@@ -88,23 +88,17 @@ export class DosFrames {
     } catch {
       return; // a mode we cannot decode, or a guest in the middle of a mode change: this frame is missed
     }
-    if (this.last && sameScreen(this.last, shot)) return;
     const frame: ScreenFrame = {
       width: shot.width,
       height: shot.height,
-      frame: ++this.counter,
+      frame: this.counter + 1,
       pixels: shot.indices,
       palette: shot.palette,
       maybeStale: false,
     };
+    if (samePicture(this.last, frame)) return;
+    this.counter = frame.frame;
     this.last = frame;
     deliverFrame([...this.viewers], frame);
   }
-}
-
-function sameScreen(a: ScreenFrame, b: DecodedScreen): boolean {
-  if (a.width !== b.width || a.height !== b.height || !a.pixels || !a.palette) return false;
-  if (Buffer.compare(a.pixels, b.indices) !== 0) return false;
-  const pa = a.palette;
-  return pa.length === b.palette.length && pa.every((c, i) => c.every((v, k) => v === b.palette[i][k]));
 }
