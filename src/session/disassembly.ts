@@ -161,6 +161,6 @@ export async function annotate(
 function withTargetName(ins: DisassembledInstruction, notes: Annotations): string {
   if (ins.target === undefined) return ins.text;
   const name = notes.functionStart(ins.target) ?? notes.label(ins.target);
-  // the 6502 disassembler already names KERNAL entry points (`JSR CHROUT`)
-  return name && !ins.text.includes(name) ? `${ins.text} <${name}>` : ins.text;
+  // not twice where the text already names it as an operand (`JSR CHROUT`); a name inside a mnemonic does not count
+  return name && !ins.text.split(/[^\w$.]+/).includes(name) ? `${ins.text} <${name}>` : ins.text;
 }

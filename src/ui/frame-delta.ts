@@ -61,7 +61,18 @@ function sameRow(a: Uint8Array, b: Uint8Array, at: number, length: number): bool
 
 /** What must match for rows to patch a held frame: the size, and the palette (indexed) or RGBA. */
 export function frameKey(width: number, height: number, palette?: readonly number[]): string {
-  return `${width}x${height} ${palette ? palette.join(',') : 'rgba'}`;
+  return `${width}x${height} ${palette ? paletteText(palette) : 'rgba'}`;
+}
+
+/** The last palette's text, kept while its colours stay: joining 256 colours costs ~0.2 ms a frame, comparing ~1 µs. */
+let lastPalette: { colours: readonly number[]; text: string } | undefined;
+
+function paletteText(colours: readonly number[]): string {
+  const last = lastPalette;
+  if (last && last.colours.length === colours.length && last.colours.every((c, i) => c === colours[i]))
+    return last.text;
+  lastPalette = { colours: colours.slice(), text: colours.join(',') };
+  return lastPalette.text;
 }
 
 /** The webview's side: the frame it holds, patched by the rows that come. */

@@ -164,7 +164,8 @@ test('calls, jumps and branches name the function or label at their destination;
   // JSR $0820 ; BNE $0810 ; JMP ($0820) ; LDA $0820 ; JSR $FFD2 ; JMP $0830
   const code = [0x20, 0x20, 0x08, 0xd0, 0xfb, 0x6c, 0x20, 0x08, 0xad, 0x20, 0x08, 0x20, 0xd2, 0xff, 0x4c, 0x30, 0x08];
   const target = c64Memory({ 0x810: code });
-  const names: Record<number, string> = { 0x820: '_plot', 0x810: 'loop', 0xffd2: 'CHROUT', 0x830: 'done' };
+  // `NE` is also inside the mnemonic `BNE`: still named
+  const names: Record<number, string> = { 0x820: '_plot', 0x810: 'NE', 0xffd2: 'CHROUT', 0x830: 'done' };
   const shown = await annotate(await disassemblyWindow(disassemblerFor(target), 0x810, 0, 6), {
     readMemory: async (at, n) => target.memory.read({ space: 'cpu', offset: at }, n),
     functionStart: (at) => (at === 0x820 ? names[at] : undefined),
@@ -173,7 +174,18 @@ test('calls, jumps and branches name the function or label at their destination;
   });
   assert.deepEqual(
     shown.lines.map((l) => l.text),
-    ['JSR $0820 <_plot>', 'BNE $0810 <loop>', 'JMP ($0820)', 'LDA $0820', 'JSR $FFD2 <CHROUT>', 'JMP $0830 <done>'],
+    ['JSR $0820 <_plot>', 'BNE $0810 <NE>', 'JMP ($0820)', 'LDA $0820', 'JSR $FFD2 <CHROUT>', 'JMP $0830 <done>'],
+  );
+  const named = await annotate(await disassemblyWindow(disassemblerFor(target), 0x81b, 0, 1), {
+    readMemory: async (at, n) => target.memory.read({ space: 'cpu', offset: at }, n),
+    functionStart: () => undefined,
+    label: (at) => (at === 0xffd2 ? '$FFD2' : undefined),
+    location: () => undefined,
+  });
+  assert.deepEqual(
+    named.lines.map((l) => l.text),
+    ['JSR $FFD2'],
+    'a name the operand already is, is not repeated',
   );
 });
 

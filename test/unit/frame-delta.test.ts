@@ -3,7 +3,7 @@
 // and a part it cannot place refused (it then asks for a whole frame).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrameDelta, HeldFrame } from '../../src/ui/frame-delta.js';
+import { FrameDelta, HeldFrame, frameKey } from '../../src/ui/frame-delta.js';
 
 const W = 8;
 const H = 6;
@@ -44,4 +44,15 @@ test('the held frame follows every frame exactly through parts; a part with noth
   }
   assert.equal(new HeldFrame().apply(new Uint8Array(W), H, 'k', { y: 1, count: 1 }), undefined);
   assert.equal(held.apply(new Uint8Array(W), H, 'other', { y: 1, count: 1 }), undefined, 'another key');
+});
+
+test('a frame key names the palette by its colours, not by the array that holds them', () => {
+  const colours = [1, 2, 3, 4, 5, 6];
+  const key = frameKey(8, 2, colours);
+  assert.equal(frameKey(8, 2, [...colours]), key, 'the same colours in another array');
+  colours[5] = 7; // the caller changes its own array: the key of the next frame follows
+  assert.notEqual(frameKey(8, 2, colours), key);
+  assert.equal(frameKey(8, 2, [1, 2, 3, 4, 5, 6]), key);
+  assert.notEqual(frameKey(8, 2, [1, 2, 3]), key);
+  assert.equal(frameKey(8, 2), '8x2 rgba');
 });

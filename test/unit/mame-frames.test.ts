@@ -198,11 +198,8 @@ test('a newcomer while stopped and every viewer at a stop get the picture as it 
   off();
 });
 
-test('bgraToRgba swaps red and blue of every pixel, from any byte offset, in place when asked and aligned', () => {
+test('bgraToRgba swaps red and blue of every pixel, from any byte offset, into a new buffer', () => {
   const src = Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8]).subarray(1); // an odd offset, as a socket chunk may be
-  assert.deepEqual([...bgraToRgba(src, true)], [3, 2, 1, 4, 7, 6, 5, 8]);
-  assert.deepEqual([...src], [1, 2, 3, 4, 5, 6, 7, 8], 'unaligned: copied, the source left alone');
-  const own = Buffer.from(new Uint8Array([1, 2, 3, 4]).buffer);
-  assert.equal(bgraToRgba(own, true), own);
-  assert.deepEqual([...own], [3, 2, 1, 4]);
+  assert.deepEqual([...bgraToRgba(src)], [3, 2, 1, 4, 7, 6, 5, 8]);
+  assert.deepEqual([...src], [1, 2, 3, 4, 5, 6, 7, 8], 'the source left alone');
 });

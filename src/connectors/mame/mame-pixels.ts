@@ -11,13 +11,12 @@ import type { Rgb } from '../../core/indexed-png.js';
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
- * BGRA → RGBA: R and B swap, one 32-bit word a pixel. `inPlace`: `src` is the
- * caller's own buffer, swapped where it is when aligned, else copied.
+ * BGRA → RGBA into a new buffer: R and B swap, one 32-bit word a pixel. Never
+ * in place: the sources are buffers read again (the slot file's read buffer).
  */
-export function bgraToRgba(src: Buffer, inPlace = false): Buffer {
-  const own = inPlace && src.byteOffset % 4 === 0;
-  const out = own ? src : Buffer.allocUnsafeSlow(src.length); // its own ArrayBuffer: aligned for the word view
-  if (!own) src.copy(out);
+export function bgraToRgba(src: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(src.length); // its own ArrayBuffer: aligned for the word view
+  src.copy(out);
   if (!littleEndian) {
     for (let i = 0; i < out.length; i += 4) [out[i], out[i + 2]] = [out[i + 2], out[i]];
     return out;
