@@ -38,7 +38,7 @@ const refreshSelect = byId<HTMLSelectElement>('refresh-rate');
 type Raw = Extract<HostMessage, { type: 'raw' }>;
 let last: Raw | undefined;
 let mine = false;
-let hoverAddress: number | undefined;
+let hoverReference: string | undefined;
 const shownAt: number[] = [];
 let boxes: Extract<HostMessage, { type: 'sprites' }>['boxes'] = [];
 let stick: JoystickState = { ...JOYSTICK_IDLE };
@@ -210,7 +210,7 @@ function render(m: HostMessage): void {
       return;
     case 'inspect':
       inspector.textContent = m.lines.join(' · ');
-      hoverAddress = m.address;
+      hoverReference = m.reference;
       return;
   }
 }
@@ -239,7 +239,8 @@ canvas.addEventListener('mousemove', (e) => {
 canvas.addEventListener('click', () => {
   canvas.focus();
   // while the pointer is the machine's mouse, a click is the machine's too
-  if (hoverAddress !== undefined && !driving()) vscode.postMessage({ type: 'open-memory', address: hoverAddress });
+  if (hoverReference !== undefined && !driving())
+    vscode.postMessage({ type: 'open-memory', reference: hoverReference });
 });
 
 /** The panel drives the machine's mouse: ticked, and the panel holds control. */

@@ -9,7 +9,7 @@ import { asRetroError } from '../core/errors.js';
 import type { BreakpointInfo } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { BreakpointExtras } from '../session/bp-logic.js';
-import { parseMemoryReference } from './variables.js';
+import { parseCpuReference } from '../core/memory-reference.js';
 
 export interface RequestedBreakpoint {
   line?: number;
@@ -78,7 +78,7 @@ export class ClientBreakpoints {
     const out: DebugProtocol.Breakpoint[] = [];
     for (const bp of wanted) {
       try {
-        const address = parseMemoryReference(bp.instructionReference, bp.offset ?? 0);
+        const address = parseCpuReference(bp.instructionReference, bp.offset ?? 0);
         const extras = { hitCondition: bp.hitCondition || undefined };
         const info = await this.me.setAddressBreakpoint(address, bp.condition || undefined, extras);
         this.instructionIds.add(info.id);

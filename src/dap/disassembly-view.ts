@@ -8,7 +8,7 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { badRequest } from '../core/errors.js';
 import { hex, hexBytes } from '../core/hex.js';
 import type { DebugViewContext } from './debug-view.js';
-import { parseMemoryReference } from './variables.js';
+import { parseCpuReference } from '../core/memory-reference.js';
 
 /** VS Code skips rows at this address (its "invalid instruction returned by the adapter"). */
 const NO_ADDRESS = '-1';
@@ -21,7 +21,7 @@ export async function disassembleBody(
   if (!Number.isInteger(count) || count < 0) throw badRequest('instructionCount must be a whole number ≥ 0.');
   const instructionOffset = args.instructionOffset ?? 0;
   if (!Number.isInteger(instructionOffset)) throw badRequest('instructionOffset must be a whole number.');
-  const address = parseMemoryReference(args.memoryReference, args.offset ?? 0).offset;
+  const address = parseCpuReference(args.memoryReference, args.offset ?? 0).offset;
   if (count === 0) return { instructions: [] };
   const { lines, missingBefore } = await ctx.session.disassemble(address, instructionOffset, count);
   const invalid = (): DebugProtocol.DisassembledInstruction => ({

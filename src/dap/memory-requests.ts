@@ -4,7 +4,7 @@ import { badRequest, tooLarge } from '../core/errors.js';
 import { hex } from '../core/hex.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SessionApi } from '../session/types.js';
-import { parseMemoryReference } from './variables.js';
+import { memoryReference, parseMemoryReference } from '../core/memory-reference.js';
 
 /** Bounds on what one request may move. */
 export const MAX_MEMORY_BYTES = 0x10000;
@@ -34,5 +34,5 @@ export async function writeMemory(
     throw tooLarge(`At most ${MAX_MEMORY_BYTES} bytes can be written at once.`);
   }
   await control().writeMemory(address, data);
-  return { reference: hex(address.offset), length: data.length };
+  return { reference: memoryReference(address), length: data.length };
 }

@@ -1,9 +1,8 @@
 /**
- * Typed C values from the session → DAP variables, and DAP memory references
- * (a CPU address as text) ↔ typed addresses.
+ * Typed C values from the session → DAP variables, with the memory
+ * references of their addresses (core/memory-reference.ts reads them back).
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { badAddress } from '../core/errors.js';
 import type { Address } from '../core/target.js';
 import type { ScopeName, VariableValue } from '../session/types.js';
 import { hex } from '../core/hex.js';
@@ -74,22 +73,4 @@ function pointerReference(v: VariableValue): string | undefined {
 /** DAP memory references are CPU logical addresses written in hex. */
 export function cpuMemoryReference(address?: Address): string | undefined {
   return address && address.space === 'cpu' ? hex(address.offset) : undefined;
-}
-
-/** Parses a memoryReference (+ optional offset) into a CPU address; rejects anything that is not a plain number. */
-export function parseMemoryReference(reference: string, offset = 0): Address {
-  const text = String(reference ?? '').trim();
-  const base = /^0x[0-9a-f]+$/i.test(text)
-    ? parseInt(text.slice(2), 16)
-    : /^[0-9]+$/.test(text)
-      ? parseInt(text, 10)
-      : NaN;
-  if (!Number.isSafeInteger(base)) {
-    throw badAddress(`"${reference}" is not a memory address; use a CPU address such as 0x8000.`);
-  }
-  const address = base + (Number.isInteger(offset) ? offset : NaN);
-  if (!Number.isSafeInteger(address) || address < 0) {
-    throw badAddress(`Address ${reference}${offset ? ` + ${offset}` : ''} is outside the CPU's address space.`);
-  }
-  return { space: 'cpu', offset: address };
 }

@@ -6,6 +6,9 @@
  * extension it says the address and what is missing instead. The VS Code
  * calls come in as parameters so this is testable without VS Code.
  */
+import { hex } from '../core/hex.js';
+import { parseMemoryReference } from '../core/memory-reference.js';
+
 export interface MemoryViewHost {
   /** the active debug session, if any */
   session(): { id: string; type: string } | undefined;
@@ -24,18 +27,26 @@ export const HEX_EDITOR_ID = 'ms-vscode.hexeditor';
 /** bytes shown from the address */
 const RANGE = 256;
 
-export function memoryViewUri(sessionId: string, address: number) {
+/** `reference`: a DAP memory reference (core/memory-reference.ts), given back to readMemory as it is */
+export function memoryViewUri(sessionId: string, reference: string) {
   return {
     scheme: 'vscode-debug-memory',
     authority: sessionId,
-    path: `/${encodeURIComponent(String(address))}/memory.bin`,
+    path: `/${encodeURIComponent(reference)}/memory.bin`,
     query: `range=0:${RANGE}`,
   };
 }
 
 /** Resolves to how it went: 'opened' in the hex editor, or 'told' (an information message). */
-export async function openMemory(host: MemoryViewHost, address: number): Promise<'opened' | 'told'> {
-  const where = `$${address.toString(16).toUpperCase()}`;
+export async function openMemory(host: MemoryViewHost, reference: string): Promise<'opened' | 'told'> {
+  let address;
+  try {
+    address = parseMemoryReference(reference);
+  } catch (err) {
+    host.showInformation((err as Error).message);
+    return 'told';
+  }
+  const where = `${address.space === 'cpu' ? '' : `${address.space} `}${hex(address.offset, 1, '$')}`;
   const session = host.session();
   if (session?.type !== 'retro') {
     host.showInformation(`Address ${where}: start a Retro Debug session to open it in a memory view.`);
@@ -47,7 +58,7 @@ export async function openMemory(host: MemoryViewHost, address: number): Promise
     return 'told';
   }
   try {
-    await host.openWith(memoryViewUri(session.id, address), HEX_EDITOR);
+    await host.openWith(memoryViewUri(session.id, reference), HEX_EDITOR);
     return 'opened';
   } catch (err) {
     host.showInformation(`Address ${where}: the hex editor did not open (${(err as Error).message}).`);

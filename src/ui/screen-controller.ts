@@ -13,6 +13,7 @@
  */
 import { asRetroError, timedOut } from '../core/errors.js';
 import { parseKeyText } from '../core/keys.js';
+import { memoryReference } from '../core/memory-reference.js';
 import type { ScreenFrame } from '../core/target.js';
 import type { ClientSession, SessionApi, SessionManagerApi } from '../session/types.js';
 import { FrameDelta, frameKey } from './frame-delta.js';
@@ -191,7 +192,8 @@ export class ScreenController {
     if (!session || !this.lastFrame) return;
     const status = await this.bounded(session.status());
     const found = await inspectPoint(session, status.machine, x, y, this.lastFrame);
-    this.post({ type: 'inspect', x, y, lines: found.lines, address: found.address });
+    const reference = found.address && memoryReference(found.address);
+    this.post({ type: 'inspect', x, y, lines: found.lines, reference });
   }
 
   /** The sprite boxes for the outlines toggle (C64 only), one read at a time. */

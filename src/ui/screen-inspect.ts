@@ -10,6 +10,7 @@
  */
 import { hex } from '../core/hex.js';
 import type { Rect } from '../core/frames.js';
+import type { Address } from '../core/target.js';
 import type { SessionApi } from '../session/types.js';
 import {
   C64_COLOUR_NAMES,
@@ -28,8 +29,8 @@ import { ZX_COLOUR_NAMES, ZX_MACHINES, zxAttribute, zxPaperIn, zxPointAt } from 
 
 export interface InspectResult {
   lines: string[];
-  /** the CPU address a click opens in the memory view */
-  address?: number;
+  /** what a click opens in the memory view */
+  address?: Address;
 }
 
 export interface FrameGeometry {
@@ -88,7 +89,7 @@ async function inspectC64(session: Reader, x: number, y: number, pixel: string):
   }
   if (p.sprites.length) lines.push(`sprite ${p.sprites.join(', ')}`);
   lines.push(p.mode);
-  return { lines, address: p.screenAddress };
+  return { lines, address: p.screenAddress === undefined ? undefined : cpu(p.screenAddress) };
 }
 
 async function inspectZx(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {
@@ -107,7 +108,7 @@ async function inspectZx(session: Reader, x: number, y: number, pixel: string): 
       `ink ${a.ink} (${ZX_COLOUR_NAMES[a.ink]}), paper ${a.paper} (${ZX_COLOUR_NAMES[a.paper]})` +
         `, bright ${a.bright ? 1 : 0}, flash ${a.flash ? 1 : 0}`,
     ],
-    address: p.bitmapAddress,
+    address: cpu(p.bitmapAddress),
   };
 }
 
@@ -129,7 +130,7 @@ async function inspectSprinter(session: Reader, x: number, y: number, pixel: str
       `mode VRAM ${hex(p.modeAddress, 5, '$')} = ${bytes.map((b) => hex(b, 2, '')).join(' ')} (mode page 0)`,
       what,
     ],
-    // VRAM is not in the CPU's memory view: no address to open
+    address: { space: 'vram', offset: p.modeAddress },
   };
 }
 
@@ -148,7 +149,7 @@ async function inspectDos(
     const [index] = await session.readMemory({ space: 'cpu', offset: p.address }, 1);
     return {
       lines: [pixel, `mode 13h ${p.x}, ${p.y}`, `A000:${hex(p.offset, 4, '')} = palette index ${index}`],
-      address: p.address,
+      address: cpu(p.address),
     };
   }
   const [code, attr] = await session.readMemory({ space: 'cpu', offset: p.address }, 2);
@@ -160,6 +161,10 @@ async function inspectDos(
       `${hex(segment, 4, '')}:${hex(p.address - segment * 16, 4, '')} = ${hex(code, 2, '$')} '${CP437[code]}'`,
       `attribute ${hex(attr, 2, '$')} (${describeAttribute(attr)})`,
     ],
-    address: p.address,
+    address: cpu(p.address),
   };
+}
+
+function cpu(offset: number): Address {
+  return { space: 'cpu', offset };
 }

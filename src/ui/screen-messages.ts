@@ -3,6 +3,7 @@
  * Shared by src/ui/ and media/screen-panel.ts so both sides agree on one shape.
  */
 import type { JoystickState } from '../core/input-devices.js';
+import { isMemoryReference } from '../core/memory-reference.js';
 import type { FrameRows } from './frame-delta.js';
 
 /** Extension host → webview. */
@@ -69,12 +70,12 @@ export type HostMessage =
       cost: string;
     }
   | {
-      /** what is under the pointer, in lines for people; `address` opens the memory view on click */
+      /** what is under the pointer, in lines for people; `reference` (core/memory-reference.ts) opens the memory view on click */
       type: 'inspect';
       x: number;
       y: number;
       lines: string[];
-      address?: number;
+      reference?: string;
     };
 
 /** Webview → extension host. */
@@ -88,7 +89,7 @@ export type WebviewMessage =
   /** a key in core/keys.ts syntax ("A", "{RETURN}", "{SHIFT+UP}") */
   | { type: 'key'; text: string }
   | { type: 'inspect'; x: number; y: number }
-  | { type: 'open-memory'; address: number }
+  | { type: 'open-memory'; reference: string }
   | { type: 'warp'; on: boolean }
   /** frames a second while running where each halts the machine (VICE); 0: frames only at stops */
   | { type: 'refresh-rate'; fps: number }
@@ -122,7 +123,9 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'inspect':
       return num(m.x, 4096) && num(m.y, 4096) ? { type: 'inspect', x: m.x, y: m.y } : undefined;
     case 'open-memory':
-      return num(m.address, 0xffffffff) ? { type: 'open-memory', address: m.address } : undefined;
+      return typeof m.reference === 'string' && m.reference.length <= 80 && isMemoryReference(m.reference)
+        ? { type: 'open-memory', reference: m.reference }
+        : undefined;
     case 'refresh-rate':
       return num(m.fps, 60) ? { type: 'refresh-rate', fps: m.fps } : undefined;
     case 'warp':

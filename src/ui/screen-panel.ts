@@ -62,7 +62,7 @@ export class ScreenPanel {
     this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m) });
     const subscription = webview.onDidReceiveMessage((m) => {
       const message = parseWebviewMessage(m);
-      if (message?.type === 'open-memory') void openMemory(memoryViews, message.address);
+      if (message?.type === 'open-memory') void openMemory(memoryViews, message.reference);
       return this.controller.handleMessage(m);
     });
     panel.onDidDispose(() => {

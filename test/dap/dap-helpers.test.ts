@@ -8,7 +8,8 @@ import { parseAttachArgs, parseLaunchArgs } from '../../src/dap/launch-args.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import { launchAttributes, attachAttributes, debuggerContribution } from '../../src/dap/launch-schema.js';
 import { toDapMessage, userSentence } from '../../src/dap/error-text.js';
-import { parseMemoryReference, toDapVariable, VariableHandles } from '../../src/dap/variables.js';
+import { toDapVariable, VariableHandles } from '../../src/dap/variables.js';
+import { memoryReference, parseCpuReference, parseMemoryReference } from '../../src/core/memory-reference.js';
 import { foreignBreakpointSummary } from '../../src/dap/breakpoints.js';
 import { dapStopReason, describeStop } from '../../src/dap/stop-text.js';
 
@@ -132,18 +133,42 @@ test('error sentences: lease refusals name the holder and the command to take ov
   assert.equal(toDapMessage(new RetroError('not_found', 'No variable {x}.')).format, 'No variable {x}.');
 });
 
-test('memory references: hex or decimal CPU addresses plus offset; anything else is refused', () => {
+test('memory references: CPU addresses in hex or decimal, other spaces by name and bank; anything else is refused', () => {
   assert.deepEqual(parseMemoryReference('0x8000'), { space: 'cpu', offset: 0x8000 });
   assert.deepEqual(parseMemoryReference('0x8000', 16), { space: 'cpu', offset: 0x8010 });
   assert.deepEqual(parseMemoryReference('256'), { space: 'cpu', offset: 256 });
-  assert.equal(
-    codeOf(() => parseMemoryReference('main')),
-    'bad_address',
-  );
+  assert.deepEqual(parseMemoryReference('vram:0x3718', 2), { space: 'vram', offset: 0x371a });
+  assert.deepEqual(parseMemoryReference('cpu@3:0x8000'), { space: 'cpu', bank: 3, offset: 0x8000 });
+  assert.deepEqual(parseMemoryReference('share@:maincpu:ram:0x10'), {
+    space: 'share',
+    bank: ':maincpu:ram',
+    offset: 16,
+  });
+  for (const address of [
+    { space: 'cpu', offset: 0xd020 },
+    { space: 'vram', offset: 0x3718 },
+    { space: 'cpu', bank: 7, offset: 0xc000 },
+    { space: 'share', bank: ':vram', offset: 0 },
+  ] as const)
+    assert.deepEqual(parseMemoryReference(memoryReference(address)), address, memoryReference(address));
+  assert.equal(memoryReference({ space: 'cpu', offset: 0xd020 }), '0xD020', 'a CPU address stays a bare number');
+  for (const bad of ['main', 'rom:0x10', 'vram:', 'vram@:0x10', ':0x10', 'vram:main'])
+    assert.equal(
+      codeOf(() => parseMemoryReference(bad)),
+      'bad_address',
+      bad,
+    );
   assert.equal(
     codeOf(() => parseMemoryReference('0x10', -32)),
     'bad_address',
   );
+  assert.deepEqual(parseCpuReference('0x10', 2), { space: 'cpu', offset: 0x12 });
+  for (const notCpu of ['vram:0x10', 'cpu@3:0x8000'])
+    assert.equal(
+      codeOf(() => parseCpuReference(notCpu)),
+      'bad_address',
+      notCpu,
+    );
 });
 
 test('typed values become DAP variables with children behind a handle', () => {

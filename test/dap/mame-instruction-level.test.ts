@@ -169,3 +169,25 @@ test('Registers: the Z80 flags S Z H P/V N C under AF, matching its low byte', a
     ].map(([n, bit]) => [n, String((f >> (bit as number)) & 1)]),
   );
 });
+
+test('memory references name their space: vram:0x0 reads and writes the display file that the CPU sees at $4000', async () => {
+  const read = async (memoryReference: string, count: number) =>
+    Buffer.from(
+      ((await dc.send('readMemory', { memoryReference, count })) as DebugProtocol.ReadMemoryResponse).body!.data!,
+      'base64',
+    );
+  const cpuScreen = await read('0x4000', 32);
+  assert.deepEqual(await read('vram:0x0', 32), cpuScreen, "MAME's video share is the Spectrum's display file");
+  assert.notDeepEqual(await read('0x0', 32), cpuScreen, 'not the CPU address 0 (ROM)');
+  const written = (await dc.send('writeMemory', {
+    memoryReference: 'vram:0x1',
+    data: Buffer.from([0xa5]).toString('base64'),
+  })) as DebugProtocol.WriteMemoryResponse;
+  assert.equal(written.success, true);
+  assert.equal((await read('0x4001', 1))[0], 0xa5);
+  await assert.rejects(dc.send('readMemory', { memoryReference: 'rom:0x0', count: 1 }), /not a memory address/);
+  await assert.rejects(
+    dc.send('disassemble', { memoryReference: 'vram:0x0', instructionCount: 1 }),
+    /not a CPU address/,
+  );
+});

@@ -66,7 +66,7 @@ test('ZX Spectrum in MAME: inspector facts from memory, no mouse and why', { tim
       'attribute $592C = $38',
       'ink 0 (black), paper 7 (white), bright 0, flash 0',
     ]);
-    assert.equal(found.address, 0x4d2c, 'a click opens the display-file byte');
+    assert.equal(found.reference, '0x4D2C', 'a click opens the display-file byte');
 
     posted.length = 0;
     await panel.handleMessage({ type: 'take-control' });

@@ -48,7 +48,7 @@ test('ZX inspector: on MAME 352x296 the paper starts at 48,48; bitmap bit, ink/p
     'attribute $592C = $47',
     'ink 7 (white), paper 0 (black), bright 1, flash 0',
   ]);
-  assert.equal(r.address, 0x4d2c);
+  assert.deepEqual(r.address, { space: 'cpu', offset: 0x4d2c });
   assert.deepEqual((await inspectPoint(mem, 'spec128', 10, 10, { width: 352, height: 296 })).lines, [
     'pixel 10, 10',
     'border',
@@ -69,7 +69,7 @@ test('Sprinter: the square under the point and its mode bytes in VRAM', async ()
     'mode VRAM $03718 = 30 41 05 00 (mode page 0)',
     'text 80 columns, character $41, attribute row 5',
   ]);
-  assert.equal(r.address, undefined, 'VRAM is not in the CPU memory view');
+  assert.deepEqual(r.address, { space: 'vram', offset: at }, 'a click opens the mode bytes in VRAM');
   assert.deepEqual(mem.reads, [{ space: 'vram', offset: at }]);
 });
 
@@ -95,7 +95,7 @@ test('DOS text: the cell from the frame scale, character and attribute at B800 +
     "B800:11F4 = $41 'A'",
     'attribute $9E (yellow on blue, blinking)',
   ]);
-  assert.equal(r.address, cell);
+  assert.deepEqual(r.address, { space: 'cpu', offset: cell });
   const mono = dosPointAt(0, 0, 720, 350, { videoMode: 7, columns: 80, rows: 25, pageOffset: 0 });
   assert.equal(mono.kind === 'text' && mono.address, 0xb0000);
 });
@@ -108,7 +108,7 @@ test('DOS mode 13h: offset and palette index, the frame doubled or not; other mo
   ]) {
     const r = await inspectPoint(mem, 'dos', x, y, { width: w, height: h });
     assert.deepEqual(r.lines.slice(1), ['mode 13h 200, 100', 'A000:7DC8 = palette index 42']);
-    assert.equal(r.address, 0xa0000 + 32200);
+    assert.deepEqual(r.address, { space: 'cpu', offset: 0xa0000 + 32200 });
   }
   const planar = memory({ cpu: bda(0x12, 80, 30) });
   assert.deepEqual((await inspectPoint(planar, 'dos', 5, 5, { width: 640, height: 480 })).lines, [
@@ -128,17 +128,28 @@ test('a click opens the address in the hex editor over the debug session, else s
     },
     showInformation: (text) => calls.push(text),
   });
-  assert.equal(await openMemory(host('retro', true), 0x04cd), 'opened');
+  assert.equal(await openMemory(host('retro', true), '0x4CD'), 'opened');
   assert.deepEqual(calls.pop(), [
-    { scheme: 'vscode-debug-memory', authority: 'dbg-1', path: '/1229/memory.bin', query: 'range=0:256' },
+    { scheme: 'vscode-debug-memory', authority: 'dbg-1', path: '/0x4CD/memory.bin', query: 'range=0:256' },
     HEX_EDITOR,
   ]);
-  assert.equal(await openMemory(host('retro', false), 0x04cd), 'told');
+  assert.equal(await openMemory(host('retro', false), '0x4CD'), 'told');
   assert.match(String(calls.pop()), /\$4CD: the memory view needs the Hex Editor extension/);
   assert.equal(calls.length, 0, 'without the hex editor nothing is opened (VS Code would show the bytes as text)');
-  assert.equal(await openMemory(host(undefined, true), 0xb8000), 'told');
+  assert.equal(await openMemory(host(undefined, true), '0xB8000'), 'told');
   assert.match(String(calls.pop()), /\$B8000: start a Retro Debug session/);
-  assert.equal(await openMemory(host('retro', true, true), 0x10), 'told');
+  assert.equal(await openMemory(host('retro', true, true), '16'), 'told');
   assert.match(String(calls.pop()), /\$10: the hex editor did not open \(no such editor\)/);
   assert.equal(calls.length, 1, 'the failed attempt');
+  calls.length = 0;
+  assert.equal(await openMemory(host('retro', true), 'vram:0x3718'), 'opened', 'another space: its own reference');
+  assert.deepEqual(calls.pop(), [
+    { scheme: 'vscode-debug-memory', authority: 'dbg-1', path: '/vram%3A0x3718/memory.bin', query: 'range=0:256' },
+    HEX_EDITOR,
+  ]);
+  assert.equal(await openMemory(host('retro', false), 'vram:0x3718'), 'told');
+  assert.match(String(calls.pop()), /vram \$3718: the memory view needs/);
+  assert.equal(await openMemory(host('retro', true), 'main'), 'told');
+  assert.match(String(calls.pop()), /"main" is not a memory address/);
+  assert.equal(calls.length, 0, 'a bad reference opens nothing');
 });

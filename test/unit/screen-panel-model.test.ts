@@ -126,6 +126,10 @@ test('webview messages: only the known ones, with fields in range', () => {
   assert.deepEqual(parseWebviewMessage({ type: 'refresh', extra: 1 }), { type: 'refresh' });
   assert.deepEqual(parseWebviewMessage({ type: 'key', text: '{RETURN}' }), { type: 'key', text: '{RETURN}' });
   assert.deepEqual(parseWebviewMessage({ type: 'inspect', x: 3, y: 4 }), { type: 'inspect', x: 3, y: 4 });
+  assert.deepEqual(parseWebviewMessage({ type: 'open-memory', reference: 'vram:0x3718' }), {
+    type: 'open-memory',
+    reference: 'vram:0x3718',
+  });
   for (const bad of [
     undefined,
     null,
@@ -139,6 +143,9 @@ test('webview messages: only the known ones, with fields in range', () => {
     { type: 'inspect', x: -1, y: 0 },
     { type: 'inspect', x: 1.5, y: 0 },
     { type: 'warp', on: 'yes' },
+    { type: 'open-memory', reference: 'main' },
+    { type: 'open-memory', reference: 0x400 },
+    { type: 'open-memory', reference: `vram:${'0'.repeat(80)}` },
   ]) {
     assert.equal(parseWebviewMessage(bad), undefined, JSON.stringify(bad));
   }
@@ -234,7 +241,7 @@ test('inspector on a C64: the cell, screen code and character, colour RAM, the s
     'sprite 0',
     'standard text',
   ]);
-  assert.equal(found.address, 0x0429, 'a click opens screen RAM there');
+  assert.equal(found.reference, '0x0429', 'a click opens screen RAM there');
   await controller.handleMessage({ type: 'inspect', x: 2, y: 2 });
   const border = posted.at(-1);
   assert.ok(border?.type === 'inspect');
