@@ -3,7 +3,8 @@
  * per machine the facts the hardware gives (src/machines/). C64: character
  * cell, screen code and its character, screen-RAM and colour-RAM addresses
  * and values, sprites over the point, the VIC mode. ZX Spectrum: the
- * display-file byte and bit, the attribute byte with ink/paper/bright/flash.
+ * display-file byte and bit, the attribute byte with ink/paper/bright/flash,
+ * of the screen the 128K shows (zx-inspect.ts).
  * Sprinter: the square and its mode bytes in VRAM. DOS: the text cell's
  * character and attribute, or the mode-13h offset and palette index. Other
  * machines show the pixel only, and say so.
@@ -25,13 +26,11 @@ import { CP437 } from '../machines/dos/cp437.js';
 import { describeAttribute, dosPointAt } from '../machines/dos/screen-cell.js';
 import { decodeMode } from '../machines/sprinter/video.js';
 import { sprinterPictureIn, sprinterPointAt } from '../machines/sprinter/screen-cell.js';
-import { ZX_COLOUR_NAMES, ZX_MACHINES, zxAttribute, zxPaperIn, zxPointAt } from '../machines/zx/screen-cell.js';
+import { ZX_MACHINES, zxPaperIn } from '../machines/zx/screen-cell.js';
+import type { InspectResult } from './inspect-result.js';
+import { inspectZx } from './zx-inspect.js';
 
-export interface InspectResult {
-  lines: string[];
-  /** what a click opens in the memory view */
-  address?: Address;
-}
+export type { InspectResult };
 
 export interface FrameGeometry {
   width: number;
@@ -52,7 +51,7 @@ export async function inspectPoint(
   if (machine === 'c64') return inspectC64(session, x - (frame.inner?.x ?? 0), y - (frame.inner?.y ?? 0), pixel);
   if (ZX_MACHINES.has(machine)) {
     const at = frame.inner ?? zxPaperIn(frame.width, frame.height);
-    return inspectZx(session, x - at.x, y - at.y, pixel);
+    return inspectZx(session, machine, x - at.x, y - at.y, pixel);
   }
   if (machine === 'sprinter') {
     const at = frame.inner ?? sprinterPictureIn(frame.width, frame.height);
@@ -90,26 +89,6 @@ async function inspectC64(session: Reader, x: number, y: number, pixel: string):
   if (p.sprites.length) lines.push(`sprite ${p.sprites.join(', ')}`);
   lines.push(p.mode);
   return { lines, address: p.screenAddress === undefined ? undefined : cpu(p.screenAddress) };
-}
-
-async function inspectZx(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {
-  const p = zxPointAt(x, y);
-  if (!p.cell || p.bitmapAddress === undefined || p.attributeAddress === undefined) return { lines: [pixel, 'border'] };
-  const [bits] = await session.readMemory({ space: 'cpu', offset: p.bitmapAddress }, 1);
-  const [attr] = await session.readMemory({ space: 'cpu', offset: p.attributeAddress }, 1);
-  const a = zxAttribute(attr);
-  const on = (bits >> (p.bit ?? 0)) & 1;
-  return {
-    lines: [
-      pixel,
-      `cell ${p.cell.col}, ${p.cell.row}`,
-      `bitmap ${hex(p.bitmapAddress, 4, '$')} = ${hex(bits, 2, '$')} (bit ${p.bit} ${on ? 'ink' : 'paper'})`,
-      `attribute ${hex(p.attributeAddress, 4, '$')} = ${hex(attr, 2, '$')}`,
-      `ink ${a.ink} (${ZX_COLOUR_NAMES[a.ink]}), paper ${a.paper} (${ZX_COLOUR_NAMES[a.paper]})` +
-        `, bright ${a.bright ? 1 : 0}, flash ${a.flash ? 1 : 0}`,
-    ],
-    address: cpu(p.bitmapAddress),
-  };
 }
 
 async function inspectSprinter(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {

@@ -30,3 +30,12 @@ test('bad Intel HEX and oversized programs are launch_failed with the line', () 
   );
   assert.deepEqual([...ihxToImage(':020001000102FA\n:00000001FF\n', 16)], [0xff, 1, 2]);
 });
+
+test('the 128K takes the program as both its ROMs (bit 4 of $7FFD pages the same code)', () => {
+  assert.deepEqual(romSlotFor('spec128'), {
+    set: 'spec128',
+    file: 'zx128_0.rom',
+    size: 16384,
+    copies: ['zx128_1.rom'],
+  });
+});

@@ -194,9 +194,11 @@ async function stageProgram(machine: string, program: string, romDir: string): P
   const image = await loadProgramImage(program, slot);
   const dir = join(romDir, slot.set);
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${slot.file}.tmp`);
-  await writeFile(tmp, image);
-  await rename(tmp, join(dir, slot.file));
+  for (const file of [slot.file, ...(slot.copies ?? [])]) {
+    const tmp = join(dir, `.${file}.tmp`);
+    await writeFile(tmp, image);
+    await rename(tmp, join(dir, file));
+  }
 }
 
 export interface ExitInfo {

@@ -13,11 +13,15 @@ export interface RomSlot {
   /** file name inside the set, e.g. "spectrum.rom" */
   file: string;
   size: number;
+  /** the same image under these names too: the set's other ROMs, so whichever is paged in runs the program */
+  copies?: string[];
 }
 
 /** Machines whose system ROM we replace with the program. */
 const ROM_SLOTS: Record<string, RomSlot> = {
   spectrum: { set: 'spectrum', file: 'spectrum.rom', size: 16384 },
+  // the 128K: ROM 0 at reset; bit 4 of port $7FFD pages ROM 1 in, which holds the same program
+  spec128: { set: 'spec128', file: 'zx128_0.rom', size: 16384, copies: ['zx128_1.rom'] },
 };
 
 export function romSlotFor(machine: string): RomSlot | undefined {

@@ -3,8 +3,8 @@
  * (and bit) holding the pixel, the attribute byte of its 8x8 cell, and that
  * attribute's ink, paper, bright and flash. Pure: the caller reads the bytes.
  * Coordinates are pixels of the 256x192 paper (0,0 = its top-left pixel);
- * outside it is border. The normal screen (RAM page 5 at $4000); a 128K
- * program showing the shadow screen (page 7, port $7FFD bit 3) is not seen here.
+ * outside it is border. Addresses of the normal screen (RAM page 5 at $4000);
+ * which screen a 128K shows, and where page 7 is, is zx128-screen.ts's.
  */
 
 export const ZX_PAPER = { width: 256, height: 192 } as const;

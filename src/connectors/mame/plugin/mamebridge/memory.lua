@@ -42,17 +42,52 @@ local function cpu_space(cpu, name)
   return sp
 end
 
--- Shares (e.g. :video_ram) and regions (e.g. :maincpu ROM) by tag; 'vram' picks the video share.
+-- A share or region as a block: its size and byte reads/writes.
+local function memory_block(b)
+  return {
+    size = b.size,
+    read = function(addr, len)
+      local values = {}
+      for i = 0, len - 1 do values[i + 1] = b:read_u8(addr + i) end
+      return bytes_from(values)
+    end,
+    write = function(addr, data) for i = 1, #data do b:write_u8(addr + i - 1, data:byte(i)) end end,
+  }
+end
+
+-- A device's save-state item as a block, named '<device tag>/<item name>': state no share holds, e.g.
+-- ':ram/0/m_pointer' (a RAM device's storage: the 128K's eight pages) or ':/0/m_port_7ffd_data' (a driver's latch
+-- of a write-only port). Read side-effect free; written only when its elements are bytes.
+local function save_item(machine, tag)
+  local slash = tag:find('/', 1, true)
+  if not slash then return nil end
+  local dev = machine.devices[tag:sub(1, slash - 1)]
+  local index = dev and dev.items[tag:sub(slash + 1)]
+  if not index then return nil end
+  local it = emu.item(index)
+  return {
+    size = it.size * it.count,
+    read = function(addr, len) return it:read_block(addr, len) end,
+    write = function(addr, data)
+      if it.size ~= 1 then fail('unsupported', tag .. ' holds ' .. it.size .. '-byte values; only byte items are written') end
+      for i = 1, #data do it:write(addr + i - 1, data:byte(i)) end
+    end,
+  }
+end
+
+-- Shares (e.g. :video_ram), regions (e.g. :maincpu ROM) and save-state items by tag; 'vram' picks the video share.
 local function block(machine, tag)
   if tag == nil or tag == '' or tag == 'vram' then
     for t, share in pairs(machine.memory.shares) do
-      if t:find('vram') or t:find('video') then return share, t end
+      if t:find('vram') or t:find('video') then return memory_block(share), t end
     end
     fail('bad_address', 'this machine has no video RAM share')
   end
   local b = machine.memory.shares[tag] or machine.memory.regions[tag]
-  if not b then fail('bad_address', 'no memory share or region tagged "' .. tostring(tag) .. '"') end
-  return b, tag
+  if b then return memory_block(b), tag end
+  local item = save_item(machine, tag)
+  if not item then fail('bad_address', 'no memory share, region or save-state item tagged "' .. tostring(tag) .. '"') end
+  return item, tag
 end
 
 function memory.read(machine, cpu, symtab, held, args)
@@ -60,9 +95,8 @@ function memory.read(machine, cpu, symtab, held, args)
   if space == 'share' or space == 'vram' then
     local b, tag = block(machine, args.tag)
     check_range(addr, len, b.size, tag)
-    local values = {}
-    for i = 0, len - 1 do values[i + 1] = b:read_u8(addr + i) end
-    return bytes_from(values)
+    if len == 0 then return '' end
+    return b.read(addr, len)
   end
   local sp = cpu_space(cpu, space)
   local logical = logical_view(sp, args)
@@ -80,7 +114,7 @@ function memory.write(machine, cpu, symtab, args, data)
   if space == 'share' or space == 'vram' then
     local b, tag = block(machine, args.tag)
     check_range(addr, #data, b.size, tag)
-    for i = 1, #data do b:write_u8(addr + i - 1, data:byte(i)) end
+    b.write(addr, data)
     return
   end
   local sp = cpu_space(cpu, space)
