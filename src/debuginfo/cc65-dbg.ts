@@ -19,7 +19,8 @@
 import { tooLarge, badDebugInfo } from '../core/errors.js';
 import { CSourceTypes, type SourceLocator } from './cc65-c-decls.js';
 import { parseFields, type DbgRec } from './cc65-dbg-fields.js';
-import type { CType, DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
+import type { CType, DebugInfo, FunctionInfo, Variable } from './model.js';
+import { LineTableBuilder } from './line-table.js';
 import { upperBound } from './sorted.js';
 import { sizeOf } from './values.js';
 
@@ -154,7 +155,7 @@ class Builder {
 
   build(): DebugInfo {
     const files = this.table('file');
-    const lines: LineEntry[] = [];
+    const table = new LineTableBuilder();
     const cFiles = new Set<string>();
     for (const [id, line] of this.table('line')) {
       if (line.type !== '1' || !line.span) continue; // type 1: C source lines
@@ -162,10 +163,14 @@ class Builder {
       cFiles.add(file);
       for (const spanId of line.span.split('+')) {
         const { address } = this.spanAddress(spanId, `line ${id}`);
-        lines.push({ file, line: num(line.line, () => `line ${id}`), address });
+        table.add(
+          file,
+          num(line.line, () => `line ${id}`),
+          address,
+        );
       }
     }
-    lines.sort((a, b) => a.address - b.address || a.line - b.line);
+    const lines = table.build({ byLineToo: true });
     const zeroPage = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
     const bankSym = [...this.table('sym').values()].find((s) => s.name === 'regbank' && s.val !== undefined);
     this.regbank = bankSym

@@ -1,22 +1,13 @@
 /**
  * Fast look-ups over a DebugInfo: address ↔ C line, functions, globals and
- * the locals visible at an address. Built once per loaded program.
+ * the locals visible at an address. Built once per loaded program, from the
+ * line table's typed arrays: segments and the by-file views are index
+ * arrays into it (no object per line), and every look-up is a binary search.
  */
 import type { DebugInfo, FunctionInfo, LineEntry, Variable } from './model.js';
+import type { LineTable } from './line-table.js';
 import { lowerBound, upperBound } from './sorted.js';
-
-/** The lines with code of one function in one file, ascending. */
-interface FunctionLines {
-  lines: number[];
-}
-
-/** Code from `first` to `last` (inclusive) belongs to `entry`'s line. */
-interface Segment {
-  first: number;
-  last: number;
-  entry: LineEntry;
-  fn: FunctionInfo;
-}
+import { FileLines } from './file-lines.js';
 
 export interface ResolvedLine {
   file: string;
@@ -25,19 +16,21 @@ export interface ResolvedLine {
 }
 
 export class DebugIndex {
-  private readonly fnStarts: number[];
-  private readonly segments: Segment[] = [];
-  private readonly segStarts: number[] = [];
-  /** addresses by file, then line (ascending); nested maps, so building them makes no key strings */
-  private readonly byFileLine = new Map<string, Map<number, number[]>>();
-  /** segments by file, then line, ascending; on first use (stepping) */
-  private segmentsByLine?: Map<string, Map<number, Segment[]>>;
-  /** per file: the line span of each function with code in it, by first line */
-  private readonly spansByFile = new Map<string, { firsts: number[]; list: FunctionLines[] }>();
-  private readonly lineAddrs: number[];
-  /** per function (by index): its segments are segments[segFirst[i] … segEnd[i]) (both sorted by address) */
+  private readonly lines: LineTable;
+  private readonly fnStarts: Float64Array;
+  /**
+   * Segment k: code from segFirst[k] to segLast[k] (inclusive) belongs to line segLine[k] of the table, in
+   * function segFn[k]; ascending by address.
+   */
   private readonly segFirst: Int32Array;
-  private readonly segEnd: Int32Array;
+  private readonly segLast: Int32Array;
+  private readonly segLine: Int32Array;
+  private readonly segFn: Int32Array;
+  /** per function (by index): its segments are [fnSegFrom[i], fnSegTo[i]) */
+  private readonly fnSegFrom: Int32Array;
+  private readonly fnSegTo: Int32Array;
+  /** the table's lines by file, then line: resolveLine, codeLines and lineRanges */
+  private readonly byFile: FileLines;
   private readonly fnByName = new Map<string, FunctionInfo>();
   /** globals and file statics by name, in the debug info's order */
   private readonly globalsByName = new Map<string, Variable[]>();
@@ -49,23 +42,37 @@ export class DebugIndex {
   private labelsByAddress?: { addresses: number[]; names: string[] };
 
   constructor(readonly info: DebugInfo) {
-    this.fnStarts = info.functions.map((f) => f.start);
-    this.lineAddrs = info.lines.map((l) => l.address);
-    this.segFirst = new Int32Array(info.functions.length);
-    this.segEnd = new Int32Array(info.functions.length);
-    for (const f of info.functions) if (!this.fnByName.has(f.name)) this.fnByName.set(f.name, f);
+    this.lines = info.lines;
+    const fns = info.functions;
+    this.fnStarts = new Float64Array(fns.length);
+    for (let i = 0; i < fns.length; i++) this.fnStarts[i] = fns[i].start;
+    this.fnSegFrom = new Int32Array(fns.length);
+    this.fnSegTo = new Int32Array(fns.length);
+    for (const f of fns) if (!this.fnByName.has(f.name)) this.fnByName.set(f.name, f);
     for (const g of info.globals) {
       const list = this.globalsByName.get(g.name);
       if (list) list.push(g);
       else this.globalsByName.set(g.name, [g]);
     }
-    this.buildSegments();
-    this.buildLineSpans();
+    const n = this.lines.length;
+    const first = new Int32Array(n);
+    const last = new Int32Array(n);
+    const line = new Int32Array(n);
+    const fnOf = new Int32Array(n);
+    /** per table line: its function's index, -1 outside functions */
+    const lineFn = new Int32Array(n).fill(-1);
+    const count = this.buildSegments(first, last, line, fnOf, lineFn);
+    this.segFirst = first.subarray(0, count);
+    this.segLast = last.subarray(0, count);
+    this.segLine = line.subarray(0, count);
+    this.segFn = fnOf.subarray(0, count);
+    this.byFile = new FileLines(this.lines, lineFn);
   }
 
   /** The C line whose code contains `address`; undefined outside functions with line info. */
   lineAt(address: number): LineEntry | undefined {
-    return this.segmentAt(address)?.entry;
+    const s = this.segmentAt(address);
+    return s < 0 ? undefined : this.lines.at(this.segLine[s]);
   }
 
   /**
@@ -74,23 +81,30 @@ export class DebugIndex {
    * land step-ins. The function's start when it has a single line.
    */
   bodyStart(fn: FunctionInfo): number {
-    const own = this.segmentsOf(fn);
-    const opening = own[0];
+    const [from, to] = this.segmentsOf(fn);
+    const t = this.lines;
+    if (from === to) return fn.start;
+    const opening = this.segLine[from];
     // Without a prologue the body's first line shares the start address with the declaration line and owns it.
-    const declaration = this.info.lines[lowerBound(this.lineAddrs, fn.start)];
+    const declaration = t.lowerBound(fn.start);
     if (
-      opening &&
-      opening.first === fn.start &&
-      declaration?.address === fn.start &&
-      declaration.line !== opening.entry.line
+      this.segFirst[from] === fn.start &&
+      declaration < t.length &&
+      t.address(declaration) === fn.start &&
+      t.line(declaration) !== t.line(opening)
     )
       return fn.start;
-    const body = own.find((s) => s.entry.line !== opening?.entry.line || s.entry.file !== opening?.entry.file);
-    return body?.first ?? fn.start;
+    for (let s = from; s < to; s++) {
+      const l = this.segLine[s];
+      if (t.line(l) !== t.line(opening) || t.fileId(l) !== t.fileId(opening)) return this.segFirst[s];
+    }
+    return fn.start;
   }
 
   isLineStart(address: number): boolean {
-    return this.lineAddrs[lowerBound(this.lineAddrs, address)] === address;
+    const t = this.lines;
+    const i = t.lowerBound(address);
+    return i < t.length && t.address(i) === address;
   }
 
   /**
@@ -100,31 +114,25 @@ export class DebugIndex {
    */
   resolveLine(file: string, line: number): ResolvedLine | undefined {
     const matched = this.matchFile(file);
-    if (!matched) return undefined;
-    const exact = this.byFileLine.get(matched)?.get(line);
-    if (exact) return { file: matched, line, addresses: exact };
-    // the function whose lines in this file start last at or before `line`, when they reach past it
-    const spans = this.spansByFile.get(matched);
-    const span = spans?.list[upperBound(spans.firsts, line) - 1];
-    if (!span || line > span.lines[span.lines.length - 1]) return undefined;
-    const next = span.lines[upperBound(span.lines, line)];
-    if (next === undefined) return undefined;
-    return { file: matched, line: next, addresses: this.byFileLine.get(matched)?.get(next) ?? [] };
+    if (matched === undefined) return undefined;
+    const found = this.byFile.resolve(matched, line);
+    return found && { file: matched, line: found.line, addresses: found.addresses };
   }
 
   /** Every [first, last] range whose code belongs to the same file:line as `address`. */
   lineRanges(address: number): [number, number][] {
     const here = this.segmentAt(address);
-    if (!here) return [];
+    if (here < 0) return [];
+    const t = this.lines;
+    const l = this.segLine[here];
     const out: [number, number][] = [];
-    if (!this.segmentsByLine) {
-      this.segmentsByLine = new Map();
-      for (const s of this.segments) listAt(this.segmentsByLine, s.entry.file, s.entry.line).push(s);
-    }
-    for (const s of this.segmentsByLine.get(here.entry.file)?.get(here.entry.line) ?? []) {
+    // the segments of that file:line, ascending: one per table entry that owns its code
+    for (const i of this.byFile.entriesOf(t.fileId(l), t.line(l))) {
+      const s = this.segmentStartingAt(t.address(i));
+      if (s < 0 || this.segLine[s] !== i) continue;
       const prev = out[out.length - 1];
-      if (prev && s.first <= prev[1] + 1) prev[1] = Math.max(prev[1], s.last);
-      else out.push([s.first, s.last]);
+      if (prev && this.segFirst[s] <= prev[1] + 1) prev[1] = Math.max(prev[1], this.segLast[s]);
+      else out.push([this.segFirst[s], this.segLast[s]]);
     }
     return out;
   }
@@ -174,7 +182,8 @@ export class DebugIndex {
    */
   locals(fn: FunctionInfo, address: number): Variable[] {
     const here = this.segmentAt(address);
-    const current = here && here.fn === fn ? here.entry.block : undefined;
+    const current =
+      here >= 0 && this.info.functions[this.segFn[here]] === fn ? this.lines.block(this.segLine[here]) : undefined;
     let levels = this.blockLevels.get(fn);
     if (!levels) this.blockLevels.set(fn, (levels = this.blocksOf(fn)));
     const visible = [...fn.params, ...fn.locals].filter((v) => inScope(v, current, levels));
@@ -193,73 +202,63 @@ export class DebugIndex {
   /** The lines with code in `file` (matched as resolveLine matches it), ascending; undefined for an unknown file. */
   codeLines(file: string): { file: string; lines: number[] } | undefined {
     const matched = this.matchFile(file);
-    if (!matched) return undefined;
-    const lines = [...(this.byFileLine.get(matched)?.keys() ?? [])];
-    return { file: matched, lines: lines.sort((a, b) => a - b) };
+    if (matched === undefined) return undefined;
+    return { file: matched, lines: this.byFile.codeLines(matched) };
   }
 
   functionNames(): string[] {
     return [...this.fnByName.keys()];
   }
 
-  private segmentAt(address: number): Segment | undefined {
-    const s = this.segments[upperBound(this.segStarts, address) - 1];
-    return s && address <= s.last ? s : undefined;
+  /** The segment containing `address`, -1 for none. */
+  private segmentAt(address: number): number {
+    const s = upperBound(this.segFirst, address) - 1;
+    return s >= 0 && address <= this.segLast[s] ? s : -1;
   }
 
-  private buildSegments(): void {
-    const lines = this.info.lines;
-    let file: string | undefined;
-    let ofFile: Map<number, number[]> | undefined;
-    for (let i = 0; i < lines.length; i++) {
-      const e = lines[i];
-      // runs of lines of one file: its map looked up once a run
-      if (e.file !== file) {
-        file = e.file;
-        ofFile = this.byFileLine.get(file);
-        if (!ofFile) this.byFileLine.set(file, (ofFile = new Map()));
-      }
-      const list = ofFile!.get(e.line);
-      if (!list) ofFile!.set(e.line, [e.address]);
-      else if (list[list.length - 1] !== e.address) list.push(e.address); // ascending: lines are sorted by address
+  private segmentStartingAt(address: number): number {
+    const s = lowerBound(this.segFirst, address);
+    return s < this.segFirst.length && this.segFirst[s] === address ? s : -1;
+  }
+
+  /** Fills the segment columns from the line table; returns their count. */
+  private buildSegments(
+    first: Int32Array,
+    last: Int32Array,
+    line: Int32Array,
+    fnOf: Int32Array,
+    lineFn: Int32Array,
+  ): number {
+    const t = this.lines;
+    const fns = this.info.functions;
+    const addrs = t.addresses;
+    let count = 0;
+    let at = -1; // the function whose start is the last at or before the current address (both ascend)
+    for (let i = 0; i < addrs.length; i++) {
+      const a = addrs[i];
+      while (at + 1 < fns.length && this.fnStarts[at + 1] <= a) at++;
+      const fn = fns[at];
+      if (!fn || a > fn.end) continue;
+      lineFn[i] = at;
       // Several lines may share an address: the last one listed owns the code.
-      if (i + 1 < lines.length && lines[i + 1].address === e.address) continue;
-      const at = upperBound(this.fnStarts, e.address) - 1;
-      const fn = this.info.functions[at];
-      if (!fn || e.address > fn.end) continue;
-      const next = lines[i + 1]?.address; // lines are sorted and e is the last at its address
-      const last = next !== undefined ? Math.min(next - 1, fn.end) : fn.end;
+      if (i + 1 < addrs.length && addrs[i + 1] === a) continue;
+      const next = i + 1 < addrs.length ? addrs[i + 1] : undefined; // lines are sorted and i is the last at a
       // functions do not overlap and segments come in address order: a function's are contiguous
-      if (this.segEnd[at] === 0) this.segFirst[at] = this.segments.length;
-      this.segments.push({ first: e.address, last, entry: e, fn });
-      this.segEnd[at] = this.segments.length;
-      this.segStarts.push(e.address);
+      if (this.fnSegTo[at] === 0) this.fnSegFrom[at] = count;
+      first[count] = a;
+      last[count] = next !== undefined ? Math.min(next - 1, fn.end) : fn.end;
+      line[count] = i;
+      fnOf[count] = at;
+      this.fnSegTo[at] = ++count;
     }
+    return count;
   }
 
-  private segmentsOf(fn: FunctionInfo): Segment[] {
+  /** The segment index range [from, to) of `fn`. */
+  private segmentsOf(fn: FunctionInfo): [number, number] {
     const at = upperBound(this.fnStarts, fn.start) - 1;
-    if (this.info.functions[at] !== fn) return [];
-    return this.segments.slice(this.segFirst[at], this.segEnd[at]);
-  }
-
-  /** Per file and function: the sorted lines with code, so resolveLine is two binary searches. */
-  private buildLineSpans(): void {
-    const byFileFn = new Map<string, Map<FunctionInfo, Set<number>>>();
-    for (const e of this.info.lines) {
-      const fn = this.functionAt(e.address);
-      if (!fn) continue;
-      let fns = byFileFn.get(e.file);
-      if (!fns) byFileFn.set(e.file, (fns = new Map()));
-      const lines = fns.get(fn) ?? new Set<number>();
-      lines.add(e.line);
-      fns.set(fn, lines);
-    }
-    for (const [file, fns] of byFileFn) {
-      const list = [...fns.values()].map((set) => ({ lines: [...set].sort((a, b) => a - b) }));
-      list.sort((a, b) => a.lines[0] - b.lines[0]);
-      this.spansByFile.set(file, { firsts: list.map((f) => f.lines[0]), list });
-    }
+    if (this.info.functions[at] !== fn) return [0, 0];
+    return [this.fnSegFrom[at], this.fnSegTo[at]];
   }
 
   private blocksOf(fn: FunctionInfo): Map<number, number> {
@@ -269,7 +268,8 @@ export class DebugIndex {
       levels.set(block, Math.min(level, levels.get(block) ?? Infinity));
     };
     for (const v of [...fn.params, ...fn.locals]) note(v.block, v.level);
-    for (const s of this.segmentsOf(fn)) note(s.entry.block, s.entry.level);
+    const [from, to] = this.segmentsOf(fn);
+    for (let s = from; s < to; s++) note(this.lines.block(this.segLine[s]), this.lines.level(this.segLine[s]));
     return levels;
   }
 
@@ -311,15 +311,6 @@ function inScope(v: Variable, current: number | undefined, levels: Map<number, n
   if (current < v.block) return false;
   for (const [block, l] of levels) if (block > v.block && block <= current && l <= level) return false;
   return true;
-}
-
-/** The list at `file`, `line` of a by-file-then-line map, created empty when missing. */
-function listAt<T>(map: Map<string, Map<number, T[]>>, file: string, line: number): T[] {
-  let lines = map.get(file);
-  if (!lines) map.set(file, (lines = new Map()));
-  let list = lines.get(line);
-  if (!list) lines.set(line, (list = []));
-  return list;
 }
 
 function basename(p: string): string {

@@ -3,6 +3,7 @@
  * Addresses are CPU logical addresses; `bank` is set where the toolchain
  * places code in a banked window.
  */
+import type { LineTable } from './line-table.js';
 
 export type CType =
   | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string }
@@ -81,7 +82,8 @@ export interface DebugInfo {
   /** CPU family the code is for */
   cpu: string;
   files: string[];
-  lines: LineEntry[]; // sorted by address
+  /** the C lines, sorted by address (parallel typed arrays: line-table.ts) */
+  lines: LineTable;
   functions: FunctionInfo[]; // sorted by start
   globals: Variable[];
   /** other named addresses (labels) */

@@ -5,7 +5,7 @@
  * hundreds of thousands of lines: fields are read by index and numbers in
  * place, and no record object is made where a table entry does.
  */
-import type { LineEntry } from './model.js';
+import { LineTableBuilder } from './line-table.js';
 
 /** `scope$name$level_sub$block`, e.g. `Lmain.f$x$2_0$10` or `G$main$0$0`. */
 export interface SymbolName {
@@ -44,8 +44,8 @@ export type CdbRecord = Located &
 export interface LinkTables {
   /** start addresses of assembler lines (`L:A$…`) */
   asm: number[];
-  /** C lines (`L:C$…`) */
-  lines: LineEntry[];
+  /** C lines (`L:C$…`), in file order */
+  lines: LineTableBuilder;
   /** symbol key → address */
   addresses: Map<string, number>;
   /** the named addresses, for the label list */
@@ -55,7 +55,7 @@ export interface LinkTables {
 }
 
 export function emptyLinkTables(): LinkTables {
-  return { asm: [], lines: [], addresses: new Map(), named: [], ends: new Map() };
+  return { asm: [], lines: new LineTableBuilder(), addresses: new Map(), named: [], ends: new Map() };
 }
 
 export class RecordError extends Error {}
@@ -237,7 +237,7 @@ export function readLink(line: string, into: LinkTables): void {
   const kind = line.charCodeAt(2);
   if (kind === 0x41 /* A */ && line.charCodeAt(3) === DOLLAR)
     into.asm.push(address); // most records: checked first
-  else if (kind === 0x43 /* C */ && line.charCodeAt(3) === DOLLAR) into.lines.push(cLine(line, colon, address));
+  else if (kind === 0x43 /* C */ && line.charCodeAt(3) === DOLLAR) cLine(line, colon, address, into.lines);
   else if (kind === 0x58 /* X */) {
     const sym = parseSymbolName(line.slice(3, colon));
     into.ends.set(`${sym.scope}$${sym.name}`, address);
@@ -248,8 +248,8 @@ export function readLink(line: string, into: LinkTables): void {
   }
 }
 
-/** `L:C$file$line$level_sub$block:ADDR`, by index from the right (the file may hold '$'). */
-function cLine(text: string, colon: number, address: number): LineEntry {
+/** `L:C$file$line$level_sub$block:ADDR`, by index from the right (the file may hold '$'), into `lines`. */
+function cLine(text: string, colon: number, address: number, lines: LineTableBuilder): void {
   const last = text.lastIndexOf('$', colon - 1);
   const beforeLevel = text.lastIndexOf('$', last - 1);
   const beforeLine = beforeLevel > 4 ? text.lastIndexOf('$', beforeLevel - 1) : -1;
@@ -263,11 +263,8 @@ function cLine(text: string, colon: number, address: number): LineEntry {
   if (!ok || !(line > 0) || numberEnd !== beforeLevel)
     throw new RecordError('C line record is not C$file$line$level$block');
   const file = text.slice(4, beforeLine);
-  const entry: LineEntry =
-    address > 0xffff
-      ? { file, line, address: address & 0xffff, bank: Math.floor(address / 0x10000), level, block }
-      : { file, line, address, level, block };
-  return entry;
+  if (address > 0xffff) lines.add(file, line, address & 0xffff, Math.floor(address / 0x10000), level, block);
+  else lines.add(file, line, address, undefined, level, block);
 }
 
 function subLevelEndsAt(text: string, at: number, end: number): boolean {

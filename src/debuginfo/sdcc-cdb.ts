@@ -13,7 +13,8 @@
  * - `L:XG$f` marks the start of the last instruction, not the last byte.
  */
 import { badDebugInfo } from '../core/errors.js';
-import type { CField, CType, DebugInfo, FunctionInfo, LineEntry, Storage, Variable } from './model.js';
+import type { CField, CType, DebugInfo, FunctionInfo, Storage, Variable } from './model.js';
+import type { LineTable } from './line-table.js';
 import {
   emptyLinkTables,
   parseRecord,
@@ -126,7 +127,8 @@ class CdbBuilder {
   }
 
   build(): DebugInfo {
-    const lines = this.lines();
+    // stable: several lines may share an address; file order is kept (the last one owns the code)
+    const lines = this.links.lines.build();
     const functions = this.functions(lines);
     const globals = this.globals();
     const symbols: DebugInfo['symbols'] = [];
@@ -139,16 +141,11 @@ class CdbBuilder {
       );
     }
     symbols.sort((a, b) => a.address - b.address);
-    const files = [...new Set(lines.map((l) => l.file))];
+    const files = [...lines.files];
     return { format: 'sdcc-cdb', cpu: 'z80', files, lines, functions, globals, symbols };
   }
 
-  private lines(): LineEntry[] {
-    // stable: several lines may share an address; file order is kept (the last one owns the code)
-    return this.links.lines.slice().sort((a, b) => a.address - b.address);
-  }
-
-  private functions(lines: LineEntry[]): FunctionInfo[] {
+  private functions(lines: LineTable): FunctionInfo[] {
     const seen = new Set<string>();
     const found: { rec: Rec<'function'>; start: number }[] = [];
     for (const r of this.recs) {
@@ -166,10 +163,10 @@ class CdbBuilder {
       found.map((f) => f.start),
       this.addresses.values(),
       this.links.asm,
-      lines.map((l) => l.address),
+      lines.addresses,
     );
     const asmSorted = Float64Array.from(this.links.asm).sort();
-    const lineAddrs = lines.map((l) => l.address);
+    const lineAddrs = lines.addresses;
 
     return found.map(({ rec, start }, i) => {
       const limit = i + 1 < found.length ? found[i + 1].start : Infinity;
@@ -192,8 +189,8 @@ class CdbBuilder {
       if (exactLast) end = Math.min(end, lastStart + MAX_Z80_INSTRUCTION - 1);
       let bodyBlock: number | undefined;
       for (let k = firstLine; k < lineEnd; k++) {
-        const l = lines[k];
-        if (l.level === 1 && !(bodyBlock !== undefined && bodyBlock <= (l.block ?? 0))) bodyBlock = l.block ?? 0;
+        const block = lines.block(k) ?? 0;
+        if (lines.level(k) === 1 && !(bodyBlock !== undefined && bodyBlock <= block)) bodyBlock = block;
       }
       const { params, locals, stackLocals, stackParams } = this.variablesOf(rec, bodyBlock);
       const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
@@ -206,7 +203,7 @@ class CdbBuilder {
       };
       const bank = split(start).bank;
       if (bank !== undefined) fn.bank = bank;
-      if (lineEnd > firstLine) fn.file = lines[firstLine].file;
+      if (lineEnd > firstLine) fn.file = lines.file(firstLine);
       if (chain?.type.kind === 'function') fn.returnType = chain.type.returns;
       // numbers[1] is the size of the locals SDCC put on the stack.
       if (stackLocals || (rec.numbers[1] ?? 0) > 0) fn.hasFramePointer = true;
@@ -268,9 +265,9 @@ class CdbBuilder {
   private moduleFile(module: string): string | undefined {
     if (!this.moduleFiles) {
       this.moduleFiles = new Map();
-      for (const l of this.links.lines) {
-        const stem = l.file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
-        if (!this.moduleFiles.has(stem)) this.moduleFiles.set(stem, l.file);
+      for (const file of this.links.lines.fileNames()) {
+        const stem = file.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+        if (!this.moduleFiles.has(stem)) this.moduleFiles.set(stem, file);
       }
     }
     return this.moduleFiles.get(module);

@@ -74,7 +74,10 @@ export async function workspaceCSymbols(index: WorkspaceIndex): Promise<Workspac
   for (const { path: dbgPath, info } of await index.debugInfos()) {
     for (const f of info.functions) {
       const source = f.file ? resolve(dirname(dbgPath), f.file) : dbgPath;
-      const line = info.lines.filter((l) => l.address >= f.start && l.address <= f.end).map((l) => l.line);
+      // the function's lines: a range of the address-sorted table
+      const line: number[] = [];
+      for (let i = info.lines.lowerBound(f.start); i < info.lines.length && info.lines.address(i) <= f.end; i++)
+        line.push(info.lines.line(i));
       out.push({
         name: f.name,
         kind: SymbolKind.Function,

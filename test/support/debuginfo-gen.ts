@@ -3,7 +3,10 @@
  * and ld65 (.dbg, version 2) write, for the scale benchmark and for tests
  * that compare the index against a brute-force reading. Functions are 12
  * bytes of code with three C lines each (4 bytes apiece), ten per module,
- * with a parameter, a frame local and one global each.
+ * with a parameter, a frame local and one global each. As in real output,
+ * most records are the assembler's lines (SDCC's `L:A`, ld65's `line`
+ * records of the `.s` file): about four a C line (test/fixtures built by
+ * SDCC 4.2 and cc65 2.19 have 4.3 and 7).
  */
 
 export const CODE_START = 0x0800;
@@ -44,10 +47,8 @@ export function sdccCdb(functions: number): string {
     out.push(`L:G$fn${i}$0$0:${hex(at)}`);
     for (let k = 0; k < 3; k++) {
       if (k) out.push(`L:C$${mod}.c$${line + k * 2}$1_0$${i + 1}:${hex(at + k * 4)}`);
-      out.push(
-        `L:A$${mod}$${i * 6 + k * 2}:${hex(at + k * 4)}`,
-        `L:A$${mod}$${i * 6 + k * 2 + 1}:${hex(at + k * 4 + 2)}`,
-      );
+      // four one-byte instructions a C line, as SDCC's output has about four assembler lines per C line
+      for (let b = 0; b < 4; b++) out.push(`L:A$${mod}$${i * 12 + k * 4 + b}:${hex(at + k * 4 + b)}`);
     }
     out.push(`L:XG$fn${i}$0$0:${hex(at + FN_BYTES - 1)}`);
   }
@@ -101,7 +102,14 @@ export function cc65Dbg(functions: number): string {
         add('span', `seg=0,start=${offset + l * 4},size=4,type=1`);
         const span = recs.span.length - 1;
         add('line', `file=${2 * m + 1},line=${firstLine(i) + l * 2},type=1,span=${span}`);
-        add('line', `file=${2 * m},line=${i * 8 + l},span=${span}`); // the assembler's own line
+        // the assembler's own lines: one an instruction, with its own span, and a label and a comment without
+        // (ld65 writes about seven assembler lines and six spans a C line)
+        for (let b = 0; b < 4; b++) {
+          add('span', `seg=0,start=${offset + l * 4 + b},size=1`);
+          add('line', `file=${2 * m},line=${i * 20 + l * 6 + b},span=${recs.span.length - 1}`);
+        }
+        add('line', `file=${2 * m},line=${i * 20 + l * 6 + 4}`);
+        add('line', `file=${2 * m},line=${i * 20 + l * 6 + 5}`);
       }
     }
   }

@@ -20,6 +20,7 @@ import {
 } from '../../src/core/target.js';
 import type { DebugInfo } from '../../src/debuginfo/model.js';
 import { DebugIndex } from '../../src/debuginfo/index.js';
+import { LineTable } from '../../src/debuginfo/line-table.js';
 import type { LaunchConfig } from '../../src/core/launch.js';
 import { Session } from '../../src/session/session.js';
 import type { ClientSession } from '../../src/session/client-session.js';
@@ -246,7 +247,7 @@ export const DEBUG_INFO: DebugInfo = {
   format: 'fake',
   cpu: 'fake',
   files: ['main.c'],
-  lines: [
+  lines: LineTable.from([
     { file: 'main.c', line: LINES.main, address: 0x1000 },
     { file: 'main.c', line: LINES.call, address: 0x1001 },
     { file: 'main.c', line: LINES.store, address: 0x1004 },
@@ -254,7 +255,7 @@ export const DEBUG_INFO: DebugInfo = {
     { file: 'main.c', line: LINES.add, address: 0x2000 },
     { file: 'main.c', line: LINES.addBody, address: 0x2001 },
     { file: 'main.c', line: LINES.addEnd, address: 0x2004 },
-  ],
+  ]),
   functions: [
     { name: 'main', file: 'main.c', start: 0x1000, end: 0x1009, params: [], locals: [] },
     { name: 'add', file: 'main.c', start: 0x2000, end: 0x2004, params: [], locals: [] },

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DebugIndex } from '../../src/debuginfo/index.js';
+import { LineTable } from '../../src/debuginfo/line-table.js';
 import type { CType, Variable } from '../../src/debuginfo/model.js';
 import { VariableReader } from '../../src/session/variables.js';
 
@@ -21,7 +22,7 @@ test('a 5000-byte global array is shown truncated; the globals beside it read no
     format: 'test',
     cpu: '6502',
     files: [],
-    lines: [],
+    lines: LineTable.EMPTY,
     functions: [],
     symbols: [],
     globals: [
