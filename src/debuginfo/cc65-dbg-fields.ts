@@ -139,3 +139,68 @@ export function parseFields(body: string, from: number, end = body.length): DbgR
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+
+/**
+ * One kind's records by id, in the order the file lists them (a repeated id: the last record, at the first's
+ * place, as a Map does). Ids are dense small integers in ld65's output: an array, not a Map (hashing every
+ * record's id was the reader's hottest line). A record may be kept as its text's bounds and read on first use
+ * (spans: most are the assembler's, which nothing reads).
+ */
+export class RecTable {
+  private readonly byId: (DbgRec | number | undefined)[] = [];
+  /** the text bounds of records kept unread: byId holds the index into these */
+  private readonly from: number[] = [];
+  private readonly end: number[] = [];
+  private readonly order: number[] = [];
+  /** ids an array should not hold (negative, fractional, huge) */
+  private other?: Map<number, DbgRec>;
+
+  constructor(private readonly text = '') {}
+
+  set(id: number, rec: DbgRec): void {
+    if (!isDense(id)) {
+      this.other ??= new Map();
+      if (!this.other.has(id)) this.order.push(id);
+      this.other.set(id, rec);
+      return;
+    }
+    if (this.byId[id] === undefined) this.order.push(id);
+    this.byId[id] = rec;
+  }
+
+  /** A record whose fields are read from text[from, end) when first asked for. */
+  setUnread(id: number, from: number, end: number): void {
+    if (this.byId[id] === undefined) this.order.push(id);
+    this.byId[id] = this.from.length;
+    this.from.push(from);
+    this.end.push(end);
+  }
+
+  get(id: number): DbgRec | undefined {
+    if (!isDense(id)) return this.other?.get(id);
+    const r = this.byId[id];
+    if (typeof r !== 'number') return r;
+    const rec = parseFields(this.text, this.from[r], this.end[r]);
+    this.byId[id] = rec;
+    return rec;
+  }
+
+  *entries(): IterableIterator<[number, DbgRec]> {
+    for (const id of this.order) yield [id, this.get(id)!];
+  }
+
+  *values(): IterableIterator<DbgRec> {
+    for (const id of this.order) yield this.get(id)!;
+  }
+
+  [Symbol.iterator](): IterableIterator<[number, DbgRec]> {
+    return this.entries();
+  }
+}
+
+/** Ids an array holds well. */
+const MAX_DENSE_ID = 1 << 24;
+
+function isDense(id: number): boolean {
+  return Number.isInteger(id) && id >= 0 && id < MAX_DENSE_ID;
+}

@@ -18,7 +18,7 @@
  */
 import { tooLarge, badDebugInfo } from '../core/errors.js';
 import { CSourceTypes, type SourceLocator } from './cc65-c-decls.js';
-import { parseFields, type DbgRec } from './cc65-dbg-fields.js';
+import { parseFields, RecTable, type DbgRec } from './cc65-dbg-fields.js';
 import type { CType, DebugInfo, FunctionInfo, Variable } from './model.js';
 import { LineTableBuilder } from './line-table.js';
 import { upperBound } from './sorted.js';
@@ -44,7 +44,7 @@ const NAMED_KINDS = new Set(['file', 'mod', 'seg', 'scope', 'sym', 'csym']);
 
 export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
   const where = opts.fileName ?? 'the .dbg text';
-  const recs = new Map<string, Map<number, Rec>>();
+  const recs = new Map<string, RecTable>();
   let version: Rec | undefined;
   let count = 0;
   // line by line without an array of them all: each line's string dies young (a split's all live to the end)
@@ -61,10 +61,18 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
       throw badDebugInfo(
         `${where} line ${i + 1} is not a cc65 debug record ("kind<TAB>key=value,…"): ${JSON.stringify(text.slice(at, Math.min(end, at + 60)))}`,
       );
-    const kind = text.slice(at, tab);
+    const kind = kindAt(text, at, tab);
     // only C lines (type=1) are used; the assembler's own line records are most of a file
     if (kind === 'line' && !lineIsC(text, tab, end)) continue;
     if (UNUSED_KINDS.has(kind)) continue;
+    if (kind === 'span') {
+      // most spans are the assembler's lines', which nothing reads: kept unread until a C line or scope asks
+      const id = leadingId(text, tab + 1, end);
+      if (id >= 0) {
+        tableOf(recs, kind, text).setUnread(id, tab + 1, end);
+        continue;
+      }
+    }
     const rec = parseFields(text, tab + 1, end);
     if (kind === 'version') {
       version = rec;
@@ -73,11 +81,9 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
     if (rec.id === undefined) continue; // unknown kinds without ids
     if (NAMED_KINDS.has(kind) && rec.name === undefined)
       throw badDebugInfo(`${where} line ${i + 1}: a ${kind} record without a name.`);
-    let table = recs.get(kind);
-    if (!table) recs.set(kind, (table = new Map()));
     const id = Number(rec.id);
     if (!Number.isInteger(id)) throw badDebugInfo(`${where} line ${i + 1}: "${rec.id}" is not a number.`);
-    table.set(id, rec);
+    tableOf(recs, kind, text).set(id, rec);
   }
   if (!version || version.major !== '2') {
     throw badDebugInfo(
@@ -85,6 +91,29 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
     );
   }
   return new Builder(recs, where, opts.locateSource).build();
+}
+
+function tableOf(recs: Map<string, RecTable>, kind: string, text: string): RecTable {
+  let table = recs.get(kind);
+  if (!table) recs.set(kind, (table = new RecTable(text)));
+  return table;
+}
+
+const KINDS = ['line', 'span', 'sym', 'csym', 'scope', 'file', 'mod', 'seg', 'type', 'info', 'lib', 'version'];
+
+/** The record's kind: one of the constant strings when it is a known one (they hash once), else a copy. */
+function kindAt(text: string, at: number, tab: number): string {
+  for (const k of KINDS) if (k.length === tab - at && text.startsWith(k, at)) return k;
+  return text.slice(at, tab);
+}
+
+/** The id of a record that starts `id=<digits>` (as ld65 writes every one), else -1. */
+function leadingId(text: string, from: number, end: number): number {
+  if (!text.startsWith('id=', from)) return -1;
+  let i = from + 3;
+  let id = 0;
+  for (let c = text.charCodeAt(i); i < end && c >= 0x30 && c <= 0x39; c = text.charCodeAt(++i)) id = id * 10 + c - 0x30;
+  return i > from + 3 && i - from <= 11 && (i === end || text.charCodeAt(i) === 0x2c) ? id : -1;
 }
 
 /** Kinds nothing reads (types: cc65 writes no C types there; libraries; the counts): not parsed. */
@@ -119,15 +148,15 @@ class Builder {
   private readonly spans = new Map<string, { address: number; size: number }>();
 
   constructor(
-    private readonly recs: Map<string, Map<number, Rec>>,
+    private readonly recs: Map<string, RecTable>,
     private readonly where: string,
     locate?: SourceLocator,
   ) {
     if (locate) this.types = new CSourceTypes(locate);
   }
 
-  private table(kind: string): Map<number, Rec> {
-    return this.recs.get(kind) ?? new Map();
+  private table(kind: string): RecTable {
+    return this.recs.get(kind) ?? new RecTable();
   }
 
   private ref(kind: string, id: string | undefined, from: string): Rec {
@@ -194,7 +223,7 @@ class Builder {
     return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols, typedefs };
   }
 
-  private functions(files: Map<number, Rec>): FunctionInfo[] {
+  private functions(files: RecTable): FunctionInfo[] {
     const out: FunctionInfo[] = [];
     // one pass over the C symbols: by the assembler symbol they name and by their scope
     const fnCsymBySym = new Map<string, Rec>();
@@ -359,7 +388,7 @@ class Builder {
    * first line record listed, as cc65 writes the function's own line first)
    * (a function's file).
    */
-  private lineSpans(files: Map<number, Rec>) {
+  private lineSpans(files: RecTable) {
     const spans: { address: number; last: number; file: string; order: number }[] = [];
     let order = 0;
     for (const line of this.table('line').values()) {

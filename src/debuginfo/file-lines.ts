@@ -80,8 +80,8 @@ export class FileLines {
   }
 
   private range(f: number, line: number): [number, number] {
-    const lines = this.orderLines.subarray(this.fileFrom[f], this.fileFrom[f + 1]);
-    return [this.fileFrom[f] + lowerBound(lines, line), this.fileFrom[f] + upperBound(lines, line)];
+    const from = lowerBound(this.orderLines, line, this.fileFrom[f], this.fileFrom[f + 1]);
+    return [from, upperBound(this.orderLines, line, from, this.fileFrom[f + 1])];
   }
 
   /** Distinct addresses, ascending. */

@@ -5,14 +5,25 @@
  * garbage collector a copy each while loading. `at(i)` builds a LineEntry
  * for the few callers that want one.
  */
-import type { LineEntry } from './model.js';
 import { lowerBound } from './sorted.js';
+
+/** One C line's code start, as `LineTable.at` gives it. */
+export interface LineEntry {
+  file: string; // as written in the debug info (usually relative)
+  line: number;
+  address: number;
+  bank?: number;
+  /** C lexical block level and id of the code at this line (SDCC), for scoping locals */
+  level?: number;
+  block?: number;
+}
 
 /** Absent bank, level or block. */
 const NONE = -1;
 
 export class LineTable implements Iterable<LineEntry> {
-  private constructor(
+  /** Columns of one length, sorted by address; LineTableBuilder makes them. */
+  constructor(
     /** distinct files, in the order the table first names them */
     readonly files: readonly string[],
     private readonly fileIds: Int32Array,
@@ -108,19 +119,6 @@ export class LineTable implements Iterable<LineEntry> {
     }
     return out;
   }
-
-  /** @internal for the builder */
-  static make(
-    files: string[],
-    fileIds: Int32Array,
-    addresses: Int32Array,
-    lines: Int32Array,
-    banks: Int32Array | undefined,
-    levels: Int32Array | undefined,
-    blocks: Int32Array | undefined,
-  ): LineTable {
-    return new LineTable(files, fileIds, addresses, lines, banks, levels, blocks);
-  }
 }
 
 function optional(column: Int32Array | undefined, i: number): number | undefined {
@@ -207,7 +205,7 @@ export class LineTableBuilder {
       }
       fileIds[k] = remap[old];
     }
-    return LineTable.make(
+    return new LineTable(
       files,
       fileIds,
       permuted(addresses, order),

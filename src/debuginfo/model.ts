@@ -5,6 +5,8 @@
  */
 import type { LineTable } from './line-table.js';
 
+export type { LineEntry } from './line-table.js';
+
 export type CType =
   | { kind: 'int'; size: 1 | 2 | 4 | 8; signed: boolean; name: string }
   | { kind: 'char'; signed: boolean; name: string }
@@ -46,16 +48,6 @@ export interface Variable {
   block?: number;
   /** a file static: the C file (as its lines name it) whose functions see it; other files' do not */
   file?: string;
-}
-
-export interface LineEntry {
-  file: string; // as written in the debug info (usually relative)
-  line: number;
-  address: number;
-  bank?: number;
-  /** C lexical block level and id of the code at this line (SDCC), for scoping locals */
-  level?: number;
-  block?: number;
 }
 
 export interface FunctionInfo {

@@ -1,9 +1,7 @@
 /** Binary searches over ascending number arrays, shared by the parsers and the index. */
 
-/** First index whose value is >= x. */
-export function lowerBound(sorted: ArrayLike<number>, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
+/** First index (in [lo, hi), by default the whole array) whose value is >= x. */
+export function lowerBound(sorted: ArrayLike<number>, x: number, lo = 0, hi = sorted.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid] < x) lo = mid + 1;
@@ -12,10 +10,8 @@ export function lowerBound(sorted: ArrayLike<number>, x: number): number {
   return lo;
 }
 
-/** First index whose value is > x. */
-export function upperBound(sorted: ArrayLike<number>, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
+/** First index (in [lo, hi), by default the whole array) whose value is > x. */
+export function upperBound(sorted: ArrayLike<number>, x: number, lo = 0, hi = sorted.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid] <= x) lo = mid + 1;
