@@ -7,7 +7,15 @@
 import { asRetroError } from '../core/errors.js';
 import type { ConditionLanguage, Register } from '../core/target.js';
 import type { DebugIndex } from '../debuginfo/index.js';
-import { scopeAt, SMALL_TARGET, testCondition, type ExprMachine, type ExprScope } from '../debuginfo/expr/index.js';
+import {
+  scopeAt,
+  SMALL_TARGET,
+  testCondition,
+  type CompiledExpression,
+  type ExprMachine,
+  type ExprScope,
+  type Typed,
+} from '../debuginfo/expr/index.js';
 import type { BreakpointFields } from './breakpoint-placement.js';
 import { compileLogic, evaluateHit, type BreakpointExtras, type BreakpointLogic } from './bp-logic.js';
 import { compileNative } from './native-condition.js';
@@ -29,8 +37,11 @@ export interface StopDecision {
   errors: string[];
 }
 
+/** A breakpoint's logic, its scope, and with a guard the parts of its `&&` condition the emulator does not test. */
+type Logic = BreakpointLogic & { scope?: ExprScope; rest?: Typed[] };
+
 export class BreakpointHits {
-  private readonly logic = new Map<number, BreakpointLogic & { scope?: ExprScope }>();
+  private readonly logic = new Map<number, Logic>();
 
   constructor(
     private readonly index: DebugIndex | undefined,
@@ -40,10 +51,7 @@ export class BreakpointHits {
   ) {}
 
   /** Compiles what `fields` carries; on a bad condition marks them unverified with the reason. */
-  async compile(
-    fields: BreakpointFields,
-    extras: BreakpointExtras,
-  ): Promise<(BreakpointLogic & { scope?: ExprScope }) | undefined> {
+  async compile(fields: BreakpointFields, extras: BreakpointExtras): Promise<Logic | undefined> {
     if (!fields.condition && !extras.hitCondition && !extras.logMessage) return undefined;
     try {
       const regs = await this.registers().catch(() => [] as Register[]);
@@ -51,8 +59,8 @@ export class BreakpointHits {
       const at = fields.address?.offset;
       const scope = this.index ? scopeAt(this.index, at, { registers }) : registersOnly(registers);
       const logic = compileLogic(fields.condition, extras, scope);
-      if (logic?.condition) await this.compileNative(fields, logic, scope);
-      return logic && { ...logic, scope };
+      const rest = logic?.condition ? await this.compileNative(fields, logic, scope) : undefined;
+      return logic && { ...logic, scope, rest };
     } catch (err) {
       fields.verified = false;
       fields.message = asRetroError(err).message;
@@ -60,19 +68,31 @@ export class BreakpointHits {
     }
   }
 
-  /** The condition in the emulator's language when every part of it maps exactly; else why it stays here. */
-  private async compileNative(fields: BreakpointFields, logic: BreakpointLogic, scope: ExprScope): Promise<void> {
+  /**
+   * The condition in the emulator's language when every part of it maps exactly; else why it stays here, and the
+   * parts of a `&&` that do map as the emulator's guard.
+   */
+  private async compileNative(
+    fields: BreakpointFields,
+    logic: BreakpointLogic,
+    scope: ExprScope,
+  ): Promise<Typed[] | undefined> {
     const language = this.language();
     if (!language) {
       fields.condition_host = 'this emulator has no condition language of its own';
-      return;
+      return undefined;
     }
     const native = await compileNative(logic.condition!, language, scope.target.pointerSize);
     if ('text' in native) fields.native_condition = native.text;
-    else fields.condition_host = native.reason;
+    else {
+      fields.condition_host = native.reason;
+      if (native.guard) fields.native_guard = native.guard;
+      return native.rest;
+    }
+    return undefined;
   }
 
-  keep(id: number, logic: (BreakpointLogic & { scope?: ExprScope }) | undefined): void {
+  keep(id: number, logic: Logic | undefined): void {
     if (logic) this.logic.set(id, logic);
   }
 
@@ -85,16 +105,24 @@ export class BreakpointHits {
     return ids.some((id) => this.logic.has(id));
   }
 
-  /** `proven`: a breakpoint whose own native condition alone stopped the CPU, so it held (no reads needed). */
+  /**
+   * `proven`: a breakpoint whose own native condition (or guard) alone stopped the CPU, so it held (no reads
+   * needed), or its guard did (then only the rest of its `&&` is tested).
+   */
   async decide(ids: number[], ctx: HitContext, proven?: number): Promise<StopDecision> {
     const out: StopDecision = { stopping: [], counted: [], logs: [], errors: [] };
     let machine: Promise<ExprMachine> | undefined;
+    const holds = async (c: CompiledExpression, parts: Typed[], scope: ExprScope) => {
+      for (const typed of parts)
+        if (!(await testCondition({ ...c, typed }, await (machine ??= ctx.machine()), scope))) return false;
+      return true;
+    };
     for (const id of ids) {
       const logic = this.logic.get(id);
+      const scope = logic?.scope ?? registersOnly([]);
       try {
         const outcome = await evaluateHit(logic, {
-          test: async (c) =>
-            id === proven || testCondition(c, await (machine ??= ctx.machine()), logic?.scope ?? registersOnly([])),
+          test: async (c) => holds(c, id === proven ? (logic?.rest ?? []) : [c.typed], scope),
           show: (expression) => ctx.show(expression),
         });
         if (outcome.counted) out.counted.push(id);

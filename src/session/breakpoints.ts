@@ -5,7 +5,7 @@ import type { BreakpointInfo, ClientRef } from './types.js';
 interface Armed {
   targetId: number;
   users: Set<number>;
-  /** the condition the emulator holds: every user's native condition joined by `||`; none: it always stops */
+  /** the condition the emulator holds: every user's native condition (or guard) joined by `||`; none: it always stops */
   condition?: string;
 }
 
@@ -14,9 +14,10 @@ interface Armed {
  * breakpoints at the same address share one emulator breakpoint, so
  * removing one owner's never disarms another's. When every breakpoint at an
  * address has a condition compiled to the emulator's language
- * (`native_condition`), the emulator breakpoint carries their `||` and a
- * false one never stops the CPU; which of them held is decided on the host
- * (bp-hits.ts), unless the condition is one breakpoint's alone.
+ * (`native_condition`, or the compiled guard of a host-side `&&`:
+ * `native_guard`), the emulator breakpoint carries their `||` and a false
+ * one never stops the CPU; which of them held is decided on the host
+ * (bp-hits.ts), unless the condition is one breakpoint's whole one alone.
  */
 export class BreakpointTable {
   private nextId = 1;
@@ -69,13 +70,17 @@ export class BreakpointTable {
     return mine.map((b) => b.id);
   }
 
-  /** The breakpoint whose own native condition alone made the emulator stop with `targetId` (no host test needed). */
+  /**
+   * The breakpoint whose own native condition alone made the emulator stop with `targetId` (no host test needed),
+   * or its guard alone (the host tests only the rest of its `&&`).
+   */
   provenBy(targetId: number | undefined): number | undefined {
     if (targetId === undefined) return undefined;
     for (const armed of this.armed.values()) {
       if (armed.targetId !== targetId || armed.condition === undefined || armed.users.size !== 1) continue;
       const [id] = armed.users;
-      return this.byId.get(id)?.native_condition === armed.condition ? id : undefined;
+      const bp = this.byId.get(id);
+      return bp && (bp.native_condition ?? bp.native_guard) === armed.condition ? id : undefined;
     }
     return undefined;
   }
@@ -134,7 +139,8 @@ export class BreakpointTable {
   private async arrange(key: string, users: Set<number>, existing: Armed | undefined, at?: Address): Promise<void> {
     const bps = [...users].map((id) => this.byId.get(id) ?? this.pending.get(id)).filter((b) => b !== undefined);
     const address = at ?? bps[0]?.address;
-    const natives = bps.map((b) => b.native_condition);
+    // a host-side condition's guard filters in the emulator too; the session tests the rest at its hits (provenBy)
+    const natives = bps.map((b) => b.native_condition ?? b.native_guard);
     const condition = natives.every((n) => n !== undefined) && natives.length ? joinAny(natives) : undefined;
     if (existing && existing.condition === condition && users.size) {
       existing.users = users;

@@ -17,7 +17,12 @@ import { Evaluator } from '../debuginfo/expr/evaluate.js';
 import type { CType } from '../debuginfo/model.js';
 import type { ConditionLanguage as ConditionDialect } from '../core/target.js';
 
-export type NativeCondition = { text: string } | { reason: string };
+/**
+ * `text`: the whole condition. Else `reason` it stays host-side, and for a `&&` chain whose parts partly compile,
+ * `guard`: those parts, true whenever the condition is, for the emulator to test first, and `rest`: the others (all
+ * the session must test at a stop the guard alone made).
+ */
+export type NativeCondition = { text: string } | { reason: string; guard?: string; rest?: Typed[] };
 
 /** A value the emulator reads exactly: its text there, and the largest value it can have (never negative). */
 interface Value {
@@ -44,12 +49,27 @@ export async function compileNative(
   dialect: ConditionDialect,
   pointerSize = 2,
 ): Promise<NativeCondition> {
-  try {
-    return { text: await new NativeCompiler(c.text, dialect, pointerSize).truth(c.typed, false) };
-  } catch (err) {
-    if (err instanceof NotNative) return { reason: err.message };
-    throw err;
+  const compiler = new NativeCompiler(c.text, dialect, pointerSize);
+  const whole = await compiler.attempt(c.typed);
+  if (typeof whole === 'string') return { text: whole };
+  // `a && b`: a compiled `a` alone is a necessary condition: a hit where it is false never needs the session
+  const parts = conjuncts(c.typed);
+  if (parts.length < 2) return whole;
+  const compiled: string[] = [];
+  const rest: Typed[] = [];
+  for (const part of parts) {
+    const text = await compiler.attempt(part);
+    if (typeof text === 'string') compiled.push(text);
+    else rest.push(part);
   }
+  if (!compiled.length) return whole;
+  const guard = compiled.length === 1 ? compiled[0] : compiled.map((t) => `(${t})`).join(' && ');
+  return { ...whole, guard, rest };
+}
+
+/** The operands of a top-level `&&` chain (one element: no chain). */
+function conjuncts(t: Typed): Typed[] {
+  return t.k === 'logical' && t.op === '&&' ? [...conjuncts(t.left), ...conjuncts(t.right)] : [t];
 }
 
 class NativeCompiler {
@@ -58,6 +78,16 @@ class NativeCompiler {
     private readonly dialect: ConditionDialect,
     private readonly pointerSize: number,
   ) {}
+
+  /** `t`'s truth as the emulator's text, or why it cannot be. */
+  async attempt(t: Typed): Promise<string | { reason: string }> {
+    try {
+      return await this.truth(t, false);
+    } catch (err) {
+      if (err instanceof NotNative) return { reason: err.message };
+      throw err;
+    }
+  }
 
   private no(t: Typed, why: string): never {
     throw new NotNative(`\`${this.text.slice(t.at, t.end).trim()}\` ${why}`);

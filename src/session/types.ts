@@ -185,6 +185,11 @@ export interface BreakpointInfo {
   native_condition?: string;
   /** why the condition is evaluated by the session at each hit instead (the CPU stops, then resumes) */
   condition_host?: string;
+  /**
+   * a host-side `&&` condition's parts that compile, in the emulator's language: the emulator tests them first, so
+   * a hit where they are false never stops the CPU; the session evaluates the whole condition at the others
+   */
+  native_guard?: string;
   /** `3`, `>= 3`, `% 4`: over the hits whose condition held */
   hit_condition?: string;
   /** a logpoint: prints this (with `{expr}` parts evaluated) instead of stopping */

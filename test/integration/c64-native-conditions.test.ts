@@ -76,6 +76,39 @@ for (const emulator of ['builtin', ...(X64SC ? ['vice' as const] : [])] as const
       for (const b of [native, host]) await dap.clearBreakpoint(b.id);
     });
 
+    test(`${emulator}: a joined condition (a global && a cc65 local): its global part filters in the emulator`, async () => {
+      // the loop runs counter 1..3 again; add_scaled's local `scaled` is counter * 10, on cc65's C stack
+      await dap.setExpression('counter', '0');
+      const at = fx.markers.add_return;
+      const bp = await dap.setLineBreakpoint(at.file, at.line, 'counter != 1 && scaled == 30');
+      assert.equal(bp.verified, true, bp.message);
+      assert.equal(bp.native_condition, undefined);
+      assert.match(
+        bp.condition_host ?? '',
+        /`scaled` lives in a stack frame, which VICE cannot address in a condition/,
+      );
+      // counter != 1 in VICE's language: the int's two bytes
+      assert.match(bp.native_guard ?? '', /^\(@cpu:\$[0-9a-f]+ \+ \(@cpu:\$[0-9a-f]+ \* \+256\)\) != \$1$/);
+
+      traffic.reset();
+      await dap.resume();
+      const status = await session.waitForStop(30_000);
+      const order = [...traffic.order];
+      const stops = traffic.stops;
+      assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
+      assert.equal(await num('counter'), 3);
+      assert.equal(await num('scaled'), 30);
+      // counter 1: the guard is false, the CPU never stopped; counter 2: the guard held, the session read `scaled`
+      // (20) and resumed; counter 3: it stopped
+      assert.equal(stops, 2, order.join(' '));
+      // the false hit, between the test's resume (exit, 0xaa) and the session's: cc65's C stack pointer and the
+      // local (the registers came with the stop; the guard's global is not read again), then the resume: 3 trips
+      const [first, second] = order.flatMap((name, i) => (name === 'vice.0xaa' ? [i] : []));
+      assert.deepEqual(order.slice(first + 1, second), ['vice.0x1', 'vice.0x1'], order.join(' '));
+      assert.equal(session.listBreakpoints().find((b) => b.id === bp.id)!.hit_count, 1);
+      await dap.clearBreakpoint(bp.id);
+    });
+
     test(`${emulator}: a compiled condition longer than VICE's protocol carries falls back to the session`, async () => {
       // VICE's binary monitor sends a condition with a one-byte length: at most 255 characters
       // the loop runs counter to 3: from 0 again, one false hit (1) on the way to 2

@@ -1,7 +1,7 @@
 /**
- * Counts what a session asks of its emulator: every request on MAME's bridge,
- * elsewhere every call into the target's memory, run-control and breakpoint
- * facets, is one request and its reply (a round trip), and every 'stopped' event the emulator sends is a stop of the
+ * Counts what a session asks of its emulator: every request on MAME's bridge
+ * or VICE's binary monitor (the built-in's too), elsewhere every call into the
+ * target's memory, run-control and breakpoint facets, is one request and its reply (a round trip), and every 'stopped' event the emulator sends is a stop of the
  * CPU, whether or not the session shows it. Wraps the live target in place.
  */
 import type { Target } from '../../src/core/target.js';
@@ -12,6 +12,8 @@ export interface TargetTraffic {
   stops: number;
   /** requests per facet method, e.g. `memory.read` */
   calls: Map<string, number>;
+  /** the wire's requests in order (MAME's bridge, VICE's monitor: `vice.0x1` is a memory read, `vice.0xaa` exit) */
+  order: string[];
   /** all requests */
   readonly requests: number;
   reset(): void;
@@ -25,12 +27,14 @@ export function watchTarget(session: SessionApi): TargetTraffic {
   const traffic: TargetTraffic = {
     stops: 0,
     calls: new Map(),
+    order: [],
     get requests() {
       return [...this.calls.values()].reduce((a, b) => a + b, 0);
     },
     reset() {
       this.stops = 0;
       this.calls.clear();
+      this.order.length = 0;
     },
     stop() {
       unsubscribe();
@@ -41,14 +45,20 @@ export function watchTarget(session: SessionApi): TargetTraffic {
   const unsubscribe = target.events.on((e) => {
     if (e.type === 'stopped') traffic.stops++;
   });
-  // MAME: count the bridge's own requests (a facet call may be served without one, e.g. registers from the stop)
-  const bridge = (target as unknown as { bridge?: { request: (...a: unknown[]) => unknown } }).bridge;
-  if (bridge) {
-    const request = bridge.request;
-    restore.push(() => (bridge.request = request));
-    bridge.request = (...args: unknown[]) => {
-      traffic.calls.set(`bridge.${String(args[0])}`, (traffic.calls.get(`bridge.${String(args[0])}`) ?? 0) + 1);
-      return request.apply(bridge, args);
+  // MAME's bridge and VICE's monitor client: count their own requests (a facet call may be served without one,
+  // e.g. registers that came with the stop)
+  type Wire = { request: (...a: unknown[]) => unknown };
+  const t = target as unknown as { bridge?: Wire; vice?: { client?: Wire } };
+  const wire = t.bridge ?? t.vice?.client;
+  if (wire) {
+    const prefix = t.bridge ? 'bridge' : 'vice';
+    const request = wire.request;
+    restore.push(() => (wire.request = request));
+    wire.request = (...args: unknown[]) => {
+      const name = `${prefix}.${typeof args[0] === 'number' ? `0x${args[0].toString(16)}` : String(args[0])}`;
+      traffic.calls.set(name, (traffic.calls.get(name) ?? 0) + 1);
+      traffic.order.push(name);
+      return request.apply(wire, args);
     };
     return traffic;
   }

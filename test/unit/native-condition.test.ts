@@ -128,3 +128,31 @@ test('what the emulator cannot get exactly right stays host-side, with the reaso
     assert.match(compiled.reason, reason, text);
   }
 });
+
+test('a host-side && chain: the parts that compile are the guard the emulator tests first, the reason is kept', async () => {
+  const g = address('g_uchar').toString(16);
+  // the local is in a VICE-unaddressable frame: the chain stays host-side, its global part is the guard
+  const one = await native('g_uchar == 200 && local_int == 5', 'vice', 'stack_frame');
+  assert.ok('reason' in one);
+  assert.match(one.reason, /lives in a stack frame/);
+  assert.equal(one.guard, `@cpu:$${g} == $c8`);
+  // several compiled parts, in any order, joined with &&; the guard run by the built-in's evaluator holds exactly
+  // when those parts do (it is never false where the whole condition is true)
+  const two = await native('g_uchar != 5 && local_int == 5 && $x == 7', 'vice', 'stack_frame');
+  assert.ok('reason' in two && two.guard);
+  assert.equal(two.guard, `(@cpu:$${g} != $5) && (X == $7)`);
+  const guard = parseCondition(two.guard);
+  for (const v of SAMPLES.filter((n) => n < 256)) {
+    store('g_uchar', v, 1);
+    assert.equal(guard({ register: (r) => REGS[r], memory: (_bank, at) => memory[at] }), v !== 5, `g_uchar ${v}`);
+  }
+  // no guard: no part compiles, or the chain is an || (no part of it is necessary)
+  const none = await native('local_int == 5 && g_int > 100', 'vice', 'stack_frame');
+  assert.ok('reason' in none && none.guard === undefined, JSON.stringify(none));
+  const or = await native('g_uchar == 200 || local_int == 5', 'vice', 'stack_frame');
+  assert.ok('reason' in or && or.guard === undefined, JSON.stringify(or));
+  // MAME: its own language
+  const m = await native('g_uchar == 200 && g_float == 1.5', 'mame');
+  assert.ok('reason' in m);
+  assert.equal(m.guard, `b@0x${g} == 0xc8`);
+});

@@ -36,7 +36,9 @@ export class ViceConnection implements ViceFeature {
   private state: 'running' | 'stopped' = 'running';
   private pc = 0;
   private lastStop?: StopInfo;
+  /** the registers; `regsStand`: as they are now (VICE sent them as it stopped, 0x31 before 0x62, nothing ran since) */
   private regs = new Map<number, number>();
+  private regsStand = false;
   private hits: CheckpointInfo[] = [];
   private jammed = false;
   /** why we expect the next stop: a command of ours, or undefined (the machine stopped by itself) */
@@ -115,7 +117,8 @@ export class ViceConnection implements ViceFeature {
   }
 
   async readRegisters(): Promise<Register[]> {
-    const values = await this.hiddenStop(() => this.refreshRegisters());
+    const stand = this.clientState === 'stopped' && this.regsStand;
+    const values = stand ? this.regs : await this.hiddenStop(() => this.refreshRegisters());
     return this.info.registers.map((r) => ({ name: r.name, bits: r.bits, value: values.get(r.id) ?? 0 }));
   }
 
@@ -401,7 +404,7 @@ export class ViceConnection implements ViceFeature {
     } finally {
       if (this.hidden === 1) await this.eventChain;
       // re-checked after the wait: a command that joined meanwhile resumes when it is done
-      if (this.hidden === 1 && !this.realStop && resumeAfter && this.isStopped()) {
+      if (this.hidden === 1 && !this.realStop && resumeAfter && !this.running) {
         try {
           await this.resuming(Cmd.EXIT);
         } catch {
@@ -438,6 +441,7 @@ export class ViceConnection implements ViceFeature {
         break;
       case Evt.REGISTERS:
         this.takeRegisters(e.body);
+        this.regsStand = true;
         break;
       case Evt.JAM:
         this.jammed = true;
@@ -447,6 +451,7 @@ export class ViceConnection implements ViceFeature {
         break;
       case Evt.RESUMED:
         this.state = 'running';
+        this.regsStand = false;
         this.jammed = false;
         if (!this.hidden) this.events.emit({ type: 'running' });
         break;
@@ -485,10 +490,6 @@ export class ViceConnection implements ViceFeature {
       for (const n of stepCps) await this.client.request(Cmd.CHECKPOINT_DELETE, u32(n)).catch(() => undefined);
       this.publish(stop);
     });
-  }
-
-  private isStopped(): boolean {
-    return this.state === 'stopped';
   }
 
   private publish(stop: StopInfo): void {
