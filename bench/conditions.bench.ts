@@ -5,7 +5,9 @@
  * SDCC ZX fixture, a breakpoint in the main loop; on the built-in C64 with the cc65 fixture waiting for a key, a
  * breakpoint on the KERNAL's IRQ entry (60 hits an emulated second). Each condition is false throughout: compiled
  * into the emulator's breakpoint, or the session's (a stop, a read, a resume per hit). Also the CPU stops counted
- * at the target.
+ * at the target. Last, a host-side condition on a cc65 local (read through cc65's C stack pointer) on the built-in
+ * C64 over its VICE protocol: the monitor's round trips per false hit, and the time a hit costs as a ratio to one
+ * raw monitor round trip (a 1-byte read while stopped) measured in the same run.
  * Run: node --import tsx bench/conditions.bench.ts [seconds per case]
  */
 import { SessionManager } from '../src/session/manager.js';
@@ -13,7 +15,9 @@ import { CONNECTORS } from '../src/connectors/registry.js';
 import type { ClientSession } from '../src/session/client-session.js';
 import { sleep } from '../src/core/async.js';
 import { buildZxFixture } from '../test/support/zx-fixture.js';
-import { buildC64Fixture } from '../test/support/c64-fixture.js';
+import { join } from 'node:path';
+import { buildC64Fixture, buildCc65Program, findMarkers, REPO_ROOT } from '../test/support/c64-fixture.js';
+import { measure } from './measure.js';
 import { emulatedSeconds, watchTarget } from '../test/support/target-traffic.js';
 
 const SECONDS = Number(process.argv[2] ?? 2);
@@ -126,9 +130,44 @@ async function main(): Promise<void> {
         { name: 'false host-side: counter * 2 == 99', condition: 'counter * 2 == 99' },
       ],
     );
+
+    await cc65Local(manager);
   } finally {
     await manager.closeAll();
   }
+}
+
+/** A false host-side condition on a cc65 local at every call of `step`: round trips a hit, and a hit's time. */
+async function cc65Local(manager: SessionManager): Promise<void> {
+  const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'locals'), ['locals.c']);
+  const at = (await findMarkers([join(dir, 'locals.c')])).step_return;
+  const client = manager.start(
+    { machine: 'c64', emulator: 'builtin', program: join(dir, 'program.prg'), cwd: dir },
+    { kind: 'cli', label: 'bench' },
+  );
+  await client.session.waitForStop(60_000);
+  const raw = await measure(() => client.session.readMemory({ space: 'cpu', offset: 0xa0 }, 1), 200);
+  const bp = await client.setLineBreakpoint(at.file, at.line, 'y == 200');
+  if (bp.native_condition !== undefined || !bp.verified) throw new Error(`y == 200: ${bp.message ?? 'compiled'}`);
+  const traffic = watchTarget(client.session);
+  traffic.reset();
+  const t0 = performance.now();
+  await client.resume();
+  await sleep(SECONDS * 1000);
+  await client.nextStop(30_000, () => client.pause());
+  const wall = performance.now() - t0;
+  traffic.stop();
+  await client.clearBreakpoint(bp.id);
+  // beside the bench's own resume and pause, each false hit's requests
+  const hits = traffic.stops - 1;
+  const perHit = (traffic.requests - 2) / hits;
+  const msPerHit = wall / hits;
+  console.log(`Built-in C64 (cc65) over its VICE protocol, false host-side condition on a C-stack local (y == 200):`);
+  console.log(
+    `  ${hits} hits in ${(wall / 1000).toFixed(2)} s: ${perHit.toFixed(2)} monitor round trips a hit (target <= 2); ` +
+      `${msPerHit.toFixed(2)} ms a hit = ${(msPerHit / raw.median).toFixed(1)}x a raw monitor round trip ` +
+      `(1-byte read while stopped: median ${raw.median.toFixed(3)} ms, p95 ${raw.p95.toFixed(3)} ms)`,
+  );
 }
 
 void main().catch((err) => {

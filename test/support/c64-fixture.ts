@@ -89,7 +89,7 @@ async function buildInto(
   }
 }
 
-async function findMarkers(files: string[]): Promise<C64Fixture['markers']> {
+export async function findMarkers(files: string[]): Promise<C64Fixture['markers']> {
   const markers: C64Fixture['markers'] = {};
   for (const file of files) {
     (await readFile(file, 'utf8')).split('\n').forEach((text, i) => {
