@@ -92,7 +92,7 @@ function fakeMame(ports: PortInfo[], machine = 'amiga') {
   return { raw, queued, held, listed: () => listed };
 }
 
-test('MAME mouse: each point is the move since the last, for one frame; buttons held while pressed', async () => {
+test('MAME mouse: the moves add up to a position per axis, held, wrapped to the field; buttons held while pressed', async () => {
   const m = fakeMame([
     {
       tag: ':mouse',
@@ -103,37 +103,27 @@ test('MAME mouse: each point is the move since the last, for one frame; buttons 
       ],
     },
   ]);
-  const mouse = new MameMouse(m.raw);
+  let release: (() => void) | undefined;
+  const mouse = new MameMouse({ ...m.raw, onInputReleased: (l: () => void) => ((release = l), () => undefined) });
   assert.equal(await mouse.unavailable(), undefined);
   const at = (x: number, y: number, buttons = 0) => mouse.point({ x, y, width: 320, height: 200, buttons });
   await at(100, 50); // the first point only sets where the pointer is
   await at(110, 45);
   await at(110, 45, 1);
   await at(112, 45, 0);
-  assert.deepEqual(m.queued, [
-    [
-      {
-        fields: [
-          { port: ':mouse', field: 'Mouse X', value: 10 },
-          { port: ':mouse', field: 'Mouse Y', value: -5 },
-        ],
-        frames: 1,
-      },
-    ],
-    [
-      {
-        fields: [
-          { port: ':mouse', field: 'Mouse X', value: 2 },
-          { port: ':mouse', field: 'Mouse Y', value: 0 },
-        ],
-        frames: 1,
-      },
-    ],
-  ]);
+  // MAME's set_value is what the port reads: 10, then 12; y -5 wraps to 251 in the field's 8 bits
   assert.deepEqual(m.held, [
+    { port: ':mouse', field: 'Mouse X', value: 10 },
+    { port: ':mouse', field: 'Mouse Y', value: 251 },
     { port: ':mouse', field: 'Mouse Button 1', value: 1 },
+    { port: ':mouse', field: 'Mouse X', value: 12 },
     { port: ':mouse', field: 'Mouse Button 1', value: 0 },
   ]);
+  assert.deepEqual(m.queued, [], 'nothing paced by frames: a position stays');
+  // a stop released every held field (the port reads 0 again): the position starts from 0
+  release!();
+  await at(115, 45);
+  assert.deepEqual(m.held.at(-1), { port: ':mouse', field: 'Mouse X', value: 3 });
   assert.equal(m.listed(), 1, 'the ports are listed once');
 });
 

@@ -1,23 +1,36 @@
 /**
  * The pointer over the screen panel drives a MAME machine's mouse: its
- * analog X/Y fields (mouse, trackball or lightgun; findMouse) are relative,
- * so each move becomes the change since the last point, in screen pixels,
- * held for one frame through the bridge's input queue; buttons are held
- * fields (input_set) while pressed. A machine without such fields (the
+ * analog X/Y fields (mouse, trackball or lightgun; findMouse). MAME's
+ * `set_value` on such a field sets what its port reads (tried on 0.251's
+ * mac128k: 10 reads 10 while held, 0 once cleared), not a delta, so the
+ * pointer's moves add up to a position per axis, wrapped to the field's
+ * range, held (input_set) until the next move; the machine sees its counter
+ * move by each step, as a real mouse's. A stop releases every held field
+ * (the port reads 0 again), so the position starts from 0 after one.
+ * Buttons are held fields while pressed. A machine without such fields (the
  * Spectrum) answers `unsupported` naming it, once its ports were listed.
  */
 import { RetroError } from '../../core/errors.js';
 import type { MouseInput, PointerState } from '../../core/input-devices.js';
-import { findMouse, type MameRaw } from './mame-raw.js';
+import { findMouse, type AxisRange, type MameRaw } from './mame-raw.js';
 
 type Mouse = ReturnType<typeof findMouse>;
 
 export class MameMouse implements MouseInput {
   private mouse?: Promise<Mouse>;
   private last?: { x: number; y: number };
+  private at = { x: 0, y: 0 };
   private buttons = 0;
 
-  constructor(private readonly raw: Pick<MameRaw, 'machine' | 'listPorts' | 'enqueueInput' | 'setInput'>) {}
+  constructor(
+    private readonly raw: Pick<MameRaw, 'machine' | 'listPorts' | 'setInput'> &
+      Partial<Pick<MameRaw, 'onInputReleased'>>,
+  ) {
+    raw.onInputReleased?.(() => {
+      this.at = { x: 0, y: 0 };
+      this.buttons = 0;
+    });
+  }
 
   async unavailable(): Promise<string | undefined> {
     try {
@@ -34,16 +47,14 @@ export class MameMouse implements MouseInput {
     this.last = { x: p.x, y: p.y };
     const dx = p.x - last.x;
     const dy = p.y - last.y;
-    if (dx || dy)
-      await this.raw.enqueueInput([
-        {
-          fields: [
-            { ...mouse.x, value: dx },
-            { ...mouse.y, value: dy },
-          ],
-          frames: 1,
-        },
-      ]);
+    if (dx) {
+      this.at.x = wrap(this.at.x + dx, mouse.range.x);
+      await this.raw.setInput(mouse.x.port, mouse.x.field, this.at.x);
+    }
+    if (dy) {
+      this.at.y = wrap(this.at.y + dy, mouse.range.y);
+      await this.raw.setInput(mouse.y.port, mouse.y.field, this.at.y);
+    }
     for (let b = 0; b < mouse.buttons.length && b < 3; b++) {
       const bit = 1 << b;
       if ((p.buttons & bit) === (this.buttons & bit)) continue;
@@ -63,4 +74,10 @@ export class MameMouse implements MouseInput {
       });
     return this.mouse;
   }
+}
+
+/** `value` within [min, max], counting on past either end as a mouse counter does. */
+function wrap(value: number, range: AxisRange): number {
+  const span = range.max - range.min + 1;
+  return ((((value - range.min) % span) + span) % span) + range.min;
 }

@@ -9,7 +9,7 @@ import { unsupported } from '../../core/errors.js';
 import { featureKey } from '../../core/target.js';
 import type { BridgeClient, BridgeEvent } from './bridge-client.js';
 
-import type { FieldRef, InputStep, Instruction, PortInfo, ShareInfo, SpaceInfo } from './bridge-ops.js';
+import type { FieldRef, InputStep, Instruction, PortField, PortInfo, ShareInfo, SpaceInfo } from './bridge-ops.js';
 export type { FieldRef, InputStep, Instruction, PortField, PortInfo, ShareInfo, SpaceInfo } from './bridge-ops.js';
 
 /** How long a queued input sequence may take before we stop waiting for it. */
@@ -33,12 +33,15 @@ export interface MameRaw {
   typeNatural(text: string, coded: boolean): Promise<void>;
   /** Releases every held field and cuts every queued sequence; returns the cut sequence ids. */
   releaseAllInput(): Promise<number[]>;
+  /** Called whenever the held fields were released (a stop, release all, the machine ending). */
+  onInputReleased(listener: () => void): () => void;
 }
 
 export const MAME_RAW_FEATURE = featureKey<MameRaw>('mame-raw');
 
 export class MameRawFeature implements MameRaw {
   private nextInputId = 1;
+  private readonly released = new Set<() => void>();
   private readonly waiting = new Map<number, (how: 'done' | 'cut') => void>();
 
   constructor(
@@ -108,7 +111,13 @@ export class MameRawFeature implements MameRaw {
   async releaseAllInput(): Promise<number[]> {
     const cut = (await this.bridge.request('input_release_all')).result.cut;
     cut.forEach((id) => this.settle(id, 'cut'));
+    this.released.forEach((l) => l());
     return cut;
+  }
+
+  onInputReleased(listener: () => void): () => void {
+    this.released.add(listener);
+    return () => this.released.delete(listener);
   }
 
   private settle(id: number, how: 'done' | 'cut'): void {
@@ -119,10 +128,20 @@ export class MameRawFeature implements MameRaw {
 
   private onEvent(e: BridgeEvent): void {
     if (e.event === 'input_done' && typeof e.id === 'number') this.settle(e.id, 'done');
-    else if (e.event === 'input_released' && Array.isArray(e.cut))
+    else if (e.event === 'input_released' && Array.isArray(e.cut)) {
       e.cut.forEach((id) => typeof id === 'number' && this.settle(id, 'cut'));
-    else if (e.event === 'machine_stop') for (const id of [...this.waiting.keys()]) this.settle(id, 'cut');
+      this.released.forEach((l) => l());
+    } else if (e.event === 'machine_stop') {
+      for (const id of [...this.waiting.keys()]) this.settle(id, 'cut');
+      this.released.forEach((l) => l());
+    }
   }
+}
+
+/** The values an analog field's port bits take. */
+export interface AxisRange {
+  min: number;
+  max: number;
 }
 
 /** Mouse axes and buttons among a machine's ports; 'unsupported' naming the machine when it has none. */
@@ -130,7 +149,7 @@ export function findMouse(
   ports: PortInfo[],
   machine: string,
   player = 1,
-): { x: FieldRef; y: FieldRef; buttons: FieldRef[] } {
+): { x: FieldRef; y: FieldRef; buttons: FieldRef[]; range: { x: AxisRange; y: AxisRange } } {
   const all = ports.flatMap((p) => p.fields.map((f) => ({ port: p.tag, f })));
   const axis = (suffix: string) =>
     all.find(
@@ -150,6 +169,14 @@ export function findMouse(
   const buttons = all
     .filter(({ f }) => /mouse/i.test(f.name) && /_BUTTON\d$/.test(f.type))
     .concat(all.filter(({ f }) => f.type === `P${player}_BUTTON1` || f.type === `P${player}_BUTTON2`))
+    // a field both named like a mouse button and typed as a player's button is one button
+    .filter((b, i, list) => list.findIndex((o) => o.port === b.port && o.f.name === b.f.name) === i)
     .map(({ port, f }) => ({ port, field: f.name }));
-  return { x: { port: x.port, field: x.f.name }, y: { port: y.port, field: y.f.name }, buttons };
+  const range = (f: PortField): AxisRange => ({ min: f.minvalue ?? 0, max: f.maxvalue ?? f.mask });
+  return {
+    x: { port: x.port, field: x.f.name },
+    y: { port: y.port, field: y.f.name },
+    buttons,
+    range: { x: range(x.f), y: range(y.f) },
+  };
 }
