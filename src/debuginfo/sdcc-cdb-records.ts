@@ -48,14 +48,22 @@ export interface LinkTables {
   lines: LineTableBuilder;
   /** symbol key → address */
   addresses: Map<string, number>;
-  /** the named addresses, for the label list */
-  named: { sym: SymbolName; address: number }[];
+  /** the named addresses, for the label list: symbol keys (`scope$name$level$block`) and their addresses */
+  namedKeys: string[];
+  namedAddresses: number[];
   /** `scope$name` → start of the function's last instruction (`L:X…`) */
   ends: Map<string, number>;
 }
 
 export function emptyLinkTables(): LinkTables {
-  return { asm: [], lines: new LineTableBuilder(), addresses: new Map(), named: [], ends: new Map() };
+  return {
+    asm: [],
+    lines: new LineTableBuilder(),
+    addresses: new Map(),
+    namedKeys: [],
+    namedAddresses: [],
+    ends: new Map(),
+  };
 }
 
 export class RecordError extends Error {}
@@ -81,6 +89,27 @@ export function parseRecord(line: string, module: string, lineNo: number): CdbRe
 }
 
 export function parseSymbolName(text: string): SymbolName {
+  const key = symbolKey(text);
+  return {
+    scope: text.slice(0, symFirst),
+    name: text.slice(symFirst + 1, symPrev),
+    level: symLevel,
+    block: symBlock,
+    key,
+  };
+}
+
+/** Where symbolKey found the name's bounds and numbers (module variables: no result object per symbol). */
+let symFirst = 0;
+let symPrev = 0;
+let symLevel = 0;
+let symBlock = 0;
+
+/**
+ * A symbol's identity, `scope$name$level$block` without the sub-level, checked as parseSymbolName checks it;
+ * sets symFirst/symPrev (the `$` after the scope and before the level), symLevel and symBlock.
+ */
+function symbolKey(text: string): string {
   // by index rather than split: this runs for most records of a big file
   const first = text.indexOf('$');
   const last = text.lastIndexOf('$');
@@ -96,11 +125,16 @@ export function parseSymbolName(text: string): SymbolName {
     throw badSymbol(text);
   const block = readInt(text, last + 1);
   if (!(level >= 0) || !(block >= 0) || numberEnd !== text.length) throw badSymbol(text);
-  const scope = text.slice(0, first);
-  const name = text.slice(first + 1, prev);
+  [symFirst, symPrev, symLevel, symBlock] = [first, prev, level, block];
   // the identity leaves out the sub-level: `G$x$0_0$0` and the address record's `G$x$0$0` are one symbol
-  const key = levelEnd === last ? text : `${text.slice(0, levelEnd)}${text.slice(last)}`;
-  return { scope, name, level, block, key };
+  return levelEnd === last ? text : `${text.slice(0, levelEnd)}${text.slice(last)}`;
+}
+
+/** The scope and name of a symbol key (`scope$name$level$block`). */
+export function keyParts(key: string): { scope: string; name: string } {
+  const first = key.indexOf('$');
+  const prev = key.lastIndexOf('$', key.lastIndexOf('$') - 1);
+  return { scope: key.slice(0, first), name: key.slice(first + 1, prev) };
 }
 
 function badSymbol(text: string): RecordError {
@@ -239,12 +273,14 @@ export function readLink(line: string, into: LinkTables): void {
     into.asm.push(address); // most records: checked first
   else if (kind === 0x43 /* C */ && line.charCodeAt(3) === DOLLAR) cLine(line, colon, address, into.lines);
   else if (kind === 0x58 /* X */) {
-    const sym = parseSymbolName(line.slice(3, colon));
-    into.ends.set(`${sym.scope}$${sym.name}`, address);
+    const text = line.slice(3, colon);
+    symbolKey(text);
+    into.ends.set(text.slice(0, symPrev), address); // scope$name
   } else {
-    const sym = parseSymbolName(line.slice(2, colon));
-    into.addresses.set(sym.key, address);
-    into.named.push({ sym, address });
+    const key = symbolKey(line.slice(2, colon));
+    into.addresses.set(key, address);
+    into.namedKeys.push(key);
+    into.namedAddresses.push(address);
   }
 }
 

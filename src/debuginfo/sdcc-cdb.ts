@@ -15,8 +15,10 @@
 import { badDebugInfo } from '../core/errors.js';
 import type { CField, CType, DebugInfo, FunctionInfo, Storage, Variable } from './model.js';
 import type { LineTable } from './line-table.js';
+import { LazyFunction, type FunctionFields } from './lazy-function.js';
 import {
   emptyLinkTables,
+  keyParts,
   parseRecord,
   readLink,
   RecordError,
@@ -74,8 +76,8 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
       warn(i + 1, `${e.message}: ${clip(line)}`);
     }
   }
-  const { asm, lines, named, ends } = links;
-  if (!recs.some((r) => r.kind !== 'module') && !asm.length && !lines.length && !named.length && !ends.size) {
+  const { asm, lines, namedKeys, ends } = links;
+  if (!recs.some((r) => r.kind !== 'module') && !asm.length && !lines.length && !namedKeys.length && !ends.size) {
     const first = found[0]?.msg.slice(fileName.length + 1);
     throw badDebugInfo(
       first
@@ -93,6 +95,9 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
 }
 
 type Warn = (lineNo: number, msg: string) => void;
+
+/** Stands for a variable variablesOf was asked not to make. */
+const NOT_MADE = {} as Variable;
 
 class CdbBuilder {
   private readonly addresses: Map<string, number>;
@@ -132,16 +137,25 @@ class CdbBuilder {
     const functions = this.functions(lines);
     const globals = this.globals();
     const symbols: DebugInfo['symbols'] = [];
-    for (const { sym, address } of this.links.named) {
-      if (sym.scope === 'C' || sym.scope.startsWith('L')) continue;
+    const { namedKeys, namedAddresses } = this.links;
+    for (let i = 0; i < namedKeys.length; i++) {
+      const key = namedKeys[i];
+      // scope C (code labels) or L… (locals) are not labels of the program
+      if (key.charCodeAt(0) === 0x4c /* L */ || (key.charCodeAt(0) === 0x43 /* C */ && key.charCodeAt(1) === 0x24))
+        continue;
+      const { name } = keyParts(key);
+      const address = namedAddresses[i];
       symbols.push(
-        address > 0xffff
-          ? { name: sym.name, address: address & 0xffff, bank: Math.floor(address / 0x10000) }
-          : { name: sym.name, address },
+        address > 0xffff ? { name, address: address & 0xffff, bank: Math.floor(address / 0x10000) } : { name, address },
       );
     }
     symbols.sort((a, b) => a.address - b.address);
     const files = [...lines.files];
+    // the functions' variables are made later from the local records, types and addresses: the rest can go
+    this.recs.length = 0;
+    this.links.asm.length = 0;
+    this.links.namedKeys.length = 0;
+    this.links.namedAddresses.length = 0;
     return { format: 'sdcc-cdb', cpu: 'z80', files, lines, functions, globals, symbols };
   }
 
@@ -158,14 +172,11 @@ class CdbBuilder {
     }
     found.sort((a, b) => a.start - b.start);
 
-    // typed arrays sort numerically without a comparator: these hold every address of the file
-    const boundaries = sortedAddresses(
-      found.map((f) => f.start),
-      this.addresses.values(),
-      this.links.asm,
-      lines.addresses,
-    );
-    const asmSorted = Float64Array.from(this.links.asm).sort();
+    // every known address, as sorted lists (the next one after a function's last instruction bounds its end)
+    const asmSorted = ascending(this.links.asm);
+    const starts = found.map((f) => f.start);
+    const named = ascending(this.addresses.values());
+    const boundaries = [starts, named, asmSorted, lines.addresses];
     const lineAddrs = lines.addresses;
 
     return found.map(({ rec, start }, i) => {
@@ -184,7 +195,7 @@ class CdbBuilder {
       if (hasAsm) lastStart = Math.max(lastStart, asmSorted[asmEnd - 1]);
       if (lineEnd > firstLine) lastStart = Math.max(lastStart, lineAddrs[lineEnd - 1]);
       if (markInside) lastStart = Math.max(lastStart, endMark);
-      const next = boundaries[lowerBound(boundaries, lastStart + 1)] as number | undefined;
+      const next = nextAddress(boundaries, lastStart + 1);
       let end = next !== undefined ? next - 1 : lastStart + MAX_Z80_INSTRUCTION - 1;
       if (exactLast) end = Math.min(end, lastStart + MAX_Z80_INSTRUCTION - 1);
       let bodyBlock: number | undefined;
@@ -192,15 +203,10 @@ class CdbBuilder {
         const block = lines.block(k) ?? 0;
         if (lines.level(k) === 1 && !(bodyBlock !== undefined && bodyBlock <= block)) bodyBlock = block;
       }
-      const { params, locals, stackLocals, stackParams } = this.variablesOf(rec, bodyBlock);
+      // the frame's layout now (and every record's type checked, for the warnings); the Variables on first use
+      const { stackLocals, stackParams } = this.variablesOf(rec, bodyBlock, false);
       const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
-      const fn: FunctionInfo = {
-        name: rec.sym.name,
-        start: split(start).address,
-        end: split(end).address,
-        params,
-        locals,
-      };
+      const fn: FunctionFields = { name: rec.sym.name, start: split(start).address, end: split(end).address };
       const bank = split(start).bank;
       if (bank !== undefined) fn.bank = bank;
       if (lineEnd > firstLine) fn.file = lines.file(firstLine);
@@ -208,12 +214,17 @@ class CdbBuilder {
       // numbers[1] is the size of the locals SDCC put on the stack.
       if (stackLocals || (rec.numbers[1] ?? 0) > 0) fn.hasFramePointer = true;
       else if (!stackParams) fn.hasFramePointer = false;
-      else for (const p of params) toEntryStack(p); // unknown until the prologue is seen: z80-frame.ts
-      return fn;
+      const undecided = fn.hasFramePointer === undefined;
+      return new LazyFunction(fn, () => {
+        const { params, locals } = this.variablesOf(rec, bodyBlock, true);
+        if (undecided) for (const p of params) toEntryStack(p); // unknown until the prologue is seen: z80-frame.ts
+        return { params, locals };
+      });
     });
   }
 
-  private variablesOf(fnRec: Rec<'function'>, bodyBlock: number | undefined) {
+  /** `make`: the Variables too, else only what the frame's layout needs (types are checked either way). */
+  private variablesOf(fnRec: Rec<'function'>, bodyBlock: number | undefined, make: boolean) {
     const params: { v: Variable; order: number }[] = [];
     const locals: Variable[] = [];
     let stackLocals = false;
@@ -222,7 +233,7 @@ class CdbBuilder {
       const onStack = r.space === 'B' || r.onStack;
       if (onStack && r.stackOffset < 0) stackLocals = true; // includes SDCC's spill slots (sloc)
       if (/^sloc\d+$/.test(r.sym.name)) return;
-      const v = this.variable(r);
+      const v = make ? this.variable(r) : this.chain(r.typeText, r.module, r.sym.name, r.lineNo) && NOT_MADE;
       if (!v) return;
       const isParam =
         r.sym.level <= 1 &&
@@ -370,11 +381,21 @@ function toEntryStack(v: Variable): void {
   if (v.storage.kind === 'frame') v.storage = { kind: 'stack', offset: v.storage.offset - 2 };
 }
 
-/** The addresses of all lists, ascending; a repeat is harmless to the binary searches made in it. */
-function sortedAddresses(...lists: Iterable<number>[]): Float64Array {
-  const all: number[] = [];
-  for (const list of lists) for (const a of list) all.push(a);
-  return Float64Array.from(all).sort();
+/** `list` ascending: itself when it already is (linker records mostly come in address order), else a sorted copy. */
+function ascending(list: Iterable<number>): ArrayLike<number> {
+  const a = Array.isArray(list) ? (list as number[]) : [...list];
+  for (let i = 1; i < a.length; i++) if (a[i] < a[i - 1]) return Float64Array.from(a).sort(); // no comparator
+  return a;
+}
+
+/** The least address >= `from` in any of the sorted lists. */
+function nextAddress(lists: ArrayLike<number>[], from: number): number | undefined {
+  let best: number | undefined;
+  for (const list of lists) {
+    const i = lowerBound(list, from);
+    if (i < list.length && (best === undefined || list[i] < best)) best = list[i];
+  }
+  return best;
 }
 
 /** `raw` without surrounding white space, copied only when it has some (most lines have none). */
