@@ -35,7 +35,8 @@ export type CdbRecord = Located &
         space: string;
         onStack: boolean;
         stackOffset: number;
-        registers?: string[];
+        /** the register list as written (`l,h`), split when a variable is made of it */
+        registers?: string;
       }
     | { kind: 'type'; scope: string; tag: string; fields: { offset: number; name: string; typeText: string }[] }
   );
@@ -70,18 +71,19 @@ export class RecordError extends Error {}
 
 /** An `M:`, `F:`, `S:` or `T:` record; `module` is the current one (an `M:` record's own name is its module). */
 export function parseRecord(line: string, module: string, lineNo: number): CdbRecord {
-  const tag = line.slice(0, 2);
+  // the tag by its characters: a two-character slice per record would be a string copy each
+  const tag = line.charCodeAt(1) === 0x3a /* : */ ? line.charCodeAt(0) : -1;
   const body = line.slice(2);
   switch (tag) {
-    case 'M:': {
+    case 0x4d /* M */: {
       if (!/^[\w.-]+$/.test(body)) throw new RecordError('module name missing or malformed');
       return { kind: 'module', module: body, lineNo, name: body };
     }
-    case 'F:':
+    case 0x46 /* F */:
       return parseFunction(body, module, lineNo);
-    case 'S:':
+    case 0x53 /* S */:
       return parseSymbol(body, module, lineNo);
-    case 'T:':
+    case 0x54 /* T */:
       return parseType(body, module, lineNo);
     default:
       throw new RecordError(`unknown record type "${line.slice(0, 1)}"`);
@@ -236,7 +238,7 @@ function parseSymbol(body: string, module: string, lineNo: number): CdbRecord {
     const shut = body.indexOf(']', end + 2);
     const list = shut < 0 ? '' : body.slice(end + 2, shut);
     if (shut >= 0 && /^\w*(?:,\w*)*$/.test(list) && (shut + 1 === body.length || body.charCodeAt(shut + 1) === COMMA))
-      rec.registers = list ? list.split(',') : [];
+      rec.registers = list;
   }
   return rec;
 }

@@ -301,7 +301,7 @@ class CdbBuilder {
     const address = this.addresses.get(symKey(r.sym));
     if (address !== undefined) return { kind: 'static', ...split(address) };
     if (r.space === 'B' || r.onStack) return { kind: 'frame', register: 'IX', offset: r.stackOffset };
-    if (r.registers?.length) return { kind: 'register', registers: r.registers.map((x) => x.toUpperCase()) };
+    if (r.registers) return { kind: 'register', registers: r.registers.toUpperCase().split(',') };
     return { kind: 'optimized_out' };
   }
 
