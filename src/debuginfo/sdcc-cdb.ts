@@ -106,7 +106,7 @@ class CdbBuilder {
   private readonly structCache = new Map<Rec<'type'>, Extract<CType, { kind: 'struct' | 'union' }>>();
   /** parsed type chains by module, then chain text */
   private readonly chains = new Map<string, Map<string, ParsedChain>>();
-  /** local symbol records by `module|function`, in file order */
+  /** local symbol records by `module.function`, in file order */
   private readonly localsByFunction = new Map<string, Rec<'symbol'>[]>();
   private moduleFiles?: Map<string, string>;
 
@@ -229,7 +229,7 @@ class CdbBuilder {
     const locals: Variable[] = [];
     let stackLocals = false;
     let stackParams = false;
-    (this.localsByFunction.get(`${fnRec.module}|${fnRec.sym.name}`) ?? []).forEach((r, order) => {
+    (this.localsByFunction.get(`${fnRec.module}.${fnRec.sym.name}`) ?? []).forEach((r, order) => {
       const onStack = r.space === 'B' || r.onStack;
       if (onStack && r.stackOffset < 0) stackLocals = true; // includes SDCC's spill slots (sloc)
       if (/^sloc\d+$/.test(r.sym.name)) return;
@@ -364,11 +364,13 @@ function symKey(s: SymbolName): string {
   return s.key;
 }
 
-/** `L<module>.<function>` (SDCC ≥ 3.x) or `L<function>` (older) → `module|function`. */
+/**
+ * `L<module>.<function>` (SDCC ≥ 3.x) or `L<function>` (older) → `module.function`, unambiguous as a function name
+ * has no dot (the scope's own text in the common case: no new string to hash for every local).
+ */
 function ownerKey(scope: string, symModule: string): string {
   const owner = scope.slice(1);
-  const dot = owner.lastIndexOf('.');
-  return dot < 0 ? `${symModule}|${owner}` : `${owner.slice(0, dot)}|${owner.slice(dot + 1)}`;
+  return owner.includes('.') ? owner : `${symModule}.${owner}`;
 }
 
 /** Banked builds put the bank above bit 16 of linker addresses. */
