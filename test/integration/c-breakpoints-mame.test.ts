@@ -107,6 +107,24 @@ test('a host-side condition on a frame slot and a register: the registers come w
   await dap.clearBreakpoint(bp.id);
 });
 
+test("a joined condition: its compiled part is the MAME breakpoint's guard, the rest the session's at the stops it lets through", async () => {
+  const m = fx.markers.plot_body;
+  const bp = await dap.setLineBreakpoint(m.file, m.line, 'col == 5 && (value ^ col) == 250'); // 255 ^ 5
+  assert.equal(bp.native_condition, undefined);
+  assert.match(bp.condition_host ?? '', /not readable by the emulator/);
+  assert.match(bp.native_guard ?? '', /^\S+ == 0x5$/);
+  traffic.reset();
+  await dap.resume();
+  const status = await session.waitForStop(30_000);
+  const stops = traffic.stops;
+  assert.deepEqual(status.last_stop?.breakpoint_ids, [bp.id]);
+  assert.equal(await num('col'), 5);
+  assert.equal(await num('value'), 255);
+  // every hit with another col stayed in MAME: the CPU stopped only where the guard held
+  assert.equal(stops, 1, JSON.stringify([...traffic.calls]));
+  await dap.clearBreakpoint(bp.id);
+});
+
 test('two owners at one address: one MAME breakpoint with their conditions joined; who stopped is decided per owner', async () => {
   const m = fx.markers.loop_body;
   const agent = manager.attach(session.id, { kind: 'mcp', label: 'agent' });
