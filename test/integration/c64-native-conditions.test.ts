@@ -109,6 +109,19 @@ for (const emulator of ['builtin', ...(X64SC ? ['vice' as const] : [])] as const
       await dap.clearBreakpoint(bp.id);
     });
 
+    test(`${emulator}: the registers that came with a stop are served without a request, until $00/$01 change`, async () => {
+      const registers = async () => (await session.readRegisters()).find((r) => r.name === '01')!.value;
+      traffic.reset();
+      const port = await registers();
+      assert.deepEqual(traffic.order, [], 'the stop brought them');
+      // the 6510's port is memory and a register: a write there is read again (the KERNAL keeps bits 0-2 set)
+      await dap.writeMemory({ space: 'cpu', offset: 0x01 }, Uint8Array.of(port & ~0x01));
+      traffic.reset();
+      assert.equal(await registers(), port & ~0x01);
+      assert.ok(traffic.order.length >= 1, 'asked again');
+      await dap.writeMemory({ space: 'cpu', offset: 0x01 }, Uint8Array.of(port));
+    });
+
     test(`${emulator}: a compiled condition longer than VICE's protocol carries falls back to the session`, async () => {
       // VICE's binary monitor sends a condition with a one-byte length: at most 255 characters
       // the loop runs counter to 3: from 0 again, one false hit (1) on the way to 2

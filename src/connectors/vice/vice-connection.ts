@@ -164,6 +164,7 @@ export class ViceConnection implements ViceFeature {
 
   async writeBank(bank: number, start: number, data: Uint8Array): Promise<void> {
     checkRange(start, data.length);
+    if (start <= 1) this.regsStand = false; // the registers list $00/$01 (the 6510's port) as '00'/'01'
     await this.hiddenStop(async () => {
       for (let done = 0; done < data.length; done += MAX_MEM_REQUEST) {
         const part = data.subarray(done, done + MAX_MEM_REQUEST);
