@@ -6,7 +6,7 @@
  * toolchain's include folders (cc65: $CC65_INC, /usr/share/cc65/include,
  * /usr/local/share/cc65/include). Reads are bounded.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { readRegularFileSync } from '../core/files.js';
 import type { SourceFile, SourceLocator } from './cc65-c-decls.js';
@@ -38,13 +38,46 @@ export function cc65IncludeFolders(env: NodeJS.ProcessEnv = process.env): string
 }
 
 /** A candidate is opened only when it is a file: a missing one costs a stat, not a failed open and its error. */
-function tryRead(path: string): SourceFile | undefined {
+function tryReadFile(path: string): SourceFile | undefined {
   return statSync(path, { throwIfNoEntry: false })?.isFile() ? read(path) : undefined;
 }
+
+/**
+ * Whether `path` may exist, by its folder's listing read once per locator (a program names hundreds of files,
+ * each tried in several folders: a stat each was most of a big .dbg's load when the sources are elsewhere).
+ * Unknown (true) when the folder cannot be listed.
+ */
+function folderLister(): (path: string) => boolean {
+  const listings = new Map<string, Set<string> | undefined>();
+  return (path) => {
+    const dir = dirname(path);
+    if (!listings.has(dir)) {
+      let names: Set<string> | undefined;
+      try {
+        names = new Set(readdirSync(dir).map(foldCase));
+      } catch (e) {
+        // a missing folder has no files; one we may not list might still hold them
+        names =
+          (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR'
+            ? new Set()
+            : undefined;
+      }
+      listings.set(dir, names);
+    }
+    const names = listings.get(dir);
+    return !names || names.has(foldCase(basename(path)));
+  };
+}
+
+/** File names as the file system compares them (case-insensitively on Windows and macOS by default). */
+const foldCase =
+  process.platform === 'win32' || process.platform === 'darwin' ? (n: string) => n.toLowerCase() : (n: string) => n;
 
 export function sourceLocator(debugInfoPath: string, workspace?: string): SourceLocator {
   const folders = sourceFolders(debugInfoPath, workspace);
   const includes = cc65IncludeFolders();
+  const mayExist = folderLister();
+  const tryRead = (path: string) => (mayExist(path) ? tryReadFile(path) : undefined);
   return (name, { system, from }) => {
     if (isAbsolute(name)) return read(name);
     const dirs = from ? (system ? includes : [dirname(from), ...folders, ...includes]) : folders;
