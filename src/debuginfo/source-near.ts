@@ -45,13 +45,20 @@ function tryReadFile(path: string): SourceFile | undefined {
 /**
  * Whether `path` may exist, by its folder's listing read once per locator (a program names hundreds of files,
  * each tried in several folders: a stat each was most of a big .dbg's load when the sources are elsewhere).
- * Unknown (true) when the folder cannot be listed.
+ * Unknown (true) when the folder cannot be listed, and for a folder's first few names (each is a stat then).
  */
+const STATS_BEFORE_LISTING = 32;
+
 function folderLister(): (path: string) => boolean {
   const listings = new Map<string, Set<string> | undefined>();
+  const asked = new Map<string, number>();
   return (path) => {
     const dir = dirname(path);
     if (!listings.has(dir)) {
+      // a few names are cheaper to stat than a big folder (the one above the build, say) is to list
+      const n = (asked.get(dir) ?? 0) + 1;
+      asked.set(dir, n);
+      if (n <= STATS_BEFORE_LISTING) return true;
       let names: Set<string> | undefined;
       try {
         names = new Set(readdirSync(dir).map(foldCase));
