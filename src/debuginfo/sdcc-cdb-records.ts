@@ -161,11 +161,11 @@ function readInt(text: string, at: number): number {
   return negative ? -value : value;
 }
 
-/** Hex digits from `at` to the end of `text`; NaN unless all of them are. */
-function readHexToEnd(text: string, at: number): number {
+/** Hex digits from `at` to `end` (by default the end of `text`); NaN unless all of them are. */
+function readHexToEnd(text: string, at: number, end = text.length): number {
   let value = 0;
-  if (at >= text.length) return NaN;
-  for (let i = at; i < text.length; i++) {
+  if (at >= end) return NaN;
+  for (let i = at; i < end; i++) {
     const c = text.charCodeAt(i) | 0x20; // lower case letters
     const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
     if (d < 0) return NaN;
@@ -264,6 +264,28 @@ function parseType(body: string, module: string, lineNo: number): CdbRecord {
 }
 
 const DOLLAR = 0x24;
+
+/**
+ * An assembler line record (`L:A$module$n:ADDR`, most of a file) at text[from, to), read in place without a string
+ * for the line; false when it is not one or is not plain (white space around it, no hex address): readLink then
+ * reads the line and says what is wrong.
+ */
+export function readAsmLink(text: string, from: number, to: number, into: LinkTables): boolean {
+  if (
+    text.charCodeAt(from) !== 0x4c /* L */ ||
+    text.charCodeAt(from + 1) !== 0x3a /* : */ ||
+    text.charCodeAt(from + 2) !== 0x41 /* A */ ||
+    text.charCodeAt(from + 3) !== DOLLAR
+  )
+    return false;
+  const last = text.charCodeAt(to - 1);
+  if (!(last > 0x20) || last === 0xa0) return false;
+  const colon = text.lastIndexOf(':', to - 1);
+  const address = colon > from + 1 ? readHexToEnd(text, colon + 1, to) : NaN;
+  if (Number.isNaN(address)) return false;
+  into.asm.push(address);
+  return true;
+}
 
 /** An `L:` record into `into`; RecordError when it is malformed. */
 export function readLink(line: string, into: LinkTables): void {

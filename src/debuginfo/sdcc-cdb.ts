@@ -19,6 +19,7 @@ import { LazyFunction, type FunctionFields } from './lazy-function.js';
 import {
   emptyLinkTables,
   keyParts,
+  readAsmLink,
   parseRecord,
   readLink,
   RecordError,
@@ -60,6 +61,10 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
   for (let i = 0, from = 0; from <= text.length; i++) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
+    if (readAsmLink(text, from, to, links)) {
+      from = to + 1;
+      continue;
+    }
     const line = trimmed(text.slice(from, to));
     from = to + 1;
     if (!line) continue;

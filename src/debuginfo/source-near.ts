@@ -82,12 +82,13 @@ const foldCase =
 
 export function sourceLocator(debugInfoPath: string, workspace?: string): SourceLocator {
   const folders = sourceFolders(debugInfoPath, workspace);
-  const includes = cc65IncludeFolders();
+  let includeDirs: string[] | undefined; // looked for at the first #include
+  const includes = () => (includeDirs ??= cc65IncludeFolders());
   const mayExist = folderLister();
   const tryRead = (path: string) => (mayExist(path) ? tryReadFile(path) : undefined);
   return (name, { system, from }) => {
     if (isAbsolute(name)) return read(name);
-    const dirs = from ? (system ? includes : [dirname(from), ...folders, ...includes]) : folders;
+    const dirs = from ? (system ? includes() : [dirname(from), ...folders, ...includes()]) : folders;
     for (const dir of dirs) {
       const found = tryRead(resolve(dir, name));
       if (found) return found;
