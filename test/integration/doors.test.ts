@@ -100,17 +100,22 @@ test('a malformed VICE event (REGISTERS, count 6, no items) ends that connection
   const address = proxy.address();
   const client = await MonitorClient.connect('127.0.0.1', typeof address === 'object' && address ? address.port : 0);
   const target = await ViceTarget.open(client, { kind: 'vice' });
-  const exited = new Promise<string>((r) =>
-    target.events.on((e) => {
-      if (e.type === 'exited') r(e.reason);
-    }),
-  );
-  toClient!.write(encodeResponse(Evt.REGISTERS, 0, EVENT_ID, Buffer.from([6, 0])));
-  assert.match(await exited, /protocol error.*malformed/);
-  await assert.rejects(target.run.registers(), (e: Error & { code?: string }) => e.code === 'target_lost');
-  await target.close().catch(() => undefined);
-  proxy.close();
-  await vice.close();
+  try {
+    const exited = new Promise<string>((r) =>
+      target.events.on((e) => {
+        if (e.type === 'exited') r(e.reason);
+      }),
+    );
+    await target.run.registers(); // the registers VICE sent as it stopped are kept: a lost connection must not answer with them
+    toClient!.write(encodeResponse(Evt.REGISTERS, 0, EVENT_ID, Buffer.from([6, 0])));
+    assert.match(await exited, /protocol error.*malformed/);
+    await assert.rejects(target.run.registers(), (e: Error & { code?: string }) => e.code === 'target_lost');
+  } finally {
+    // a failed check still stops the built-in machine (it would keep the test process running)
+    await target.close().catch(() => undefined);
+    proxy.close();
+    await vice.close();
+  }
 });
 
 test('MAME bridge: a stranger is cut off after a few hundred bytes; connections are capped; the listener closes', async () => {

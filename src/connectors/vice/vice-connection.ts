@@ -117,7 +117,7 @@ export class ViceConnection implements ViceFeature {
   }
 
   async readRegisters(): Promise<Register[]> {
-    const stand = this.clientState === 'stopped' && this.regsStand;
+    const stand = this.clientState === 'stopped' && this.regsStand && !this.client.closed; // lost: target_lost
     const values = stand ? this.regs : await this.hiddenStop(() => this.refreshRegisters());
     return this.info.registers.map((r) => ({ name: r.name, bits: r.bits, value: values.get(r.id) ?? 0 }));
   }
