@@ -70,7 +70,7 @@ function pointerReference(v: VariableValue): string | undefined {
   return v.type.endsWith('*') && v.numeric !== undefined ? hex(v.numeric) : undefined;
 }
 
-/** DAP memory references are CPU logical addresses written in hex. */
+/** A variable's memory reference: its CPU address in hex (core/memory-reference.ts names other spaces). */
 export function cpuMemoryReference(address?: Address): string | undefined {
   return address && address.space === 'cpu' ? hex(address.offset) : undefined;
 }

@@ -111,13 +111,17 @@ export class MameRawFeature implements MameRaw {
   async releaseAllInput(): Promise<number[]> {
     const cut = (await this.bridge.request('input_release_all')).result.cut;
     cut.forEach((id) => this.settle(id, 'cut'));
-    this.released.forEach((l) => l());
+    this.tellReleased();
     return cut;
   }
 
   onInputReleased(listener: () => void): () => void {
     this.released.add(listener);
     return () => this.released.delete(listener);
+  }
+
+  private tellReleased(): void {
+    this.released.forEach((l) => l());
   }
 
   private settle(id: number, how: 'done' | 'cut'): void {
@@ -130,10 +134,10 @@ export class MameRawFeature implements MameRaw {
     if (e.event === 'input_done' && typeof e.id === 'number') this.settle(e.id, 'done');
     else if (e.event === 'input_released' && Array.isArray(e.cut)) {
       e.cut.forEach((id) => typeof id === 'number' && this.settle(id, 'cut'));
-      this.released.forEach((l) => l());
+      this.tellReleased();
     } else if (e.event === 'machine_stop') {
       for (const id of [...this.waiting.keys()]) this.settle(id, 'cut');
-      this.released.forEach((l) => l());
+      this.tellReleased();
     }
   }
 }
