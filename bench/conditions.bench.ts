@@ -6,8 +6,9 @@
  * breakpoint on the KERNAL's IRQ entry (60 hits an emulated second). Each condition is false throughout: compiled
  * into the emulator's breakpoint, or the session's (a stop, a read, a resume per hit). Also the CPU stops counted
  * at the target. Last, a host-side condition on a cc65 local (read through cc65's C stack pointer) on the built-in
- * C64 over its VICE protocol: the monitor's round trips per false hit, and the time a hit costs as a ratio to one
- * raw monitor round trip (a 1-byte read while stopped) measured in the same run.
+ * C64 over its VICE protocol: the monitor's requests and round trips per false hit (requests sent back to back,
+ * before any is answered, are one round trip: test/support/target-traffic.ts), and the time a hit costs as a ratio
+ * to one raw monitor round trip (a 1-byte read while stopped) measured in the same run.
  * Run: node --import tsx bench/conditions.bench.ts [seconds per case]
  */
 import { SessionManager } from '../src/session/manager.js';
@@ -158,13 +159,15 @@ async function cc65Local(manager: SessionManager): Promise<void> {
   const wall = performance.now() - t0;
   traffic.stop();
   await client.clearBreakpoint(bp.id);
-  // beside the bench's own resume and pause, each false hit's requests
+  // beside the bench's own resume and pause (one request and one round trip each), each false hit's
   const hits = traffic.stops - 1;
   const perHit = (traffic.requests - 2) / hits;
+  const tripsPerHit = (traffic.roundTrips - 2) / hits;
   const msPerHit = wall / hits;
   console.log(`Built-in C64 (cc65) over its VICE protocol, false host-side condition on a C-stack local (y == 200):`);
   console.log(
-    `  ${hits} hits in ${(wall / 1000).toFixed(2)} s: ${perHit.toFixed(2)} monitor round trips a hit (target <= 2); ` +
+    `  ${hits} hits in ${(wall / 1000).toFixed(2)} s: ${perHit.toFixed(2)} monitor requests and ` +
+      `${tripsPerHit.toFixed(2)} round trips a hit (target <= 2); ` +
       `${msPerHit.toFixed(2)} ms a hit = ${(msPerHit / raw.median).toFixed(1)}x a raw monitor round trip ` +
       `(1-byte read while stopped: median ${raw.median.toFixed(3)} ms, p95 ${raw.p95.toFixed(3)} ms)`,
   );

@@ -7,7 +7,8 @@ import type { RawFrame, Unwinder } from './unwind/frames.js';
 import { registerValue } from './unwind/frames.js';
 import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
 import { unwind6502Cc65 } from './unwind/6502-cc65.js';
-import { VariableReader } from './variables.js';
+import { VariableReader, type ReadCpu } from './variables.js';
+import { ReadReplay } from './read-replay.js';
 import { compileExpression, locateLvalue, type ExprMachine } from '../debuginfo/expr/index.js';
 import { typeName } from '../debuginfo/values.js';
 import { planAssignment, type Assignment } from './assign.js';
@@ -31,6 +32,8 @@ const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc, '65
  */
 export class Inspector {
   private cached?: Promise<{ frames: RawFrame[]; regs: Register[] }>;
+  private readonly replay = new ReadReplay();
+  private readonly readMemory: ReadCpu = (offset, length) => this.readCpu(offset, length);
 
   constructor(
     private readonly target: Target,
@@ -146,17 +149,19 @@ export class Inspector {
    * The innermost frame's machine for a breakpoint condition, as few round
    * trips as it can be: memory read directly; the registers and frame 0
    * (never the rest of the stack) only once a register or a local is needed;
-   * the same bytes once.
+   * the same bytes once; at `place` (a stop's address and breakpoints) the
+   * last decision's reads asked for again at once (read-replay.ts).
    */
-  conditionMachine(): ExprMachine {
+  conditionMachine(place?: string): ExprMachine {
+    const replayed = place === undefined ? this.readMemory : this.replay.begin(place, this.readMemory);
     let inner: Promise<ExprMachine> | undefined;
-    const innermost = () => (inner ??= this.innermost());
+    const innermost = () => (inner ??= this.innermost(replayed));
     // the CPU stands still while the condition is decided: `c == 1 || c == 2` reads c once
     const reads = new Map<string, Promise<Uint8Array>>();
     const read = (offset: number, length: number) => {
       const key = `${offset}:${length}`;
       let bytes = reads.get(key);
-      if (!bytes) reads.set(key, (bytes = this.readCpu(offset, length)));
+      if (!bytes) reads.set(key, (bytes = replayed(offset, length)));
       return bytes;
     };
     return {
@@ -167,16 +172,16 @@ export class Inspector {
     };
   }
 
-  private async innermost(): Promise<ExprMachine> {
+  private async innermost(read: ReadCpu): Promise<ExprMachine> {
     if (this.cached) return this.exprMachine(0);
     const regs = await this.registers();
-    return this.machineOf((await this.unwindFrom(regs, 1))[0], regs);
+    return this.machineOf((await this.unwindFrom(regs, 1, read))[0], regs, read);
   }
 
-  private machineOf(frame: RawFrame, regs: Register[]): ExprMachine {
-    if (this.index) return this.reader(regs).machine(frame);
+  private machineOf(frame: RawFrame, regs: Register[], read = this.readMemory): ExprMachine {
+    if (this.index) return this.reader(regs, read).machine(frame);
     return {
-      read: (offset, length) => this.readCpu(offset, length),
+      read,
       register: async (name) => {
         const value = registerValue(regs, name);
         if (value === undefined) throw notFound(`The target reports no register ${name}.`);
@@ -186,10 +191,10 @@ export class Inspector {
     };
   }
 
-  private reader(regs: Register[]): VariableReader {
+  private reader(regs: Register[], read = this.readMemory): VariableReader {
     if (!this.index)
       throw badDebugInfo('This session has no debug info, so there are no C variables; load a program with its .cdb.');
-    return new VariableReader(this.index, (offset, length) => this.readCpu(offset, length), regs);
+    return new VariableReader(this.index, read, regs);
   }
 
   private frame(frames: RawFrame[], index: number): RawFrame {
@@ -215,12 +220,12 @@ export class Inspector {
   }
 
   /** The call stack from these registers, at most `depth` frames. */
-  private async unwindFrom(regs: Register[], depth?: number): Promise<RawFrame[]> {
+  private async unwindFrom(regs: Register[], depth?: number, read = this.readMemory): Promise<RawFrame[]> {
     const pc = registerValue(regs, 'PC') ?? 0;
     const single: RawFrame[] = [{ pc, sp: registerValue(regs, 'SP') ?? 0, frameRegs: {}, registersValid: true }];
     const unwinder = this.index && UNWINDERS[`${this.index.info.cpu}/${this.index.info.format}`];
     if (!unwinder || !this.index) return single;
-    return unwinder(regs, this.index, (o, l) => this.readCpu(o, l), depth);
+    return unwinder(regs, this.index, read, depth);
   }
 
   /** Stack and frame reads wrap at the top of the CPU's address space, as the CPU's own do. */

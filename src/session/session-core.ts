@@ -430,7 +430,8 @@ export class SessionCore {
       .decide(
         ids,
         {
-          machine: async () => inspector!.conditionMachine(),
+          // the place whose last reads are replayed: this address with these breakpoints
+          machine: async () => inspector!.conditionMachine(`${stop.pc}:${ids.join(',')}`),
           show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
         },
         this.breakpoints.provenBy(stop.breakpointId),

@@ -1,8 +1,11 @@
 /**
  * Client of VICE's binary monitor: framing by the header's body length,
  * unique request ids, replies (and type-0x00 errors) matched by id,
- * unsolicited events by id 0xFFFFFFFF. Requests go one at a time: a
- * resuming command would otherwise leave later ones for the next stop.
+ * unsolicited events by id 0xFFFFFFFF. Reads (PIPELINED) go out back to back,
+ * before earlier ones are answered: VICE answers commands queued on its socket
+ * in order within one stop. Every other command goes alone, after all before it
+ * are answered and before any after it is sent: one that resumes would leave
+ * later ones for the next stop.
  *
  * Three kinds of timeout stay distinguishable (details.kind): 'connector'
  * (could not connect), 'protocol' (no reply to a request in time) and
@@ -67,6 +70,9 @@ export class MonitorErrorReply extends RetroError {
   }
 }
 
+/** Side-effect-free commands that never resume the machine: they may share a flight. */
+const PIPELINED = new Set<number>([Cmd.MEM_GET, Cmd.REGISTERS_GET]);
+
 interface Pending {
   id: number;
   command: number;
@@ -85,8 +91,8 @@ export interface RequestOptions {
 export class MonitorClient {
   private inbox: Buffer = Buffer.alloc(0);
   private nextId = 1;
-  private pending?: Pending;
-  private readonly queue: (() => void)[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private readonly queue: { shared: boolean; start: () => void }[] = [];
   private readonly listeners = new Set<(e: MonitorEvent) => void>();
   private readonly closeListeners = new Set<(reason: string) => void>();
   private closedReason?: string;
@@ -185,19 +191,17 @@ export class MonitorClient {
       const start = () => {
         if (this.closedReason) {
           reject(this.lost(command));
-          this.next();
           return;
         }
         const id = this.allocateId();
         const timeoutMs = opts.timeoutMs ?? this.defaultTimeoutMs;
         const timer = setTimeout(() => {
-          if (this.pending?.id !== id) return;
-          this.pending = undefined;
+          if (!this.pending.delete(id)) return;
           reject(this.timeout(command, timeoutMs));
           // the late reply (if any) is dropped by id; the stream stays in sync
           this.next();
         }, timeoutMs);
-        this.pending = {
+        this.pending.set(id, {
           id,
           command,
           replies: [],
@@ -213,18 +217,23 @@ export class MonitorClient {
             reject(e);
             this.next();
           },
-        };
+        });
         this.socket.write(encodeRequest(id, command, body));
       };
-      if (this.pending || this.queue.length) this.queue.push(start);
-      else start();
+      this.queue.push({ shared: PIPELINED.has(command), start });
+      this.next();
     });
   }
 
+  /** Sends what may go now, in order: a read joins reads under way; anything else waits until none is. */
   private next(): void {
-    if (this.pending) return;
-    const start = this.queue.shift();
-    start?.();
+    while (this.queue.length) {
+      const head = this.queue[0];
+      const busy = this.pending.size > 0;
+      if (busy && !(head.shared && [...this.pending.values()].every((p) => PIPELINED.has(p.command)))) return;
+      this.queue.shift();
+      head.start();
+    }
   }
 
   private allocateId(): number {
@@ -303,16 +312,16 @@ export class MonitorClient {
       for (const l of [...this.listeners]) l(r);
       return;
     }
-    const p = this.pending;
-    if (!p || p.id !== r.requestId) return; // a late reply to a timed-out request, or RESOURCE_GET's second error
-    this.pending = undefined;
+    const p = this.pending.get(r.requestId);
+    if (!p) return; // a late reply to a timed-out request, or RESOURCE_GET's second error
+    this.pending.delete(p.id);
     if (r.type === 0x00 && r.error !== 0) {
       p.reject(new MonitorErrorReply(p.command, r.error));
       return;
     }
     p.replies.push(r);
     if (p.until !== undefined && r.type !== p.until) {
-      this.pending = p;
+      this.pending.set(p.id, p);
       return;
     }
     p.resolve(p.replies);
@@ -326,14 +335,14 @@ export class MonitorClient {
 
   private fail(reason: string): void {
     if (!this.closedReason) this.closedReason = reason;
-    const p = this.pending;
-    this.pending = undefined;
-    if (p) {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) {
       clearTimeout(p.timer);
       p.reject(this.lost(p.command));
     }
     const queued = this.queue.splice(0);
-    for (const start of queued) start();
+    for (const q of queued) q.start();
     for (const l of [...this.closeListeners]) {
       this.closeListeners.delete(l);
       l(this.closedReason);
