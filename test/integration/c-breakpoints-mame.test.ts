@@ -107,6 +107,26 @@ test('a host-side condition on a frame slot and a register: the registers come w
   await dap.clearBreakpoint(bp.id);
 });
 
+test('a host-side condition reading two globals: from the second hit the bridge carries both reads in one flight', async () => {
+  const m = fx.markers.loop_body;
+  const target = ((await num('counter')) + 4) & 0xff;
+  // `||` reads counter, then total; the session replays the last hit's reads at once (session/read-replay.ts)
+  const bp = await dap.setLineBreakpoint(m.file, m.line, `(total ^ 1) == 0 || (counter ^ 1) == ${target ^ 1}`);
+  assert.equal(bp.native_condition, undefined);
+  traffic.reset();
+  await dap.resume();
+  await session.waitForStop(30_000);
+  const flights = [...traffic.flights];
+  assert.equal(await num('counter'), target);
+  const hits = traffic.stops;
+  assert.ok(hits >= 3, `${hits} hits`);
+  // the first false hit: counter, then total, then the resume; each later one: both at once, then the resume
+  const [read, resume] = ['bridge.read_memory', 'bridge.resume'];
+  const later = Array.from({ length: hits - 2 }, () => [[read, read], [resume]]).flat();
+  assert.deepEqual(flights, [[resume], [read], [read], [resume], ...later, [read, read]], JSON.stringify(flights));
+  await dap.clearBreakpoint(bp.id);
+});
+
 test("a joined condition: its compiled part is the MAME breakpoint's guard, the rest the session's at the stops it lets through", async () => {
   const m = fx.markers.plot_body;
   const bp = await dap.setLineBreakpoint(m.file, m.line, 'col == 5 && (value ^ col) == 250'); // 255 ^ 5
