@@ -8,7 +8,8 @@
  * at the target. Last, a host-side condition on a cc65 local (read through cc65's C stack pointer) on the built-in
  * C64 over its VICE protocol: the monitor's requests and round trips per false hit (requests sent back to back,
  * before any is answered, are one round trip: test/support/target-traffic.ts), and the time a hit costs as a ratio
- * to one raw monitor round trip (a 1-byte read while stopped) measured in the same run.
+ * to one raw monitor round trip (a 1-byte read while stopped) measured in the same run; with X64SC naming a real
+ * x64sc, the same on it over TCP.
  * Run: node --import tsx bench/conditions.bench.ts [seconds per case]
  */
 import { SessionManager } from '../src/session/manager.js';
@@ -132,18 +133,26 @@ async function main(): Promise<void> {
       ],
     );
 
-    await cc65Local(manager);
+    await cc65Local(manager, 'builtin');
+    // with X64SC naming a real x64sc, the same over TCP to VICE, where a round trip is what a hit waits for
+    if (process.env.X64SC) await cc65Local(manager, 'vice');
   } finally {
     await manager.closeAll();
   }
 }
 
 /** A false host-side condition on a cc65 local at every call of `step`: round trips a hit, and a hit's time. */
-async function cc65Local(manager: SessionManager): Promise<void> {
+async function cc65Local(manager: SessionManager, emulator: 'builtin' | 'vice'): Promise<void> {
   const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'locals'), ['locals.c']);
   const at = (await findMarkers([join(dir, 'locals.c')])).step_return;
   const client = manager.start(
-    { machine: 'c64', emulator: 'builtin', program: join(dir, 'program.prg'), cwd: dir },
+    {
+      machine: 'c64',
+      emulator,
+      program: join(dir, 'program.prg'),
+      cwd: dir,
+      ...(emulator === 'vice' ? { vicePath: process.env.X64SC } : {}),
+    },
     { kind: 'cli', label: 'bench' },
   );
   await client.session.waitForStop(60_000);
@@ -164,7 +173,8 @@ async function cc65Local(manager: SessionManager): Promise<void> {
   const perHit = (traffic.requests - 2) / hits;
   const tripsPerHit = (traffic.roundTrips - 2) / hits;
   const msPerHit = wall / hits;
-  console.log(`Built-in C64 (cc65) over its VICE protocol, false host-side condition on a C-stack local (y == 200):`);
+  const machine = emulator === 'vice' ? 'VICE x64sc (cc65) over TCP' : 'Built-in C64 (cc65) over its VICE protocol';
+  console.log(`${machine}, false host-side condition on a C-stack local (y == 200):`);
   console.log(
     `  ${hits} hits in ${(wall / 1000).toFixed(2)} s: ${perHit.toFixed(2)} monitor requests and ` +
       `${tripsPerHit.toFixed(2)} round trips a hit (target <= 2); ` +
