@@ -9,7 +9,9 @@
  * bytes are written, when its reply is taken): a request written while an
  * earlier one is still unanswered joins that one's flight, since both wait out
  * the same latency; one written when none is outstanding starts a new flight.
- * Off the wire (facet calls) every request is its own flight.
+ * Off the wire (facet calls) every request is its own flight. A request that
+ * timed out stays outstanding here (its reply never came): later ones join
+ * its flight, so count only runs without timeouts.
  */
 import type { Target } from '../../src/core/target.js';
 import type { SessionApi } from '../../src/session/types.js';
