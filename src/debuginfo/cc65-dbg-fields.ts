@@ -50,62 +50,89 @@ function emptyRec(): DbgRec {
   return rec as DbgRec;
 }
 
-/** Named stores (a computed key would be looked up in V8's string table for every field); other keys are dropped. */
-function setField(rec: DbgFields, key: string, value: string): void {
-  switch (key) {
-    case 'id':
+/** The keys the builder reads, by their code in setField; a record's other keys are skipped unread. */
+const KEYS = [
+  'id',
+  'name',
+  'file',
+  'line',
+  'type',
+  'span',
+  'seg',
+  'start',
+  'size',
+  'scope',
+  'sym',
+  'sc',
+  'offs',
+  'val',
+  'mod',
+  'major',
+];
+
+/** The code of the key at body[from, eq), or -1 for one we never read: compared in place, no string per field. */
+function keyCode(body: string, from: number, eq: number): number {
+  const length = eq - from;
+  for (let k = 0; k < KEYS.length; k++) if (KEYS[k].length === length && body.startsWith(KEYS[k], from)) return k;
+  return -1;
+}
+
+/** Named stores by key code (a computed key would be looked up in V8's string table for every field). */
+function setField(rec: DbgFields, code: number, value: string): void {
+  switch (code) {
+    case 0:
       rec.id = value;
       break;
-    case 'name':
+    case 1:
       rec.name = value;
       break;
-    case 'file':
+    case 2:
       rec.file = value;
       break;
-    case 'line':
+    case 3:
       rec.line = value;
       break;
-    case 'type':
+    case 4:
       rec.type = value;
       break;
-    case 'span':
+    case 5:
       rec.span = value;
       break;
-    case 'seg':
+    case 6:
       rec.seg = value;
       break;
-    case 'start':
+    case 7:
       rec.start = value;
       break;
-    case 'size':
+    case 8:
       rec.size = value;
       break;
-    case 'scope':
+    case 9:
       rec.scope = value;
       break;
-    case 'sym':
+    case 10:
       rec.sym = value;
       break;
-    case 'sc':
+    case 11:
       rec.sc = value;
       break;
-    case 'offs':
+    case 12:
       rec.offs = value;
       break;
-    case 'val':
+    case 13:
       rec.val = value;
       break;
-    case 'mod':
+    case 14:
       rec.mod = value;
       break;
-    case 'major':
+    case 15:
       rec.major = value;
   }
 }
 
 /**
  * `key=value,key="quoted, with commas",…` from `from`, by index: this runs
- * once per record of files with millions. Keys we never read are skipped.
+ * once per record of files with millions. Keys we never read are skipped, their values unread.
  */
 export function parseFields(body: string, from: number, end = body.length): DbgRec {
   const rec = emptyRec();
@@ -114,7 +141,7 @@ export function parseFields(body: string, from: number, end = body.length): DbgR
   while (i < n) {
     const eq = body.indexOf('=', i);
     if (eq < 0 || eq >= n) break;
-    const key = body.slice(i, eq);
+    const code = keyCode(body, i, eq);
     if (body.charCodeAt(eq + 1) === QUOTE) {
       let j = eq + 2;
       let escaped = false;
@@ -124,13 +151,15 @@ export function parseFields(body: string, from: number, end = body.length): DbgR
           j++;
         }
       }
-      const raw = body.slice(eq + 2, j);
-      setField(rec, key, escaped ? raw.replace(/\\(.)/g, '$1') : raw);
+      if (code >= 0) {
+        const raw = body.slice(eq + 2, j);
+        setField(rec, code, escaped ? raw.replace(/\\(.)/g, '$1') : raw);
+      }
       i = j + 2; // past the closing quote and its comma
     } else {
       const comma = body.indexOf(',', eq + 1);
       const stop = comma < 0 || comma > n ? n : comma;
-      setField(rec, key, body.slice(eq + 1, stop));
+      if (code >= 0) setField(rec, code, body.slice(eq + 1, stop));
       i = stop + 1;
     }
   }
@@ -143,59 +172,142 @@ const BACKSLASH = 0x5c;
 /**
  * One kind's records by id, in the order the file lists them (a repeated id: the last record, at the first's
  * place, as a Map does). Ids are dense small integers in ld65's output: an array, not a Map (hashing every
- * record's id was the reader's hottest line). A record may be kept as its text's bounds and read on first use
- * (spans: most are the assembler's, which nothing reads).
+ * record's id was the reader's hottest line). A record may be kept unread, as where its fields start in the text
+ * (spans: most are the assembler's, which nothing reads): a field of it is then read in place, and the whole
+ * record parsed when asked for (and kept so unless `keepParsed` is false, for kinds read once).
  */
 export class RecTable {
+  /** by id: the record, or where its unread fields start in the text */
   private readonly byId: (DbgRec | number | undefined)[] = [];
-  /** the text bounds of records kept unread: byId holds the index into these */
-  private readonly from: number[] = [];
-  private readonly end: number[] = [];
-  private readonly order: number[] = [];
+  /** ids in file order once they are not 0, 1, 2, … (ld65 writes them so: no list is kept then) */
+  private order?: number[];
+  private count = 0;
   /** ids an array should not hold (negative, fractional, huge) */
   private other?: Map<number, DbgRec>;
 
-  constructor(private readonly text = '') {}
+  constructor(
+    private readonly text = '',
+    private readonly opts: { keepParsed: boolean } = { keepParsed: true },
+  ) {}
 
   set(id: number, rec: DbgRec): void {
     if (!isDense(id)) {
       this.other ??= new Map();
-      if (!this.other.has(id)) this.order.push(id);
+      if (!this.other.has(id)) this.listed(id);
       this.other.set(id, rec);
       return;
     }
-    if (this.byId[id] === undefined) this.order.push(id);
+    if (this.byId[id] === undefined) this.listed(id);
     this.byId[id] = rec;
   }
 
-  /** A record whose fields are read from text[from, end) when first asked for. */
-  setUnread(id: number, from: number, end: number): void {
-    if (this.byId[id] === undefined) this.order.push(id);
-    this.byId[id] = this.from.length;
-    this.from.push(from);
-    this.end.push(end);
+  /** A record whose fields, from text[from] to its line's end, are read when asked for. */
+  setUnread(id: number, from: number): void {
+    if (this.byId[id] === undefined) this.listed(id);
+    this.byId[id] = from;
+  }
+
+  private listed(id: number): void {
+    if (!this.order && id !== this.count) this.order = Array.from({ length: this.count }, (_, k) => k);
+    this.order?.push(id);
+    this.count++;
+  }
+
+  /** Every dense id is below this. */
+  get idLimit(): number {
+    return this.byId.length;
+  }
+
+  has(id: number): boolean {
+    return isDense(id) ? this.byId[id] !== undefined : (this.other?.has(id) ?? false);
   }
 
   get(id: number): DbgRec | undefined {
     if (!isDense(id)) return this.other?.get(id);
     const r = this.byId[id];
     if (typeof r !== 'number') return r;
-    const rec = parseFields(this.text, this.from[r], this.end[r]);
-    this.byId[id] = rec;
+    const rec = parseFields(this.text, r, this.lineEnd(r));
+    if (this.opts.keepParsed) this.byId[id] = rec;
     return rec;
   }
 
-  *entries(): IterableIterator<[number, DbgRec]> {
-    for (const id of this.order) yield [id, this.get(id)!];
+  /** One field's text, read in place when the record is unread (no record made). */
+  field(id: number, key: string): string | undefined {
+    const r = isDense(id) ? this.byId[id] : undefined;
+    if (typeof r !== 'number') return this.get(id)?.[key];
+    const at = this.valueAt(r, key);
+    return at < 0 ? undefined : this.text.slice(at, valueEnd(this.text, at, this.lineEnd(r)));
   }
 
-  *values(): IterableIterator<DbgRec> {
-    for (const id of this.order) yield this.get(id)!;
+  /** One field as a number (decimal or 0x hex), read in place when the record is unread; NaN when not one. */
+  numberField(id: number, key: string): number {
+    const r = isDense(id) ? this.byId[id] : undefined;
+    if (typeof r !== 'number') return toNumber(this.get(id)?.[key]);
+    const at = this.valueAt(r, key);
+    return at < 0 ? NaN : numberAt(this.text, at, valueEnd(this.text, at, this.lineEnd(r)));
   }
 
-  [Symbol.iterator](): IterableIterator<[number, DbgRec]> {
-    return this.entries();
+  /** The ids in file order. */
+  ids(): number[] {
+    return this.order ?? Array.from({ length: this.count }, (_, k) => k);
   }
+
+  /** The records in file order. */
+  values(): DbgRec[] {
+    return this.ids().map((id) => this.get(id)!);
+  }
+
+  private lineEnd(from: number): number {
+    const nl = this.text.indexOf('\n', from);
+    const end = nl < 0 ? this.text.length : nl;
+    return end > from && this.text.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+  }
+
+  /** Where `key`'s value starts in the record at `from` (a field start is the record's or follows a comma), or -1. */
+  private valueAt(from: number, key: string): number {
+    const end = this.lineEnd(from);
+    for (let at = from; at < end;) {
+      if (this.text.startsWith(key, at) && this.text.charCodeAt(at + key.length) === 0x3d /* = */)
+        return at + key.length + 1;
+      const eq = this.text.indexOf('=', at);
+      if (eq < 0 || eq >= end) return -1;
+      at = valueEnd(this.text, eq + 1, end) + 1;
+    }
+    return -1;
+  }
+}
+
+/** The end of the value starting at `at` (past a quoted one's closing quote), at most `end`. */
+function valueEnd(text: string, at: number, end: number): number {
+  if (text.charCodeAt(at) === QUOTE) {
+    let j = at + 1;
+    for (; j < end && text.charCodeAt(j) !== QUOTE; j++) if (text.charCodeAt(j) === BACKSLASH) j++;
+    return Math.min(j + 1, end);
+  }
+  const comma = text.indexOf(',', at);
+  return comma < 0 || comma > end ? end : comma;
+}
+
+/** A field's text as a number: decimal, or hex after 0x; NaN otherwise. */
+function toNumber(value: string | undefined): number {
+  return value === undefined ? NaN : numberAt(value, 0, value.length);
+}
+
+/** text[at, end) as a number: decimal digits (a leading minus allowed), or hex digits after 0x; NaN otherwise. */
+function numberAt(text: string, at: number, end: number): number {
+  const hex = text.charCodeAt(at) === 0x30 && (text.charCodeAt(at + 1) | 0x20) === 0x78; // 0x
+  const negative = !hex && text.charCodeAt(at) === 0x2d;
+  let i = hex ? at + 2 : negative ? at + 1 : at;
+  if (i >= end) return NaN;
+  let value = 0;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const d =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : hex && (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 0x57 : -1;
+    if (d < 0) return NaN;
+    value = value * (hex ? 16 : 10) + d;
+  }
+  return negative ? -value : value;
 }
 
 /** Ids an array holds well. */

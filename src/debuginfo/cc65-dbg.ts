@@ -65,11 +65,12 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
     // only C lines (type=1) are used; the assembler's own line records are most of a file
     if (kind === 'line' && !lineIsC(text, tab, end)) continue;
     if (UNUSED_KINDS.has(kind)) continue;
-    if (kind === 'span') {
-      // most spans are the assembler's lines', which nothing reads: kept unread until a C line or scope asks
+    if (kind === 'span' || kind === 'line') {
+      // most spans are the assembler's lines', which nothing reads: kept unread until a C line asks; C lines are
+      // read once, by the builder (neither is kept parsed: a record object each would outlive the parse)
       const id = leadingId(text, tab + 1, end);
       if (id >= 0) {
-        tableOf(recs, kind, text).setUnread(id, tab + 1, end);
+        tableOf(recs, kind, text).setUnread(id, tab + 1);
         continue;
       }
     }
@@ -95,7 +96,7 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
 
 function tableOf(recs: Map<string, RecTable>, kind: string, text: string): RecTable {
   let table = recs.get(kind);
-  if (!table) recs.set(kind, (table = new RecTable(text)));
+  if (!table) recs.set(kind, (table = new RecTable(text, { keepParsed: kind !== 'span' && kind !== 'line' })));
   return table;
 }
 
@@ -120,14 +121,14 @@ function leadingId(text: string, from: number, end: number): number {
 const UNUSED_KINDS = new Set(['type', 'info', 'lib']);
 
 /**
- * A line record of C source: `type=1` among its fields, looked for within the record only (a sliced string, not
- * a copy): searching the whole text from here read ahead to the next C line for every assembler line, quadratic
- * in a real file, where C lines are rare.
+ * A line record of C source: a `type=1` field, looked for within the record only, from comma to comma (no string
+ * for the record: there is one a line, and the assembler's are most of a file; searching the whole text from here
+ * would read ahead to the next C line for every assembler line, quadratic in a real file, where C lines are rare).
  */
 function lineIsC(text: string, tab: number, end: number): boolean {
-  const fields = text.slice(tab, end);
-  const at = fields.indexOf(',type=1');
-  return at >= 0 && (at + 7 === fields.length || fields.charCodeAt(at + 7) === 0x2c);
+  for (let comma = text.indexOf(',', tab); comma >= 0 && comma < end; comma = text.indexOf(',', comma + 1))
+    if (text.startsWith('type=1', comma + 1) && (comma + 7 === end || text.charCodeAt(comma + 7) === 0x2c)) return true;
+  return false;
 }
 
 /** `where` builds the error's context, only when the number is bad (this runs for every record). */
@@ -144,8 +145,11 @@ class Builder {
   private regbank?: number;
   private cByBase?: Map<string, string>;
   private fileScope?: Map<string, CType>;
-  /** span id → absolute address and size, computed once */
-  private readonly spans = new Map<string, { address: number; size: number }>();
+  /** span id → absolute address and size, computed once (NaN: not yet), sized at the first span read */
+  private spanAddresses = new Float64Array(0);
+  private spanSizes = new Float64Array(0);
+  /** the size of the span spanAddress last returned */
+  private spanSize = 0;
 
   constructor(
     private readonly recs: Map<string, RecTable>,
@@ -165,77 +169,101 @@ class Builder {
     return rec;
   }
 
-  private spanAddress(spanId: string, from: string): { address: number; size: number } {
-    const known = this.spans.get(spanId);
-    if (known) return known;
-    const found = this.readSpan(spanId, from);
-    this.spans.set(spanId, found);
-    return found;
+  /** A span's absolute address, read in place (no record made: a C line's are read once); its size in spanSize. */
+  private spanAddress(spanId: string, from: string): number {
+    const id = num(spanId, () => `${this.where} (${from})`);
+    const spans = this.table('span');
+    if (this.spanAddresses.length < spans.idLimit) {
+      this.spanAddresses = new Float64Array(spans.idLimit).fill(NaN);
+      this.spanSizes = new Float64Array(spans.idLimit);
+    }
+    const known = this.spanAddresses[id];
+    if (known === known && known !== undefined) {
+      this.spanSize = this.spanSizes[id];
+      return known;
+    }
+    if (!spans.has(id))
+      throw badDebugInfo(`${this.where}: ${from} refers to span ${spanId}, which is not in the file.`);
+    const seg = this.ref('seg', spans.field(id, 'seg'), `span ${spanId}`);
+    const address = num(seg.start, () => `seg ${seg.id}`) + spanNumber(spans, id, 'start');
+    this.spanSize = spanNumber(spans, id, 'size');
+    this.spanAddresses[id] = address;
+    this.spanSizes[id] = this.spanSize;
+    return address;
   }
 
-  private readSpan(spanId: string, from: string): { address: number; size: number } {
-    const span = this.ref('span', spanId, from);
-    const seg = this.ref('seg', span.seg, `span ${spanId}`);
-    return {
-      address: num(seg.start, () => `seg ${span.seg}`) + num(span.start, () => `span ${spanId}`),
-      size: num(span.size, () => `span ${spanId}`),
-    };
+  /** A C line's span: into the line table and the list of spans by file. */
+  private addLineSpan(spanId: string, line: number, file: string, lineSpans: LineSpan[], table: LineTableBuilder) {
+    const address = this.spanAddress(spanId, `line ${line}`);
+    table.add(file, line, address);
+    lineSpans.push({ address, last: address + Math.max(1, this.spanSize) - 1, file, order: lineSpans.length });
   }
 
   build(): DebugInfo {
-    const files = this.table('file');
     const table = new LineTableBuilder();
     const cFiles = new Set<string>();
-    for (const [id, line] of this.table('line')) {
-      if (line.type !== '1' || !line.span) continue; // type 1: C source lines
-      const file = this.ref('file', line.file, `line ${id}`).name;
+    // which file's line covers an address, for the functions' files: every C line's spans in file order
+    const lineSpans: LineSpan[] = [];
+    const lineRecs = this.table('line');
+    for (const id of lineRecs.ids()) {
+      const span = lineRecs.field(id, 'span');
+      if (lineRecs.field(id, 'type') !== '1' || !span) continue; // type 1: C source lines
+      const file = this.ref('file', lineRecs.field(id, 'file'), `line ${id}`).name;
+      const lineNo = lineRecs.numberField(id, 'line');
+      if (!Number.isFinite(lineNo)) throw badDebugInfo(`line ${id}: "${lineRecs.field(id, 'line')}" is not a number.`);
       cFiles.add(file);
-      for (const spanId of line.span.split('+')) {
-        const { address } = this.spanAddress(spanId, `line ${id}`);
-        table.add(
-          file,
-          num(line.line, () => `line ${id}`),
-          address,
-        );
-      }
+      if (!span.includes('+')) this.addLineSpan(span, lineNo, file, lineSpans, table);
+      else for (const spanId of span.split('+')) this.addLineSpan(spanId, lineNo, file, lineSpans, table);
     }
     const lines = table.build({ byLineToo: true });
-    const zeroPage = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
-    const bankSym = [...this.table('sym').values()].find((s) => s.name === 'regbank' && s.val !== undefined);
+    const zeroPage = this.table('seg')
+      .values()
+      .find((s) => s.name === 'ZEROPAGE');
+    const bankSym = this.table('sym')
+      .values()
+      .find((s) => s.name === 'regbank' && s.val !== undefined);
     this.regbank = bankSym
       ? num(bankSym.val, () => 'sym regbank')
       : zeroPage
         ? num(zeroPage.start, () => 'seg ZEROPAGE') + num(zeroPage.size, () => 'seg ZEROPAGE') - REGBANK_BYTES
         : undefined;
-    const functions = this.functions(files);
+    const functions = this.functions(lineSpans);
     const globals = this.globals(cFiles, functions);
-    const symbols = [...this.table('sym').values()]
+    const symbols = this.table('sym')
+      .values()
       .filter((s) => s.type === 'lab' && s.val !== undefined)
       .map((s) => ({ name: s.name, address: num(s.val, () => `sym ${s.id}`) }));
     // the C stack pointer: exported as `sp` (c_sp in newer cc65); else the first ZEROPAGE word, where the runtime puts it
-    const zp = [...this.table('seg').values()].find((s) => s.name === 'ZEROPAGE');
-    const spSym = [...this.table('sym').values()].find(
-      (s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined,
-    );
+    const zp = this.table('seg')
+      .values()
+      .find((s) => s.name === 'ZEROPAGE');
+    const spSym = this.table('sym')
+      .values()
+      .find((s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined);
     const cStackPointer = spSym ? num(spSym.val, () => 'sym sp') : zp ? num(zp.start, () => 'seg ZEROPAGE') : undefined;
     if (cStackPointer !== undefined) symbols.push({ name: '__cc65_sp__', address: cStackPointer });
     const typedefs = this.types ? Object.fromEntries(this.types.typedefs([...cFiles])) : undefined;
     return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols, typedefs };
   }
 
-  private functions(files: RecTable): FunctionInfo[] {
+  private functions(spans: LineSpan[]): FunctionInfo[] {
     const out: FunctionInfo[] = [];
     // one pass over the C symbols: by the assembler symbol they name and by their scope
     const fnCsymBySym = new Map<string, Rec>();
     const csymsByScope = new Map<string, Rec[]>();
-    for (const c of this.table('csym').values()) {
+    const csyms = this.table('csym');
+    // by id, which is declaration order, which the frame size depends on (ld65 lists them so: no sort then)
+    let ids = csyms.ids();
+    if (ids.some((id, k) => k > 0 && id < ids[k - 1])) ids = [...ids].sort((a, b) => a - b);
+    for (const id of ids) {
+      const c = csyms.get(id)!;
       if (c.sym !== undefined && (c.sc === 'ext' || c.sc === 'static') && !fnCsymBySym.has(c.sym))
         fnCsymBySym.set(c.sym, c);
-      const list = csymsByScope.get(c.scope) ?? [];
-      list.push(c);
-      csymsByScope.set(c.scope, list);
+      const list = csymsByScope.get(c.scope);
+      if (list) list.push(c);
+      else csymsByScope.set(c.scope, [c]);
     }
-    const lineSpans = this.lineSpans(files);
+    const lineSpans = coveringFile(spans);
     for (const scope of this.table('scope').values()) {
       if (scope.type !== 'scope' || !scope.sym) continue;
       const sym = this.ref('sym', scope.sym, `scope ${scope.id}`);
@@ -243,19 +271,23 @@ class Builder {
       if (!fnCsym || sym.val === undefined) continue;
       const start = num(sym.val, () => `sym ${sym.id}`);
       const size = num(sym.size ?? scope.size ?? '1', () => `sym ${sym.id}`);
-      // in declaration order (csym ids), which the frame size depends on
-      const own = (csymsByScope.get(scope.id) ?? [])
-        .filter((c) => c !== fnCsym)
-        .sort((a, b) => Number(a.id) - Number(b.id));
       const file = lineSpans.fileAt(start);
-      const vars = own.map((c) => this.local(c, file, fnCsym.name)).filter((v): v is Local => v !== undefined);
+      const vars: Local[] = [];
+      const params: Variable[] = [];
+      const locals: Variable[] = [];
+      for (const c of csymsByScope.get(scope.id) ?? []) {
+        const v = c === fnCsym ? undefined : this.local(c, file, fnCsym.name);
+        if (!v) continue;
+        vars.push(v);
+        (v.isParam ? params : locals).push(v.v);
+      }
       out.push({
         name: fnCsym.name,
         file,
         start,
         end: start + Math.max(1, size) - 1,
-        params: vars.filter((l) => l.isParam).map((l) => l.v),
-        locals: vars.filter((l) => !l.isParam).map((l) => l.v),
+        params,
+        locals,
         ...frameSizes(vars),
       });
     }
@@ -315,9 +347,9 @@ class Builder {
   private globals(cFiles: Set<string>, functions: FunctionInfo[]): Variable[] {
     const segs = this.table('seg');
     const fnNames = new Set(functions.map((f) => `_${f.name}`));
-    const labels = [...this.table('sym').values()].filter(
-      (s) => s.type === 'lab' && s.name.startsWith('_') && s.val !== undefined && s.seg !== undefined,
-    );
+    const labels = this.table('sym')
+      .values()
+      .filter((s) => s.type === 'lab' && s.name.startsWith('_') && s.val !== undefined && s.seg !== undefined);
     const inData = labels.filter(
       (s) =>
         DATA_SEGMENTS.has(segs.get(Number(s.seg))?.name ?? '') &&
@@ -382,46 +414,56 @@ class Builder {
     }
     return this.cByBase.get(stem(file));
   }
+}
 
-  /**
-   * The C line spans, indexed once: which file's line covers an address (the
-   * first line record listed, as cc65 writes the function's own line first)
-   * (a function's file).
-   */
-  private lineSpans(files: RecTable) {
-    const spans: { address: number; last: number; file: string; order: number }[] = [];
-    let order = 0;
-    for (const line of this.table('line').values()) {
-      if (line.type !== '1' || !line.span) continue;
-      const file = files.get(Number(line.file))?.name;
-      if (file === undefined) continue;
-      for (const spanId of line.span.split('+')) {
-        const { address, size } = this.spanAddress(spanId, `line ${line.id}`);
-        spans.push({ address, last: address + Math.max(1, size) - 1, file, order: order++ });
+interface LineSpan {
+  address: number;
+  last: number;
+  file: string;
+  /** its place in the file's list of C lines */
+  order: number;
+}
+
+/**
+ * The C line spans, indexed once: which file's line covers an address (the first line record listed, as cc65
+ * writes the function's own line first): a function's file.
+ */
+function coveringFile(spans: LineSpan[]) {
+  spans.sort((a, b) => a.address - b.address || a.order - b.order);
+  const starts = spans.map((x) => x.address);
+  return {
+    fileAt: (address: number): string | undefined => {
+      // the first-listed span covering `address`; line spans are short, so only the nearest starts are looked at
+      const end = upperBound(starts, address);
+      let best: LineSpan | undefined;
+      for (let i = end - 1; i >= Math.max(0, end - MAX_OVERLAP); i--) {
+        const x = spans[i];
+        if (x.last >= address && (!best || x.order < best.order)) best = x;
       }
-    }
-    spans.sort((a, b) => a.address - b.address || a.order - b.order);
-    const starts = spans.map((x) => x.address);
-    return {
-      fileAt: (address: number): string | undefined => {
-        // the first-listed span covering `address`; line spans are short, so only the nearest starts are looked at
-        const end = upperBound(starts, address);
-        let best: (typeof spans)[number] | undefined;
-        for (let i = end - 1; i >= Math.max(0, end - MAX_OVERLAP); i--) {
-          const x = spans[i];
-          if (x.last >= address && (!best || x.order < best.order)) best = x;
-        }
-        return best?.file;
-      },
-    };
-  }
+      return best?.file;
+    },
+  };
+}
+
+/** A span's numeric field, read in place. */
+function spanNumber(spans: RecTable, id: number, key: string): number {
+  const n = spans.numberField(id, key);
+  if (!Number.isFinite(n)) throw badDebugInfo(`span ${id}: "${spans.field(id, key)}" is not a number.`);
+  return n;
 }
 
 function stem(file: string): string {
   return file.replace(/\.[^./]+$/, '');
 }
 
+/** The type of `size` bytes shown as they are (one object per size: types are never changed once made). */
 function bytes(size: number): CType {
+  return BYTES[size] ?? { kind: 'bytes', size: Math.max(1, size), name: `byte[${Math.max(1, size)}]` };
+}
+
+const BYTES = Array.from({ length: 9 }, (_, size) => Object.freeze(bytesType(size)) as CType);
+
+function bytesType(size: number): CType {
   return { kind: 'bytes', size: Math.max(1, size), name: `byte[${Math.max(1, size)}]` };
 }
 

@@ -8,14 +8,29 @@
 import { LineTableBuilder } from './line-table.js';
 
 /** `scope$name$level_sub$block`, e.g. `Lmain.f$x$2_0$10` or `G$main$0$0`. */
-export interface SymbolName {
-  /** `G` global, `F<module>` file static, `L<module>.<function>` or `L<function>` local */
-  scope: string;
-  name: string;
-  level: number;
-  block: number;
-  /** `scope$name$level$block`, the symbol's identity (addresses and declarations are matched by it) */
-  key: string;
+export class SymbolName {
+  constructor(
+    /** the symbol as written */
+    readonly text: string,
+    /** `G` global, `F<module>` file static, `L<module>.<function>` or `L<function>` local */
+    readonly scope: string,
+    readonly name: string,
+    readonly level: number,
+    readonly block: number,
+    /** the `_sub` of the level, text[subFrom, subTo) (empty: none) */
+    private readonly subFrom: number,
+    private readonly subTo: number,
+  ) {}
+
+  /**
+   * `scope$name$level$block`, the symbol's identity (addresses and declarations are matched by it), made when
+   * asked: most symbols are locals, which no address names.
+   */
+  get key(): string {
+    return this.subFrom === this.subTo
+      ? this.text
+      : `${this.text.slice(0, this.subFrom)}${this.text.slice(this.subTo)}`;
+  }
 }
 
 /** Where a record stands: the module (`M:`) it follows and its 1-based line. */
@@ -91,27 +106,25 @@ export function parseRecord(line: string, module: string, lineNo: number): CdbRe
 }
 
 export function parseSymbolName(text: string): SymbolName {
-  const key = symbolKey(text);
-  return {
-    scope: text.slice(0, symFirst),
-    name: text.slice(symFirst + 1, symPrev),
-    level: symLevel,
-    block: symBlock,
-    key,
-  };
+  symbolBounds(text);
+  const scope = text.slice(0, symFirst);
+  return new SymbolName(text, scope, text.slice(symFirst + 1, symPrev), symLevel, symBlock, symSubFrom, symLast);
 }
 
-/** Where symbolKey found the name's bounds and numbers (module variables: no result object per symbol). */
+/** Where symbolBounds found the name's bounds and numbers (module variables: no result object per symbol). */
 let symFirst = 0;
 let symPrev = 0;
 let symLevel = 0;
 let symBlock = 0;
+/** the sub-level `_sub` is text[symSubFrom, symLast) (empty without one); symLast: the `$` before the block */
+let symSubFrom = 0;
+let symLast = 0;
 
 /**
- * A symbol's identity, `scope$name$level$block` without the sub-level, checked as parseSymbolName checks it;
- * sets symFirst/symPrev (the `$` after the scope and before the level), symLevel and symBlock.
+ * Checks `scope$name$level[_sub]$block` and sets symFirst/symPrev (the `$` after the scope and before the level),
+ * symLevel, symBlock and the sub-level's bounds.
  */
-function symbolKey(text: string): string {
+function symbolBounds(text: string): void {
   // by index rather than split: this runs for most records of a big file
   const first = text.indexOf('$');
   const last = text.lastIndexOf('$');
@@ -127,9 +140,18 @@ function symbolKey(text: string): string {
     throw badSymbol(text);
   const block = readInt(text, last + 1);
   if (!(level >= 0) || !(block >= 0) || numberEnd !== text.length) throw badSymbol(text);
-  [symFirst, symPrev, symLevel, symBlock] = [first, prev, level, block];
-  // the identity leaves out the sub-level: `G$x$0_0$0` and the address record's `G$x$0$0` are one symbol
-  return levelEnd === last ? text : `${text.slice(0, levelEnd)}${text.slice(last)}`;
+  symFirst = first;
+  symPrev = prev;
+  symLevel = level;
+  symBlock = block;
+  symSubFrom = levelEnd;
+  symLast = last;
+}
+
+/** A symbol's identity, `scope$name$level$block`: the sub-level left out (`G$x$0_0$0` and `G$x$0$0` are one). */
+function symbolKey(text: string): string {
+  symbolBounds(text);
+  return symSubFrom === symLast ? text : `${text.slice(0, symSubFrom)}${text.slice(symLast)}`;
 }
 
 /** The scope and name of a symbol key (`scope$name$level$block`). */

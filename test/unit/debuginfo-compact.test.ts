@@ -70,23 +70,41 @@ test('SDCC: a function makes its variables on first use, once; a spread of it ha
 });
 
 test('cc65 records by id: a repeated id keeps its place and takes the last record; unread ones are read when asked', () => {
-  const text = 'span\tid=1,seg=0,start=4,size=2';
+  const text = 'span\tid=1,seg=0,start=0x4,size=2,name="a, b"\r\nspan\tid=3,seg=x';
   const t = new RecTable(text);
   t.set(2, { id: '2', name: 'first' });
-  t.setUnread(1, 5, text.length);
+  t.setUnread(1, 5);
   t.set(2, { id: '2', name: 'second' });
   t.set(-1, { id: '-1', name: 'odd' });
+  t.setUnread(3, text.indexOf('id=3'));
+  assert.deepEqual(t.ids(), [2, 1, -1, 3]);
+  // fields of an unread record, in place
+  assert.equal(t.numberField(1, 'start'), 4);
+  assert.equal(t.numberField(1, 'size'), 2);
+  assert.equal(t.field(1, 'name'), '"a, b"', 'a quoted value as written, its comma inside');
+  assert.equal(t.field(1, 'missing'), undefined);
+  assert.ok(Number.isNaN(t.numberField(1, 'missing')));
+  assert.ok(Number.isNaN(t.numberField(3, 'seg')), 'not a number');
+  assert.equal(t.field(3, 'seg'), 'x', 'the last field ends with the text');
   assert.deepEqual(
-    [...t.entries()].map(([id, r]) => [id, r.name ?? r.start]),
-    [
-      [2, 'second'],
-      [1, '4'],
-      [-1, 'odd'],
-    ],
+    t.values().map((r) => r.start ?? r.name),
+    ['second', '0x4', 'odd', undefined],
   );
-  assert.equal(t.get(1)?.size, '2');
+  assert.equal(t.get(1)?.name, 'a, b');
+  assert.equal(t.numberField(2, 'id'), 2, 'a parsed record answers too');
+  assert.equal(t.has(7), false);
   assert.equal(t.get(7), undefined);
   assert.equal(t.get(Number('x')), undefined);
+});
+
+test('cc65 records by id: ids in sequence keep no list, one out of sequence starts it', () => {
+  const t = new RecTable();
+  for (let id = 0; id < 3; id++) t.set(id, { id: String(id) });
+  assert.deepEqual(t.ids(), [0, 1, 2]);
+  t.set(7, { id: '7' });
+  t.set(1, { id: '1' });
+  t.set(3, { id: '3' });
+  assert.deepEqual(t.ids(), [0, 1, 2, 7, 3]);
 });
 
 test('sources: every one of many C files in a folder is found (past the stats, through its listing), a missing one not', () => {
