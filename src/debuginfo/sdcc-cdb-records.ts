@@ -154,11 +154,9 @@ function symbolKey(text: string): string {
   return symSubFrom === symLast ? text : `${text.slice(0, symSubFrom)}${text.slice(symLast)}`;
 }
 
-/** The scope and name of a symbol key (`scope$name$level$block`). */
-export function keyParts(key: string): { scope: string; name: string } {
-  const first = key.indexOf('$');
-  const prev = key.lastIndexOf('$', key.lastIndexOf('$') - 1);
-  return { scope: key.slice(0, first), name: key.slice(first + 1, prev) };
+/** The name of a symbol key (`scope$name$level$block`). */
+export function keyName(key: string): string {
+  return key.slice(key.indexOf('$') + 1, key.lastIndexOf('$', key.lastIndexOf('$') - 1));
 }
 
 function badSymbol(text: string): RecordError {
@@ -288,54 +286,34 @@ function parseType(body: string, module: string, lineNo: number): CdbRecord {
 const DOLLAR = 0x24;
 
 /**
- * An assembler line record (`L:A$module$n:ADDR`, most of a file) at text[from, to), read in place without a string
- * for the line; false when it is not one or is not plain (white space around it, no hex address): readLink then
- * reads the line and says what is wrong.
+ * A linker record (`L:…`) at text[from, to) into `into`, read in place (no string for the line: they are most of
+ * a file); RecordError when it is malformed.
  */
-export function readAsmLink(text: string, from: number, to: number, into: LinkTables): boolean {
-  if (
-    text.charCodeAt(from) !== 0x4c /* L */ ||
-    text.charCodeAt(from + 1) !== 0x3a /* : */ ||
-    text.charCodeAt(from + 2) !== 0x41 /* A */ ||
-    text.charCodeAt(from + 3) !== DOLLAR
-  )
-    return false;
-  const last = text.charCodeAt(to - 1);
-  if (!(last > 0x20) || last === 0xa0) return false;
+export function readLink(text: string, from: number, to: number, into: LinkTables): void {
   const colon = text.lastIndexOf(':', to - 1);
-  const address = colon > from + 1 ? readHexToEnd(text, colon + 1, to) : NaN;
-  if (Number.isNaN(address)) return false;
-  into.asm.push(address);
-  return true;
-}
-
-/** An `L:` record into `into`; RecordError when it is malformed. */
-export function readLink(line: string, into: LinkTables): void {
-  const colon = line.lastIndexOf(':');
-  const address = colon < 2 ? NaN : readHexToEnd(line, colon + 1);
+  const address = colon < from + 2 ? NaN : readHexToEnd(text, colon + 1, to);
   if (Number.isNaN(address)) throw new RecordError('linker record has no hex address');
-  const kind = line.charCodeAt(2);
-  if (kind === 0x41 /* A */ && line.charCodeAt(3) === DOLLAR)
+  const kind = text.charCodeAt(from + 2);
+  if (kind === 0x41 /* A */ && text.charCodeAt(from + 3) === DOLLAR)
     into.asm.push(address); // most records: checked first
-  else if (kind === 0x43 /* C */ && line.charCodeAt(3) === DOLLAR) cLine(line, colon, address, into.lines);
+  else if (kind === 0x43 /* C */ && text.charCodeAt(from + 3) === DOLLAR) cLine(text, from, colon, address, into.lines);
   else if (kind === 0x58 /* X */) {
-    const text = line.slice(3, colon);
-    symbolKey(text);
-    into.ends.set(text.slice(0, symPrev), address); // scope$name
+    symbolBounds(text.slice(from + 3, colon));
+    into.ends.set(text.slice(from + 3, from + 3 + symPrev), address); // scope$name
   } else {
-    const key = symbolKey(line.slice(2, colon));
+    const key = symbolKey(text.slice(from + 2, colon));
     into.addresses.set(key, address);
     into.namedKeys.push(key);
     into.namedAddresses.push(address);
   }
 }
 
-/** `L:C$file$line$level_sub$block:ADDR`, by index from the right (the file may hold '$'), into `lines`. */
-function cLine(text: string, colon: number, address: number, lines: LineTableBuilder): void {
+/** `L:C$file$line$level_sub$block:ADDR` at text[from, colon), by index from the right (the file may hold '$'). */
+function cLine(text: string, from: number, colon: number, address: number, lines: LineTableBuilder): void {
   const last = text.lastIndexOf('$', colon - 1);
   const beforeLevel = text.lastIndexOf('$', last - 1);
-  const beforeLine = beforeLevel > 4 ? text.lastIndexOf('$', beforeLevel - 1) : -1;
-  const block = beforeLine > 4 ? readInt(text, last + 1) : NaN;
+  const beforeLine = beforeLevel > from + 4 ? text.lastIndexOf('$', beforeLevel - 1) : -1;
+  const block = beforeLine > from + 4 ? readInt(text, last + 1) : NaN;
   let ok = !Number.isNaN(block) && numberEnd === colon;
   const level = ok ? readInt(text, beforeLevel + 1) : NaN;
   ok &&=
@@ -344,7 +322,7 @@ function cLine(text: string, colon: number, address: number, lines: LineTableBui
   const line = ok ? readInt(text, beforeLine + 1) : NaN;
   if (!ok || !(line > 0) || numberEnd !== beforeLevel)
     throw new RecordError('C line record is not C$file$line$level$block');
-  const file = text.slice(4, beforeLine);
+  const file = text.slice(from + 4, beforeLine);
   if (address > 0xffff) lines.add(file, line, address & 0xffff, Math.floor(address / 0x10000), level, block);
   else lines.add(file, line, address, undefined, level, block);
 }

@@ -18,8 +18,7 @@ import type { LineTable } from './line-table.js';
 import { LazyFunction, type FunctionFields } from './lazy-function.js';
 import {
   emptyLinkTables,
-  keyParts,
-  readAsmLink,
+  keyName,
   parseRecord,
   readLink,
   RecordError,
@@ -61,16 +60,18 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
   for (let i = 0, from = 0; from <= text.length; i++) {
     let to = text.indexOf('\n', from);
     if (to < 0) to = text.length;
-    if (readAsmLink(text, from, to, links)) {
-      from = to + 1;
-      continue;
-    }
-    const line = trimmed(text.slice(from, to));
+    const at = from;
     from = to + 1;
-    if (!line) continue;
     try {
-      // linker records are most of a file: straight into their tables
-      if (line.charCodeAt(0) === 0x4c /* L */ && line.charCodeAt(1) === 0x3a /* : */) readLink(line, links);
+      // linker records are most of a file: read in place, straight into their tables
+      if (isPlainLink(text, at, to)) {
+        readLink(text, at, to, links);
+        continue;
+      }
+      const line = trimmed(text.slice(at, to));
+      if (!line) continue;
+      if (line.charCodeAt(0) === 0x4c /* L */ && line.charCodeAt(1) === 0x3a /* : */)
+        readLink(line, 0, line.length, links);
       else {
         const r = parseRecord(line, module, i + 1);
         if (r.kind === 'module') module = r.name;
@@ -78,7 +79,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
       }
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
-      warn(i + 1, `${e.message}: ${clip(line)}`);
+      warn(i + 1, `${e.message}: ${clip(trimmed(text.slice(at, to)))}`);
     }
   }
   const { asm, lines, namedKeys, ends } = links;
@@ -101,8 +102,20 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
 
 type Warn = (lineNo: number, msg: string) => void;
 
-/** Stands for a variable variablesOf was asked not to make. */
-const NOT_MADE = {} as Variable;
+const NO_LOCALS: Rec<'symbol'>[] = [];
+
+/** SDCC's spill slots: stack bytes, not variables of the program. */
+function isSpillSlot(name: string): boolean {
+  return name.startsWith('sloc') && /^sloc\d+$/.test(name);
+}
+
+/** A parameter: on the stack above the frame, or (in registers) declared outside the body's block. */
+function isParam(r: Rec<'symbol'>, onStack: boolean, bodyBlock: number | undefined): boolean {
+  return (
+    r.sym.level <= 1 &&
+    ((onStack && r.stackOffset > 0) || (bodyBlock !== undefined ? r.sym.block < bodyBlock : r.sym.block === 0))
+  );
+}
 
 class CdbBuilder {
   private readonly addresses: Map<string, number>;
@@ -148,7 +161,7 @@ class CdbBuilder {
       // scope C (code labels) or L… (locals) are not labels of the program
       if (key.charCodeAt(0) === 0x4c /* L */ || (key.charCodeAt(0) === 0x43 /* C */ && key.charCodeAt(1) === 0x24))
         continue;
-      const { name } = keyParts(key);
+      const name = keyName(key);
       const address = namedAddresses[i];
       symbols.push(
         address > 0xffff ? { name, address: address & 0xffff, bank: Math.floor(address / 0x10000) } : { name, address },
@@ -209,7 +222,7 @@ class CdbBuilder {
         if (lines.level(k) === 1 && !(bodyBlock !== undefined && bodyBlock <= block)) bodyBlock = block;
       }
       // the frame's layout now (and every record's type checked, for the warnings); the Variables on first use
-      const { stackLocals, stackParams } = this.variablesOf(rec, bodyBlock, false);
+      const { stackLocals, stackParams } = this.frameFacts(rec, bodyBlock);
       const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
       const fn: FunctionFields = { name: rec.sym.name, start: split(start).address, end: split(end).address };
       const bank = split(start).bank;
@@ -221,36 +234,44 @@ class CdbBuilder {
       else if (!stackParams) fn.hasFramePointer = false;
       const undecided = fn.hasFramePointer === undefined;
       return new LazyFunction(fn, () => {
-        const { params, locals } = this.variablesOf(rec, bodyBlock, true);
+        const { params, locals } = this.variablesOf(rec, bodyBlock);
         if (undecided) for (const p of params) toEntryStack(p); // unknown until the prologue is seen: z80-frame.ts
         return { params, locals };
       });
     });
   }
 
-  /** `make`: the Variables too, else only what the frame's layout needs (types are checked either way). */
-  private variablesOf(fnRec: Rec<'function'>, bodyBlock: number | undefined, make: boolean) {
-    const params: { v: Variable; order: number }[] = [];
-    const locals: Variable[] = [];
+  /** A function's local symbol records, in file order. */
+  private localRecords(fnRec: Rec<'function'>): Rec<'symbol'>[] {
+    return this.localsByFunction.get(`${fnRec.module}.${fnRec.sym.name}`) ?? NO_LOCALS;
+  }
+
+  /** What the frame's layout needs of a function's locals (and every record's type checked, for the warnings). */
+  private frameFacts(fnRec: Rec<'function'>, bodyBlock: number | undefined) {
     let stackLocals = false;
     let stackParams = false;
-    (this.localsByFunction.get(`${fnRec.module}.${fnRec.sym.name}`) ?? []).forEach((r, order) => {
+    for (const r of this.localRecords(fnRec)) {
       const onStack = r.space === 'B' || r.onStack;
       if (onStack && r.stackOffset < 0) stackLocals = true; // includes SDCC's spill slots (sloc)
-      if (/^sloc\d+$/.test(r.sym.name)) return;
-      const v = make ? this.variable(r) : this.chain(r.typeText, r.module, r.sym.name, r.lineNo) && NOT_MADE;
+      if (isSpillSlot(r.sym.name) || !this.chain(r.typeText, r.module, r.sym.name, r.lineNo)) continue;
+      if (onStack && isParam(r, onStack, bodyBlock)) stackParams = true;
+    }
+    return { stackLocals, stackParams };
+  }
+
+  private variablesOf(fnRec: Rec<'function'>, bodyBlock: number | undefined) {
+    const params: { v: Variable; order: number }[] = [];
+    const locals: Variable[] = [];
+    this.localRecords(fnRec).forEach((r, order) => {
+      const v = isSpillSlot(r.sym.name) ? undefined : this.variable(r);
       if (!v) return;
-      const isParam =
-        r.sym.level <= 1 &&
-        ((onStack && r.stackOffset > 0) || (bodyBlock !== undefined ? r.sym.block < bodyBlock : r.sym.block === 0));
-      if (isParam) {
-        if (onStack) stackParams = true;
-        // SDCC lists register parameters last-first, stack parameters by offset.
-        params.push({ v, order: onStack ? 1000 + r.stackOffset : -order });
-      } else locals.push(v);
+      const onStack = r.space === 'B' || r.onStack;
+      // SDCC lists register parameters last-first, stack parameters by offset.
+      if (isParam(r, onStack, bodyBlock)) params.push({ v, order: onStack ? 1000 + r.stackOffset : -order });
+      else locals.push(v);
     });
     params.sort((a, b) => a.order - b.order);
-    return { params: params.map((p) => p.v), locals, stackLocals, stackParams };
+    return { params: params.map((p) => p.v), locals };
   }
 
   private globals(): Variable[] {
@@ -258,10 +279,11 @@ class CdbBuilder {
     const seen = new Set<string>();
     for (const r of this.recs) {
       if (r.kind !== 'symbol' || !(r.sym.scope === 'G' || r.sym.scope.startsWith('F'))) continue;
+      if (/^\{\d+\}DF,/.test(r.typeText)) continue; // functions are not variables
       const key = symKey(r.sym);
-      if (seen.has(key) || /^\{\d+\}DF,/.test(r.typeText)) continue; // functions are not variables
-      if (!this.addresses.has(key)) continue; // declared here, defined elsewhere (or not linked)
-      const v = this.variable(r as Rec<'symbol'>);
+      const address = this.addresses.get(key);
+      if (address === undefined || seen.has(key)) continue; // declared here, defined elsewhere (or not linked)
+      const v = this.variable(r, address);
       if (v) {
         seen.add(key);
         // F<module>: a file static, seen from its module's C file
@@ -289,22 +311,26 @@ class CdbBuilder {
     return this.moduleFiles.get(module);
   }
 
-  private variable(r: Rec<'symbol'>): Variable | undefined {
+  /** `address`: the symbol's linker address, when the caller has looked it up already. */
+  private variable(r: Rec<'symbol'>, address?: number): Variable | undefined {
     const chain = this.chain(r.typeText, r.module, r.sym.name, r.lineNo);
     if (!chain) return undefined;
     const v: Variable = {
       name: r.sym.name,
       type: chain.type,
-      storage: this.storage(r),
+      storage: this.storage(r, address),
       level: r.sym.level,
       block: r.sym.block,
     };
     return v;
   }
 
-  private storage(r: Rec<'symbol'>): Storage {
-    const address = this.addresses.get(symKey(r.sym));
-    if (address !== undefined) return { kind: 'static', ...split(address) };
+  private storage(r: Rec<'symbol'>, known?: number): Storage {
+    const address = known ?? this.addresses.get(symKey(r.sym));
+    if (address !== undefined)
+      return address > 0xffff
+        ? { kind: 'static', address: address & 0xffff, bank: Math.floor(address / 0x10000) }
+        : { kind: 'static', address };
     if (r.space === 'B' || r.onStack) return { kind: 'frame', register: 'IX', offset: r.stackOffset };
     if (r.registers) return { kind: 'register', registers: r.registers.toUpperCase().split(',') };
     return { kind: 'optimized_out' };
@@ -403,6 +429,14 @@ function nextAddress(lists: ArrayLike<number>[], from: number): number | undefin
     if (i < list.length && (best === undefined || list[i] < best)) best = list[i];
   }
   return best;
+}
+
+/** An `L:` record with no white space around it at text[from, to). */
+function isPlainLink(text: string, from: number, to: number): boolean {
+  const last = text.charCodeAt(to - 1);
+  return (
+    text.charCodeAt(from) === 0x4c /* L */ && text.charCodeAt(from + 1) === 0x3a /* : */ && last > 0x20 && last !== 0xa0
+  );
 }
 
 /** `raw` without surrounding white space, copied only when it has some (most lines have none). */
