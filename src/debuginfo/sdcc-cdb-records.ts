@@ -20,7 +20,14 @@ export class SymbolName {
     /** the `_sub` of the level, text[subFrom, subTo) (empty: none) */
     private readonly subFrom: number,
     private readonly subTo: number,
+    /** where the `$` before the level is */
+    private readonly levelDollar: number,
   ) {}
+
+  /** `scope$name`, as the end records (`L:X…`) name a function */
+  get scopeAndName(): string {
+    return this.text.slice(0, this.levelDollar);
+  }
 
   /**
    * `scope$name$level$block`, the symbol's identity (addresses and declarations are matched by it), made when
@@ -42,7 +49,14 @@ interface Located {
 export type CdbRecord = Located &
   (
     | { kind: 'module'; name: string }
-    | { kind: 'function'; sym: SymbolName; typeText: string; space: string; numbers: number[] }
+    | {
+        kind: 'function';
+        sym: SymbolName;
+        typeText: string;
+        space: string;
+        /** the bytes of locals SDCC put on the stack (the record's second number) */
+        stackBytes: number;
+      }
     | {
         kind: 'symbol';
         sym: SymbolName;
@@ -108,7 +122,16 @@ export function parseRecord(line: string, module: string, lineNo: number): CdbRe
 export function parseSymbolName(text: string): SymbolName {
   symbolBounds(text);
   const scope = text.slice(0, symFirst);
-  return new SymbolName(text, scope, text.slice(symFirst + 1, symPrev), symLevel, symBlock, symSubFrom, symLast);
+  return new SymbolName(
+    text,
+    scope,
+    text.slice(symFirst + 1, symPrev),
+    symLevel,
+    symBlock,
+    symSubFrom,
+    symLast,
+    symPrev,
+  );
 }
 
 /** Where symbolBounds found the name's bounds and numbers (module variables: no result object per symbol). */
@@ -208,14 +231,15 @@ function parseFunction(body: string, module: string, lineNo: number): CdbRecord 
   const open = body.indexOf('(');
   // space,numbers…: at least two numbers, all of them whole
   const spaceEnd = body.indexOf(',', close + 2);
-  const numbers: number[] = [];
+  let count = 0;
+  let stackBytes = 0;
   let ok = spaceEnd > close + 2;
   for (let at = spaceEnd + 1; ok && at > 0 && at <= body.length; at = numberEnd + 1) {
     const n = readInt(body, at);
     if (Number.isNaN(n) || (numberEnd < body.length && body.charCodeAt(numberEnd) !== COMMA)) ok = false;
-    else numbers.push(n);
+    else if (++count === 2) stackBytes = n;
   }
-  if (!ok || numbers.length < 2) {
+  if (!ok || count < 2) {
     throw new RecordError('function record needs address space, on-stack flag and stack size');
   }
   return {
@@ -225,7 +249,7 @@ function parseFunction(body: string, module: string, lineNo: number): CdbRecord 
     sym: parseSymbolName(body.slice(0, open)),
     typeText: body.slice(open + 1, close),
     space: body.slice(close + 2, spaceEnd),
-    numbers,
+    stackBytes,
   };
 }
 
@@ -290,7 +314,9 @@ const DOLLAR = 0x24;
  * a file); RecordError when it is malformed.
  */
 export function readLink(text: string, from: number, to: number, into: LinkTables): void {
-  const colon = text.lastIndexOf(':', to - 1);
+  // the address is a few hex digits at the end: found from there (lastIndexOf is slow on a long text)
+  let colon = to - 1;
+  while (colon >= from && text.charCodeAt(colon) !== 0x3a /* : */) colon--;
   const address = colon < from + 2 ? NaN : readHexToEnd(text, colon + 1, to);
   if (Number.isNaN(address)) throw new RecordError('linker record has no hex address');
   const kind = text.charCodeAt(from + 2);

@@ -14,7 +14,7 @@
  */
 import { badDebugInfo } from '../core/errors.js';
 import type { CField, CType, DebugInfo, FunctionInfo, Storage, Variable } from './model.js';
-import type { LineTable } from './line-table.js';
+import { LineTableBuilder, type LineTable } from './line-table.js';
 import { LazyFunction, type FunctionFields } from './lazy-function.js';
 import {
   emptyLinkTables,
@@ -26,6 +26,7 @@ import {
   type LinkTables,
   type SymbolName,
 } from './sdcc-cdb-records.js';
+import { clip, DeferredSymbols } from './sdcc-deferred-symbols.js';
 import { ChainError, parseTypeChain, type ParsedChain } from './sdcc-type-chain.js';
 import { sizeOf } from './values.js';
 import { lowerBound } from './sorted.js';
@@ -55,6 +56,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
 
   const recs: CdbRecord[] = [];
   const links = emptyLinkTables();
+  const symbols = new DeferredSymbols(text);
   let module = '';
   // line by line without an array of them all: each line's string dies young (a split's all live to the end)
   for (let i = 0, from = 0; from <= text.length; i++) {
@@ -68,6 +70,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
         readLink(text, at, to, links);
         continue;
       }
+      if (symbols.defer(at, to, module, i + 1)) continue;
       const line = trimmed(text.slice(at, to));
       if (!line) continue;
       if (line.charCodeAt(0) === 0x4c /* L */ && line.charCodeAt(1) === 0x3a /* : */)
@@ -75,7 +78,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
       else {
         const r = parseRecord(line, module, i + 1);
         if (r.kind === 'module') module = r.name;
-        recs.push(r);
+        if (r.kind !== 'symbol') recs.push(r); // a symbol record of no other scope is of no use, once checked
       }
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
@@ -83,7 +86,14 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     }
   }
   const { asm, lines, namedKeys, ends } = links;
-  if (!recs.some((r) => r.kind !== 'module') && !asm.length && !lines.length && !namedKeys.length && !ends.size) {
+  if (
+    !recs.some((r) => r.kind !== 'module') &&
+    !symbols.count &&
+    !asm.length &&
+    !lines.length &&
+    !namedKeys.length &&
+    !ends.size
+  ) {
     const first = found[0]?.msg.slice(fileName.length + 1);
     throw badDebugInfo(
       first
@@ -93,7 +103,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     );
   }
 
-  const info = new CdbBuilder(recs, warn, links).build();
+  const info = new CdbBuilder(recs, symbols, warn, links).build();
   found.sort((a, b) => a.lineNo - b.lineNo);
   const warnings = found.slice(0, MAX_WARNINGS).map((w) => w.msg);
   if (found.length > MAX_WARNINGS) warnings.push(`${found.length - MAX_WARNINGS} more warnings were left out.`);
@@ -101,8 +111,6 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
 }
 
 type Warn = (lineNo: number, msg: string) => void;
-
-const NO_LOCALS: Rec<'symbol'>[] = [];
 
 /** SDCC's spill slots: stack bytes, not variables of the program. */
 function isSpillSlot(name: string): boolean {
@@ -118,30 +126,25 @@ function isParam(r: Rec<'symbol'>, onStack: boolean, bodyBlock: number | undefin
 }
 
 class CdbBuilder {
-  private readonly addresses: Map<string, number>;
+  /** symbol key → linker address (after the build only the locals', for the variables made later) */
+  private addresses: Map<string, number>;
   private readonly ends: Map<string, number>;
   private readonly structs = new Map<string, Rec<'type'>[]>();
   private readonly structCache = new Map<Rec<'type'>, Extract<CType, { kind: 'struct' | 'union' }>>();
   /** parsed type chains by module, then chain text */
   private readonly chains = new Map<string, Map<string, ParsedChain>>();
-  /** local symbol records by `module.function`, in file order */
-  private readonly localsByFunction = new Map<string, Rec<'symbol'>[]>();
   private moduleFiles?: Map<string, string>;
 
   constructor(
     private readonly recs: CdbRecord[],
+    private readonly symbols: DeferredSymbols,
     private readonly warn: Warn,
     private readonly links: LinkTables,
   ) {
     this.addresses = links.addresses;
     this.ends = links.ends;
     for (const r of recs) {
-      if (r.kind === 'symbol' && r.sym.scope.startsWith('L')) {
-        const key = ownerKey(r.sym.scope, r.module);
-        const list = this.localsByFunction.get(key);
-        if (list) list.push(r);
-        else this.localsByFunction.set(key, [r]);
-      } else if (r.kind === 'type') {
+      if (r.kind === 'type') {
         const list = this.structs.get(r.tag);
         if (list) list.push(r);
         else this.structs.set(r.tag, [r]);
@@ -174,6 +177,14 @@ class CdbBuilder {
     this.links.asm.length = 0;
     this.links.namedKeys.length = 0;
     this.links.namedAddresses.length = 0;
+    this.symbols.sealed();
+    this.links.lines = new LineTableBuilder();
+    this.ends.clear();
+    this.moduleFiles = undefined;
+    const localAddresses = new Map<string, number>();
+    for (const [key, address] of this.addresses)
+      if (key.charCodeAt(0) === 0x4c /* L */) localAddresses.set(key, address);
+    this.addresses = localAddresses;
     return { format: 'sdcc-cdb', cpu: 'z80', files, lines, functions, globals, symbols };
   }
 
@@ -182,7 +193,7 @@ class CdbBuilder {
     const found: { rec: Rec<'function'>; start: number }[] = [];
     for (const r of this.recs) {
       if (r.kind !== 'function') continue;
-      const key = `${r.sym.scope}$${r.sym.name}`;
+      const key = r.sym.scopeAndName;
       const start = this.addresses.get(symKey(r.sym));
       if (seen.has(key) || start === undefined) continue;
       seen.add(key);
@@ -199,7 +210,7 @@ class CdbBuilder {
 
     return found.map(({ rec, start }, i) => {
       const limit = i + 1 < found.length ? found[i + 1].start : Infinity;
-      const endMark = this.ends.get(`${rec.sym.scope}$${rec.sym.name}`);
+      const endMark = this.ends.get(rec.sym.scopeAndName);
       const markInside = endMark !== undefined && endMark >= start && endMark < limit;
       // this function's assembler lines and C lines, as index ranges (no copies)
       const asmEnd = lowerBound(asmSorted, limit);
@@ -222,35 +233,48 @@ class CdbBuilder {
         if (lines.level(k) === 1 && !(bodyBlock !== undefined && bodyBlock <= block)) bodyBlock = block;
       }
       // the frame's layout now (and every record's type checked, for the warnings); the Variables on first use
-      const { stackLocals, stackParams } = this.frameFacts(rec, bodyBlock);
+      const owner = `${rec.module}.${rec.sym.name}`;
+      const { stackLocals, stackParams } = this.frameFacts(owner, bodyBlock);
       const chain = this.chain(rec.typeText, rec.module, `function ${rec.sym.name}`, rec.lineNo);
       const fn: FunctionFields = { name: rec.sym.name, start: split(start).address, end: split(end).address };
       const bank = split(start).bank;
       if (bank !== undefined) fn.bank = bank;
       if (lineEnd > firstLine) fn.file = lines.file(firstLine);
       if (chain?.type.kind === 'function') fn.returnType = chain.type.returns;
-      // numbers[1] is the size of the locals SDCC put on the stack.
-      if (stackLocals || (rec.numbers[1] ?? 0) > 0) fn.hasFramePointer = true;
+      if (stackLocals || rec.stackBytes > 0) fn.hasFramePointer = true;
       else if (!stackParams) fn.hasFramePointer = false;
       const undecided = fn.hasFramePointer === undefined;
-      return new LazyFunction(fn, () => {
-        const { params, locals } = this.variablesOf(rec, bodyBlock);
-        if (undecided) for (const p of params) toEntryStack(p); // unknown until the prologue is seen: z80-frame.ts
-        return { params, locals };
-      });
+      return new LazyFunction(fn, this.variablesLater(owner, bodyBlock, undecided));
     });
   }
 
-  /** A function's local symbol records, in file order. */
-  private localRecords(fnRec: Rec<'function'>): Rec<'symbol'>[] {
-    return this.localsByFunction.get(`${fnRec.module}.${fnRec.sym.name}`) ?? NO_LOCALS;
+  /**
+   * The recipe for a function's variables. Made here, not in functions(): a closure there would keep that scope's
+   * lists (every function record, every assembler address) alive as long as the program is loaded.
+   */
+  private variablesLater(owner: string, bodyBlock: number | undefined, undecided: boolean) {
+    return () => {
+      const { params, locals } = this.variablesOf(owner, bodyBlock);
+      if (undecided) for (const p of params) toEntryStack(p); // unknown until the prologue is seen: z80-frame.ts
+      return { params, locals };
+    };
+  }
+
+  /** A function's local symbol records, in file order; a malformed one is warned of when `warn`, else left out. */
+  private localRecords(owner: string, warn: boolean): Rec<'symbol'>[] {
+    const out: Rec<'symbol'>[] = [];
+    for (let k = this.symbols.firstLocal(owner); k >= 0; k = this.symbols.nextLocal(k)) {
+      const r = this.symbols.read(k, warn ? this.warn : undefined);
+      if (r) out.push(r);
+    }
+    return out;
   }
 
   /** What the frame's layout needs of a function's locals (and every record's type checked, for the warnings). */
-  private frameFacts(fnRec: Rec<'function'>, bodyBlock: number | undefined) {
+  private frameFacts(owner: string, bodyBlock: number | undefined) {
     let stackLocals = false;
     let stackParams = false;
-    for (const r of this.localRecords(fnRec)) {
+    for (const r of this.localRecords(owner, true)) {
       const onStack = r.space === 'B' || r.onStack;
       if (onStack && r.stackOffset < 0) stackLocals = true; // includes SDCC's spill slots (sloc)
       if (isSpillSlot(r.sym.name) || !this.chain(r.typeText, r.module, r.sym.name, r.lineNo)) continue;
@@ -259,10 +283,11 @@ class CdbBuilder {
     return { stackLocals, stackParams };
   }
 
-  private variablesOf(fnRec: Rec<'function'>, bodyBlock: number | undefined) {
+  /** `owner`: the function as `module.function` */
+  private variablesOf(owner: string, bodyBlock: number | undefined) {
     const params: { v: Variable; order: number }[] = [];
     const locals: Variable[] = [];
-    this.localRecords(fnRec).forEach((r, order) => {
+    this.localRecords(owner, false).forEach((r, order) => {
       const v = isSpillSlot(r.sym.name) ? undefined : this.variable(r);
       if (!v) return;
       const onStack = r.space === 'B' || r.onStack;
@@ -277,8 +302,9 @@ class CdbBuilder {
   private globals(): Variable[] {
     const out: Variable[] = [];
     const seen = new Set<string>();
-    for (const r of this.recs) {
-      if (r.kind !== 'symbol' || !(r.sym.scope === 'G' || r.sym.scope.startsWith('F'))) continue;
+    for (const k of this.symbols.globals) {
+      const r = this.symbols.read(k, this.warn);
+      if (!r) continue;
       if (/^\{\d+\}DF,/.test(r.typeText)) continue; // functions are not variables
       const key = symKey(r.sym);
       const address = this.addresses.get(key);
@@ -395,15 +421,6 @@ function symKey(s: SymbolName): string {
   return s.key;
 }
 
-/**
- * `L<module>.<function>` (SDCC ≥ 3.x) or `L<function>` (older) → `module.function`, unambiguous as a function name
- * has no dot (the scope's own text in the common case: no new string to hash for every local).
- */
-function ownerKey(scope: string, symModule: string): string {
-  const owner = scope.slice(1);
-  return owner.includes('.') ? owner : `${symModule}.${owner}`;
-}
-
 /** Banked builds put the bank above bit 16 of linker addresses. */
 function split(address: number): { address: number; bank?: number } {
   return address > 0xffff ? { address: address & 0xffff, bank: Math.floor(address / 0x10000) } : { address };
@@ -445,8 +462,4 @@ function trimmed(raw: string): string {
   const first = raw.charCodeAt(0);
   const last = raw.charCodeAt(raw.length - 1);
   return first > 0x20 && last > 0x20 && first !== 0xa0 && last !== 0xa0 ? raw : raw.trim();
-}
-
-function clip(s: string): string {
-  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }
