@@ -150,8 +150,8 @@ let symLast = 0;
 function symbolBounds(text: string): void {
   // by index rather than split: this runs for most records of a big file
   const first = text.indexOf('$');
-  const last = text.lastIndexOf('$');
-  const prev = last > 0 ? text.lastIndexOf('$', last - 1) : -1;
+  const last = dollarBefore(text, text.length, 0);
+  const prev = last > 0 ? dollarBefore(text, last, 0) : -1;
   if (first <= 0 || prev <= first + 1) throw badSymbol(text);
   // level[_sub] and block, read in place
   const level = readInt(text, prev + 1);
@@ -179,7 +179,7 @@ function symbolKey(text: string): string {
 
 /** The name of a symbol key (`scope$name$level$block`). */
 export function keyName(key: string): string {
-  return key.slice(key.indexOf('$') + 1, key.lastIndexOf('$', key.lastIndexOf('$') - 1));
+  return key.slice(key.indexOf('$') + 1, dollarBefore(key, dollarBefore(key, key.length, 0), 0));
 }
 
 function badSymbol(text: string): RecordError {
@@ -310,13 +310,25 @@ function parseType(body: string, module: string, lineNo: number): CdbRecord {
 const DOLLAR = 0x24;
 
 /**
+ * The last `c` in text[from, before), or -1: the fields wanted are a few characters from the end, and V8's
+ * lastIndexOf costs far more than this scan there.
+ */
+function lastBefore(text: string, c: number, before: number, from: number): number {
+  let i = before - 1;
+  while (i >= from && text.charCodeAt(i) !== c) i--;
+  return i >= from ? i : -1;
+}
+
+function dollarBefore(text: string, before: number, from: number): number {
+  return lastBefore(text, DOLLAR, before, from);
+}
+
+/**
  * A linker record (`L:…`) at text[from, to) into `into`, read in place (no string for the line: they are most of
  * a file); RecordError when it is malformed.
  */
 export function readLink(text: string, from: number, to: number, into: LinkTables): void {
-  // the address is a few hex digits at the end: found from there (lastIndexOf is slow on a long text)
-  let colon = to - 1;
-  while (colon >= from && text.charCodeAt(colon) !== 0x3a /* : */) colon--;
+  const colon = lastBefore(text, 0x3a /* : */, to, from);
   const address = colon < from + 2 ? NaN : readHexToEnd(text, colon + 1, to);
   if (Number.isNaN(address)) throw new RecordError('linker record has no hex address');
   const kind = text.charCodeAt(from + 2);
@@ -336,9 +348,9 @@ export function readLink(text: string, from: number, to: number, into: LinkTable
 
 /** `L:C$file$line$level_sub$block:ADDR` at text[from, colon), by index from the right (the file may hold '$'). */
 function cLine(text: string, from: number, colon: number, address: number, lines: LineTableBuilder): void {
-  const last = text.lastIndexOf('$', colon - 1);
-  const beforeLevel = text.lastIndexOf('$', last - 1);
-  const beforeLine = beforeLevel > from + 4 ? text.lastIndexOf('$', beforeLevel - 1) : -1;
+  const last = dollarBefore(text, colon, from);
+  const beforeLevel = dollarBefore(text, last, from);
+  const beforeLine = beforeLevel > from + 4 ? dollarBefore(text, beforeLevel, from) : -1;
   const block = beforeLine > from + 4 ? readInt(text, last + 1) : NaN;
   let ok = !Number.isNaN(block) && numberEnd === colon;
   const level = ok ? readInt(text, beforeLevel + 1) : NaN;
