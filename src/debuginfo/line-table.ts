@@ -5,6 +5,7 @@
  * garbage collector a copy each while loading. `at(i)` builds a LineEntry
  * for the few callers that want one.
  */
+import { IntColumn } from './int-column.js';
 import { lowerBound } from './sorted.js';
 
 /** One C line's code start, as `LineTable.at` gives it. */
@@ -127,18 +128,18 @@ function optional(column: Int32Array | undefined, i: number): number | undefined
   return v === NONE ? undefined : v;
 }
 
-/** Growable columns of numbers (a JS array of small integers, copied once into a typed array). */
+/** Growable columns of numbers, in typed arrays. */
 export class LineTableBuilder {
   private readonly files: string[] = [];
   private readonly fileIndex = new Map<string, number>();
   private lastFile: string | undefined;
   private lastFileId = 0;
-  private readonly fileIds: number[] = [];
-  private readonly addresses: number[] = [];
-  private readonly lines: number[] = [];
-  private banks?: number[];
-  private levels?: number[];
-  private blocks?: number[];
+  private readonly fileIds = new IntColumn();
+  private readonly addresses = new IntColumn();
+  private readonly lines = new IntColumn();
+  private banks?: IntColumn;
+  private levels?: IntColumn;
+  private blocks?: IntColumn;
 
   get length(): number {
     return this.addresses.length;
@@ -165,6 +166,11 @@ export class LineTableBuilder {
     this.blocks = column(this.blocks, i, block);
   }
 
+  /** The file of the last entry added: a reader that finds the same name again can pass this on, not a copy. */
+  get lastFileName(): string | undefined {
+    return this.lastFile;
+  }
+
   /** The file as `add` was given it, for callers that map files (e.g. SDCC's module files). */
   fileNames(): readonly string[] {
     return this.files;
@@ -176,7 +182,8 @@ export class LineTableBuilder {
    */
   build(opts: { byLineToo?: boolean } = {}): LineTable {
     const n = this.addresses.length;
-    const { addresses, lines } = this;
+    const addresses = this.addresses.view();
+    const lines = this.lines.view();
     let sorted = true;
     for (let i = 1; i < n && sorted; i++) {
       const d = addresses[i] - addresses[i - 1];
@@ -197,8 +204,9 @@ export class LineTableBuilder {
     const remap = new Int32Array(this.files.length).fill(NONE);
     const files: string[] = [];
     const fileIds = new Int32Array(n);
+    const added = this.fileIds.view();
     for (let k = 0; k < n; k++) {
-      const old = this.fileIds[order ? order[k] : k];
+      const old = added[order ? order[k] : k];
       if (remap[old] === NONE) {
         remap[old] = files.length;
         files.push(this.files[old]);
@@ -210,28 +218,31 @@ export class LineTableBuilder {
       fileIds,
       permuted(addresses, order),
       permuted(lines, order),
-      this.banks && permuted(this.banks, order),
-      this.levels && permuted(this.levels, order),
-      this.blocks && permuted(this.blocks, order),
+      this.banks && permuted(this.banks.view(), order),
+      this.levels && permuted(this.levels.view(), order),
+      this.blocks && permuted(this.blocks.view(), order),
     );
   }
 }
 
 /** A column that is only made once some entry has a value (earlier entries NONE). */
-function column(list: number[] | undefined, i: number, value: number | undefined): number[] | undefined {
+function column(list: IntColumn | undefined, i: number, value: number | undefined): IntColumn | undefined {
   if (value === undefined) {
-    if (list) list.push(NONE);
+    list?.push(NONE);
     return list;
   }
   if (!list) {
-    list = new Array<number>(i).fill(NONE);
+    list = new IntColumn();
+    for (let k = 0; k < i; k++) list.push(NONE);
   }
   list.push(value);
   return list;
 }
 
-function permuted(list: number[], order: ArrayLike<number> | undefined): Int32Array {
+/** `list` in `order` (its own when none), as a typed array of its own. */
+function permuted(list: Int32Array, order: ArrayLike<number> | undefined): Int32Array {
+  if (!order) return list.slice();
   const out = new Int32Array(list.length);
-  for (let k = 0; k < list.length; k++) out[k] = list[order ? order[k] : k];
+  for (let k = 0; k < list.length; k++) out[k] = list[order[k]];
   return out;
 }

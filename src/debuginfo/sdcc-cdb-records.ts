@@ -5,6 +5,7 @@
  * hundreds of thousands of lines: fields are read by index and numbers in
  * place, and no record object is made where a table entry does.
  */
+import { IntColumn } from './int-column.js';
 import { LineTableBuilder } from './line-table.js';
 
 /** `scope$name$level_sub$block`, e.g. `Lmain.f$x$2_0$10` or `G$main$0$0`. */
@@ -73,7 +74,7 @@ export type CdbRecord = Located &
 /** What the linker records (`L:`) say, in file order. */
 export interface LinkTables {
   /** start addresses of assembler lines (`L:A$…`) */
-  asm: number[];
+  asm: IntColumn;
   /** C lines (`L:C$…`), in file order */
   lines: LineTableBuilder;
   /** symbol key → address */
@@ -87,7 +88,7 @@ export interface LinkTables {
 
 export function emptyLinkTables(): LinkTables {
   return {
-    asm: [],
+    asm: new IntColumn(),
     lines: new LineTableBuilder(),
     addresses: new Map(),
     namedKeys: [],
@@ -360,7 +361,11 @@ function cLine(text: string, from: number, colon: number, address: number, lines
   const line = ok ? readInt(text, beforeLine + 1) : NaN;
   if (!ok || !(line > 0) || numberEnd !== beforeLevel)
     throw new RecordError('C line record is not C$file$line$level$block');
-  const file = text.slice(from + 4, beforeLine);
+  const previous = lines.lastFileName; // most C lines follow one of the same file
+  const file =
+    previous !== undefined && previous.length === beforeLine - from - 4 && text.startsWith(previous, from + 4)
+      ? previous
+      : text.slice(from + 4, beforeLine);
   if (address > 0xffff) lines.add(file, line, address & 0xffff, Math.floor(address / 0x10000), level, block);
   else lines.add(file, line, address, undefined, level, block);
 }

@@ -174,7 +174,7 @@ class CdbBuilder {
     const files = [...lines.files];
     // the functions' variables are made later from the local records, types and addresses: the rest can go
     this.recs.length = 0;
-    this.links.asm.length = 0;
+    this.links.asm.release();
     this.links.namedKeys.length = 0;
     this.links.namedAddresses.length = 0;
     this.symbols.sealed();
@@ -202,7 +202,7 @@ class CdbBuilder {
     found.sort((a, b) => a.start - b.start);
 
     // every known address, as sorted lists (the next one after a function's last instruction bounds its end)
-    const asmSorted = ascending(this.links.asm);
+    const asmSorted = ascending(this.links.asm.view());
     const starts = found.map((f) => f.start);
     const named = ascending(this.addresses.values());
     const boundaries = [starts, named, asmSorted, lines.addresses];
@@ -432,8 +432,8 @@ function toEntryStack(v: Variable): void {
 }
 
 /** `list` ascending: itself when it already is (linker records mostly come in address order), else a sorted copy. */
-function ascending(list: Iterable<number>): ArrayLike<number> {
-  const a = Array.isArray(list) ? (list as number[]) : [...list];
+function ascending(list: Iterable<number> | Int32Array): ArrayLike<number> {
+  const a = Array.isArray(list) || list instanceof Int32Array ? (list as ArrayLike<number>) : [...list];
   for (let i = 1; i < a.length; i++) if (a[i] < a[i - 1]) return Float64Array.from(a).sort(); // no comparator
   return a;
 }

@@ -3,21 +3,22 @@
  * them. A big program has thousands, most of them locals of functions nobody looks at: read at once, each was a
  * record object and several strings that outlived the parse (and a young generation's worth of copying).
  */
+import { IntColumn } from './int-column.js';
 import { parseRecord, RecordError, type CdbRecord } from './sdcc-cdb-records.js';
 
 type SymbolRecord = Extract<CdbRecord, { kind: 'symbol' }>;
 
 export class DeferredSymbols {
-  private readonly from: number[] = [];
-  private readonly to: number[] = [];
-  private readonly lineNo: number[] = [];
+  private readonly from = new IntColumn();
+  private readonly to = new IntColumn();
+  private readonly lineNo = new IntColumn();
   private readonly module: string[] = [];
   /** the globals' and file statics' records, in file order */
   readonly globals: number[] = [];
   /** each function's locals, in file order, as a chain: its first and last record by `module.function`, the next */
   private readonly firstOf = new Map<string, number>();
   private readonly lastOf = new Map<string, number>();
-  private readonly next: number[] = [];
+  private readonly next = new IntColumn();
 
   constructor(private readonly text: string) {}
 
@@ -40,7 +41,7 @@ export class DeferredSymbols {
       const key = ownerKey(text.slice(at + 3, dollar), module);
       const last = this.lastOf.get(key);
       if (last === undefined) this.firstOf.set(key, k);
-      else this.next[last] = k;
+      else this.next.set(last, k);
       this.lastOf.set(key, k);
     } else return false;
     this.next.push(-1);
@@ -58,7 +59,7 @@ export class DeferredSymbols {
 
   /** The record after local record `k` of the same function; -1: none. */
   nextLocal(k: number): number {
-    return this.next[k];
+    return this.next.at(k)!;
   }
 
   /** Once every function's locals have been found: the chain's ends are not needed to read them. */
@@ -68,13 +69,13 @@ export class DeferredSymbols {
 
   /** Record `k`; a malformed one is undefined, and told to `warn` with its line. */
   read(k: number, warn?: (lineNo: number, msg: string) => void): SymbolRecord | undefined {
-    const line = this.text.slice(this.from[k], this.to[k]);
+    const line = this.text.slice(this.from.at(k)!, this.to.at(k)!);
     try {
-      const r = parseRecord(line, this.module[k], this.lineNo[k]);
+      const r = parseRecord(line, this.module[k], this.lineNo.at(k)!);
       return r.kind === 'symbol' ? r : undefined;
     } catch (e) {
       if (!(e instanceof RecordError)) throw e;
-      warn?.(this.lineNo[k], `${e.message}: ${clip(line)}`);
+      warn?.(this.lineNo.at(k)!, `${e.message}: ${clip(line)}`);
       return undefined;
     }
   }
