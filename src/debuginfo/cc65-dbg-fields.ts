@@ -4,6 +4,7 @@
  * them, so it works by index, stores only the keys the builder reads, and
  * gives every record the same object shape.
  */
+import { IntColumn } from './int-column.js';
 
 /** A record's fields by key (absent ones undefined). */
 export type DbgRec = Record<string, string>;
@@ -177,10 +178,12 @@ const BACKSLASH = 0x5c;
  * record parsed when asked for (and kept so unless `keepParsed` is false, for kinds read once).
  */
 export class RecTable {
-  /** by id: the record, or where its unread fields start in the text */
-  private readonly byId: (DbgRec | number | undefined)[] = [];
+  /** by id: the parsed record */
+  private readonly recs: (DbgRec | undefined)[] = [];
+  /** by id: where an unread record's fields start in the text (-1: none); a typed array, off the JS heap */
+  private unread = new Int32Array(0);
   /** ids in file order once they are not 0, 1, 2, … (ld65 writes them so: no list is kept then) */
-  private order?: number[];
+  private order?: IntColumn;
   private count = 0;
   /** ids an array should not hold (negative, fractional, huge) */
   private other?: Map<number, DbgRec>;
@@ -197,64 +200,82 @@ export class RecTable {
       this.other.set(id, rec);
       return;
     }
-    if (this.byId[id] === undefined) this.listed(id);
-    this.byId[id] = rec;
+    if (!this.has(id)) this.listed(id);
+    if (id < this.unread.length) this.unread[id] = -1;
+    this.recs[id] = rec;
   }
 
   /** A record whose fields, from text[from] to its line's end, are read when asked for. */
   setUnread(id: number, from: number): void {
-    if (this.byId[id] === undefined) this.listed(id);
-    this.byId[id] = from;
+    if (!this.has(id)) this.listed(id);
+    if (id < this.recs.length) this.recs[id] = undefined;
+    if (id >= this.unread.length) {
+      const grown = new Int32Array(Math.max(256, this.unread.length * 2, id + 1)).fill(-1);
+      grown.set(this.unread);
+      this.unread = grown;
+    }
+    this.unread[id] = from;
   }
 
   private listed(id: number): void {
-    if (!this.order && id !== this.count) this.order = Array.from({ length: this.count }, (_, k) => k);
+    if (!this.order && id !== this.count) {
+      this.order = new IntColumn();
+      for (let k = 0; k < this.count; k++) this.order.push(k);
+    }
     this.order?.push(id);
     this.count++;
   }
 
   /** Every dense id is below this. */
   get idLimit(): number {
-    return this.byId.length;
+    return Math.max(this.recs.length, this.unread.length);
   }
 
   has(id: number): boolean {
-    return isDense(id) ? this.byId[id] !== undefined : (this.other?.has(id) ?? false);
+    if (!isDense(id)) return this.other?.has(id) ?? false;
+    return this.recs[id] !== undefined || this.unreadAt(id) >= 0;
   }
 
   get(id: number): DbgRec | undefined {
     if (!isDense(id)) return this.other?.get(id);
-    const r = this.byId[id];
-    if (typeof r !== 'number') return r;
-    const rec = parseFields(this.text, r, this.lineEnd(r));
-    if (this.opts.keepParsed) this.byId[id] = rec;
+    const from = this.unreadAt(id);
+    if (from < 0) return this.recs[id];
+    const rec = parseFields(this.text, from, this.lineEnd(from));
+    if (this.opts.keepParsed) {
+      this.recs[id] = rec;
+      this.unread[id] = -1;
+    }
     return rec;
   }
 
   /** One field's text, read in place when the record is unread (no record made). */
   field(id: number, key: string): string | undefined {
-    const r = isDense(id) ? this.byId[id] : undefined;
-    if (typeof r !== 'number') return this.get(id)?.[key];
-    const at = this.valueAt(r, key);
-    return at < 0 ? undefined : this.text.slice(at, valueEnd(this.text, at, this.lineEnd(r)));
+    const from = isDense(id) ? this.unreadAt(id) : -1;
+    if (from < 0) return this.get(id)?.[key];
+    const at = this.valueAt(from, key);
+    return at < 0 ? undefined : this.text.slice(at, valueEnd(this.text, at, this.lineEnd(from)));
   }
 
   /** One field as a number (decimal or 0x hex), read in place when the record is unread; NaN when not one. */
   numberField(id: number, key: string): number {
-    const r = isDense(id) ? this.byId[id] : undefined;
-    if (typeof r !== 'number') return toNumber(this.get(id)?.[key]);
-    const at = this.valueAt(r, key);
-    return at < 0 ? NaN : numberAt(this.text, at, valueEnd(this.text, at, this.lineEnd(r)));
+    const from = isDense(id) ? this.unreadAt(id) : -1;
+    if (from < 0) return toNumber(this.get(id)?.[key]);
+    const at = this.valueAt(from, key);
+    return at < 0 ? NaN : numberAt(this.text, at, valueEnd(this.text, at, this.lineEnd(from)));
   }
 
   /** The ids in file order. */
-  ids(): number[] {
-    return this.order ?? Array.from({ length: this.count }, (_, k) => k);
+  ids(): ArrayLike<number> & Iterable<number> {
+    return this.order?.view() ?? Array.from({ length: this.count }, (_, k) => k);
   }
 
   /** The records in file order. */
   values(): DbgRec[] {
-    return this.ids().map((id) => this.get(id)!);
+    return Array.from(this.ids(), (id) => this.get(id)!);
+  }
+
+  private unreadAt(id: number): number {
+    return id < this.unread.length ? this.unread[id] : -1;
   }
 
   private lineEnd(from: number): number {

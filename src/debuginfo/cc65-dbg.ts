@@ -254,7 +254,7 @@ class Builder {
     const csyms = this.table('csym');
     // by id, which is declaration order, which the frame size depends on (ld65 lists them so: no sort then)
     let ids = csyms.ids();
-    if (ids.some((id, k) => k > 0 && id < ids[k - 1])) ids = [...ids].sort((a, b) => a - b);
+    if (!ascendingIds(ids)) ids = Array.from(ids).sort((a, b) => a - b);
     for (const id of ids) {
       const c = csyms.get(id)!;
       if (c.sym !== undefined && (c.sc === 'ext' || c.sc === 'static') && !fnCsymBySym.has(c.sym))
@@ -443,6 +443,11 @@ function coveringFile(spans: LineSpan[]) {
       return best?.file;
     },
   };
+}
+
+function ascendingIds(ids: ArrayLike<number>): boolean {
+  for (let k = 1; k < ids.length; k++) if (ids[k] < ids[k - 1]) return false;
+  return true;
 }
 
 /** A span's numeric field, read in place. */
