@@ -271,7 +271,10 @@ export class RecTable {
 
   /** The records in file order. */
   values(): DbgRec[] {
-    return Array.from(this.ids(), (id) => this.get(id)!);
+    const ids = this.ids();
+    const out = new Array<DbgRec>(ids.length);
+    for (let k = 0; k < ids.length; k++) out[k] = this.get(ids[k])!;
+    return out;
   }
 
   private unreadAt(id: number): number {

@@ -184,8 +184,10 @@ class Builder {
     }
     if (!spans.has(id))
       throw badDebugInfo(`${this.where}: ${from} refers to span ${spanId}, which is not in the file.`);
-    const seg = this.ref('seg', spans.field(id, 'seg'), `span ${spanId}`);
-    const address = num(seg.start, () => `seg ${seg.id}`) + spanNumber(spans, id, 'start');
+    const segId = spans.numberField(id, 'seg');
+    const seg = Number.isInteger(segId) ? this.table('seg').get(segId) : undefined;
+    if (!seg) this.ref('seg', spans.field(id, 'seg'), `span ${spanId}`); // says what is wrong
+    const address = num(seg!.start, () => `seg ${seg!.id}`) + spanNumber(spans, id, 'start');
     this.spanSize = spanNumber(spans, id, 'size');
     this.spanAddresses[id] = address;
     this.spanSizes[id] = this.spanSize;
@@ -205,7 +207,9 @@ class Builder {
     // which file's line covers an address, for the functions' files: every C line's spans in file order
     const lineSpans: LineSpan[] = [];
     const lineRecs = this.table('line');
-    for (const id of lineRecs.ids()) {
+    const lineIds = lineRecs.ids();
+    for (let k = 0; k < lineIds.length; k++) {
+      const id = lineIds[k];
       const span = lineRecs.field(id, 'span');
       if (lineRecs.field(id, 'type') !== '1' || !span) continue; // type 1: C source lines
       const file = this.ref('file', lineRecs.field(id, 'file'), `line ${id}`).name;
@@ -219,28 +223,25 @@ class Builder {
     const zeroPage = this.table('seg')
       .values()
       .find((s) => s.name === 'ZEROPAGE');
-    const bankSym = this.table('sym')
-      .values()
-      .find((s) => s.name === 'regbank' && s.val !== undefined);
+    const syms = this.table('sym').values();
+    const bankSym = syms.find((s) => s.name === 'regbank' && s.val !== undefined);
     this.regbank = bankSym
       ? num(bankSym.val, () => 'sym regbank')
       : zeroPage
         ? num(zeroPage.start, () => 'seg ZEROPAGE') + num(zeroPage.size, () => 'seg ZEROPAGE') - REGBANK_BYTES
         : undefined;
     const functions = this.functions(lineSpans);
-    const globals = this.globals(cFiles, functions);
-    const symbols = this.table('sym')
-      .values()
+    const globals = this.globals(cFiles, functions, syms);
+    const symbols = syms
       .filter((s) => s.type === 'lab' && s.val !== undefined)
       .map((s) => ({ name: s.name, address: num(s.val, () => `sym ${s.id}`) }));
     // the C stack pointer: exported as `sp` (c_sp in newer cc65); else the first ZEROPAGE word, where the runtime puts it
-    const zp = this.table('seg')
-      .values()
-      .find((s) => s.name === 'ZEROPAGE');
-    const spSym = this.table('sym')
-      .values()
-      .find((s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined);
-    const cStackPointer = spSym ? num(spSym.val, () => 'sym sp') : zp ? num(zp.start, () => 'seg ZEROPAGE') : undefined;
+    const spSym = syms.find((s) => (s.name === 'sp' || s.name === 'c_sp') && s.val !== undefined);
+    const cStackPointer = spSym
+      ? num(spSym.val, () => 'sym sp')
+      : zeroPage
+        ? num(zeroPage.start, () => 'seg ZEROPAGE')
+        : undefined;
     if (cStackPointer !== undefined) symbols.push({ name: '__cc65_sp__', address: cStackPointer });
     const typedefs = this.types ? Object.fromEntries(this.types.typedefs([...cFiles])) : undefined;
     return { format: 'cc65-dbg', cpu: '6502', files: [...cFiles], lines, functions, globals, symbols, typedefs };
@@ -344,12 +345,12 @@ class Builder {
   }
 
   /** C globals: `_name` labels in data segments of modules that have C lines. */
-  private globals(cFiles: Set<string>, functions: FunctionInfo[]): Variable[] {
+  private globals(cFiles: Set<string>, functions: FunctionInfo[], syms: Rec[]): Variable[] {
     const segs = this.table('seg');
     const fnNames = new Set(functions.map((f) => `_${f.name}`));
-    const labels = this.table('sym')
-      .values()
-      .filter((s) => s.type === 'lab' && s.name.startsWith('_') && s.val !== undefined && s.seg !== undefined);
+    const labels = syms.filter(
+      (s) => s.type === 'lab' && s.name.startsWith('_') && s.val !== undefined && s.seg !== undefined,
+    );
     const inData = labels.filter(
       (s) =>
         DATA_SEGMENTS.has(segs.get(Number(s.seg))?.name ?? '') &&
