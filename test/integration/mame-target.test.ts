@@ -311,6 +311,19 @@ describe('MAME target on the ZX Spectrum fixture', { timeout: 240_000 }, () => {
     assert.equal((await stop).reason, 'pause');
   });
 
+  test('a resume runs on through PC 0: the next stop is the breakpoint, not the reset vector', async () => {
+    // an RST 0 in free RAM, run from there: PC 0 (crt0) comes next, then main
+    await t.writeMemory({ space: 'cpu', offset: 0x9000 }, Uint8Array.from([0xc7]));
+    await t.writeRegister('PC', 0x9000);
+    const main = cdb.fn('main');
+    const id = await t.setBreakpoint({ space: 'cpu', offset: main });
+    const stop = nextStop(t);
+    await t.resume();
+    const s = await stop;
+    await t.clearBreakpoint(id);
+    assert.deepEqual([s.reason, s.pc], ['breakpoint', main]);
+  });
+
   test('close ends MAME: exited event, then target_lost', async () => {
     const exited = new Promise<TargetEvent>((resolve) =>
       t.onEvent((e) => {

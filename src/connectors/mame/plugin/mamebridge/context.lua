@@ -43,6 +43,11 @@ end
 
 function ctx.pc() return ctx.cpu.state.CURPC.value end
 
+-- Let the CPU run. 0.251 binds go(offs_t targetpc = ~0) bare, so a call without
+-- an address passes 0 and every resume ran to a temporary breakpoint at PC 0.
+local NO_STOP_PC = 0xffffffff
+function ctx.go() ctx.cpu.debug:go(NO_STOP_PC) end
+
 -- Every register of the CPU by its state name (read_registers, and with each stop).
 function ctx.registers()
   local regs = {}

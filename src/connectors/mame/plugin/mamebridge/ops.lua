@@ -104,7 +104,7 @@ function ops.list_breakpoints()
 end
 
 function ops.resume()
-  if ctx.held() then ctx.cpu.debug:go() end
+  if ctx.held() then ctx.go() end
   return {}
 end
 

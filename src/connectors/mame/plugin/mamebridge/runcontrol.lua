@@ -70,7 +70,7 @@ function rc.handle_stop()
   if ctx.first_stop then
     ctx.first_stop = false
     if not ctx.config.hold_on_start then
-      ctx.cpu.debug:go()
+      ctx.go()
       return false
     end
     reason = reason or 'entry'
