@@ -37,14 +37,29 @@ after(() => t?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Resolves once the machine has drawn `frames` more frames, as its screen counts them: a button reaches its port
+ * at a frame (MAME folds digital fields into the port once per frame), and a held position has to outlast some.
+ * A stop on the way fails at once (it releases everything held, which is not what is being checked).
+ */
+async function framesPass(frames: number): Promise<void> {
+  const from = (await t.status()).frame!;
+  for (;;) {
+    const now = await t.status();
+    assert.equal(now.state, 'running', `the machine stopped at PC ${now.pc} while frames were awaited`);
+    if (now.frame! >= from + frames) return;
+    await sleep(10);
+  }
+}
+
 test('mac128k: a move and a button reach its mouse ports; a stop releases them', { timeout: 120_000 }, async () => {
   const raw = t.features.get(MAME_RAW_FEATURE)!;
   const mouse = t.features.get(MOUSE_FEATURE)!;
   assert.equal(await mouse.unavailable(), undefined, 'mac128k has a mouse');
   const ports = async () => Promise.all([':MOUSE0', ':MOUSE1', ':MOUSE2'].map((p) => raw.readPort(p)));
   await t.resume();
-  /** waits a few frames, then reads [button, x, y] */
-  const settled = async () => (await sleep(200), ports());
+  /** reads [button, x, y] once the machine ran a few frames on what it was given */
+  const settled = async () => (await framesPass(3), ports());
   assert.deepEqual(await settled(), [0, 0, 0]);
   const at = (x: number, y: number, buttons = 0) => mouse.point({ x, y, width: 512, height: 342, buttons });
   await at(100, 100);

@@ -7,8 +7,10 @@
  * range, held (input_set) until the next move; the machine sees its counter
  * move by each step, as a real mouse's. A stop releases every held field
  * (the port reads 0 again), so the position starts from 0 after one.
- * Buttons are held fields while pressed. A machine without such fields (the
- * Spectrum) answers `unsupported` naming it, once its ports were listed.
+ * Buttons are held fields while pressed; MAME folds a digital field into its
+ * port once a frame, so a press or a release shows at the next frame (an
+ * axis at once). A machine without such fields (the Spectrum) answers
+ * `unsupported` naming it, once its ports were listed.
  */
 import { RetroError } from '../../core/errors.js';
 import type { MouseInput, PointerState } from '../../core/input-devices.js';
