@@ -54,14 +54,15 @@ export interface ScopeOptions {
 export function scopeAt(index: DebugIndex, pc: number | undefined, opts: ScopeOptions = {}): ExprScope {
   const fn = pc === undefined ? undefined : index.functionAt(pc);
   const locals = fn && pc !== undefined ? index.locals(fn, pc) : [];
-  const tags = taggedTypes(index.info);
+  // walked on the first tag an expression names (`(struct point *)p`): it builds every function's variables
+  let tags: Map<string, CType> | undefined;
   const regs = new Map((opts.registers ?? []).map((r) => [r.name.toLowerCase(), r.bits]));
   return {
     target: opts.target ?? SMALL_TARGET,
     variable: (name) =>
       locals.find((v) => v.name === name) ?? index.global(name, fn?.file) ?? functionNamed(index, name),
     registerBits: (name) => regs.get(name.toLowerCase()),
-    tagged: (keyword, tag) => tags.get(`${keyword} ${tag}`),
+    tagged: (keyword, tag) => (tags ??= taggedTypes(index.info)).get(`${keyword} ${tag}`),
     typedef: (name) => opts.typedefs?.get(name) ?? ownValue(index.info.typedefs, name),
   };
 }
