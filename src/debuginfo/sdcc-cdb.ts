@@ -208,15 +208,20 @@ class CdbBuilder {
     const boundaries = [starts, named, asmSorted, lines.addresses];
     const lineAddrs = lines.addresses;
 
+    // a function's ranges of assembler and C lines start where the one before's ended (its limit is this start)
+    let asmFrom = found.length ? lowerBound(asmSorted, found[0].start) : 0;
+    let lineFrom = found.length ? lowerBound(lineAddrs, found[0].start) : 0;
     return found.map(({ rec, start }, i) => {
       const limit = i + 1 < found.length ? found[i + 1].start : Infinity;
       const endMark = this.ends.get(rec.sym.scopeAndName);
       const markInside = endMark !== undefined && endMark >= start && endMark < limit;
       // this function's assembler lines and C lines, as index ranges (no copies)
-      const asmEnd = lowerBound(asmSorted, limit);
-      const hasAsm = asmEnd > lowerBound(asmSorted, start);
-      const firstLine = lowerBound(lineAddrs, start);
-      const lineEnd = lowerBound(lineAddrs, limit);
+      const asmEnd = lowerBound(asmSorted, limit, asmFrom);
+      const hasAsm = asmEnd > asmFrom;
+      const firstLine = lineFrom;
+      const lineEnd = lowerBound(lineAddrs, limit, lineFrom);
+      asmFrom = asmEnd;
+      lineFrom = lineEnd;
       // With asm records or an XG mark we know where the last instruction starts;
       // otherwise the function runs on to the next known address.
       const exactLast = hasAsm || markInside;
@@ -299,19 +304,19 @@ class CdbBuilder {
     return { params: params.map((p) => p.v), locals };
   }
 
+  /** Runs after functions(): it takes each global's address out of the table (a second definition finds none). */
   private globals(): Variable[] {
     const out: Variable[] = [];
-    const seen = new Set<string>();
     for (const k of this.symbols.globals) {
       const r = this.symbols.read(k, this.warn);
       if (!r) continue;
       if (/^\{\d+\}DF,/.test(r.typeText)) continue; // functions are not variables
       const key = symKey(r.sym);
       const address = this.addresses.get(key);
-      if (address === undefined || seen.has(key)) continue; // declared here, defined elsewhere (or not linked)
+      if (address === undefined) continue; // declared here, defined elsewhere (or not linked), or seen
       const v = this.variable(r, address);
       if (v) {
-        seen.add(key);
+        this.addresses.delete(key);
         // F<module>: a file static, seen from its module's C file
         const file = r.sym.scope.startsWith('F') ? this.moduleFile(r.sym.scope.slice(1)) : undefined;
         if (file !== undefined) v.file = file;
