@@ -4,7 +4,7 @@
  * for DOS (and the program) to be up, locates the VGA buffer while our
  * calibration line is still on screen, and hands back a DosboxTarget.
  */
-import { RendererPalette } from './renderer-palette.js';
+import { pictureAfter, RendererPalette } from './renderer-palette.js';
 import { sleep } from '../../core/async.js';
 import { existsSync, openSync, readSync, closeSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -121,7 +121,6 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       description: em.memory.description,
       launched: true,
       emulatorScreenshot: () => em.screenshot(),
-      rendererPalette: new RendererPalette(() => em.screenshot()),
       recorders: new WasmRecorders(em),
     };
     shutdown = () => em.exit();
@@ -129,7 +128,10 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
   try {
     progress(`Looking for the DOS guest in ${memory.description}`);
     const base = await waitFor(() => findGuestBase(memory), memory, 'a DOS guest');
-    const machine = new DosMachine(new DosGuest(memory, base), info);
+    const guest = new DosGuest(memory, base);
+    const own = info.emulatorScreenshot;
+    if (own) info.rendererPalette = new RendererPalette(pictureAfter(async () => (await guest.bda()).ticks, own));
+    const machine = new DosMachine(guest, info);
     if (info.launched && !dos.conf) {
       // Our autoexec holds at PAUSE with the calibration line on screen: locate the VGA buffer, then release it.
       const where = await waitFor(() => machine.screen(), memory, 'the calibration line on screen');
