@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { Rgb } from '../../src/machines/dos/palette.js';
 import type { ScreenFrame } from '../../src/core/target.js';
 import { DosFrames, type DecodedScreen } from '../../src/connectors/dosbox/dos-frames.js';
-import { REFRESH_MS, RendererPalette } from '../../src/connectors/dosbox/renderer-palette.js';
+import { pictureAfter, REFRESH_MS, RendererPalette } from '../../src/connectors/dosbox/renderer-palette.js';
 import { sleep } from '../../src/core/async.js';
 
 const GREY: Rgb[] = Array.from({ length: 256 }, (_, i) => [i, i, i]);
@@ -179,4 +179,19 @@ test("the learned palette: an index's colour once its pixels agree, refreshed on
     'pixels that have disagreed for the refresh time: the colour most of them show',
   );
   assert.equal(shots, 5);
+});
+
+test("the palette's picture is taken once the guest's timer ticked twice after the call (across a wrap)", async () => {
+  const counts = [0xffffffff, 0xffffffff, 0, 1, 2];
+  let reads = 0;
+  let takenAfter = -1;
+  const take = pictureAfter(
+    async () => counts[Math.min(reads++, counts.length - 1)],
+    async () => {
+      takenAfter = reads;
+      return { width: 1, height: 1, rgba: Buffer.alloc(4) };
+    },
+  );
+  await take();
+  assert.equal(takenAfter, 4, 'the start, then polls until the count read 1 (two ticks on from 0xffffffff)');
 });
