@@ -86,14 +86,16 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     }
   }
   const { asm, lines, namedKeys, ends } = links;
+  const nothingElse =
+    !recs.some((r) => r.kind !== 'module') && !asm.length && !lines.length && !namedKeys.length && !ends.size;
+  // the symbol records are read by the builder; with nothing else, one of them must read for the file to be of use
+  const bad: { lineNo: number; msg: string }[] = [];
   if (
-    !recs.some((r) => r.kind !== 'module') &&
-    !symbols.count &&
-    !asm.length &&
-    !lines.length &&
-    !namedKeys.length &&
-    !ends.size
+    nothingElse &&
+    !symbols.anyReads((lineNo, msg) => bad.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` }))
   ) {
+    found.push(...bad);
+    found.sort((a, b) => a.lineNo - b.lineNo);
     const first = found[0]?.msg.slice(fileName.length + 1);
     throw badDebugInfo(
       first

@@ -52,6 +52,12 @@ export class DeferredSymbols {
     return true;
   }
 
+  /** Whether any record reads; each bad one before it is told to `warn`. */
+  anyReads(warn: (lineNo: number, msg: string) => void): boolean {
+    for (let k = 0; k < this.count; k++) if (this.read(k, warn)) return true;
+    return false;
+  }
+
   /** The first record of a function's locals, by `module.function`; -1: none. */
   firstLocal(owner: string): number {
     return this.firstOf.get(owner) ?? -1;

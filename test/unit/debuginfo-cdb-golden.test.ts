@@ -300,4 +300,8 @@ test('files without usable records are bad_debug_info naming the file and first 
   bad('\u0000\u0001\u0002binary', /first bad line is line 1/);
   bad('M:only_a_module', /no SDCC debug records/);
   bad('L:C$a.c', /first bad line is line 1: linker record has no hex address/);
+  // symbol records are read by the builder, not as they are met: a file of bad ones is still of no use
+  bad('M:main\nS:G$x$0_0$0({2}SI:S),bogus\nL:garbage', /first bad line is line 2: symbol fields "bogus"/);
+  bad('S:Lmain.f$x$1_0$1({2}SI:S),B,1', /first bad line is line 1: symbol fields/);
+  assert.equal(parseCdb('S:G$x$0_0$0({2}SI:S),bogus\nS:G$y$0_0$0({2}SI:S),E,0,0').format, 'sdcc-cdb', 'one reads');
 });
