@@ -4,8 +4,6 @@
  * them, so it works by index, stores only the keys the builder reads, and
  * gives every record the same object shape.
  */
-import { IntColumn } from './int-column.js';
-
 /** A record's fields by key (absent ones undefined). */
 export type DbgRec = Record<string, string>;
 
@@ -182,8 +180,8 @@ export class RecTable {
   private readonly recs: (DbgRec | undefined)[] = [];
   /** by id: where an unread record's fields start in the text (-1: none); a typed array, off the JS heap */
   private unread = new Int32Array(0);
-  /** ids in file order once they are not 0, 1, 2, … (ld65 writes them so: no list is kept then) */
-  private order?: IntColumn;
+  /** ids in file order once they are not 0, 1, 2, … (ld65 writes them so: no list is kept then); any number */
+  private order?: number[];
   private count = 0;
   /** ids an array should not hold (negative, fractional, huge) */
   private other?: Map<number, DbgRec>;
@@ -205,8 +203,12 @@ export class RecTable {
     this.recs[id] = rec;
   }
 
-  /** A record whose fields, from text[from] to its line's end, are read when asked for. */
-  setUnread(id: number, from: number): void {
+  /**
+   * A record whose fields, from text[from] to its line's end, are read when asked for; false (nothing kept) for an id
+   * too big to index a table by (the caller parses the record then).
+   */
+  setUnread(id: number, from: number): boolean {
+    if (!(id >= 0 && id < MAX_UNREAD_ID)) return false;
     if (!this.has(id)) this.listed(id);
     if (id < this.recs.length) this.recs[id] = undefined;
     if (id >= this.unread.length) {
@@ -215,13 +217,11 @@ export class RecTable {
       this.unread = grown;
     }
     this.unread[id] = from;
+    return true;
   }
 
   private listed(id: number): void {
-    if (!this.order && id !== this.count) {
-      this.order = new IntColumn();
-      for (let k = 0; k < this.count; k++) this.order.push(k);
-    }
+    if (!this.order && id !== this.count) this.order = Array.from({ length: this.count }, (_, k) => k);
     this.order?.push(id);
     this.count++;
   }
@@ -265,8 +265,8 @@ export class RecTable {
   }
 
   /** The ids in file order. */
-  ids(): ArrayLike<number> & Iterable<number> {
-    return this.order?.view() ?? Array.from({ length: this.count }, (_, k) => k);
+  ids(): number[] {
+    return this.order ?? Array.from({ length: this.count }, (_, k) => k);
   }
 
   /** The records in file order. */
@@ -333,6 +333,9 @@ function numberAt(text: string, at: number, end: number): number {
   }
   return negative ? -value : value;
 }
+
+/** Unread records are indexed by id in a typed array up to this (ld65 numbers from 0; MAX_RECORDS is 2,000,000). */
+const MAX_UNREAD_ID = 1 << 21;
 
 /** Ids an array holds well. */
 const MAX_DENSE_ID = 1 << 24;

@@ -69,10 +69,7 @@ export function parseCc65Dbg(text: string, opts: Cc65Options = {}): DebugInfo {
       // most spans are the assembler's lines', which nothing reads: kept unread until a C line asks; C lines are
       // read once, by the builder (neither is kept parsed: a record object each would outlive the parse)
       const id = leadingId(text, tab + 1, end);
-      if (id >= 0) {
-        tableOf(recs, kind, text).setUnread(id, tab + 1);
-        continue;
-      }
+      if (id >= 0 && tableOf(recs, kind, text).setUnread(id, tab + 1)) continue;
     }
     const rec = parseFields(text, tab + 1, end);
     if (kind === 'version') {
@@ -255,7 +252,7 @@ class Builder {
     const csyms = this.table('csym');
     // by id, which is declaration order, which the frame size depends on (ld65 lists them so: no sort then)
     let ids = csyms.ids();
-    if (!ascendingIds(ids)) ids = Array.from(ids).sort((a, b) => a - b);
+    if (!ascendingIds(ids)) ids = [...ids].sort((a, b) => a - b);
     for (const id of ids) {
       const c = csyms.get(id)!;
       if (c.sym !== undefined && (c.sc === 'ext' || c.sc === 'static') && !fnCsymBySym.has(c.sym))

@@ -77,7 +77,7 @@ test('cc65 records by id: a repeated id keeps its place and takes the last recor
   t.set(2, { id: '2', name: 'second' });
   t.set(-1, { id: '-1', name: 'odd' });
   t.setUnread(3, text.indexOf('id=3'));
-  assert.deepEqual(Array.from(t.ids()), [2, 1, -1, 3]);
+  assert.deepEqual(t.ids(), [2, 1, -1, 3]);
   // fields of an unread record, in place
   assert.equal(t.numberField(1, 'start'), 4);
   assert.equal(t.numberField(1, 'size'), 2);
@@ -100,11 +100,19 @@ test('cc65 records by id: a repeated id keeps its place and takes the last recor
 test('cc65 records by id: ids in sequence keep no list, one out of sequence starts it', () => {
   const t = new RecTable();
   for (let id = 0; id < 3; id++) t.set(id, { id: String(id) });
-  assert.deepEqual(Array.from(t.ids()), [0, 1, 2]);
+  assert.deepEqual(t.ids(), [0, 1, 2]);
   t.set(7, { id: '7' });
   t.set(1, { id: '1' });
   t.set(3, { id: '3' });
-  assert.deepEqual(Array.from(t.ids()), [0, 1, 2, 7, 3]);
+  assert.deepEqual(t.ids(), [0, 1, 2, 7, 3]);
+  // an id no array should index by keeps its place too, read or unread
+  t.set(2 ** 31, { id: String(2 ** 31) });
+  assert.equal(t.setUnread(2 ** 31 + 1, 0), false, 'too big to index: the caller parses it');
+  assert.deepEqual(t.ids(), [0, 1, 2, 7, 3, 2 ** 31]);
+  assert.deepEqual(
+    t.values().map((r) => r.id),
+    ['0', '1', '2', '7', '3', String(2 ** 31)],
+  );
 });
 
 test('sources: every one of many C files in a folder is found (past the stats, through its listing), a missing one not', () => {
