@@ -182,10 +182,12 @@ class Builder {
     if (!spans.has(id))
       throw badDebugInfo(`${this.where}: ${from} refers to span ${spanId}, which is not in the file.`);
     const segId = spans.numberField(id, 'seg');
-    const seg = Number.isInteger(segId) ? this.table('seg').get(segId) : undefined;
-    if (!seg) this.ref('seg', spans.field(id, 'seg'), `span ${spanId}`); // says what is wrong
-    const address = num(seg!.start, () => `seg ${seg!.id}`) + spanNumber(spans, id, 'start');
-    this.spanSize = spanNumber(spans, id, 'size');
+    // by number, read in place; a missing or bad one through ref, which says what is wrong
+    const seg =
+      (Number.isInteger(segId) && this.table('seg').get(segId)) ||
+      this.ref('seg', spans.field(id, 'seg'), `span ${spanId}`);
+    const address = num(seg.start, () => `seg ${seg.id}`) + numberField(spans, 'span', id, 'start');
+    this.spanSize = numberField(spans, 'span', id, 'size');
     this.spanAddresses[id] = address;
     this.spanSizes[id] = this.spanSize;
     return address;
@@ -210,8 +212,7 @@ class Builder {
       const span = lineRecs.field(id, 'span');
       if (lineRecs.field(id, 'type') !== '1' || !span) continue; // type 1: C source lines
       const file = this.ref('file', lineRecs.field(id, 'file'), `line ${id}`).name;
-      const lineNo = lineRecs.numberField(id, 'line');
-      if (!Number.isFinite(lineNo)) throw badDebugInfo(`line ${id}: "${lineRecs.field(id, 'line')}" is not a number.`);
+      const lineNo = numberField(lineRecs, 'line', id, 'line');
       cFiles.add(file);
       if (!span.includes('+')) this.addLineSpan(span, lineNo, file, lineSpans, table);
       else for (const spanId of span.split('+')) this.addLineSpan(spanId, lineNo, file, lineSpans, table);
@@ -448,10 +449,10 @@ function ascendingIds(ids: ArrayLike<number>): boolean {
   return true;
 }
 
-/** A span's numeric field, read in place. */
-function spanNumber(spans: RecTable, id: number, key: string): number {
-  const n = spans.numberField(id, key);
-  if (!Number.isFinite(n)) throw badDebugInfo(`span ${id}: "${spans.field(id, key)}" is not a number.`);
+/** A numeric field of record `id` of a `kind`, read in place; bad_debug_info when it is not a number. */
+function numberField(table: RecTable, kind: string, id: number, key: string): number {
+  const n = table.numberField(id, key);
+  if (!Number.isFinite(n)) throw badDebugInfo(`${kind} ${id}: "${table.field(id, key)}" is not a number.`);
   return n;
 }
 
@@ -461,7 +462,7 @@ function stem(file: string): string {
 
 /** The type of `size` bytes shown as they are (one object per size: types are never changed once made). */
 function bytes(size: number): CType {
-  return BYTES[size] ?? { kind: 'bytes', size: Math.max(1, size), name: `byte[${Math.max(1, size)}]` };
+  return BYTES[size] ?? bytesType(size);
 }
 
 const BYTES = Array.from({ length: 9 }, (_, size) => Object.freeze(bytesType(size)) as CType);

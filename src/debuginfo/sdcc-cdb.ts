@@ -50,9 +50,11 @@ type Rec<K extends CdbRecord['kind']> = Extract<CdbRecord, { kind: K }>;
 export function parseCdbWithWarnings(text: string, opts: { fileName?: string } = {}): CdbParseResult {
   const fileName = opts.fileName ?? 'the .cdb text';
   const found: { lineNo: number; msg: string }[] = [];
-  const warn: Warn = (lineNo, msg) => {
-    found.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` });
-  };
+  const warnInto =
+    (list: { lineNo: number; msg: string }[]): Warn =>
+    (lineNo, msg) =>
+      list.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` });
+  const warn = warnInto(found);
 
   const recs: CdbRecord[] = [];
   const links = emptyLinkTables();
@@ -90,10 +92,7 @@ export function parseCdbWithWarnings(text: string, opts: { fileName?: string } =
     !recs.some((r) => r.kind !== 'module') && !asm.length && !lines.length && !namedKeys.length && !ends.size;
   // the symbol records are read by the builder; with nothing else, one of them must read for the file to be of use
   const bad: { lineNo: number; msg: string }[] = [];
-  if (
-    nothingElse &&
-    !symbols.anyReads((lineNo, msg) => bad.push({ lineNo, msg: `${fileName} line ${lineNo}: ${msg}` }))
-  ) {
+  if (nothingElse && !symbols.anyReads(warnInto(bad))) {
     found.push(...bad);
     found.sort((a, b) => a.lineNo - b.lineNo);
     const first = found[0]?.msg.slice(fileName.length + 1);
@@ -360,10 +359,7 @@ class CdbBuilder {
 
   private storage(r: Rec<'symbol'>, known?: number): Storage {
     const address = known ?? this.addresses.get(symKey(r.sym));
-    if (address !== undefined)
-      return address > 0xffff
-        ? { kind: 'static', address: address & 0xffff, bank: Math.floor(address / 0x10000) }
-        : { kind: 'static', address };
+    if (address !== undefined) return { kind: 'static', ...split(address) };
     if (r.space === 'B' || r.onStack) return { kind: 'frame', register: 'IX', offset: r.stackOffset };
     if (r.registers) return { kind: 'register', registers: r.registers.toUpperCase().split(',') };
     return { kind: 'optimized_out' };
