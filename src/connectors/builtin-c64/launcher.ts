@@ -9,6 +9,7 @@ import type { LaunchConfig } from '../../core/launch.js';
 import type { Target } from '../../core/target.js';
 import { MonitorClient } from '../vice/monitor-client.js';
 import { startConfiguredProgram } from '../vice/start-program.js';
+import { fitsMonitor, stagingRoot } from '../vice/monitor-path.js';
 import { ViceTarget } from '../vice/vice-target.js';
 import { BUILTIN_FRAME_SOURCE } from './frame-source.js';
 import { BuiltinMonitorServer } from './monitor-server.js';
@@ -26,11 +27,14 @@ export async function launchBuiltinTarget(
   const logs = new Set<(text: string) => void>();
   const messages = new Set<(text: string) => void>();
   const cwd = config.cwd ?? process.cwd();
+  const program = config.program ? resolve(cwd, config.program) : undefined;
+  // a path too long for the monitor is autostarted from a copy (monitor-path.ts); drive 8 stays the program's folder
+  const staged = program !== undefined && !fitsMonitor(program);
   const server = new BuiltinMonitorServer({
     realtime: config.throttle === true,
-    drive8: config.drive8 ? resolve(cwd, config.drive8) : undefined,
+    drive8: config.drive8 ? resolve(cwd, config.drive8) : staged ? dirname(program) : undefined,
     // only the session's own program (and its folder) can be autostarted
-    autostartRoots: [cwd, ...(config.program ? [dirname(resolve(cwd, config.program))] : [])],
+    autostartRoots: [cwd, ...(program ? [dirname(program)] : []), ...(staged ? [stagingRoot()] : [])],
     onLog: (text) => {
       for (const l of logs) l(text);
     },

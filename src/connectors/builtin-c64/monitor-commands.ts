@@ -160,7 +160,7 @@ export function autostart(
     machineLog?: (text: string) => void;
   },
 ): Answer {
-  const [run, path] = [body[0] !== 0, body.toString('latin1', 4, 4 + body[3])];
+  const [run, path] = [body[0] !== 0, body.toString('utf8', 4, 4 + body[3])];
   try {
     const prg = readRegularFileSync(path, { maxBytes: 0x10000 + 2, what: 'program', roots: opts.autostartRoots });
     if (!opts.drive8) m.attachDrive(new HostFolderDrive(dirname(path), opts.machineLog ?? opts.log));

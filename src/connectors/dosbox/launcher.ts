@@ -6,7 +6,7 @@
  */
 import { pictureAfter, RendererPalette } from './renderer-palette.js';
 import { sleep } from '../../core/async.js';
-import { existsSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readSync, closeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { asRetroError, badRequest, notFound, launchFailed, timedOut } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
@@ -18,6 +18,7 @@ import { findGuestBase } from './discovery.js';
 import { typeKeys } from './input.js';
 import type { HostMemory } from './host-memory.js';
 import { launchNative } from './native-launcher.js';
+import { stageDosProgram } from './dos-name.js';
 import { NativeRecorders, WasmRecorders } from './recorders.js';
 import { PrivateDisplay } from './x-display.js';
 import { ProcMemory } from './proc-memory.js';
@@ -62,12 +63,22 @@ export async function launchDosboxTarget(config: LaunchConfig, opts: LaunchOpts)
   }
 }
 
+/** The program as DOS can take it (see dos-name.ts); a missing file is left for the backend to report. */
+function dosProgram(program: string, workDir: string, progress: (m: string) => void): string {
+  if (!existsSync(program)) return program;
+  mkdirSync(workDir, { recursive: true });
+  const staged = stageDosProgram(program, workDir);
+  if (staged.note) progress(staged.note);
+  return staged.path;
+}
+
 async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<DosboxTarget> {
   const dos = config.dos ?? {};
   const cwd = config.cwd ?? process.cwd();
-  const program = config.program && resolve(cwd, config.program);
   const backend = dos.pid ? 'native' : (dos.backend ?? defaultBackend());
   const progress = opts.onProgress ?? (() => undefined);
+  const asked = config.program && resolve(cwd, config.program);
+  const program = asked && !dos.pid && !dos.conf ? dosProgram(asked, opts.workDir, progress) : asked;
   let memory: HostMemory;
   let info: DosBackendInfo;
   let shutdown: () => Promise<void>;

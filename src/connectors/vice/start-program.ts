@@ -11,6 +11,8 @@ import { resolve } from 'node:path';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { StopInfo } from '../../core/target.js';
 import type { ViceTarget } from './vice-target.js';
+import { monitorPath } from './monitor-path.js';
+import { peerName } from './vice-feature.js';
 
 /** A PRG holds at most 64 KiB of data plus its 2-byte load address. */
 export const MAX_PRG_BYTES = 0x10000 + 2;
@@ -75,7 +77,7 @@ function nextStop(target: ViceTarget, timeoutMs: number): { promise: Promise<Sto
     const timer = setTimeout(() => {
       off();
       reject(
-        timedOut(`VICE did not stop within ${timeoutMs} ms; it is still running.`, {
+        timedOut(`${peerName(target.vice.connector)} did not stop within ${timeoutMs} ms; it is still running.`, {
           timeout_ms: timeoutMs,
         }),
       );
@@ -104,5 +106,7 @@ export async function startConfiguredProgram(
   if (!config.program) return;
   const program = resolve(config.cwd ?? process.cwd(), config.program);
   onProgress?.(`Autostarting ${program}`);
-  await startProgram(target, program, timeoutMs);
+  const sent = monitorPath(program);
+  if (sent.note) onProgress?.(sent.note);
+  await startProgram(target, sent.path, timeoutMs);
 }

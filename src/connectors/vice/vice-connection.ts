@@ -28,7 +28,7 @@ import {
   encodeRegisters,
   type CheckpointInfo,
 } from './protocol.js';
-import type { CaptureResult, ViceFeature, ViceStatus } from './vice-feature.js';
+import { peerName, type CaptureResult, type ViceFeature, type ViceStatus } from './vice-feature.js';
 import { captureDisplay } from './vice-capture.js';
 import { MAX_MEM_REQUEST, OP_EXEC, checkRange, u32, type CheckpointSpec } from './vice-requests.js';
 
@@ -309,8 +309,8 @@ export class ViceConnection implements ViceFeature {
   }
 
   async autostart(path: string, run = true): Promise<void> {
-    const name = Buffer.from(path, 'latin1');
-    if (name.length > 255) throw badRequest(`VICE's autostart takes paths of at most 255 bytes; ${path} is longer.`);
+    const name = Buffer.from(path, 'utf8'); // the file system's own bytes; monitor-path.ts stages a longer path
+    if (name.length > 255) throw badRequest(`The monitor's autostart takes at most 255 bytes; ${path} is longer.`);
     this.expect = undefined;
     const body = Buffer.concat([Buffer.from([run ? 1 : 0, 0, 0, name.length]), name]);
     try {
@@ -318,7 +318,7 @@ export class ViceConnection implements ViceFeature {
     } catch (err) {
       if (err instanceof MonitorErrorReply)
         throw launchFailed(
-          `VICE could not autostart ${path} (error 0x${err.errorCode.toString(16)}); VICE's log says why. The machine runs on.`,
+          `${peerName(this.connector)} could not autostart ${path} (error 0x${err.errorCode.toString(16)}); its log says why. The machine runs on.`,
           { path },
         );
       throw err;

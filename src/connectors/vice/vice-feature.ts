@@ -47,3 +47,8 @@ export interface ViceFeature {
   /** drops only our connection; VICE keeps running */
   disconnect(): void;
 }
+
+/** Who answers a monitor connection, for messages: no "VICE" where no VICE runs. */
+export function peerName(connector: string): string {
+  return connector === 'builtin' ? 'The built-in C64' : 'VICE';
+}

@@ -38,7 +38,7 @@ import { visibleArea } from './vice-capture.js';
 import { ViceConnection } from './vice-connection.js';
 import { StopCost } from './vice-stop-cost.js';
 import { OP_EXEC, checkRange } from './vice-requests.js';
-import type { ViceFeature } from './vice-feature.js';
+import { peerName, type ViceFeature } from './vice-feature.js';
 
 /** The 'vice' feature: what the vice_* tools use beyond the facets. */
 export const VICE_FEATURE = featureKey<ViceFeature>('vice');
@@ -198,7 +198,7 @@ export class ViceTarget implements Target {
     const reg = this.vice.info.registers.find((r) => r.name.toUpperCase() === name.toUpperCase());
     if (!reg)
       throw notFound(
-        `VICE's main CPU has no register ${name}; it has ${this.vice.info.registers.map((r) => r.name).join(', ')}.`,
+        `${peerName(this.vice.connector)}'s main CPU has no register ${name}; it has ${this.vice.info.registers.map((r) => r.name).join(', ')}.`,
       );
     if (value < 0 || value >= 2 ** reg.bits)
       throw badRequest(`${value} does not fit the ${reg.bits}-bit register ${reg.name}.`);

@@ -1,0 +1,121 @@
+// Paths a user can type: shell metacharacters and both quotes, non-ASCII (Cyrillic, CJK, emoji) and a path longer
+// than VICE's 255-byte monitor field, for the program, its debug info and an output file, through the MCP tools on
+// every emulator the suite can run (the built-in C64, MAME, native DOSBox, the wasm DOSBox-X). Where an emulator
+// cannot take a name as it is, the session stages a stand-in and says so; nothing names a component that is not there.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+import { buildDosFixtures, ToolDriver, type DosFixtures } from '../support/dos-fixture.js';
+import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
+import { dosNameFor, isDosName } from '../../src/connectors/dosbox/dos-name.js';
+
+const LONG_FOLDER = 'Длинный-'.repeat(14); // 112 characters, 210 bytes
+const NAMES: { label: string; folder: string; stem: string }[] = [
+  { label: 'shell metacharacters and quotes', folder: `sp ace 'q' "dq" $(x) \`b\`; s`, stem: `p "q" 'x' $y; z` },
+  { label: 'Cyrillic, CJK and emoji', folder: 'Ж-cyrillic 中文 🎮', stem: 'p Ж-cyrillic' },
+  { label: 'a path over 255 bytes', folder: LONG_FOLDER, stem: 'p'.repeat(90) },
+];
+
+let c64: C64Fixture;
+let zx: ZxFixture;
+let dos: DosFixtures;
+const d = new ToolDriver();
+
+before(async () => {
+  [c64, zx, dos] = await Promise.all([buildC64Fixture(), buildZxFixture(), buildDosFixtures()]);
+});
+after(() => d.close());
+
+/** The fixture files copied into an odd folder under odd names (inside the output folder: the MCP roots). */
+function place(tag: string, name: (typeof NAMES)[number], files: [from: string, ext: string][]): string[] {
+  const dir = join(d.outputDir, tag, name.folder);
+  mkdirSync(dir, { recursive: true });
+  return files.map(([from, ext]) => {
+    const to = join(dir, `${name.stem}.${ext}`);
+    copyFileSync(from, to);
+    return to;
+  });
+}
+
+async function endSession(id: string): Promise<void> {
+  await d.call('stop_session', { session_id: id });
+}
+
+function noForeignComponent(progress: string[], wrong: RegExp): void {
+  for (const line of progress) assert.doesNotMatch(line, wrong, `a message names a component not running: ${line}`);
+}
+
+for (const name of NAMES) {
+  describe(`a program under ${name.label}`, () => {
+    it('runs to main on the built-in C64, with its .dbg, and a screenshot saves beside it', async () => {
+      const [prg] = place('c64', name, [
+        [c64.prg, 'prg'],
+        [c64.dbg, 'dbg'],
+      ]);
+      const s = await d.call('start_session', { machine: 'c64', emulator: 'builtin', program: prg, wait: true });
+      const id = s.session_id as string;
+      try {
+        assert.equal(s.phase, 'ready', JSON.stringify(s.progress));
+        noForeignComponent(s.progress, /VICE/);
+        const st = await d.call('session_status', { session_id: id });
+        assert.equal(st.location?.function, 'main', JSON.stringify(st));
+        if (Buffer.byteLength(prg) > 255) assert.ok(s.progress.some((l: string) => /autostarting a copy/.test(l)));
+        const out = join('c64', name.folder, `${name.stem}.png`);
+        const shot = await d.call('screenshot', { session_id: id, output_path: out });
+        assert.equal(shot.path, join(d.outputDir, out));
+        assert.ok(existsSync(shot.path));
+      } finally {
+        await endSession(id);
+      }
+    });
+
+    it('runs to main on MAME spectrum, with its .cdb', { timeout: 60_000 }, async () => {
+      const [rom] = place('zx', name, [
+        [zx.rom, 'rom'],
+        [zx.cdb, 'cdb'],
+      ]);
+      const s = await d.call('start_session', { machine: 'spectrum', emulator: 'mame', program: rom, wait: true });
+      const id = s.session_id as string;
+      try {
+        assert.equal(s.phase, 'ready', JSON.stringify(s.progress));
+        const st = await d.call('session_status', { session_id: id });
+        assert.equal(st.location?.function, 'main', JSON.stringify(st));
+      } finally {
+        await endSession(id);
+      }
+    });
+
+    for (const backend of ['native', 'wasm-dosbox-x'] as const) {
+      it(
+        `starts on DOSBox (${backend}) under its DOS name, saying when it staged one`,
+        {
+          timeout: 90_000,
+          skip: backend !== 'native' && !wasmAvailable() ? 'optional npm package "emulators" not installed' : false,
+        },
+        async () => {
+          const [com] = place(`dos-${backend}`, name, [[dos.programs.keyecho.com, 'com']]);
+          const launched = await d.call('dosbox_launch', { program: com, backend });
+          const id = launched.session_id as string;
+          try {
+            const file = `${name.stem}.com`;
+            const dosName = (isDosName(file) ? file : dosNameFor(file)).replace(/\.COM$/i, '').toUpperCase();
+            const names = (launched.programs as { name: string }[]).map((p) => p.name);
+            assert.ok(names.includes(dosName), `${dosName} among ${names}`);
+            const st = await d.call('session_status', { session_id: id });
+            assert.ok(
+              st.progress.some((l: string) => l.includes(`C:\\${dosName}.COM`)),
+              `the staging is said: ${st.progress.join(' | ')}`,
+            );
+            // the user's folder holds only what the test put there: the stand-in is in the session's own folder
+            assert.deepEqual(readdirSync(join(d.outputDir, `dos-${backend}`, name.folder)), [file]);
+          } finally {
+            await endSession(id);
+          }
+        },
+      );
+    }
+  });
+}
