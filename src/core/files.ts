@@ -21,7 +21,16 @@ import {
 import { link, mkdir, open, readlink, realpath, rename, unlink } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { RetroError, badRequest, notFound, tooLarge, outsideRoots, fileExists, internalError } from './errors.js';
+import {
+  RetroError,
+  badRequest,
+  notFound,
+  notAllowed,
+  tooLarge,
+  outsideRoots,
+  fileExists,
+  internalError,
+} from './errors.js';
 
 /** Longest path text accepted (Linux PATH_MAX) and longest name in it (NAME_MAX). */
 export const MAX_PATH_CHARS = 4096;
@@ -220,7 +229,10 @@ export async function writeFileAtomic(
   opts: { overwrite?: boolean; mode?: number; roots?: readonly string[] } = {},
 ): Promise<void> {
   checkPathText(full, 'output path');
-  await mkdir(dirname(full), { recursive: true });
+  await mkdir(dirname(full), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+    // EEXIST from mkdir: a file stands where a folder of the path should be
+    throw writeError(full, err.code === 'EEXIST' ? { ...err, code: 'ENOTDIR' } : err);
+  });
   if (opts.roots) checkInsideRoots(await realpath(dirname(full)), opts.roots, full);
   const tmp = join(dirname(full), `.${randomBytes(6).toString('hex')}.tmp`);
   try {
@@ -238,9 +250,29 @@ export async function writeFileAtomic(
         path: full,
       });
     }
-    throw internalError(`Could not write ${full}: ${(err as Error).message}`, { path: full });
+    throw writeError(full, err as NodeJS.ErrnoException);
   } finally {
     await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** A failed write said as the user can act on it: which path, and whether the folder refused or vanished. */
+function writeError(full: string, err: NodeJS.ErrnoException): RetroError {
+  const folder = dirname(full);
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return notAllowed(`Cannot write ${full}: the folder ${folder} is read-only here (${err.code}); choose another.`, {
+        path: full,
+      });
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return notFound(`Cannot write ${full}: the folder ${folder} is gone (deleted, renamed or a file now).`, {
+        path: full,
+      });
+    default:
+      return internalError(`Could not write ${full}: ${err.message}`, { path: full });
   }
 }
 

@@ -188,3 +188,22 @@ test(
     chownSync(shared, 0, 0);
   },
 );
+
+test('a write the file system refuses names the path and why: a read-only folder, a folder gone meanwhile', async () => {
+  // /sys refuses new entries even to root (CI runs as root, so a chmod'ed folder would not refuse anything)
+  await assert.rejects(writeOutputFile('/sys', 'retro-debug/shot.png', Uint8Array.of(1)), (e: RetroError) => {
+    assert.equal(e.code, 'not_allowed');
+    assert.match(e.message, /Cannot write \/sys\/retro-debug\/shot\.png: the folder \/sys\/retro-debug is read-only/);
+    return true;
+  });
+  const out = mkdtempSync(join(tmpdir(), 'files-gone-'));
+  writeFileSync(join(out, 'sub'), 'a file where a folder was');
+  await assert.rejects(writeOutputFile(out, 'sub/shot.png', Uint8Array.of(1)), (e: RetroError) => {
+    assert.equal(e.code, 'not_found');
+    assert.match(e.message, /the folder .*sub is gone/);
+    return true;
+  });
+  // deleted while a session ran: the next write makes it again, inside the output folder
+  rmSync(out, { recursive: true });
+  assert.equal(await writeOutputFile(out, 'again.png', Uint8Array.of(2)), join(out, 'again.png'));
+});
