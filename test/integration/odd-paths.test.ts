@@ -4,13 +4,15 @@
 // cannot take a name as it is, the session stages a stand-in and says so; nothing names a component that is not there.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import { buildDosFixtures, ToolDriver, type DosFixtures } from '../support/dos-fixture.js';
 import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 import { dosNameFor, isDosName } from '../../src/connectors/dosbox/dos-name.js';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { RecordingClient } from '../dap/dap-client.js';
 
 const LONG_FOLDER = 'Длинный-'.repeat(14); // 112 characters, 210 bytes
 const NAMES: { label: string; folder: string; stem: string }[] = [
@@ -69,6 +71,35 @@ for (const name of NAMES) {
         assert.ok(existsSync(shot.path));
       } finally {
         await endSession(id);
+      }
+    });
+
+    it('over DAP on the built-in C64: a breakpoint in a source under that folder hits, and the stack names it', async () => {
+      const dir = join(d.outputDir, 'dap', name.folder);
+      cpSync(c64.dir, dir, { recursive: true });
+      const utilC = join(dir, 'util.c');
+      const dc = new RecordingClient();
+      await dc.start();
+      try {
+        await dc.initialize();
+        await dc.launchAndConfigure(
+          { machine: 'c64', emulator: 'builtin', program: join(dir, 'program.prg'), cwd: dir, stopOnEntry: true },
+          async () => {
+            const bps = await dc.setBreakpointsRequest({
+              source: { path: utilC },
+              breakpoints: [{ line: c64.markers.scaled.line }],
+            });
+            assert.equal(bps.body.breakpoints[0].verified, true, bps.body.breakpoints[0].message);
+          },
+        );
+        assert.equal((await dc.next<DebugProtocol.StoppedEvent>('stopped', 60_000)).body.reason, 'entry');
+        dc.drain('stopped');
+        await dc.continueRequest({ threadId: 1 });
+        assert.equal((await dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000)).body.reason, 'breakpoint');
+        const top = await dc.topFrame();
+        assert.deepEqual([top.name, top.line, top.source?.path], ['add_scaled', c64.markers.scaled.line, utilC]);
+      } finally {
+        await dc.stop();
       }
     });
 
