@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -171,5 +171,6 @@ export class ToolDriver {
   async close(): Promise<void> {
     this.connection.close();
     await this.manager.closeAll();
+    rmSync(this.outputDir, { recursive: true, force: true });
   }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readlinkSync, readFileSync, writeFileSync, mkdirSync, lstatSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, readFileSync, writeFileSync, mkdirSync, lstatSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dosNameFor, isDosName, stageDosProgram } from '../../src/connectors/dosbox/dos-name.js';
@@ -39,4 +39,5 @@ test('staging: a DOS name in a plain folder is used as it is; a quoted folder is
   assert.equal(readFileSync(copied.path, 'utf8'), 'l');
   assert.equal(readFileSync(join(quoted, 'KEYECHO.COM'), 'utf8'), 'q', "the user's folder is untouched");
   assert.match(copied.note ?? '', /runs as C:\\ALONGNAM\.COM/);
+  rmSync(root, { recursive: true });
 });

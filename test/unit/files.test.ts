@@ -206,4 +206,5 @@ test('a write the file system refuses names the path and why: a read-only folder
   // deleted while a session ran: the next write makes it again, inside the output folder
   rmSync(out, { recursive: true });
   assert.equal(await writeOutputFile(out, 'again.png', Uint8Array.of(2)), join(out, 'again.png'));
+  rmSync(out, { recursive: true });
 });
