@@ -67,6 +67,8 @@ interface Entry {
   streams: number;
   /** requests seen: a request after the stream closed shows the client is still there */
   requests: number;
+  /** closeIfGone's wait, cleared when the session closes (it holds the entry: every closed session for its grace) */
+  goneTimer?: NodeJS.Timeout;
 }
 
 class HttpError extends Error {
@@ -137,8 +139,10 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
    * a new stream), it went, and its MCP session (with the breakpoints its client owns) is closed.
    */
   function closeIfGone(sid: string, entry: Entry): void {
+    if (sessions.get(sid) !== entry) return; // closed already (its stream ends after a DELETE)
     const seen = entry.requests;
-    setTimeout(() => {
+    clearTimeout(entry.goneTimer);
+    entry.goneTimer = setTimeout(() => {
       if (entry.streams > 0 || entry.requests !== seen || sessions.get(sid) !== entry) return;
       sessions.delete(sid);
       void entry.cs.close();
@@ -171,6 +175,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       },
     });
     void cs.closed.then(() => {
+      clearTimeout(entry.goneTimer);
       if (entry.transport.sessionId) sessions.delete(entry.transport.sessionId);
     });
     replyModePerRequest(entry.transport);

@@ -117,9 +117,15 @@ export class SessionManager implements SessionManagerApi {
   /** A session ended: its scratch folder goes now; it stays listed for a while, then it goes too. */
   private ended(session: Session): void {
     void this.workDirs.release(session.id);
-    setTimeout(() => this.drop(session), this.endedKeepMs).unref();
+    const id = session.id;
+    setTimeout(() => this.dropId(id), this.endedKeepMs).unref();
     const ended = this.sessions.filter((s) => s.statusPhase() === 'exited' || s.statusPhase() === 'failed');
     for (const old of ended.slice(0, Math.max(0, ended.length - MAX_ENDED))) this.drop(old);
+  }
+
+  private dropId(id: string): void {
+    const s = this.sessions.find((x) => x.id === id);
+    if (s) this.drop(s);
   }
 
   private drop(session: Session): void {

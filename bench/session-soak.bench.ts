@@ -1,0 +1,99 @@
+/**
+ * Memory over many sessions, as an agent farm uses one server: for each machine, N sessions started and stopped
+ * through the MCP HTTP door (a new agent connection each, as farm agents come and go), with RSS and the JS heap
+ * (after a full GC) printed after every 20. The figure is the growth after the first 20 (the caches' warm-up):
+ * target <= 5 MB. Run after npm run build:
+ *   node --expose-gc --import tsx bench/session-soak.bench.ts [sessions per machine, default 200] [machines…]
+ * machines: c64 spectrum dos-native dos-wasm (default all).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionManager } from '../src/session/manager.js';
+import { CONNECTORS, TOOL_GROUPS } from '../src/connectors/registry.js';
+import { startHttpMcpServer } from '../src/mcp/http.js';
+import { buildC64Fixture } from '../test/support/c64-fixture.js';
+import { buildZxFixture } from '../test/support/zx-fixture.js';
+import { buildDosFixtures } from '../test/support/dos-fixture.js';
+import { call, connectHttpClient } from '../test/mcp/mcp-helpers.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+const N = Number(process.argv[2] ?? 200);
+const WANTED = process.argv.slice(3);
+const STEP = 20;
+const gc = (globalThis as { gc?: () => void }).gc;
+
+interface Machine {
+  name: string;
+  start: string;
+  args: Record<string, unknown>;
+}
+
+async function machines(): Promise<Machine[]> {
+  const [c64, zx, dos] = await Promise.all([buildC64Fixture(), buildZxFixture(), buildDosFixtures()]);
+  const all: Machine[] = [
+    {
+      name: 'c64',
+      start: 'start_session',
+      args: { machine: 'c64', emulator: 'builtin', program: c64.prg, wait: true },
+    },
+    {
+      name: 'spectrum',
+      start: 'start_session',
+      args: { machine: 'spectrum', emulator: 'mame', program: zx.rom, debugInfo: zx.cdb, wait: true },
+    },
+    { name: 'dos-native', start: 'dosbox_launch', args: { program: dos.programs.keyecho.com, backend: 'native' } },
+    { name: 'dos-wasm', start: 'dosbox_launch', args: { program: dos.programs.keyecho.com, backend: 'wasm-dosbox-x' } },
+  ];
+  return WANTED.length ? all.filter((m) => WANTED.includes(m.name)) : all;
+}
+
+function memory(): { rss: number; heap: number } {
+  gc?.();
+  const m = process.memoryUsage();
+  return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20 };
+}
+
+async function main(): Promise<void> {
+  if (!gc) console.log('(no --expose-gc: heap figures include garbage)');
+  const outputDir = mkdtempSync(join(tmpdir(), 'soak-out-'));
+  const manager = new SessionManager({ connectors: CONNECTORS });
+  const server = await startHttpMcpServer({ manager, port: 0, outputDir, roots: () => ['/'], groups: TOOL_GROUPS });
+  try {
+    for (const m of await machines()) {
+      const rows: { n: number; rss: number; heap: number }[] = [];
+      const t0 = performance.now();
+      for (let i = 1; i <= N; i++) {
+        const agent = await connectHttpClient(server, `soak-${m.name}-${i}`);
+        const started = await call(agent, m.start, m.args, 120_000);
+        await call(agent, 'stop_session', { session_id: started.session_id });
+        // a client that leaves says so (DELETE); one that vanishes is closed after its grace (streamGoneMs)
+        await (agent.transport as StreamableHTTPClientTransport).terminateSession();
+        await agent.close();
+        if (i % STEP === 0) rows.push({ n: i, ...memory() });
+      }
+      const s = ((performance.now() - t0) / 1000).toFixed(0);
+      console.log(`\n${m.name}: ${N} sessions in ${s} s`);
+      for (const r of rows)
+        console.log(`  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB`);
+      const first = rows[0];
+      const last = rows.at(-1);
+      if (first && last && last !== first)
+        console.log(
+          `  growth after the first ${STEP}: RSS ${(last.rss - first.rss).toFixed(1)} MB, heap ${(last.heap - first.heap).toFixed(1)} MB (target <= 5 MB)`,
+        );
+    }
+  } finally {
+    await server.close();
+    await manager.closeAll();
+    rmSync(outputDir, { recursive: true, force: true });
+  }
+}
+
+void main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
