@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine for Retro Debug (with `sudo` when not root).
-#   bash scripts/setup.sh           MAME, SDCC and cc65 from Debian, `npm ci`, the bundle in dist/:
+#   bash scripts/setup.sh           MAME, SDCC and cc65 from Debian (and, where the system's MAME has no
+#                                   `sprinter` driver, Debian 13's MAME through scripts/install-mame.sh), `npm ci`, the bundle in dist/:
 #                                   enough for the headless demo (README's first command).
 #   bash scripts/setup.sh --tests   also everything `npm test` needs: the Debian packages listed in
 #                                   scripts/test-packages.txt (DOSBox, nasm, bcc, …) and, through
@@ -30,6 +31,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# a MAME with the sprinter driver: the system's on Debian 13, Debian 13's unpacked under a prefix on Debian 12
+bash scripts/install-mame.sh >/dev/null
 npm ci --no-audit --no-fund
 npm run build
 if $tests; then

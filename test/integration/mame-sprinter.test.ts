@@ -13,6 +13,7 @@ import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import { resolveMamePath } from '../../src/connectors/mame/launcher.js';
 import { mameHasDriver } from '../../src/connectors/mame/driver-check.js';
+import { mameForMachine } from '../../src/connectors/mame/mame-finder.js';
 import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
 import { bankPages } from '../../src/connectors/mame/bank-pages.js';
 
@@ -29,25 +30,35 @@ function exeFile(): string {
   return join(dir, 'HELLO.EXE');
 }
 
-test('a sprinter launch on a MAME without the driver fails at once, saying which MAME is needed', async (t) => {
-  const mame = resolveMamePath({});
-  if (await mameHasDriver(mame, 'sprinter')) {
-    t.skip(`${mame} has the sprinter driver; the refusal cannot be shown with it`);
-    return;
-  }
+/** A MAME that lists no sprinter driver, as Debian 12's 0.251 answers -listfull sprinter. */
+function mameWithoutSprinter(): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'old-mame-')), 'mame');
+  writeFileSync(path, '#!/bin/sh\necho "Name:             Description:"\nexit 0\n', { mode: 0o755 });
+  return path;
+}
+
+test('a sprinter launch on a MAME without the driver fails at once, saying which MAME is needed', async () => {
+  const mame = mameWithoutSprinter();
+  assert.equal(await mameHasDriver(mame, 'sprinter'), false);
   const manager = new SessionManager({ connectors: CONNECTORS });
   try {
     const { session } = manager.start(
-      { machine: 'sprinter', emulator: 'mame', program: exeFile() },
+      { machine: 'sprinter', emulator: 'mame', mamePath: mame, program: exeFile() },
       { kind: 'cli', label: 'test' },
     );
     const st = await session.waitForStop(30_000).catch(() => session.status());
     assert.equal(st.phase, 'failed');
     assert.equal(st.error?.code, 'incompatible_target');
-    assert.match(st.error?.message ?? '', /no "sprinter" driver.*mamePath/s);
+    assert.match(st.error?.message ?? '', /no "sprinter" driver.*scripts\/setup\.sh.*mamePath/s);
   } finally {
     await manager.closeAll();
   }
+});
+
+test('without mamePath, sprinter runs on a MAME that has the driver (setup installs one) and spectrum keeps the first', async () => {
+  const sprinter = await mameForMachine({ machine: 'sprinter' });
+  assert.equal(await mameHasDriver(sprinter, 'sprinter'), true, `${sprinter} lists sprinter`);
+  assert.equal(await mameForMachine({ machine: 'spectrum' }), resolveMamePath({}));
 });
 
 const live = {

@@ -5,7 +5,7 @@ import { mameToolGroup } from './front/mcp-group.js';
 import { MAME_RAW_FEATURE } from './mame-raw.js';
 import { launchMameTarget } from './mame-target.js';
 import { requireDriver } from './driver-check.js';
-import { resolveMamePath } from './launcher.js';
+import { mameForMachine } from './mame-finder.js';
 
 export const NEEDS_PROGRAM =
   'launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).';
@@ -32,7 +32,7 @@ export const mameConnector: ConnectorDescriptor = {
   async checkMachine(config) {
     let mamePath: string;
     try {
-      mamePath = resolveMamePath(config);
+      mamePath = await mameForMachine(config);
     } catch {
       return; // no MAME: the launch says so, with where it looked
     }

@@ -28,8 +28,8 @@ export function mameHasDriver(mamePath: string, machine: string): Promise<boolea
 /** Machines that only newer MAME builds carry: refuse early, with what to do. */
 const NEWER_DRIVERS: Record<string, string> = {
   sprinter:
-    "The Sprinter driver arrived after MAME 0.251 (it is not in Debian's package). Set mamePath to a MAME build that lists " +
-    '"sprinter" (mame -listfull sprinter), with the BIOS in rompath and the DSS disk image in media (e.g. {"hard1": "sp_hdd_sys.chd"}).',
+    "The Sprinter driver arrived after MAME 0.251 (Debian 12's package). Run bash scripts/setup.sh, which installs " +
+    "Debian 13's MAME 0.276 beside it (scripts/install-mame.sh), or set mamePath to a MAME that lists \"sprinter\" (mame -listfull sprinter).",
 };
 
 export async function requireDriver(mamePath: string, machine: string): Promise<void> {

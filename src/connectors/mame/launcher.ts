@@ -5,16 +5,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
 import { requireDriver } from './driver-check.js';
 import { checkDiskProgram } from './disk-program.js';
+import { mameForMachine, stockPluginCandidates } from './mame-finder.js';
 
-const FALLBACK_MAME = '/usr/games/mame';
+export { resolveMamePath } from './mame-finder.js';
+
 const STOCK_PLUGIN_DIRS = [
   '/usr/share/games/mame/plugins',
   '/usr/share/mame/plugins',
@@ -24,37 +26,6 @@ const STOCK_PLUGIN_DIRS = [
 ];
 const STDERR_TAIL = 8192;
 const KILL_GRACE_MS = 3000;
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** config.mamePath, else `mame` on PATH, else /usr/games/mame. */
-export function resolveMamePath(config: Pick<LaunchConfig, 'mamePath' | 'cwd'>): string {
-  if (config.mamePath) {
-    const path = resolve(config.cwd ?? process.cwd(), config.mamePath);
-    if (isExecutable(path)) return path;
-    throw launchFailed(`MAME was not found at ${path} (mamePath); that file is missing or not executable.`, {
-      tried: [path],
-    });
-  }
-  const tried = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter(Boolean)
-    .map((d) => join(d, 'mame'));
-  tried.push(FALLBACK_MAME);
-  const found = tried.find(isExecutable);
-  if (found) return found;
-  throw launchFailed(
-    `MAME was not found: no "mame" on PATH and nothing at ${FALLBACK_MAME}. Install MAME or set mamePath.`,
-    { tried },
-  );
-}
 
 /** The folder holding our `mamebridge` plugin, bundled (dist/mame-plugin) or from source. */
 export function resolvePluginDir(): string {
@@ -70,8 +41,7 @@ export function resolvePluginDir(): string {
 
 /** MAME's own plugins folder: it holds boot.lua, without which no plugin starts. */
 export function findStockPluginDir(mamePath: string): string | undefined {
-  const near = resolve(dirname(mamePath), 'plugins');
-  return [near, ...STOCK_PLUGIN_DIRS].find((d) => existsSync(join(d, 'boot.lua')));
+  return [...stockPluginCandidates(mamePath), ...STOCK_PLUGIN_DIRS].find((d) => existsSync(join(d, 'boot.lua')));
 }
 
 export interface MameLaunch {
@@ -89,7 +59,7 @@ export async function prepareMameLaunch(
   bridge: { port: number; token: string },
 ): Promise<MameLaunch> {
   const cwd = resolve(config.cwd ?? process.cwd());
-  const mamePath = resolveMamePath(config);
+  const mamePath = await mameForMachine(config);
   await requireDriver(mamePath, config.machine);
   const stock = findStockPluginDir(mamePath);
   if (!stock)
