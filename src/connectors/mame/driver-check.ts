@@ -29,7 +29,7 @@ export function mameHasDriver(mamePath: string, machine: string): Promise<boolea
 const NEWER_DRIVERS: Record<string, string> = {
   sprinter:
     "The Sprinter driver arrived after MAME 0.251 (Debian 12's package). Run bash scripts/setup.sh, which installs " +
-    "Debian 13's MAME 0.276 beside it (scripts/install-mame.sh), or set mamePath to a MAME that lists \"sprinter\" (mame -listfull sprinter).",
+    'Debian 13\'s MAME 0.276 beside it (scripts/install-mame.sh), or set mamePath to a MAME that lists "sprinter" (mame -listfull sprinter).',
 };
 
 export async function requireDriver(mamePath: string, machine: string): Promise<void> {
