@@ -294,8 +294,17 @@ export interface Target {
   readonly screen?: TargetScreen;
   readonly input?: TargetInput;
   readonly features: TargetFeatures;
+  /** a program the machine loads itself after power-on (a DSS .EXE): what it will find at its load address */
+  readonly loadedProgram?: LoadedProgram;
   /** End the emulator (if we started it) or drop the connection (if attached). */
   close(): Promise<void>;
+}
+
+/** The code of a program the machine's own loader places in memory (not there at power-on). */
+export interface LoadedProgram {
+  path: string;
+  load: number;
+  code: Uint8Array;
 }
 
 /** Delivers target events to listeners; a listener's bug stays its own. */

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { asRetroError, unsupported, sessionExists, noSession } from '../core/errors.js';
 import { computeBuildId } from './build-id.js';
 import { DebugIndex } from '../debuginfo/index.js';
+import { checkProgramLoaded, programBytes } from './program-check.js';
 import { loadDebugInfo } from '../debuginfo/load.js';
 import type { DebugInfo } from '../debuginfo/model.js';
 import { resolveFramePointers } from '../debuginfo/z80-frame.js';
@@ -185,6 +186,7 @@ export class SessionManager implements SessionManagerApi {
       }
       session.setPhase('booting', 'Running to main');
       const stop = await session.runTo(main.start, RUN_TO_MAIN_MS);
+      await checkProgramLoaded(target, [main.start]);
       session.announceReady({ ...stop, reason: 'entry' }, `Stopped at main (0x${main.start.toString(16)})`);
     } catch (err) {
       session.fail(err);
@@ -195,7 +197,12 @@ export class SessionManager implements SessionManagerApi {
   /** SDCC's .cdb leaves some Z80 frames undecided; the loaded code settles them. */
   private async settleFrames(info: DebugInfo, target: Target): Promise<DebugInfo> {
     if (info.format !== 'sdcc-cdb') return info;
-    return resolveFramePointers(info, (offset, length) => target.memory.read({ space: 'cpu', offset }, length));
+    // a program its machine loads later is read from its file
+    return resolveFramePointers(
+      info,
+      async (offset, length) =>
+        programBytes(target.loadedProgram, offset, length) ?? target.memory.read({ space: 'cpu', offset }, length),
+    );
   }
 
   private debugInfoPath(config: LaunchConfig, cwd: string): string | undefined {

@@ -3,7 +3,7 @@
  * real one: set 1 upper case/graphics at $000, set 2 lower/upper case at
  * $800, codes $80-$FF reversed), built from this project's own glyph shapes.
  */
-import { GLYPH_ROWS, GRAPHIC_ROWS } from './glyphs.js';
+import { GLYPH_ROWS, GRAPHIC_ROWS } from '../../machines/glyphs.js';
 
 /** a visible hatched box for graphics codes without a drawn shape */
 const HATCHED = [0xff, 0x99, 0xa5, 0xc3, 0xc3, 0xa5, 0x99, 0xff];

@@ -10,6 +10,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
+import type { LoadedProgram } from '../../core/target.js';
+import { stagedExe, stageOpenSprinterRom } from './sprinter-open-rom.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
 import { requireDriver } from './driver-check.js';
 import { checkDiskProgram } from './disk-program.js';
@@ -50,6 +52,8 @@ export interface MameLaunch {
   env: NodeJS.ProcessEnv;
   cwd: string;
   runDir: string;
+  /** a program the machine loads itself (see Target.loadedProgram) */
+  loadedProgram?: LoadedProgram;
 }
 
 /** Everything short of spawning: checks inputs, stages the program, builds the command line. */
@@ -87,9 +91,18 @@ async function buildLaunch(
   for (const d of dirs) await mkdir(join(runDir, d), { recursive: true });
 
   const rompaths = [join(runDir, 'roms')];
-  // A program that runs from a disk (a DSS .EXE) is not staged as a ROM: only checked.
-  if (config.program && !(await checkDiskProgram(config.machine, resolve(cwd, config.program)))) {
-    await stageProgram(config.machine, resolve(cwd, config.program), join(runDir, 'roms'));
+  const romArgs: string[] = [];
+  let loadedProgram: LoadedProgram | undefined;
+  if (config.program) {
+    const path = resolve(cwd, config.program);
+    // A program its machine loads itself (a DSS .EXE) is no ROM: the open ROM carries it, or the user's disk does.
+    const header = await checkDiskProgram(config.machine, path);
+    if (!header) await stageProgram(config.machine, path, join(runDir, 'roms'));
+    else {
+      const exe = await stagedExe(path, header);
+      loadedProgram = { path, load: header.load, code: exe.code };
+      if (!config.rompath) romArgs.push(...(await stageOpenSprinterRom(mamePath, join(runDir, 'roms'), exe, path)));
+    }
   }
   if (config.rompath)
     rompaths.push(
@@ -139,6 +152,7 @@ async function buildLaunch(
     '-share_directory',
     join(runDir, 'share'),
     ...media,
+    ...romArgs,
     ...(config.extraArgs ?? []),
   ];
   const env: NodeJS.ProcessEnv = {
@@ -149,7 +163,7 @@ async function buildLaunch(
     MAMEBRIDGE_IDLE: 'stdin',
     ...(headless ? { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' } : {}),
   };
-  return { mamePath, args, env, cwd, runDir };
+  return { mamePath, args, env, cwd, runDir, loadedProgram };
 }
 
 async function stageProgram(machine: string, program: string, romDir: string): Promise<void> {

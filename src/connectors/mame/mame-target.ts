@@ -1,7 +1,4 @@
-/**
- * Target implementation for MAME through the mamebridge Lua plugin. MAME
- * specifics only: run control, registers, typed memory, breakpoints, screen.
- */
+/** The Target for MAME, through the mamebridge Lua plugin: run control, registers, memory, breakpoints, screen. */
 import {
   RetroError,
   badRequest,
@@ -79,6 +76,7 @@ export class MameTarget implements Target {
   readonly info: TargetInfo;
   readonly events = new TargetEmitter();
   readonly features: TargetFeatures;
+  readonly loadedProgram: MameProcess['launch']['loadedProgram'];
   readonly memory: TargetMemory = {
     read: (address, length) => this.readMemory(address, length),
     write: (address, data) => this.writeMemory(address, data),
@@ -121,6 +119,7 @@ export class MameTarget implements Target {
     opts: { throttle?: boolean } = {},
   ) {
     this.lastStop = initialStop;
+    this.loadedProgram = proc.launch.loadedProgram;
     const frames = new MameFrames(bridge, {
       throttle: opts.throttle === true,
       running: () => this.state === 'running',
@@ -405,9 +404,8 @@ export async function launchMameTarget(
     await Promise.race([waitFor(() => stops.length > 0, START_TIMEOUT_MS), died]);
     const entry = stops[stops.length - 1];
     progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
-    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, {
-      throttle: config.throttle,
-    });
+    const options = { throttle: config.throttle };
+    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, options);
   } catch (err) {
     bridge.close();
     if (proc) await proc.stop(async () => {});

@@ -1,8 +1,8 @@
 /**
- * The built-in C64's own 5x8 glyph shapes (drawn for this project; no
- * Commodore character ROM is used). Each glyph is 8 rows of 5 columns,
- * '#' = ink; font.ts places them in 8x8 cells. Keys are the characters
- * they show.
+ * This project's own 5x8 glyph shapes (drawn for it; no Commodore or other
+ * character ROM is used): the built-in C64's character generator and the open
+ * Sprinter ROM's text font are made from them. Each glyph is 8 rows of 5
+ * columns, '#' = ink. Keys are the characters they show.
  */
 export const GLYPH_ROWS: Record<string, string> = {
   ' ': '.....|.....|.....|.....|.....|.....|.....|.....',

@@ -1,0 +1,73 @@
+/**
+ * The Sprinter without its copyrighted BIOS: when a session gives no rompath, the program's run folder gets the
+ * open ROM (built from rom/sprinter by npm run build) as MAME's BIOS file, with the program's code in it, and empty
+ * stand-ins for the Beta Disk ROMs the driver insists on (names and sizes as this MAME lists them). MAME warns that
+ * their checksums are wrong and runs.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { asRetroError, launchFailed } from '../../core/errors.js';
+import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
+import type { ExeHeader } from '../../machines/sprinter/exe-header.js';
+import { exeCode, OPEN_ROM_FILE, openRomImage, type StagedExe } from '../../machines/sprinter/open-rom.js';
+
+const listed = new Map<string, Promise<{ name: string; size: number }[]>>();
+
+/** The Beta Disk ROMs `mame -listroms sprinter` names (every one is required, whatever its BIOS choice). */
+function betaDiskRoms(mamePath: string): Promise<{ name: string; size: number }[]> {
+  let roms = listed.get(mamePath);
+  if (!roms) {
+    roms = new Promise((done) =>
+      execFile(mamePath, ['-listroms', 'sprinter'], { timeout: 20_000 }, (_err, stdout) =>
+        done([...stdout.matchAll(/^(trd\S+\.rom)\s+(\d+)/gm)].map((m) => ({ name: m[1], size: Number(m[2]) }))),
+      ),
+    );
+    listed.set(mamePath, roms);
+  }
+  return roms;
+}
+
+function openRomPages(): { boot: Uint8Array; bios: Uint8Array } {
+  const dirs = [join(__dirname, 'sprinter-rom'), resolve(__dirname, '..', '..', '..', 'dist', 'sprinter-rom')];
+  const dir = dirs.find((d) => existsSync(join(d, 'bios.bin')) && existsSync(join(d, 'boot.bin')));
+  if (!dir)
+    throw launchFailed(
+      `The open Sprinter ROM is not built (looked in ${dirs.join(', ')}): install Debian's sdcc and run npm run build, ` +
+        `or set rompath to a folder holding your Sprinter BIOS (${OPEN_ROM_FILE}).`,
+    );
+  return { boot: readFileSync(join(dir, 'boot.bin')), bios: readFileSync(join(dir, 'bios.bin')) };
+}
+
+/** The program's code as DSS loads it (for the open ROM, and to check the load on a user's own BIOS). */
+export async function stagedExe(path: string, header: ExeHeader): Promise<StagedExe> {
+  const file = await readRegularFile(path, { maxBytes: MAX_PROGRAM_BYTES, what: 'program' });
+  try {
+    return exeCode(file, header, path);
+  } catch (err) {
+    throw launchFailed(asRetroError(err).message, { path });
+  }
+}
+
+/** Writes the open ROM set into `romDir`/sprinter; returns MAME's extra arguments for it. */
+export async function stageOpenSprinterRom(
+  mamePath: string,
+  romDir: string,
+  exe: StagedExe,
+  path: string,
+): Promise<string[]> {
+  const { boot, bios } = openRomPages();
+  let image: Uint8Array;
+  try {
+    image = openRomImage(boot, bios, exe);
+  } catch (err) {
+    throw launchFailed(`${path}: ${asRetroError(err).message}`, { path });
+  }
+  const dir = join(romDir, 'sprinter');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, OPEN_ROM_FILE), image);
+  for (const rom of await betaDiskRoms(mamePath)) await writeFile(join(dir, rom.name), new Uint8Array(rom.size));
+  // no PC keyboard (its controller's firmware is not ours to ship): the open ROM reads the ZX key matrix
+  return ['-kbd', ''];
+}
