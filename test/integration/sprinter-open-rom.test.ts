@@ -16,6 +16,8 @@ import { exeCode, OPEN_ROM_FILE, openRomFont, openRomImage } from '../../src/mac
 import { mameForMachine } from '../../src/connectors/mame/mame-finder.js';
 import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
 import { bankPages } from '../../src/connectors/mame/bank-pages.js';
+import { decodeMode, modeBytes, textScreen, VRAM_SIZE } from '../../src/machines/sprinter/video.js';
+import { FRAME, renderRgba } from '../../src/machines/sprinter/render.js';
 import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
@@ -133,6 +135,27 @@ test('what the program prints through the ROM is on the screen, pixel for pixel,
     assert.ok(Date.now() < end, 'the program never echoed the key');
   await client.nextStop(10_000, () => client.pause());
   assert.equal((await session.readVariable('echoed')).value, '1');
+});
+
+test("the picture decoded from VRAM (src/machines/sprinter/render.ts) is MAME's own frame, pixel for pixel", async () => {
+  const frame = await session.screenshot(); // stopped in WAITKEY: nothing on screen changes any more
+  const vram = new Uint8Array(VRAM_SIZE);
+  for (let at = 0; at < VRAM_SIZE; at += 0x10000)
+    vram.set(await session.readMemory({ space: 'vram', offset: at }, 0x10000), at);
+  assert.equal(textScreen(vram)[3], 'GOT q');
+  assert.deepEqual(decodeMode(modeBytes(vram, 0, 0)), {
+    kind: 'text',
+    char: 'R'.charCodeAt(0),
+    attrRow: 0,
+    fontBlock: 0,
+    columns: 80,
+  });
+  const ours = renderRgba(vram);
+  assert.deepEqual([frame.width, frame.height], [FRAME.width, FRAME.height]);
+  let differ = 0;
+  for (let i = 0; i < ours.length; i += 4)
+    if (ours[i] !== frame.rgba[i] || ours[i + 1] !== frame.rgba[i + 1] || ours[i + 2] !== frame.rgba[i + 2]) differ++;
+  assert.equal(differ, 0, `${differ} pixels differ`);
 });
 
 test('a machine that reaches main with other code there fails "the program was not loaded", nothing left running', async () => {

@@ -25,22 +25,23 @@ test('mode bytes of square (a, b) sit at row 1 + 2a (+0x80 for mode page 1), col
   assert.deepEqual(modeBytes(v, 3, 5, 1), [0x9a, 0, 0, 0]);
 });
 
+// bit 5 as MAME 0.276 draws it (the open ROM's 0x10 squares show 80 columns: sprinter-open-rom.test.ts)
 test('decodes graphics, text and border squares', () => {
   assert.deepEqual(decodeMode([0x8a, 0x2b, 0x04, 0]), {
     kind: 'graphics',
     palette: 2,
-    width: 320,
+    width: 640,
     sourceColumn: (0xa << 6) | (3 << 3),
     sourceRow: 5 << 3,
     lowRes: true,
   });
-  assert.equal((decodeMode([0x20, 0, 0, 0]) as { width: number }).width, 640);
+  assert.equal((decodeMode([0x20, 0, 0, 0]) as { width: number }).width, 320);
   assert.deepEqual(decodeMode([0x33, 0x41, 0x07, 0]), {
     kind: 'text',
     char: 0x41,
     attrRow: 7,
     fontBlock: 3,
-    columns: 80,
+    columns: 40,
   });
   assert.deepEqual(decodeMode([0xfd, 0, 0, 0]), { kind: 'border', blank: true, interrupt: true });
 });

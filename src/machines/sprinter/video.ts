@@ -28,9 +28,9 @@ export const SQUARE_MODES = {
   squares: { columns: 56, visible_columns: 40, rows: 40, visible_rows: 32, screen_pixels_wide: 16, lines: 8 },
   mode_table: 'VRAM row 1 + 2a + #80 × PM (RGMOD bit 0), column #300 + 4b, for square column a, row b',
   mode0: [
-    'bit 4 = 0: graphics; bits 7-6 palette 0-3; bit 5: 640 wide (4 bpp, high nibble left) else 320 (8 bpp)',
+    'bit 4 = 0: graphics; bits 7-6 palette 0-3; bit 5: 320 wide (8 bpp) else 640 (4 bpp, high nibble left)',
     'graphics source: column (m0[3:0] << 6) | (m1[2:0] << 3), row m1[7:3] << 3; m2 bit 2: low-res 2×2',
-    'bit 4 = 1: text; m1 = character, m2 = attribute row, bits 3-0 font block, bit 5: 80 columns else 40',
+    'bit 4 = 1: text; m1 = character, m2 = attribute row, bits 3-0 font block, bit 5: 40 columns else 80',
     'bits 7-4 = 1111: border/sync; bits 3-2 = 11 blank; bit 0: INT at the end of that square row',
   ],
   palettes: 'colour n of palette k at VRAM row n, column #3E0 + 4k: R, G, B',
@@ -63,11 +63,12 @@ export function modeBytes(
 
 export function decodeMode([m0, m1, m2]: readonly number[]): SquareMode {
   if ((m0 & 0xf0) === 0xf0) return { kind: 'border', blank: (m0 & 0x0c) === 0x0c, interrupt: (m0 & 1) === 1 };
-  if (m0 & 0x10) return { kind: 'text', char: m1, attrRow: m2, fontBlock: m0 & 0x0f, columns: m0 & 0x20 ? 80 : 40 };
+  // bit 5 as MAME draws it: set = 16-pixel characters (40 columns) / one byte a pixel pair (320 wide)
+  if (m0 & 0x10) return { kind: 'text', char: m1, attrRow: m2, fontBlock: m0 & 0x0f, columns: m0 & 0x20 ? 40 : 80 };
   return {
     kind: 'graphics',
     palette: (m0 >> 6) & 3,
-    width: m0 & 0x20 ? 640 : 320,
+    width: m0 & 0x20 ? 320 : 640,
     sourceColumn: ((m0 & 0x0f) << 6) | ((m1 & 0x07) << 3),
     sourceRow: (m1 >> 3) << 3,
     lowRes: (m2 & 0x04) !== 0,
