@@ -349,6 +349,21 @@ screen_init:
 	ld (hl),#0xE0
 	inc hl
 	ld (hl),#0xE0
+	inc hl
+	inc hl
+	; MAME draws text with the flash pens (0x600/0x700 + attribute) every other 16 frames: the same colours there
+	ld (hl),#0x10		; flash paper
+	inc hl
+	ld (hl),#0x20
+	inc hl
+	ld (hl),#0x60
+	inc hl
+	inc hl
+	ld (hl),#0xE0		; flash ink
+	inc hl
+	ld (hl),#0xE0
+	inc hl
+	ld (hl),#0xE0
 	call vunmap
 	ret
 

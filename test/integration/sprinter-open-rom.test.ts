@@ -17,7 +17,8 @@ import { mameForMachine } from '../../src/connectors/mame/mame-finder.js';
 import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
 import { bankPages } from '../../src/connectors/mame/bank-pages.js';
 import { decodeMode, modeBytes, textScreen, VRAM_SIZE } from '../../src/machines/sprinter/video.js';
-import { FRAME, renderRgba } from '../../src/machines/sprinter/render.js';
+import { FRAME, renderRgba, RESET_STATE } from '../../src/machines/sprinter/render.js';
+import { hex } from '../../src/core/hex.js';
 import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
@@ -81,6 +82,20 @@ test('a breakpoint in square stops with its typed parameter and local; the globa
   assert.equal((await session.readVariable('total')).value, String(1 + 4));
   assert.equal((await session.readVariable('origin.y')).value, '4');
   await client.clearBreakpoint(bp.id);
+});
+
+test('a breakpoint on code in a RAM page stops only while that page is mapped: the routine in page 4, not in 3', async () => {
+  // page_marker(3) then page_marker(4) each put a RET at 0xC000 of their page in window 3 and call it
+  const bp = await client.setAddressBreakpoint({ space: 'cpu', offset: 0xc000, bank: '4' });
+  const st = await resumeToStop();
+  assert.equal(st.pc, 0xc000);
+  assert.deepEqual(await bankPages(session.feature<MameRaw>(MAME_RAW_FEATURE)), { W0: 0, W1: 5, W2: 2, W3: 4 });
+  assert.equal(st.last_stop?.breakpoint_ids?.[0], bp.id);
+  await client.clearBreakpoint(bp.id);
+  await assert.rejects(
+    client.setAddressBreakpoint({ space: 'cpu', offset: 0xc000, bank: 'x' }),
+    /not a Sprinter RAM page/,
+  );
 });
 
 /** The text the ROM's font draws for `lines` at the top left of the 640x256 picture, as RGBA rows. */
@@ -150,11 +165,14 @@ test("the picture decoded from VRAM (src/machines/sprinter/render.ts) is MAME's 
     fontBlock: 0,
     columns: 80,
   });
-  const ours = renderRgba(vram);
+  // MAME draws text with the flash pens while bit 4 of its frame counter is set
+  const ours = renderRgba(vram, { ...RESET_STATE, flash: ((frame.frame ?? 0) & 0x10) !== 0 });
   assert.deepEqual([frame.width, frame.height], [FRAME.width, FRAME.height]);
   let differ = 0;
   for (let i = 0; i < ours.length; i += 4)
-    if (ours[i] !== frame.rgba[i] || ours[i + 1] !== frame.rgba[i + 1] || ours[i + 2] !== frame.rgba[i + 2]) differ++;
+    if (ours[i] !== frame.rgba[i] || ours[i + 1] !== frame.rgba[i + 1] || ours[i + 2] !== frame.rgba[i + 2]) {
+      differ++;
+    }
   assert.equal(differ, 0, `${differ} pixels differ`);
 });
 
@@ -165,8 +183,7 @@ test('a machine that reaches main with other code there fails "the program was n
     const file = readFileSync(fx.exe);
     const header = parseExeHeader(file.subarray(0, 512));
     const other = Buffer.from(file);
-    const main = 0x8191; // checked against the .cdb below
-    assert.match(readFileSync(fx.cdb, 'utf8'), /L:G\$main\$0\$0:8191/);
+    const main = parseInt(/L:G\$main\$0\$0:([0-9A-F]+)/.exec(readFileSync(fx.cdb, 'utf8'))![1], 16);
     other[512 + (main - header.load) + 8] ^= 0xff; // past main's entry: the other build still gets there
     const pages = ['boot', 'bios'].map((p) => readFileSync(join(REPO_ROOT, 'dist', 'sprinter-rom', `${p}.bin`)));
     mkdirSync(join(rompath, 'sprinter'));
@@ -191,7 +208,7 @@ test('a machine that reaches main with other code there fails "the program was n
       assert.equal(st.error?.code, 'launch_failed');
       assert.match(
         st.error?.message ?? '',
-        /The program was not loaded: the machine reached 0x8191, but the bytes there are not/,
+        new RegExp(`The program was not loaded: the machine reached ${hex(main)}, but the bytes there are not`),
       );
       assert.equal(st.state, 'exited');
     } finally {

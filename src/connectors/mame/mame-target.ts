@@ -38,6 +38,7 @@ import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters, reportedRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
+import { bankedCondition } from './bank-pages.js';
 import { MameMouse } from './mame-mouse.js';
 import { MOUSE_FEATURE } from '../../core/input-devices.js';
 import { MameDisassembler } from './mame-disassembler.js';
@@ -115,7 +116,7 @@ export class MameTarget implements Target {
     private readonly proc: MameProcess,
     hello: Record<string, unknown>,
     initialStop: StopInfo,
-    machine = 'unknown',
+    private readonly machine = 'unknown',
     opts: { throttle?: boolean } = {},
   ) {
     this.lastStop = initialStop;
@@ -227,7 +228,8 @@ export class MameTarget implements Target {
 
   async setBreakpoint(address: Address, condition?: string): Promise<number> {
     const offset = cpuOffset(address, 'Breakpoints');
-    const { result } = await this.bridge.request('set_breakpoint', { address: offset, condition: condition ?? '1' });
+    const when = bankedCondition(this.machine, offset, address.bank, condition);
+    const { result } = await this.bridge.request('set_breakpoint', { address: offset, condition: when });
     return result.id;
   }
 
