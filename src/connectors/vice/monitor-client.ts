@@ -89,7 +89,9 @@ export interface RequestOptions {
 }
 
 export class MonitorClient {
-  private inbox: Buffer = Buffer.alloc(0);
+  /** received bytes not yet taken, as they came (joined only when a frame is whole: reassembly stays linear) */
+  private inbox: Buffer[] = [];
+  private inboxBytes = 0;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly queue: { shared: boolean; start: () => void }[] = [];
@@ -277,30 +279,40 @@ export class MonitorClient {
 
   private take(chunk: Buffer): void {
     if (this.closedReason) return;
-    this.inbox = this.inbox.length ? Buffer.concat([this.inbox, chunk]) : chunk;
-    while (this.inbox.length >= RESPONSE_HEADER) {
-      if (this.inbox[0] !== STX) {
+    this.inbox.push(chunk);
+    this.inboxBytes += chunk.length;
+    while (this.inboxBytes >= RESPONSE_HEADER) {
+      const head = this.inboxHead(RESPONSE_HEADER);
+      if (head[0] !== STX) {
         this.protocolError(
-          `a reply did not start with STX (0x${this.inbox[0].toString(16).padStart(2, '0')}); this is not a VICE binary monitor, or the stream is corrupt`,
+          `a reply did not start with STX (0x${head[0].toString(16).padStart(2, '0')}); this is not a VICE binary monitor, or the stream is corrupt`,
         );
         return;
       }
-      const length = this.inbox.readUInt32LE(2);
+      const length = head.readUInt32LE(2);
       if (length > MAX_RESPONSE_BODY) {
         this.protocolError(`a reply announced ${length} body bytes, more than the ${MAX_RESPONSE_BODY} accepted`);
         return;
       }
-      if (this.inbox.length < RESPONSE_HEADER + length) return;
-      const response: Response = {
-        type: this.inbox[6],
-        error: this.inbox[7],
-        requestId: this.inbox.readUInt32LE(8),
-        body: Buffer.from(this.inbox.subarray(RESPONSE_HEADER, RESPONSE_HEADER + length)),
-      };
-      this.inbox = this.inbox.subarray(RESPONSE_HEADER + length);
-      this.dispatch(response);
+      if (this.inboxBytes < RESPONSE_HEADER + length) return;
+      const frame = this.inboxHead(RESPONSE_HEADER + length);
+      const rest = frame.subarray(RESPONSE_HEADER + length);
+      this.inbox = rest.length ? [rest] : [];
+      this.inboxBytes = rest.length;
+      this.dispatch({
+        type: frame[6],
+        error: frame[7],
+        requestId: frame.readUInt32LE(8),
+        body: Buffer.from(frame.subarray(RESPONSE_HEADER, RESPONSE_HEADER + length)),
+      });
       if (this.closedReason) return;
     }
+  }
+
+  /** The first chunk, holding at least `bytes` (the chunks are joined into one when it does not yet). */
+  private inboxHead(bytes: number): Buffer {
+    if (this.inbox[0].length < bytes) this.inbox = [Buffer.concat(this.inbox)];
+    return this.inbox[0];
   }
 
   private dispatch(r: Response): void {
