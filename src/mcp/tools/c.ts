@@ -170,7 +170,11 @@ const pause = defineTool({
   input: { session_id: sessionIdInput, generation: generationInput },
   output: runOutput,
   annotations: MUTATES,
-  run: (args, ctx) => runControl(ctx, { ...args, wait: true, timeout_ms: DEFAULT_WAIT_MS }, (me, o) => me.pause(o)),
+  // a machine already stopped answers at once (the pause still checks the lease and generation)
+  run: async (args, ctx) => {
+    const stopped = (await ctx.connection.use(args.session_id).session.status()).state === 'stopped';
+    return runControl(ctx, { ...args, wait: !stopped, timeout_ms: DEFAULT_WAIT_MS }, (me, o) => me.pause(o));
+  },
 });
 
 const granularity = z.enum(['line', 'instruction']).default('line').describe('source line or one instruction');
