@@ -7,7 +7,6 @@ import {
   launchFailed,
   timedOut,
   badAddress,
-  unsupported,
 } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import {
@@ -38,7 +37,8 @@ import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { orderRegisters, reportedRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
-import { bankedCondition } from './bank-pages.js';
+import { bankedCondition, pagedMemory } from './bank-pages.js';
+import { cpuOffset, cpuTranslation, watchSpace } from './watch-space.js';
 import { MameMouse } from './mame-mouse.js';
 import { MOUSE_FEATURE } from '../../core/input-devices.js';
 import { MameDisassembler } from './mame-disassembler.js';
@@ -109,6 +109,8 @@ export class MameTarget implements Target {
   /** key sequences typed while stopped, queued on the next resume */
   private readonly keysOnResume: InputStep[][] = [];
   private lastStop?: StopInfo;
+  /** per MAME watchpoint id: its space address minus the address it was set at */
+  private readonly watchShift = new Map<number, number>();
   private closing?: Promise<void>;
 
   constructor(
@@ -212,7 +214,10 @@ export class MameTarget implements Target {
     if (length > MAX_TRANSFER) {
       throw tooLarge(`Reading ${length} bytes at once is more than the ${MAX_TRANSFER}-byte limit; read in pieces.`);
     }
-    const { binary } = await this.bridge.request('read_memory', { ...bridgeSpace(address), length });
+    const { binary } = await this.bridge.request('read_memory', {
+      ...bridgeSpace(pagedMemory(this.machine, address, length)),
+      length,
+    });
     const data = binary ?? Buffer.alloc(0);
     if (data.length !== length) throw internalError(`MAME returned ${data.length} bytes for a ${length}-byte read.`);
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
@@ -223,7 +228,9 @@ export class MameTarget implements Target {
     if (data.length > MAX_TRANSFER) {
       throw tooLarge(`Writing ${data.length} bytes at once is more than the ${MAX_TRANSFER}-byte limit.`);
     }
-    await this.bridge.request('write_memory', bridgeSpace(address), { binary: data });
+    await this.bridge.request('write_memory', bridgeSpace(pagedMemory(this.machine, address, data.length)), {
+      binary: data,
+    });
   }
 
   async setBreakpoint(address: Address, condition?: string): Promise<number> {
@@ -251,19 +258,22 @@ export class MameTarget implements Target {
     const type = ({ read: 'r', write: 'w', readwrite: 'rw' } as const)[spec.kind];
     if (!type) throw badRequest(`A watchpoint kind is read, write or readwrite, not "${String(spec.kind)}".`);
     checkInteger(spec.length, 'The watchpoint length');
-    const where = watchSpace(spec.address);
+    const where = watchSpace(spec.address, await cpuTranslation(this.machine, () => this.readRegisters()));
     const { result } = await this.bridge.request('set_watchpoint', {
       ...where,
       type,
       length: spec.length,
       condition: spec.condition ?? '1',
     });
+    // its hits name the address as given: a translated CPU address back in the CPU's view
+    this.watchShift.set(result.id, where.address - spec.address.offset);
     return result.id;
   }
 
   async clearWatchpoint(id: number): Promise<void> {
     checkInteger(id, 'The watchpoint id');
     await this.bridge.request('clear_watchpoint', { id });
+    this.watchShift.delete(id);
   }
 
   async resume(): Promise<void> {
@@ -349,6 +359,8 @@ export class MameTarget implements Target {
   private onBridgeEvent(e: BridgeEvent): void {
     if (e.event === 'stopped') {
       const stop = toStopInfo(e);
+      if (stop.access && stop.watchpointId !== undefined)
+        stop.access.address -= this.watchShift.get(stop.watchpointId) ?? 0;
       this.state = 'stopped';
       this.stopRegisters = reportedRegisters(this.info.cpu, e.registers);
       this.lastStop = stop;
@@ -476,24 +488,4 @@ function bridgeSpace(address: Address): BridgeSpace {
     default:
       throw badAddress(`Unknown address space "${String((address as Address).space)}".`);
   }
-}
-
-/** Watchpoints live on a space's own addresses; the CPU view of a 16-bit space is the same. */
-function watchSpace(address: Address): { space: string; address: number } {
-  if (address.space === 'cpu' || address.space === 'program')
-    return { space: 'program', address: cpuOffset(address, 'Watchpoints') };
-  if (address.space === 'io' || address.space === 'data') {
-    checkInteger(address.offset, 'The address offset');
-    return { space: address.space, address: address.offset };
-  }
-  throw unsupported(`Watchpoints are set on CPU, program, data or io addresses; "${address.space}" is not one.`);
-}
-
-function cpuOffset(address: Address, what: string): number {
-  if (address.space !== 'cpu' && address.space !== 'program') {
-    throw unsupported(`${what} are set on CPU addresses; "${address.space}" is not one.`);
-  }
-  checkInteger(address.offset, 'The address offset');
-  if (address.offset > 0xffff) throw badAddress(`0x${address.offset.toString(16)} is outside the 16-bit CPU space.`);
-  return address.offset;
 }
