@@ -13,6 +13,7 @@ import { McpConnection } from './connection.js';
 import type { Profile } from './groups.js';
 import { ConnectionCatalog } from './tool-catalog.js';
 import { compactToolList } from './schema-compact.js';
+import { asInvalidParams } from './invalid-params.js';
 import { explainUnknownTool } from './unknown-tool.js';
 import { registerToolDef, type ToolContext, type ToolGroup } from './tool-kit.js';
 import { catalogTools } from './tools/catalog.js';
@@ -142,7 +143,7 @@ export function createMcpServer(manager: SessionManagerApi, opts: McpServerOptio
       const send = transport.send.bind(transport);
       transport.send = (message, options) =>
         send(
-          explainUnknownTool(compactToolList(message, unadvertised), () => catalog.groups()),
+          asInvalidParams(explainUnknownTool(compactToolList(message, unadvertised), () => catalog.groups())),
           options,
         );
       const deliver = transport.onmessage;
