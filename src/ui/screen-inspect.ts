@@ -5,7 +5,7 @@
  * and values, sprites over the point, the VIC mode. ZX Spectrum: the
  * display-file byte and bit, the attribute byte with ink/paper/bright/flash,
  * of the screen the 128K shows (zx-inspect.ts).
- * Sprinter: the square and its mode bytes in VRAM. DOS: the text cell's
+ * Sprinter: the square, its mode bytes and the pixel's VRAM source (sprinter-inspect.ts). DOS: the text cell's
  * character and attribute, or the mode-13h offset and palette index. Other
  * machines show the pixel only, and say so.
  */
@@ -24,11 +24,11 @@ import {
 import { readBda } from '../machines/dos/bda.js';
 import { CP437 } from '../machines/dos/cp437.js';
 import { describeAttribute, dosPointAt } from '../machines/dos/screen-cell.js';
-import { decodeMode } from '../machines/sprinter/video.js';
-import { sprinterPictureIn, sprinterPointAt } from '../machines/sprinter/screen-cell.js';
+import { sprinterPictureIn } from '../machines/sprinter/screen-cell.js';
 import { ZX_MACHINES, zxPaperIn } from '../machines/zx/screen-cell.js';
 import type { InspectResult } from './inspect-result.js';
 import { inspectZx } from './zx-inspect.js';
+import { inspectSprinter } from './sprinter-inspect.js';
 
 export type { InspectResult };
 
@@ -89,28 +89,6 @@ async function inspectC64(session: Reader, x: number, y: number, pixel: string):
   if (p.sprites.length) lines.push(`sprite ${p.sprites.join(', ')}`);
   lines.push(p.mode);
   return { lines, address: p.screenAddress === undefined ? undefined : cpu(p.screenAddress) };
-}
-
-async function inspectSprinter(session: Reader, x: number, y: number, pixel: string): Promise<InspectResult> {
-  const p = sprinterPointAt(x, y);
-  if (!p.square || p.modeAddress === undefined) return { lines: [pixel, 'border'] };
-  const bytes = [...(await session.readMemory({ space: 'vram', offset: p.modeAddress }, 4))];
-  const m = decodeMode(bytes);
-  const what =
-    m.kind === 'text'
-      ? `text ${m.columns} columns, character ${hex(m.char, 2, '$')}, attribute row ${m.attrRow}`
-      : m.kind === 'graphics'
-        ? `graphics ${m.width} wide, palette ${m.palette}, from VRAM row ${m.sourceRow} column ${m.sourceColumn}`
-        : `border${m.blank ? ' (blank)' : ''}`;
-  return {
-    lines: [
-      pixel,
-      `square ${p.square.a}, ${p.square.b}`,
-      `mode VRAM ${hex(p.modeAddress, 5, '$')} = ${bytes.map((b) => hex(b, 2, '')).join(' ')} (mode page 0)`,
-      what,
-    ],
-    address: { space: 'vram', offset: p.modeAddress },
-  };
 }
 
 async function inspectDos(

@@ -55,22 +55,52 @@ test('ZX inspector: on MAME 352x296 the paper starts at 48,48; bitmap bit, ink/p
   ]);
 });
 
-test('Sprinter: the square under the point and its mode bytes in VRAM', async () => {
+test('Sprinter: the square under the point, its mode bytes, and the glyph and attribute of a text pixel', async () => {
   assert.deepEqual(sprinterPointAt(0, 0), { square: { a: 0, b: 0 }, modeAddress: 1 * 1024 + 0x300 });
   // x 100 → square 6, y 50 → row 6: VRAM row 13, column #318
   assert.deepEqual(sprinterPointAt(100, 50), { square: { a: 6, b: 6 }, modeAddress: 13 * 1024 + 0x318 });
   assert.equal(sprinterPointAt(100, 50, 1).modeAddress, (13 + 0x80) * 1024 + 0x318);
   const at = 13 * 1024 + 0x318;
-  const mem = memory({ vram: { [at]: 0x30, [at + 1]: 0x41, [at + 2]: 0x05 } }); // text, 80 columns, 'A'
+  // text, 80 columns (bit 5 clear), 'A', attribute row 5; x 100 is the left character's pixel 4, y 50 its line 2
+  const glyph = (0x41 << 10) | 2;
+  const mem = memory({ vram: { [at]: 0x10, [at + 1]: 0x41, [at + 2]: 0x05, [glyph]: 0x08, [(5 << 10) | 0x18]: 0x2a } });
   const r = await inspectPoint(mem, 'sprinter', 48 + 100, 16 + 50, { width: 736, height: 288 });
   assert.deepEqual(r.lines, [
     'pixel 148, 66',
     'square 6, 6',
-    'mode VRAM $03718 = 30 41 05 00 (mode page 0)',
-    'text 80 columns, character $41, attribute row 5',
+    'mode VRAM $03718 = 10 41 05 00 (mode page 0)',
+    "text 80 columns, character $41 'A', attribute row 5",
+    'glyph VRAM $10402 = $08, bit 3: ink',
+    'attribute VRAM $01418 = $2A',
   ]);
   assert.deepEqual(r.address, { space: 'vram', offset: at }, 'a click opens the mode bytes in VRAM');
-  assert.deepEqual(mem.reads, [{ space: 'vram', offset: at }]);
+  // the right character of an 80-column square has its mode bytes one VRAM row on: x 108 is its pixel 4
+  const right = memory({ vram: { [at]: 0x10, [at + 1]: 0x41, [at + 1024]: 0x10, [at + 1025]: 0x42 } });
+  const rr = await inspectPoint(right, 'sprinter', 48 + 108, 16 + 50, { width: 736, height: 288 });
+  assert.equal(rr.lines[3], "text 80 columns, character $42 'B', attribute row 0");
+  assert.equal(rr.lines[4], 'glyph VRAM $10802 = $00, bit 3: paper');
+});
+
+test('Sprinter: a graphics pixel names its VRAM byte (or nibble at 640) and the palette colour it picks', async () => {
+  const at = 13 * 1024 + 0x318;
+  // palette 1, 320 wide; source column (1 << 6) | (1 << 3) = 72, row 2 << 3 = 16; x 101 → byte 2, y 50 → line 2
+  const pixelAt = 18 * 1024 + 72 + 2;
+  const colour = 7 * 1024 + 0x3e0 + 4;
+  const bytes = { [at + 1]: 0x11, [pixelAt]: 0x07, [colour]: 0x11, [colour + 1]: 0x22, [colour + 2]: 0x33 };
+  const r = await inspectPoint(memory({ vram: { ...bytes, [at]: 0x61 } }), 'sprinter', 48 + 101, 16 + 50, {
+    width: 736,
+    height: 288,
+  });
+  assert.deepEqual(r.lines.slice(3), [
+    'graphics 320 wide, palette 1, from VRAM row 16 column 72',
+    'pixel VRAM $0484A = $07: colour 7 = #112233',
+  ]);
+  // 640 wide (bit 5 clear), palette 1: x 101 is odd, the low nibble
+  const wide = await inspectPoint(memory({ vram: { ...bytes, [at]: 0x41 } }), 'sprinter', 48 + 101, 16 + 50, {
+    width: 736,
+    height: 288,
+  });
+  assert.equal(wide.lines[4], 'pixel VRAM $0484A = $07 (low nibble): colour 7 = #112233');
 });
 
 /** BDA bytes for a mode, columns, rows and page offset. */

@@ -46,6 +46,16 @@ export function renderPens(vram: Uint8Array, state: RenderState = RESET_STATE): 
 
 function graphicsPen(vram: Uint8Array, at: number, a16: number, b8: number): number {
   const [m0, m1, m2] = [vram[at], vram[at + 1], vram[at + 2]];
+  const color = vram[graphicsByte(m0, m1, m2, a16, b8)];
+  // bit 5: one byte a pixel pair (320 wide, 256 colours); else a nibble a pixel (640 wide), high nibble left
+  return ((m0 >> 6) << 8) + (m0 & 0x20 ? color : a16 & 1 ? color & 0x0f : color >> 4);
+}
+
+/**
+ * The VRAM address of the byte that colours pixel (a16 = x in the 896-pixel line, b8 = line) of a graphics square
+ * with mode bytes m0..m2: its source column and row, halved again in low-res (2x2) squares.
+ */
+export function graphicsByte(m0: number, m1: number, m2: number, a16: number, b8: number): number {
   const lowRes = (m2 >> 2) & 1;
   let column = ((m0 & 0x0f) << 6) | ((m1 & 7) << 3);
   let row = (m1 >> 3) << 3;
@@ -53,9 +63,20 @@ function graphicsPen(vram: Uint8Array, at: number, a16: number, b8: number): num
     column += 4 * (m2 & 1);
     row += 4 * ((m2 >> 1) & 1);
   }
-  const color = vram[(row + ((b8 & 7) >> lowRes)) * VRAM_ROW + column + ((a16 & 15) >> (1 + lowRes))];
-  // bit 5: one byte a pixel pair (320 wide, 256 colours); else a nibble a pixel (640 wide), high nibble left
-  return ((m0 >> 6) << 8) + (m0 & 0x20 ? color : a16 & 1 ? color & 0x0f : color >> 4);
+  return (row + ((b8 & 7) >> lowRes)) * VRAM_ROW + column + ((a16 & 15) >> (1 + lowRes));
+}
+
+/** The font's VRAM offset for a text square (mode byte 0's block, 7FFD bit 3). */
+const fontOf = (m0: number, pn3: number) => ((m0 & 0x0f) << 6) | (pn3 << 5);
+
+/** VRAM address of character m1's glyph byte for line b8 in a text square with mode byte m0. */
+export function glyphByte(m0: number, m1: number, b8: number, pn3: 0 | 1 = 0): number {
+  return (m1 << 10) | fontOf(m0, pn3) | ((m0 >> 6) << 3) | (b8 & 7);
+}
+
+/** VRAM address of the attribute byte (its pens' low bits) of attribute row m2 in a text square. */
+export function attributeByte(m0: number, m2: number, pn3: 0 | 1 = 0): number {
+  return (m2 << 10) | fontOf(m0, pn3) | 0x18 | (m0 >> 6);
 }
 
 function textPen(vram: Uint8Array, left: number, a16: number, b8: number, state: RenderState): number {
@@ -64,9 +85,8 @@ function textPen(vram: Uint8Array, left: number, a16: number, b8: number, state:
   const [m0, m1, m2] = [vram[at], vram[at + 1], vram[at + 2]];
   if ((m0 & 0xfc) === 0xfc) return 0x400; // blank
   if (m0 >> 5 === 7) return (m0 & 0x0c) === 0x0c ? 0x400 : 0x400 | (state.border << 3) | state.border;
-  const font = ((m0 & 0x0f) << 6) | (state.pn3 << 5);
-  const attr = vram[(m2 << 10) | font | 0x18 | (m0 >> 6)];
-  const glyph = vram[(m1 << 10) | font | ((m0 >> 6) << 3) | (b8 & 7)];
+  const attr = vram[attributeByte(m0, m2, state.pn3)];
+  const glyph = vram[glyphByte(m0, m1, b8, state.pn3)];
   const bit = 0x80 >> ((a16 >> ((m0 >> 5) & 1)) & 7);
   return attr + 0x400 + (glyph & bit ? 0x100 : 0) + (state.flash ? 0x200 : 0);
 }
