@@ -1,4 +1,4 @@
-import { notOwner, notFound } from '../core/errors.js';
+import { notOwner, notFound, tooLarge } from '../core/errors.js';
 import type { Address, TargetBreakpoints } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
 
@@ -19,6 +19,9 @@ interface Armed {
  * one never stops the CPU; which of them held is decided on the host
  * (bp-hits.ts), unless the condition is one breakpoint's whole one alone.
  */
+/** per session, all owners together: every change is announced with the list, so it stays small */
+export const MAX_BREAKPOINTS = 256;
+
 export class BreakpointTable {
   private nextId = 1;
   private readonly byId = new Map<number, BreakpointInfo>();
@@ -44,6 +47,11 @@ export class BreakpointTable {
 
   /** Adds a breakpoint; arms it in the emulator when it has an address. */
   async add(owner: ClientRef, fields: Omit<BreakpointInfo, 'id' | 'owner' | 'hit_count'>): Promise<BreakpointInfo> {
+    if (this.byId.size + this.pending.size >= MAX_BREAKPOINTS)
+      throw tooLarge(
+        `A session holds at most ${MAX_BREAKPOINTS} breakpoints (all clients together); clear some first (list_breakpoints).`,
+        { max: MAX_BREAKPOINTS },
+      );
     const bp: BreakpointInfo = { ...fields, id: this.nextId++, owner, hit_count: 0 };
     this.pending.set(bp.id, bp);
     try {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BreakpointTable } from '../../src/session/breakpoints.js';
+import { BreakpointTable, MAX_BREAKPOINTS } from '../../src/session/breakpoints.js';
 import type { Address, TargetBreakpoints } from '../../src/core/target.js';
 import type { RetroError } from '../../src/core/errors.js';
 
@@ -63,4 +63,23 @@ test('unverified breakpoints are listed but never armed', async () => {
   });
   assert.equal(armed.size, 0);
   assert.equal(table.get(bp.id).verified, false);
+});
+
+test('a session holds at most MAX_BREAKPOINTS: the next is refused with too_large, a cleared one makes room', async () => {
+  const { target } = recordingTarget();
+  const table = new BreakpointTable(() => target);
+  const at = (offset: number) => ({
+    kind: 'address' as const,
+    address: { space: 'cpu' as const, offset },
+    verified: true,
+  });
+  for (let i = 0; i < MAX_BREAKPOINTS; i++) await table.add(owner(i % 2 ? 'a' : 'b'), at(0x100 + i));
+  await assert.rejects(table.add(owner('c'), at(0x8000)), (e: RetroError) => {
+    assert.equal(e.code, 'too_large');
+    assert.match(e.message, new RegExp(`at most ${MAX_BREAKPOINTS} breakpoints`));
+    return true;
+  });
+  assert.equal(table.list().length, MAX_BREAKPOINTS);
+  await table.remove('b', table.list()[0].id);
+  await table.add(owner('c'), at(0x8000));
 });
