@@ -9,6 +9,7 @@ import type { ClientSession } from '../../src/session/client-session.js';
 import type { SessionApi, SessionEvent } from '../../src/session/types.js';
 import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
 import { bankPages } from '../../src/connectors/mame/bank-pages.js';
+import { textScreen, VRAM_SIZE } from '../../src/machines/sprinter/video.js';
 import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
 
 let fx: SprinterFixture;
@@ -105,4 +106,21 @@ test('a RAM page is read through its page number while another page is in the wi
   assert.deepEqual([...(await session.readMemory({ space: 'cpu', bank: 3, offset: 0xc000 }, 2))], [0xc9, 0x43]);
   assert.equal((await session.readMemory({ space: 'cpu', bank: 4, offset: 0xc000 }, 1))[0], 0xc9);
   assert.equal((await session.readMemory({ space: 'cpu', offset: 0xc000 }, 1))[0], 0xc9);
+});
+
+test('typed keys reach the program through the ROM key call: letters and a digit, each echoed', async () => {
+  const m = fx.markers.key;
+  const bp = await client.setLineBreakpoint(m.file, m.line);
+  await resumeToStop(); // before the first key wait
+  for (const char of ['h', 'i', '5']) {
+    assert.equal((await client.typeKeys([{ char }])).typed, 1); // queued while stopped, pressed once it runs
+    const st = await resumeToStop(); // back at the wait after the echo
+    assert.equal(st.location?.line, m.line);
+  }
+  assert.equal(await num('echoed'), 3);
+  await client.clearBreakpoint(bp.id);
+  const vram = new Uint8Array(VRAM_SIZE);
+  for (let at = 0; at < VRAM_SIZE; at += 0x10000)
+    vram.set(await session.readMemory({ space: 'vram', offset: at }, 0x10000), at);
+  assert.deepEqual(textScreen(vram).slice(3, 6), ['GOT h', 'GOT i', 'GOT 5']);
 });
