@@ -69,7 +69,7 @@ const listToolGroups = defineTool({
 const loadToolGroup = defineTool({
   name: 'load_tool_group',
   title: 'Load or unload a tool group',
-  description: "Make a group's tools callable here, or hide one loaded after start-up (tools/list_changed follows).",
+  description: "Make a group's tools callable here, or hide one loaded later (tools/list_changed follows).",
   input: { group: groupName, unload: z.boolean().default(false).describe('hide it instead') },
   output: {
     loaded: z.array(z.string()).optional(),

@@ -17,8 +17,7 @@ import { runOutput } from './c.js';
 export const runTo = defineTool({
   name: 'run_to',
   title: 'Run to a line or function',
-  description:
-    'Resume until file:line or a function is reached and report the stop (a temporary breakpoint; needs the lease).',
+  description: 'Resume until file:line or a function and report the stop (a temporary breakpoint; needs the lease).',
   input: {
     session_id: sessionIdInput,
     generation: generationInput,
