@@ -30,6 +30,8 @@ export interface StopInfo {
   log?: string[];
   /** for a watchpoint stop: the access that fired it (pc = the accessing instruction; `pc` above is the next one) */
   access?: WatchAccess;
+  /** on machines with memory windows (the Sprinter): the RAM page each window showed at the stop */
+  pages?: Record<string, number>;
 }
 
 export type WatchKind = 'read' | 'write' | 'readwrite';

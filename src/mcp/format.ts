@@ -56,6 +56,7 @@ export function formatStop(status: SessionStatus) {
     pc_hex: hex(stop.pc),
     location: stop.location ?? status.location,
     breakpoint_ids: stop.breakpoint_ids,
+    ...(stop.pages ? { pages: stop.pages } : {}),
   };
 }
 

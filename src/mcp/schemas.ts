@@ -65,6 +65,10 @@ export const stopSchema = z.object({
   breakpoint_ids: z
     .array(z.number().int())
     .describe('session breakpoints (see list_breakpoints) that caused this stop'),
+  pages: z
+    .record(z.string(), z.number().int())
+    .optional()
+    .describe('machines with memory windows (the Sprinter): the RAM page each window showed at the stop'),
 });
 
 export const leaseSchema = z.object({

@@ -99,6 +99,7 @@ test('a RAM page is read through its page number while another page is in the wi
   let st = await resumeToStop(); // page_marker(3): page 3 in W3, its RET written
   st = await resumeToStop(); // page_marker(4)
   assert.equal(st.location?.line, m.line);
+  assert.deepEqual(st.last_stop?.pages, { W1: 5, W2: 2, W3: 4 }, 'the stop names the pages it was in');
   await client.clearBreakpoint(bp.id);
   const raw = session.feature<MameRaw>(MAME_RAW_FEATURE);
   assert.equal((await bankPages(raw))?.W3, 4);

@@ -450,6 +450,7 @@ function toStopInfo(e: BridgeEvent): StopInfo {
   if (typeof e.breakpoint === 'number') stop.breakpointId = e.breakpoint;
   if (typeof e.watchpoint === 'number') stop.watchpointId = e.watchpoint;
   if (Array.isArray(e.log) && e.log.length) stop.log = e.log.map(String);
+  if (e.pages && typeof e.pages === 'object') stop.pages = e.pages as Record<string, number>;
   const a = e.access as Record<string, unknown> | undefined;
   if (a && typeof a.pc === 'number' && typeof a.address === 'number') {
     stop.access = { kind: String(a.kind), address: a.address, value: num(a.value) ?? 0, pc: a.pc };

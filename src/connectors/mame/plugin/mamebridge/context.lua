@@ -55,6 +55,19 @@ function ctx.registers()
   return regs
 end
 
+-- The RAM page of each memory window where the machine maps windows through banks named ':bank_ram1..3' (the
+-- Sprinter: W1..W3), read from the banks' entries: no port read, so nothing the hardware would notice. nil elsewhere.
+function ctx.window_pages()
+  local banks = ctx.machine.memory.banks
+  if not banks[':bank_ram1'] then return nil end
+  local pages = {}
+  for w = 1, 3 do
+    local bank = banks[':bank_ram' .. w]
+    if bank then pages['W' .. w] = bank.entry end
+  end
+  return pages
+end
+
 -- New console lines since the last call (at most max_log of them).
 function ctx.take_log()
   local lines = json.array()

@@ -104,7 +104,8 @@ function rc.handle_stop()
     if wpc then extra.access = { kind = access, value = tonumber(value, 16), address = tonumber(at, 16), pc = tonumber(wpc, 16) } end
   end
   local ev = { reason = reason, pc = pc, breakpoint = bp, watchpoint = wp, log = lines, access = extra.access,
-               limit = extra.limit, steps = extra.steps, registers = ctx.registers() }
+               limit = extra.limit, steps = extra.steps, registers = ctx.registers(),
+               pages = ctx.window_pages() }
   ctx.event('stopped', ev)
   return true
 end
