@@ -356,6 +356,11 @@ export class SessionCore {
     }
   }
 
+  /** stale_generation, naming the current one, unless `generation` is absent or current */
+  assertGeneration(generation: number | undefined): void {
+    if (generation !== undefined && generation !== this.generation) throw staleGeneration(generation, this.generation);
+  }
+
   protected requireMutation(
     clientId: string,
     opts: MutationOptions | undefined,
@@ -363,9 +368,7 @@ export class SessionCore {
   ): Target {
     const client = this.clients.get(clientId);
     const target = this.requireTarget();
-    if (opts?.generation !== undefined && opts.generation !== this.generation) {
-      throw staleGeneration(opts.generation, this.generation);
-    }
+    this.assertGeneration(opts?.generation);
     this.lease.require(client);
     this.lease.beat(clientId);
     if (needs === 'stopped') this.requireStopped();

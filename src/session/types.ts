@@ -329,6 +329,8 @@ export interface SessionApi {
 
   /** every client's breakpoints (each names its owner; others see them read-only) */
   listBreakpoints(): BreakpointInfo[];
+  /** stale_generation, naming the current one, unless `generation` is absent or current (mutations without the lease) */
+  assertGeneration(generation: number | undefined): void;
   /** the loaded program's source files as its debug info names them, with the file on disk when found */
   sourceFiles(): { file: string; path?: string }[];
 

@@ -35,6 +35,7 @@ const setBreakpoint = defineTool({
     line: z.number().int().min(1).optional().describe('with file'),
     function: z.string().optional().describe('C function name'),
     address: addressInput.optional(),
+    generation: generationInput,
     condition: z.string().max(500).optional().describe('C expression (locals, $pc, memory): stop only when true'),
     hit_condition: z.string().max(40).optional().describe('stop on hit N ("3"), from it (">= 3"), every Nth ("% 4")'),
     log_message: z.string().max(500).optional().describe('log this ({expr} evaluated) instead of stopping'),
@@ -44,6 +45,7 @@ const setBreakpoint = defineTool({
   async run(args, ctx) {
     const me = ctx.connection.use(args.session_id);
     const { session, client } = me;
+    session.assertGeneration(args.generation);
     const kinds = [
       args.file !== undefined || args.line !== undefined,
       args.function !== undefined,
@@ -85,12 +87,13 @@ const clearBreakpoint = defineTool({
   name: 'clear_breakpoint',
   title: 'Clear a breakpoint',
   description: 'Remove one of your breakpoints.',
-  input: { session_id: sessionIdInput, id: z.number().int().describe('breakpoint id') },
+  input: { session_id: sessionIdInput, id: z.number().int().describe('breakpoint id'), generation: generationInput },
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const me = ctx.connection.use(args.session_id);
     const { session } = me;
+    session.assertGeneration(args.generation);
     await me.clearBreakpoint(args.id);
     return { session, data: { cleared: args.id } };
   },

@@ -8,7 +8,7 @@ import { badRequest } from '../../core/errors.js';
 import { viceLabelFile, type Label } from '../../session/labels.js';
 import { C64_PROFILE_SHA256, C64_SYMBOL_PROFILE, profileSymbols } from '../../machines/c64/symbol-profile.js';
 import { writeOutputToolFile } from '../tool-files.js';
-import { sessionIdInput } from '../schemas.js';
+import { generationInput, sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { applyLabels, conflictInputs, labelPlanOutput, labelsOf } from './c64-labels.js';
 import { hex } from '../../core/hex.js';
@@ -115,6 +115,7 @@ const applyProfile = defineTool({
     overwrite: z.boolean().default(false),
     ...conflictInputs,
     session_id: sessionIdInput,
+    generation: generationInput,
   },
   output: { ...labelPlanOutput, version: z.string(), labels: z.number().int(), path: z.string().optional() },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
@@ -146,6 +147,7 @@ const applyProfile = defineTool({
       };
     }
     const { session } = ctx.connection.use(args.session_id);
+    session.assertGeneration(args.generation);
     const result = applyLabels(session, labels, args);
     return {
       session,

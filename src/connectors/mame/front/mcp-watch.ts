@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import type { WatchpointInfo } from '../../../session/types.js';
 import { badRequest } from '../../../core/errors.js';
 import { parseAddress } from '../../../mcp/format.js';
-import { addressInput, addressSchema, clientSchema, sessionIdInput } from '../../../mcp/schemas.js';
+import { addressInput, addressSchema, clientSchema, generationInput, sessionIdInput } from '../../../mcp/schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../../../mcp/tool-kit.js';
 import { hex } from '../../../core/hex.js';
 
@@ -60,12 +60,14 @@ const setWatchpoint = defineTool({
       .describe('bytes to watch (default: the variable size, else 1)'),
     kind: z.enum(['read', 'write', 'readwrite']).default('write'),
     condition: z.string().max(500).optional().describe('MAME expression; stop only when true'),
+    generation: generationInput,
   },
   output: { watchpoint: watchpointSchema },
   annotations: MUTATES,
   async run(args, ctx) {
     const client = ctx.connection.use(args.session_id);
     const { session } = client;
+    session.assertGeneration(args.generation);
     let address = args.address === undefined ? undefined : parseAddress(args.address);
     let length = args.length;
     if (args.variable !== undefined) {
@@ -93,12 +95,13 @@ const clearWatchpoint = defineTool({
   name: 'clear_watchpoint',
   title: 'Clear a watchpoint',
   description: "Remove one of your own watchpoints by id (others' are read-only: not_owner).",
-  input: { session_id: sessionIdInput, id: z.number().int() },
+  input: { session_id: sessionIdInput, id: z.number().int(), generation: generationInput },
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const client = ctx.connection.use(args.session_id);
     const { session } = client;
+    session.assertGeneration(args.generation);
     await client.clearWatchpoint(args.id);
     return { session, data: { cleared: args.id } };
   },
