@@ -8,6 +8,7 @@ import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
 import { runTo } from './tools/run-to.js';
 import { memoryTools, rawTools } from './tools/raw.js';
+import { memoryExportTools } from './tools/memory-export.js';
 import { screenTools, screenWatchTools } from './tools/screen.js';
 import { sessionTools } from './tools/session.js';
 import { c64GraphicsTools } from './tools/c64-graphics.js';
@@ -28,7 +29,11 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
       tools: [...cTools, runTo],
     },
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
-    { name: 'raw', description: 'CPU registers; writing memory', tools: rawTools },
+    {
+      name: 'raw',
+      description: 'CPU registers; writing memory; dumping memory to a file (SHA-256) and searching it',
+      tools: [...rawTools, ...memoryExportTools],
+    },
     { name: 'screen', description: 'the emulated screen as PNG; typing keys', tools: screenTools },
     // loaded when an agent needs to see motion: its schema stays out of the default profile's budget
     {

@@ -5,26 +5,10 @@
 import type { TextOptions } from './text-decode.js';
 import { codePointsOf } from './text-decode.js';
 
+export { searchBytes } from '../../core/byte-search.js';
+
 export interface SearchHit {
   offset: number;
-}
-
-export function searchBytes(
-  haystack: Uint8Array,
-  needle: Uint8Array,
-  maxResults: number,
-): { hits: number[]; more: boolean } {
-  const hits: number[] = [];
-  const buf = Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength);
-  let from = 0;
-  while (needle.length > 0) {
-    const at = buf.indexOf(needle, from);
-    if (at < 0) break;
-    if (hits.length === maxResults) return { hits, more: true };
-    hits.push(at);
-    from = at + 1;
-  }
-  return { hits, more: false };
 }
 
 export function searchCodePoints(

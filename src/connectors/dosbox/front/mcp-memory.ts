@@ -1,4 +1,5 @@
 /** Tool group `dos`, part 2: guest memory — read, write, search, dump a segment, watch values over time. */
+import { searchBytes } from '../../../core/byte-search.js';
 import { sleep } from '../../../core/async.js';
 import * as z from 'zod/v4';
 import { badRequest, tooLarge, notFound } from '../../../core/errors.js';
@@ -128,8 +129,9 @@ const search = defineTool({
     const { programs } = await machine.guest
       .programMap()
       .catch(() => ({ programs: [] as { psp: number; bytes: number; name: string }[] }));
+    const found = searchBytes(hay, needle, MAX_SEARCH_HITS);
     const hits = [];
-    for (let i = hay.indexOf(needle); i >= 0 && hits.length < MAX_SEARCH_HITS; i = hay.indexOf(needle, i + 1)) {
+    for (const i of found.hits) {
       const phys = start + i;
       const owner = programs.find((p) => phys >= p.psp * 16 && phys < p.psp * 16 + p.bytes);
       const seg = owner ? owner.psp : args.segment ? parseInt(args.segment, 16) : phys >> 4;
@@ -137,7 +139,7 @@ const search = defineTool({
     }
     return {
       session,
-      data: { hits, truncated: hits.length >= MAX_SEARCH_HITS },
+      data: { hits, truncated: found.more },
       summary: hits.length
         ? hits.map((h) => `${h.address}${h.program ? ' (' + h.program + ')' : ''}`).join(', ')
         : 'not found',
