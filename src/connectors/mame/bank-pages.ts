@@ -22,10 +22,15 @@ export function bankedCondition(
   bank: string | number | undefined,
   condition = '1',
 ): string {
-  if (bank === undefined) return condition;
+  if (isCpuView(bank)) return condition;
   if (machine !== 'sprinter')
     throw unsupported(`MAME's "${machine}" has no memory windows: give the breakpoint address without a bank.`);
   return `(${pageCondition(offset, ramPage(bank))}) && (${condition})`;
+}
+
+/** No bank, or the bank "cpu" (the CPU's own view, as VICE names it and the C64 tools pass on): no page named. */
+function isCpuView(bank: string | number | undefined): bank is undefined | 'cpu' {
+  return bank === undefined || bank === 'cpu';
 }
 
 function ramPage(bank: string | number): number {
@@ -40,7 +45,7 @@ function ramPage(bank: string | number): number {
  * in the :ram device (page × 16 KiB + the offset in the window). Other CPU addresses are unchanged.
  */
 export function pagedMemory(machine: string, address: Address, length: number): Address {
-  if (address?.space !== 'cpu' || address.bank === undefined) return address;
+  if (address?.space !== 'cpu' || isCpuView(address.bank)) return address;
   if (machine !== 'sprinter')
     throw unsupported(`MAME's "${machine}" has no memory windows: give the CPU address without a bank.`);
   const page = ramPage(address.bank);
