@@ -22,6 +22,9 @@ interface Armed {
 /** per session, all owners together: every change is announced with the list, so it stays small */
 export const MAX_BREAKPOINTS = 256;
 
+/** Console verbs that change the emulator's breakpoints (MAME bp*, VICE break/del/enable/disable/until). */
+const RAW_BREAKPOINT_COMMAND = /^(bp|break|del|delete|disable|enable|until)/i;
+
 export class BreakpointTable {
   private nextId = 1;
   private readonly byId = new Map<number, BreakpointInfo>();
@@ -111,10 +114,37 @@ export class BreakpointTable {
     if (bp) bp.hit_count++;
   }
 
-  /** After the emulator lost its breakpoints (hard reset): arm them all again. */
-  async rearmAll(): Promise<void> {
+  /**
+   * After a lifecycle event (hard reset, a raw console breakpoint command): the emulator holds exactly one
+   * breakpoint per armed address again. Each old one is cleared first (MAME and the C64 keep theirs over a hard
+   * reset: armed again on top, each address stopped twice and the extra copy's stop named no breakpoint; one a raw
+   * `bpclear` removed is already gone), all before any is set, so a new id can never be cleared as an old one.
+   */
+  rearmAll(): Promise<void> {
+    const next = this.settling.then(() => this.rearmNow());
+    this.settling = next.catch(() => undefined);
+    return next;
+  }
+
+  /** A raw bpclear, bpdisable, del … may have removed one the session lists: arm them again, once each. */
+  async afterRawCommand(verb: string): Promise<void> {
+    if (RAW_BREAKPOINT_COMMAND.test(verb)) await this.rearmAll();
+  }
+
+  /** Resolves once the re-arming under way (if any) is done. */
+  settled(): Promise<void> {
+    return this.settling;
+  }
+
+  private settling: Promise<void> = Promise.resolve();
+
+  private async rearmNow(): Promise<void> {
     const entries = [...this.armed.entries()];
     this.armed.clear();
+    for (const [, armed] of entries)
+      await this.target()
+        .clear(armed.targetId)
+        .catch(() => undefined);
     for (const [key, armed] of entries) await this.arrange(key, armed.users, undefined);
   }
 

@@ -361,6 +361,23 @@ export class SessionCore {
     if (generation !== undefined && generation !== this.generation) throw staleGeneration(generation, this.generation);
   }
 
+  async afterRawCommand(description: string): Promise<void> {
+    this.inspector?.invalidate();
+    const status = await this.target?.status().catch(() => undefined);
+    if (status?.state === 'stopped' && !this.busy) {
+      if (this.state !== 'stopped' || status.pc !== this.lastStop?.pc)
+        this.publishStop({ reason: 'unknown', pc: status.pc ?? 0 });
+    } else if (status?.state === 'running' && this.state === 'stopped' && !this.busy) {
+      this.startRunning();
+    }
+    await this.breakpoints.afterRawCommand(description);
+    this.bumpGeneration(`raw console command: ${description}`);
+  }
+
+  breakpointsSettled(): Promise<void> {
+    return this.breakpoints.settled();
+  }
+
   protected requireMutation(
     clientId: string,
     opts: MutationOptions | undefined,

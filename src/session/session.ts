@@ -398,18 +398,6 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     this.rawLease.require(this.clients.get(clientId));
   }
 
-  async afterRawCommand(description: string): Promise<void> {
-    this.inspector?.invalidate();
-    const status = await this.target?.status().catch(() => undefined);
-    if (status?.state === 'stopped' && !this.busy) {
-      if (this.state !== 'stopped' || status.pc !== this.lastStop?.pc)
-        this.publishStop({ reason: 'unknown', pc: status.pc ?? 0 });
-    } else if (status?.state === 'running' && this.state === 'stopped' && !this.busy) {
-      this.startRunning();
-    }
-    this.bumpGeneration(`raw console command: ${description}`);
-  }
-
   /** Names for CPU addresses from symbol profiles and text definitions (not debug info); survive resets. */
   readonly labels = new LabelTable();
 

@@ -331,6 +331,8 @@ export interface SessionApi {
   listBreakpoints(): BreakpointInfo[];
   /** stale_generation, naming the current one, unless `generation` is absent or current (mutations without the lease) */
   assertGeneration(generation: number | undefined): void;
+  /** resolves once a re-arming after a reset or a raw breakpoint command is done (at once when none runs) */
+  breakpointsSettled(): Promise<void>;
   /** the loaded program's source files as its debug info names them, with the file on disk when found */
   sourceFiles(): { file: string; path?: string }[];
 

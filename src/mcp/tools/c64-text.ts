@@ -7,7 +7,7 @@ import * as z from 'zod/v4';
 import { badRequest } from '../../core/errors.js';
 import { searchBytes, searchCodePoints } from '../../machines/c64/text-search.js';
 import { parseAddress, parseHex } from '../format.js';
-import { sessionIdInput } from '../schemas.js';
+import { generationInput, sessionIdInput } from '../schemas.js';
 import { READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
 import { MAX_SOURCE_BYTES, byteSourceInput, planSources, requireBytes } from './c64-source.js';
 import { encodingInputs, readAndDecode, textData, textInputs, textOutput } from './c64-text-input.js';
@@ -113,10 +113,12 @@ const defineC64Text = defineTool({
     ...textInputs,
     ...conflictInputs,
     session_id: sessionIdInput,
+    generation: generationInput,
   },
   output: { ...textOutput, ...labelPlanOutput },
   annotations: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   async run(args, ctx) {
+    if (args.generation !== undefined) ctx.connection.use(args.session_id).session.assertGeneration(args.generation);
     const plan = await planSources(
       ctx,
       { source: { kind: 'memory', bank: args.bank, address: args.address } },

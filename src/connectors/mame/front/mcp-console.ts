@@ -38,6 +38,7 @@ const debuggerCommand = defineTool({
         throw err;
       }
     }
+    await session.breakpointsSettled(); // bplist right after a hard reset sees the breakpoints re-armed, once each
     const lines = await raw.console(args.command.trim());
     if (!vetted.readOnly) await session.afterRawCommand(vetted.name);
     return {
