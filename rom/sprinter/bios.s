@@ -489,8 +489,10 @@ new_key:
 	xor a
 	call set_y
 	ld a,e
+	call fold		; a held letter whose case changes (shift let go first) is the same key
+	ld d,a
 	cp V_KEY(iy)
-	ld V_KEY(iy),e
+	ld V_KEY(iy),d
 	jr nz,1$
 	ld e,#0			; the same key is still down (or none): nothing new
 1$:	call vunmap
@@ -500,6 +502,15 @@ new_key:
 	pop de
 	pop bc
 	or a
+	ret
+
+; A in lower case when it is a letter
+fold:
+	cp #'A
+	ret c
+	cp #'Z+1
+	ret nc
+	add a,#0x20
 	ret
 
 ; A = ASCII of the first key down (caps shift makes letters upper case), else 0
