@@ -4,11 +4,10 @@
  * .test-work/sprinter-fixture/<hash of the sources>/.
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { buildOnce, findMarkers } from './source-build.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -53,57 +52,22 @@ export function exeFile(code: Uint8Array, load: number, start: number, stack: nu
 
 export async function buildSprinterFixture(): Promise<SprinterFixture> {
   const names = (await readdir(SOURCE_DIR)).sort();
-  const hash = createHash('sha256');
-  for (const name of names)
-    hash
-      .update(name)
-      .update('\0')
-      .update(await readFile(join(SOURCE_DIR, name)));
-  const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
-  if (!existsSync(join(dir, 'HELLO.EXE'))) await buildInto(dir, names);
-  const sources = C_FILES.map((n) => join(dir, n));
-  const markers: SprinterFixture['markers'] = {};
-  for (const file of sources)
-    (await readFile(file, 'utf8')).split('\n').forEach((text, i) => {
-      for (const m of text.matchAll(/\/\*\s*LINE:([\w-]+)\s*\*\//g)) markers[m[1]] = { file, line: i + 1 };
-    });
-  return { dir, exe: join(dir, 'HELLO.EXE'), cdb: join(dir, 'HELLO.cdb'), sources, markers };
-}
-
-async function buildInto(dir: string, names: string[]): Promise<void> {
-  const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await mkdir(tmp, { recursive: true });
-  try {
-    for (const name of names) await copyFile(join(SOURCE_DIR, name), join(tmp, name));
+  const dir = await buildOnce(SOURCE_DIR, names, OUT_ROOT, 'HELLO.EXE', async (tmp) => {
     const opts = { cwd: tmp, timeout: 60_000 };
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
     const rels = C_FILES.map((c) => c.replace(/\.c$/, '.rel'));
-    await run(
-      'sdcc',
-      [
-        '-mz80',
-        '--debug',
-        '--code-loc',
-        '0x8120',
-        '--data-loc',
-        '0xA000',
-        '--no-std-crt0',
-        '-o',
-        'HELLO.ihx',
-        'crt0.rel',
-        ...rels,
-      ],
-      opts,
-    );
+    const link = ['-mz80', '--debug', '--code-loc', '0x8120', '--data-loc', '0xA000', '--no-std-crt0'];
+    await run('sdcc', [...link, '-o', 'HELLO.ihx', 'crt0.rel', ...rels], opts);
     const code = ihxImage(await readFile(join(tmp, 'HELLO.ihx'), 'utf8'), SPRINTER_LOAD);
     await writeFile(join(tmp, 'HELLO.EXE'), exeFile(code, SPRINTER_LOAD, SPRINTER_LOAD, SPRINTER_STACK));
-    try {
-      await rename(tmp, dir);
-    } catch (err) {
-      if (!existsSync(join(dir, 'HELLO.EXE'))) throw err;
-    }
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
+  });
+  const sources = C_FILES.map((n) => join(dir, n));
+  return {
+    dir,
+    exe: join(dir, 'HELLO.EXE'),
+    cdb: join(dir, 'HELLO.cdb'),
+    sources,
+    markers: await findMarkers(sources),
+  };
 }

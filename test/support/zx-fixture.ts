@@ -6,11 +6,11 @@
  * files building at once cannot see a half-written fixture.
  */
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFileSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { buildOnce, findMarkers } from './source-build.js';
 
 const run = promisify(execFile);
 
@@ -35,14 +35,17 @@ export interface ZxFixture {
 
 export async function buildZxFixture(): Promise<ZxFixture> {
   const names = (await readdir(SOURCE_DIR)).filter((n) => /\.(c|h|s)$/.test(n)).sort();
-  const hash = createHash('sha256');
-  for (const name of names)
-    hash
-      .update(name)
-      .update('\0')
-      .update(await readFile(join(SOURCE_DIR, name)));
-  const dir = join(OUT_ROOT, hash.digest('hex').slice(0, 16));
-  if (!existsSync(join(dir, 'spectrum.rom'))) await buildInto(dir, names);
+  const dir = await buildOnce(SOURCE_DIR, names, OUT_ROOT, 'spectrum.rom', async (tmp) => {
+    const opts = { cwd: tmp, timeout: 60_000 };
+    await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
+    for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
+    const link = ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0'];
+    const rels = C_FILES.map((c) => c.replace(/\.c$/, '.rel'));
+    await run('sdcc', [...link, '-o', 'spectrum.ihx', 'crt0.rel', ...rels], opts);
+    await run('makebin', ['-s', String(ROM_SIZE), 'spectrum.ihx', 'spectrum.rom'], opts);
+    const rom = await readFile(join(tmp, 'spectrum.rom'));
+    if (rom.length !== ROM_SIZE) throw new Error(`fixture ROM is ${rom.length} bytes, expected ${ROM_SIZE}`);
+  });
   const sources = C_FILES.map((n) => join(dir, n));
   return {
     dir,
@@ -51,56 +54,6 @@ export async function buildZxFixture(): Promise<ZxFixture> {
     sources,
     markers: await findMarkers(sources),
   };
-}
-
-async function buildInto(dir: string, names: string[]): Promise<void> {
-  const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await mkdir(tmp, { recursive: true });
-  try {
-    for (const name of names) await copyFile(join(SOURCE_DIR, name), join(tmp, name));
-    const opts = { cwd: tmp, timeout: 60_000 };
-    await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
-    for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
-    await run(
-      'sdcc',
-      [
-        '-mz80',
-        '--debug',
-        '--code-loc',
-        '0x100',
-        '--data-loc',
-        '0x8000',
-        '--no-std-crt0',
-        '-o',
-        'spectrum.ihx',
-        'crt0.rel',
-        ...C_FILES.map((c) => c.replace(/\.c$/, '.rel')),
-      ],
-      opts,
-    );
-    await run('makebin', ['-s', String(ROM_SIZE), 'spectrum.ihx', 'spectrum.rom'], opts);
-    const rom = await readFile(join(tmp, 'spectrum.rom'));
-    if (rom.length !== ROM_SIZE) throw new Error(`fixture ROM is ${rom.length} bytes, expected ${ROM_SIZE}`);
-    try {
-      await rename(tmp, dir);
-    } catch (err) {
-      // Another process finished the same build first: its result is identical.
-      if (!existsSync(join(dir, 'spectrum.rom'))) throw err;
-    }
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
-  }
-}
-
-async function findMarkers(sources: string[]): Promise<ZxFixture['markers']> {
-  const markers: ZxFixture['markers'] = {};
-  for (const file of sources) {
-    const lines = (await readFile(file, 'utf8')).split('\n');
-    lines.forEach((text, i) => {
-      for (const m of text.matchAll(/\/\*\s*LINE:([\w-]+)\s*\*\//g)) markers[m[1]] = { file, line: i + 1 };
-    });
-  }
-  return markers;
 }
 
 /** A code-server workspace for the fixture: its sources, ROM and debug info, and a launch.json running it in MAME. */
