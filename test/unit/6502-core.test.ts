@@ -79,3 +79,22 @@ test('checkpoint conditions: registers, $hex/+decimal/bare hex, memory, strict l
   assert.throws(() => parseCondition('A == ('), /ends too early/);
   assert.throws(() => parseCondition('@cpu:.label == 1'), /labels are not supported/);
 });
+
+test('onInstruction sees every instruction run executes, in order, with the cycle count and S before it', () => {
+  // LDX #2; loop: DEX; BNE loop; PHA; BRK-free end (JAM $02 stops the run)
+  const { cpu } = cpuWith([0xa2, 0x02, 0xca, 0xd0, 0xfd, 0x48, 0x02]);
+  const seen: [number, number, number][] = [];
+  cpu.onInstruction = (pc, cycles, s) => seen.push([pc, cycles, s]);
+  assert.equal(cpu.run(1000), 'jam');
+  assert.deepEqual(
+    seen.map(([pc]) => pc),
+    [0x200, 0x202, 0x203, 0x202, 0x203, 0x205, 0x206],
+  );
+  // LDX 2, DEX 2, BNE taken 3, DEX 2, BNE not taken 2, PHA 3
+  assert.deepEqual(
+    seen.map(([, c]) => c),
+    [0, 2, 4, 7, 9, 11, 14],
+  );
+  assert.equal(seen[6][2], 0xfc, 'S after the PHA');
+  cpu.onInstruction = undefined;
+});

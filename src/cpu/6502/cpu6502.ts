@@ -27,6 +27,9 @@ export const FLAG_U = 0x20;
 export const FLAG_V = 0x40;
 export const FLAG_N = 0x80;
 
+/** Sees each instruction before it runs: its address, the CPU's cycle count and stack pointer then. */
+export type InstructionObserver = (pc: number, cycles: number, s: number) => void;
+
 /** Why `run` returned. */
 export type RunExit = 'budget' | 'breakpoint' | 'jam' | 'trap' | 'halt';
 
@@ -46,6 +49,11 @@ export class Cpu6502 {
   private nmiPending = false;
   /** set from inside a bus access or trap to end `run` after the current instruction */
   haltRequested = false;
+  /**
+   * Called before each instruction `run` executes (after any interrupt entry), with its pc: coverage,
+   * profiling and history recording hook here. Unset, the loop pays one branch per instruction.
+   */
+  onInstruction?: InstructionObserver;
 
   constructor(private readonly bus: Bus6502) {}
 
@@ -73,6 +81,7 @@ export class Cpu6502 {
     const end = this.cycles + budget;
     let first = skipFirstBreak;
     this.haltRequested = false;
+    const observe = this.onInstruction;
     while (this.cycles < end) {
       if (this.nmiPending) {
         this.nmiPending = false;
@@ -91,6 +100,7 @@ export class Cpu6502 {
         }
       }
       first = false;
+      if (observe) observe(this.pc, this.cycles, this.s);
       if (!this.step()) return 'jam';
       if (this.haltRequested) return 'halt';
     }
