@@ -14,7 +14,7 @@ export interface LaunchConfig {
   /** MAME executable; default: "mame" on PATH, then /usr/games/mame */
   mamePath?: string;
   /** extra ROM search paths for MAME (';'-separated as MAME takes them) */
-  rompath?: string;
+  rompath?: string | string[];
   /** MAME media options, e.g. { cart: "game.bin" } → -cart game.bin */
   media?: Record<string, string>;
   /** true (default): no window, no sound (SDL dummy drivers, -video none) */

@@ -177,8 +177,9 @@ test("the picture decoded from VRAM (src/machines/sprinter/render.ts) is MAME's 
 });
 
 test('a machine that reaches main with other code there fails "the program was not loaded", nothing left running', async () => {
-  // a BIOS of ours that carries another build of the program: it runs to the same main with other bytes there
-  const rompath = mkdtempSync(join(tmpdir(), 'sprinter-other-'));
+  // a BIOS of ours that carries another build of the program: it runs to the same main with other bytes there;
+  // its folder's name holds a ';', which MAME's -rompath cannot take as it is (found only through the staged link)
+  const rompath = mkdtempSync(join(tmpdir(), 'sprinter-other; roms-'));
   try {
     const file = readFileSync(fx.exe);
     const header = parseExeHeader(file.subarray(0, 512));
@@ -200,7 +201,7 @@ test('a machine that reaches main with other code there fails "the program was n
     const other2 = new SessionManager({ connectors: CONNECTORS });
     try {
       const { session: s } = other2.start(
-        { machine: 'sprinter', emulator: 'mame', program: fx.exe, debugInfo: fx.cdb, cwd: fx.dir, rompath },
+        { machine: 'sprinter', emulator: 'mame', program: fx.exe, debugInfo: fx.cdb, cwd: fx.dir, rompath: [rompath] },
         { kind: 'cli', label: 'other code' },
       );
       const st = await s.waitForStop(60_000).catch(() => s.status());

@@ -16,7 +16,10 @@ export const mameConnector: ConnectorDescriptor = {
   machines: 'any',
   options: {
     mamePath: z.string().optional().describe('user-only: MAME executable'),
-    rompath: z.string().optional().describe('MAME ROM folder'),
+    rompath: z
+      .union([z.string(), z.array(z.string()).max(16)])
+      .optional()
+      .describe("MAME ROM folder(s): a list, or one string split on ';' as MAME does"),
     media: z.record(z.string(), z.string()).optional().describe('user-only: MAME media, {"cart": "game.bin"}'),
     headless: z.boolean().optional().describe('no window or sound (default true)'),
     extraArgs: z

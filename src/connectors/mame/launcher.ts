@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
@@ -16,6 +17,7 @@ import { loadProgramImage, romSlotFor } from './program-image.js';
 import { requireDriver } from './driver-check.js';
 import { checkDiskProgram } from './disk-program.js';
 import { mameForMachine, stockPluginCandidates } from './mame-finder.js';
+import { mameSearchPath, rompathFolders } from './search-path.js';
 
 export { resolveMamePath } from './mame-finder.js';
 
@@ -70,7 +72,9 @@ export async function prepareMameLaunch(
     throw launchFailed(
       `MAME's stock plugins folder (with boot.lua) was not found near ${mamePath} or in ${STOCK_PLUGIN_DIRS.join(', ')}.`,
     );
-  const runDir = join(resolve(workDir), `mame-run-${process.pid}-${randomBytes(4).toString('hex')}`);
+  // the run folder's paths go into MAME's ';'-separated options: a work folder with a ';' gives way to the temp folder
+  const base = resolve(workDir).includes(';') ? tmpdir() : resolve(workDir);
+  const runDir = join(base, `mame-run-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     return await buildLaunch(config, cwd, mamePath, stock, runDir, bridge);
   } catch (err) {
@@ -104,13 +108,7 @@ async function buildLaunch(
       if (!config.rompath) romArgs.push(...(await stageOpenSprinterRom(mamePath, join(runDir, 'roms'), exe, path)));
     }
   }
-  if (config.rompath)
-    rompaths.push(
-      ...config.rompath
-        .split(';')
-        .filter(Boolean)
-        .map((p) => resolve(cwd, p)),
-    );
+  rompaths.push(...rompathFolders(config.rompath).map((p) => resolve(cwd, p)));
 
   const media: string[] = [];
   for (const [slot, file] of Object.entries(config.media ?? {})) {
@@ -128,9 +126,9 @@ async function buildLaunch(
     ...(headless ? ['-video', 'none', '-sound', 'none'] : ['-window']),
     ...(config.throttle ? [] : ['-nothrottle']),
     '-rompath',
-    rompaths.join(';'),
+    await mameSearchPath(rompaths, join(runDir, 'links')),
     '-pluginspath',
-    `${stock};${resolvePluginDir()}`,
+    await mameSearchPath([stock, resolvePluginDir()], join(runDir, 'links')),
     '-plugin',
     'mamebridge',
     '-homepath',
