@@ -3,11 +3,12 @@
  * indices through a 32-bit lookup table made once per palette, or RGBA, into
  * one reused ImageData), at most once per animation frame and only the newest
  * frame (frames that come between two are counted, not drawn), forwards keys pressed while the
- * canvas has focus (once the panel holds control), asks the host what is under
- * the pointer, and offers the border/grid toggles, warp and control buttons.
+ * canvas has the keys (a click captures them, Esc releases them; the host acts under the user's
+ * lease), asks the host what is under the pointer (Ctrl+click opens it in a memory view), and
+ * offers the border/grid toggles, warp and the "Take back" button when an agent holds control.
  */
 import type { HostMessage, WebviewMessage } from '../src/ui/screen-messages.js';
-import { joystickControl, panelKeyText } from '../src/ui/panel-keys.js';
+import { isVsCodeKey, joystickControl, panelKeyAction } from '../src/ui/panel-keys.js';
 import { HeldFrame, frameKey } from '../src/ui/frame-delta.js';
 import { JOYSTICK_IDLE, type JoystickState } from '../src/core/input-devices.js';
 
@@ -24,6 +25,7 @@ const frameField = byId<HTMLSpanElement>('frame');
 const fpsField = byId<HTMLSpanElement>('fps');
 const stale = byId<HTMLSpanElement>('stale');
 const control = byId<HTMLSpanElement>('control');
+const focusField = byId<HTMLSpanElement>('focus');
 const takeButton = byId<HTMLButtonElement>('take-control');
 const cost = byId<HTMLParagraphElement>('cost');
 const inspector = byId<HTMLParagraphElement>('inspector');
@@ -37,7 +39,6 @@ const refreshSelect = byId<HTMLSelectElement>('refresh-rate');
 
 type Raw = Extract<HostMessage, { type: 'raw' }>;
 let last: Raw | undefined;
-let mine = false;
 let hoverReference: string | undefined;
 const shownAt: number[] = [];
 let boxes: Extract<HostMessage, { type: 'sprites' }>['boxes'] = [];
@@ -172,14 +173,10 @@ function render(m: HostMessage): void {
       message.hidden = false;
       return;
     case 'control':
-      mine = m.mine;
-      control.textContent = m.mine
-        ? 'control: this panel (keys go to the machine)'
-        : m.holder
-          ? `control: ${m.holder}`
-          : 'control: nobody';
+      control.textContent = m.mine || m.users ? 'control: you' : m.holder ? `control: ${m.holder}` : 'control: free';
+      control.title = m.holder ? `The control lease: ${m.holder}` : 'Nobody holds control: typing here takes it';
       control.dataset.mine = String(m.mine);
-      takeButton.textContent = m.mine ? 'Release Control' : 'Take Control';
+      takeButton.hidden = !m.holder || !!m.users;
       return;
     case 'sprites':
       boxes = m.boxes;
@@ -192,12 +189,12 @@ function render(m: HostMessage): void {
       for (const o of Array.from(joystickSelect.options))
         o.hidden = o.value !== '0' && !m.joystick?.ports.includes(Number(o.value));
       byId<HTMLElement>('joystick-label').title = m.joystick
-        ? `Cursor keys and Ctrl (fire) to a joystick port, after Take Control; ${m.joystick.note ?? ''}`
+        ? `Cursor keys and Ctrl (fire) to a joystick port while the screen has the keys; ${m.joystick.note ?? ''}`
         : (m.joystickUnavailable ?? 'no joystick');
       mouseBox.disabled = !m.mouse;
       if (!m.mouse) mouseBox.checked = false;
       byId<HTMLElement>('mouse-label').title = m.mouse
-        ? "The pointer over the screen as the machine's mouse, after Take Control"
+        ? "The pointer over the screen as the machine's mouse"
         : (m.mouseUnavailable ?? 'no mouse');
       return;
     }
@@ -236,15 +233,23 @@ canvas.addEventListener('mousemove', (e) => {
   hoverTimer = setTimeout(() => (hoverTimer = undefined), 60); // about 16 questions a second at most
   vscode.postMessage({ type: 'inspect', x: p.x, y: p.y });
 });
-canvas.addEventListener('click', () => {
-  canvas.focus();
+canvas.addEventListener('click', (e) => {
+  canvas.focus(); // a click captures the keys; only Ctrl+click opens the memory view
   // while the pointer is the machine's mouse, a click is the machine's too
-  if (hoverReference !== undefined && !driving())
+  if (e.ctrlKey && hoverReference !== undefined && !driving())
     vscode.postMessage({ type: 'open-memory', reference: hoverReference });
 });
+/** Whether the screen has the keys, said in the header (and marked on the canvas). */
+function showFocus(): void {
+  const captured = document.activeElement === canvas;
+  focusField.textContent = captured ? 'typing to the machine · Esc releases' : 'click the screen to type';
+  focusField.dataset.captured = String(captured);
+  canvas.classList.toggle('captured', captured);
+}
+canvas.addEventListener('focus', showFocus);
 
-/** The panel drives the machine's mouse: ticked, and the panel holds control. */
-const driving = () => mouseBox.checked && mine;
+/** The panel drives the machine's mouse: ticked (the host acts under the user's lease). */
+const driving = () => mouseBox.checked;
 let pointerAt: { x: number; y: number } | undefined;
 let pointerButtons = 0;
 let pointerQueued = false;
@@ -282,7 +287,7 @@ canvas.addEventListener('contextmenu', (e) => driving() && e.preventDefault());
 function joystickKey(e: KeyboardEvent, down: boolean): boolean {
   const port = Number(joystickSelect.value);
   const control = port ? joystickControl(e.key) : undefined;
-  if (!control || !mine) return false;
+  if (!control) return false;
   e.preventDefault();
   e.stopPropagation();
   if (stick[control] === down) return true; // key repeat
@@ -293,22 +298,19 @@ function joystickKey(e: KeyboardEvent, down: boolean): boolean {
 }
 canvas.addEventListener('keyup', (e) => joystickKey(e, false));
 canvas.addEventListener('blur', () => {
+  showFocus();
   const port = Number(joystickSelect.value);
   if (port && Object.values(stick).some(Boolean)) vscode.postMessage({ type: 'joystick', port, state: JOYSTICK_IDLE });
   stick = { ...JOYSTICK_IDLE };
 });
 canvas.addEventListener('keydown', (e) => {
-  if (joystickKey(e, true)) return;
-  const text = panelKeyText(e);
-  if (!text) return;
-  if (!mine) {
-    // without control the keys stay VS Code's (F1, shortcuts)
-    inspector.textContent = 'Take control to type on the machine.';
-    return;
-  }
+  if (isVsCodeKey(e) || joystickKey(e, true)) return; // the palette keys: the workbench sees them
+  const action = panelKeyAction(e);
+  if (!action) return; // nothing to type (a modifier alone): the workbench sees it
   e.preventDefault();
   e.stopPropagation();
-  vscode.postMessage({ type: 'key', text });
+  if ('release' in action) canvas.blur();
+  else vscode.postMessage({ type: 'key', text: action.text });
 });
 
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
@@ -334,6 +336,6 @@ refreshSelect.addEventListener('change', () =>
   vscode.postMessage({ type: 'refresh-rate', fps: Number(refreshSelect.value) }),
 );
 warpBox.addEventListener('change', () => vscode.postMessage({ type: 'warp', on: warpBox.checked }));
-takeButton.addEventListener('click', () => vscode.postMessage({ type: mine ? 'release-control' : 'take-control' }));
+takeButton.addEventListener('click', () => vscode.postMessage({ type: 'take-control' }));
 byId<HTMLButtonElement>('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
 vscode.postMessage({ type: 'ready' });

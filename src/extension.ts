@@ -30,6 +30,7 @@ import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
 import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
 import { ScreenPanel } from './ui/screen-panel.js';
+import { ControlStatusItem } from './ui/control-status.js';
 
 const PORT_STATE_KEY = 'retro.mcp.lastPort';
 
@@ -40,6 +41,19 @@ export function activate(context: vscode.ExtensionContext): void {
   const manager = new SessionManager({ connectors: CONNECTORS });
   /** adapters VS Code is talking to, by VS Code debug session id */
   const adapters = new Map<string, RetroDebugSession>();
+  /** the user's debug session on an emulator session: the active one first (the screen panel acts through it) */
+  const userAdapter = (sessionId: string): RetroDebugSession | undefined => {
+    const active = vscode.debug.activeDebugSession;
+    const candidates = [...(active ? [adapters.get(active.id)] : []), ...adapters.values()];
+    return candidates.find((a) => a?.client && !a.client.closed && a.client.session.id === sessionId);
+  };
+  const currentSessionId = (): string | undefined => {
+    try {
+      return manager.get().id;
+    } catch {
+      return undefined; // no session
+    }
+  };
 
   context.subscriptions.push(
     log,
@@ -75,22 +89,26 @@ export function activate(context: vscode.ExtensionContext): void {
       },
     }),
     vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
-      ScreenPanel.show(context.extensionUri, manager);
+      ScreenPanel.show(context.extensionUri, manager, (id) => userAdapter(id)?.client);
     }),
     vscode.commands.registerCommand(COMMANDS.takeControl.command, async () => {
       const active = vscode.debug.activeDebugSession;
-      const adapter = active && adapters.get(active.id);
+      const id = (active && adapters.get(active.id)?.client?.session.id) ?? currentSessionId();
+      const adapter = id === undefined ? undefined : userAdapter(id);
       if (!adapter) {
-        void vscode.window.showWarningMessage('Take Control needs an active Retro Debug session in VS Code.');
+        void vscode.window.showWarningMessage(
+          'Take Control needs a Retro Debug session in VS Code: start one with F5, or attach to the running one.',
+        );
         return;
       }
       try {
         const lease = adapter.takeControl();
-        void vscode.window.showInformationMessage(`${lease.holder.label} now has control of the emulator.`);
+        vscode.window.setStatusBarMessage(`Retro Debug: ${lease.holder.label} has control of the emulator.`, 4000);
       } catch (err) {
         void vscode.window.showErrorMessage(asRetroError(err).message);
       }
     }),
+    new ControlStatusItem(manager, COMMANDS.takeControl.command),
   );
 
   const problems = new RecentProblems();

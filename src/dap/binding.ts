@@ -60,6 +60,11 @@ export class DapBinding {
     return this.me !== undefined;
   }
 
+  /** this adapter's handle while bound: the screen panel types and clicks through it for the user */
+  get handle(): ClientSession | undefined {
+    return this.me;
+  }
+
   async launch(args: unknown): Promise<AfterConfiguration> {
     const parsed = parseLaunchArgs(args, this.manager.connectors);
     this.cwd = resolve(parsed.config.cwd ?? process.cwd());

@@ -32,7 +32,8 @@ const CODE_IDS: Record<ErrorCode, number> = {
   internal: 3099,
 };
 
-export const TAKE_CONTROL_HINT = "run 'Retro Debug: Take Control' to take it over";
+export const TAKE_CONTROL_HINT =
+  "click Retro Debug's control item in the status bar (or run 'Retro Debug: Take Control') to take it back";
 
 /** The label of whoever holds the lease, as carried by a lease_held error when the session put it there. */
 export function holderFromError(err: RetroError): string | undefined {

@@ -354,6 +354,11 @@ export class RetroDebugSession extends DebugSession {
 
   // ---- control commands (the extension's 'Retro Debug: Take Control', or custom requests) ----
 
+  /** This adapter's client in its session while bound (the screen panel acts through it for the user). */
+  get client(): ClientSession | undefined {
+    return this.binding.handle;
+  }
+
   /** Takes the control lease over explicitly, even from another client. */
   takeControl(): LeaseInfo {
     const lease = this.binding.bound().me.claimControl({ takeOver: true });
@@ -384,14 +389,18 @@ export class RetroDebugSession extends DebugSession {
     return { hasSource: !!frame?.source, instructionPointerReference: frame?.instructionPointerReference };
   }
 
-  /** Runs an async handler and answers: its result as the body, or an error response. */
-  /** `answered` runs once the response (or the error response) is sent. */
+  /**
+   * Runs a handler and answers: its result as the body, or an error response; `answered` runs once either is
+   * sent. A handler that throws before its first await is answered the same way: escaping into the base class's
+   * dispatch would send the JavaScript stack as the message (VS Code showed it in a modal on Debug: Pause).
+   */
   private handle<R extends DebugProtocol.Response>(
     response: R,
     work: () => Promise<R['body'] | void>,
     answered?: () => void,
   ): void {
-    work()
+    Promise.resolve()
+      .then(work)
       .then(
         (body) => {
           if (body !== undefined) response.body = body;

@@ -1,8 +1,8 @@
 /**
  * The screen panel's joystick mapping and mouse: what the session's target
  * offers (its 'joystick' and 'mouse' features, or why not), and the panel's
- * joystick states and pointer moves sent through the panel's client, so they
- * need the control lease like its keys. Pointer moves are single-flight: a
+ * joystick states and pointer moves sent through the client that acts for
+ * the user (screen-controller.ts), so they need the control lease like keys. Pointer moves are single-flight: a
  * move that comes while one is on its way replaces the one waiting (a slow
  * emulator gets the newest point, no queue).
  */
@@ -12,13 +12,10 @@ import type { ScreenFrame } from '../core/target.js';
 import type { ClientSession, SessionApi } from '../session/types.js';
 import type { HostMessage } from './screen-messages.js';
 
-export const TAKE_CONTROL_FIRST = 'Take control to drive the machine from the panel.';
-
 export interface PanelDevicesOptions {
-  client: () => ClientSession | undefined;
+  /** the client acting for the user once it holds the lease; undefined (the panel told why) when it cannot */
+  controlling: () => Promise<ClientSession | undefined>;
   frame: () => ScreenFrame | undefined;
-  /** a sentence for the panel when an input was not taken */
-  refused: (message: string) => void;
 }
 
 export class PanelDevices {
@@ -47,7 +44,7 @@ export class PanelDevices {
   }
 
   async joystick(port: number, state: JoystickState): Promise<void> {
-    const me = this.controlling();
+    const me = await this.opts.controlling();
     if (me) await me.control(JOYSTICK_FEATURE, {}, (j) => j.set(port, state));
   }
 
@@ -56,11 +53,11 @@ export class PanelDevices {
       this.nextPoint = { x, y, buttons };
       return;
     }
-    const me = this.controlling();
-    const frame = this.opts.frame();
-    if (!me || !frame) return;
     this.moving = true;
     try {
+      const me = await this.opts.controlling();
+      const frame = this.opts.frame();
+      if (!me || !frame) return;
       await me.control(MOUSE_FEATURE, {}, (m) => m.point({ x, y, width: frame.width, height: frame.height, buttons }));
     } finally {
       this.moving = false;
@@ -68,12 +65,5 @@ export class PanelDevices {
       this.nextPoint = undefined;
       if (next) await this.pointer(next.x, next.y, next.buttons);
     }
-  }
-
-  private controlling(): ClientSession | undefined {
-    const me = this.opts.client();
-    if (me?.holdsControl) return me;
-    this.opts.refused(TAKE_CONTROL_FIRST);
-    return undefined;
   }
 }

@@ -4,7 +4,9 @@
  * in braces with their modifiers. Undefined for keys the panel keeps (modifier
  * presses alone, IME composition, browser shortcuts with Ctrl/Meta and a letter
  * VS Code needs, e.g. Ctrl+P). With the joystick mapping on, joystickControl
- * takes the cursor keys and Ctrl first.
+ * takes the cursor keys and Ctrl first. Focus is explicit: a click on the
+ * screen captures the keys, Esc releases them (Shift+Esc types Esc), and
+ * the palette keys (F1, Ctrl+Shift+P) always stay VS Code's.
  */
 export interface PanelKey {
   key: string;
@@ -33,8 +35,22 @@ const NAMED: Record<string, string> = {
   Pause: 'RUNSTOP',
 };
 
+/** Keys VS Code always gets, even while the screen has the keys: the command palette's. */
+export function isVsCodeKey(e: PanelKey): boolean {
+  return e.key === 'F1' || ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'p');
+}
+
+/** What a key does in the screen while it has the keys: release them, or type (undefined: leave it alone). */
+export function panelKeyAction(e: PanelKey): { release: true } | { text: string } | undefined {
+  if (isVsCodeKey(e)) return undefined;
+  if (e.key === 'Escape' && !e.ctrlKey && !e.altKey && !e.metaKey)
+    return e.shiftKey ? { text: '{ESCAPE}' } : { release: true };
+  const text = panelKeyText(e);
+  return text === undefined ? undefined : { text };
+}
+
 export function panelKeyText(e: PanelKey): string | undefined {
-  if (e.metaKey) return undefined;
+  if (e.metaKey || isVsCodeKey(e)) return undefined;
   const fn = /^F([1-9]|1[0-2])$/.test(e.key) ? e.key : undefined;
   const name = NAMED[e.key] ?? fn;
   const mods = [e.ctrlKey ? 'CTRL' : '', e.altKey ? 'ALT' : ''].filter(Boolean);

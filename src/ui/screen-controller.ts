@@ -2,9 +2,12 @@
  * The screen panel's logic without VS Code: follows the manager's current
  * session, feeds the webview raw frames from the session's live screen feed
  * (pushed while running, one at each stop), shows who holds control, types
- * the keys pressed in the panel once the panel has taken control (explicitly,
- * as the Take Control command does), drives the joystick and mouse from it
- * (panel-devices.ts), and answers the inspector's hovers.
+ * the keys pressed in the panel and drives the joystick and mouse
+ * (panel-devices.ts) for the user: under the lease of the user's own VS Code
+ * debug session on this session when there is one, else as the panel's own
+ * client; either claims a free lease when it acts, and an agent's lease is
+ * taken back only on request ("Take back", the status-bar item). It also
+ * answers the inspector's hovers.
  * Frames are posted at most three at a time (a post settles only after a
  * round trip to the webview's process, which in a browser-hosted VS Code
  * under load took longer than two frames at 30/s), only the rows that
@@ -17,6 +20,7 @@ import { memoryReference } from '../core/memory-reference.js';
 import type { ScreenFrame } from '../core/target.js';
 import type { ClientSession, SessionApi, SessionManagerApi } from '../session/types.js';
 import { FrameDelta, frameKey } from './frame-delta.js';
+import { isUsersClient, panelRefusal } from './control-text.js';
 import { PanelDevices } from './panel-devices.js';
 import { c64SpriteOutlines, inspectPoint } from './screen-inspect.js';
 import { parseWebviewMessage, type HostMessage } from './screen-messages.js';
@@ -29,6 +33,8 @@ export interface ScreenControllerOptions {
   fps?: number;
   /** bound on one status read; default 15 s */
   timeoutMs?: number;
+  /** the user's VS Code debug session's handle on this session, if any: the panel acts through it */
+  userClient?: (sessionId: string) => ClientSession | undefined;
 }
 
 export const NO_SESSION_MESSAGE =
@@ -64,9 +70,8 @@ export class ScreenController {
 
   /** joystick and mouse from the panel, under the panel's control lease */
   private readonly devices = new PanelDevices({
-    client: () => this.client(),
+    controlling: () => this.controlling(),
     frame: () => this.lastFrame,
-    refused: (message) => this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message }),
   });
 
   constructor(private readonly opts: ScreenControllerOptions) {
@@ -98,7 +103,7 @@ export class ScreenController {
         case 'full-frame':
           return this.delta.reset();
         case 'take-control':
-          this.client()?.claimControl({ takeOver: true });
+          this.actor()?.claimControl({ takeOver: true });
           return await this.postControl();
         case 'release-control':
           this.me?.releaseControl();
@@ -172,19 +177,26 @@ export class ScreenController {
     return this.me;
   }
 
+  /** Who acts for the user here: their debug session on this session when there is one, else the panel. */
+  private actor(): ClientSession | undefined {
+    const session = this.session;
+    return (session && this.opts.userClient?.(session.id)) ?? this.client();
+  }
+
+  /** The actor once it holds the lease (claimed when free); undefined, with the panel told why, when not. */
+  private async controlling(): Promise<ClientSession | undefined> {
+    const me = this.actor();
+    if (!me) return undefined;
+    if (me.holdsControl || me.tryClaim()) return me;
+    const holder = this.session && (await this.bounded(this.session.status())).lease?.holder;
+    this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: panelRefusal(holder) });
+    await this.postControl();
+    return undefined;
+  }
+
   private async typeKey(text: string): Promise<void> {
-    const me = this.client();
-    if (!me) return;
-    if (!me.holdsControl) {
-      this.post({
-        type: 'status',
-        sessionId: this.session?.id,
-        state: this.state,
-        message: 'Take control to type on the machine.',
-      });
-      return;
-    }
-    await me.typeKeys(parseKeyText(text));
+    const me = await this.controlling();
+    if (me) await me.typeKeys(parseKeyText(text));
   }
 
   private async inspect(x: number, y: number): Promise<void> {
@@ -222,10 +234,12 @@ export class ScreenController {
     const session = this.session;
     if (!session) return;
     const lease = (await this.bounded(session.status())).lease;
+    const me = this.actor();
     this.post({
       type: 'control',
       holder: lease?.holder.label,
-      mine: !!this.me && !!lease && this.me.holdsControl,
+      mine: !!me && !!lease && me.holdsControl,
+      users: !!lease && isUsersClient(lease.holder),
     });
   }
 

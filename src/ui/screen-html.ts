@@ -40,8 +40,9 @@ export function screenPanelHtml(opts: ScreenHtmlOptions): string {
 <body>
 <header class="bar">
   <button id="refresh" type="button" title="Read the session again and restart the frames">Refresh</button>
-  <button id="take-control" type="button" title="Take the control lease so keys typed here reach the machine">Take Control</button>
-  <span id="control" class="field" title="Who holds the control lease"></span>
+  <span id="control" class="field" title="Who holds the control lease: keys and clicks here act for your debug session"></span>
+  <button id="take-control" type="button" hidden title="Take control of the machine back from the agent that holds it">Take back</button>
+  <span id="focus" class="field focus" title="Click the screen to type on the machine; Esc gives the keys back to VS Code">click the screen to type</span>
   <span id="session" class="field"></span>
   <span id="state" class="field"></span>
   <span id="frame" class="field"></span>
@@ -50,13 +51,13 @@ export function screenPanelHtml(opts: ScreenHtmlOptions): string {
   <label class="toggle"><input id="border" type="checkbox" checked> border</label>
   <label class="toggle"><input id="grid" type="checkbox"> grid</label>
   <label class="toggle" id="sprites-label" hidden title="Outline the C64's enabled sprites"><input id="sprites" type="checkbox"> sprites</label>
-  <label class="toggle" id="joystick-label" title="Cursor keys and Ctrl (fire) to a joystick port, after Take Control">joystick <select id="joystick"><option value="0">off</option><option value="2">port 2</option><option value="1">port 1</option></select></label>
-  <label class="toggle" id="mouse-label" title="The pointer over the screen as the machine's mouse, after Take Control"><input id="mouse" type="checkbox" disabled> mouse</label>
+  <label class="toggle" id="joystick-label" title="Cursor keys and Ctrl (fire) to a joystick port while the screen has the keys">joystick <select id="joystick"><option value="0">off</option><option value="2">port 2</option><option value="1">port 1</option></select></label>
+  <label class="toggle" id="mouse-label" title="The pointer over the screen as the machine's mouse"><input id="mouse" type="checkbox" disabled> mouse</label>
   <label class="toggle" id="refresh-label" hidden title="Each frame while running stops the machine for one display read (VICE's monitor stops it for every command); frames always come at each stop">frames/s <select id="refresh-rate"><option value="0">off</option><option value="1">1</option><option value="2">2</option><option value="5">5</option></select></label>
   <label class="toggle" title="Run as fast as possible while watching (default: the machine's real speed)"><input id="warp" type="checkbox"> warp</label>
 </header>
 <main class="stage">
-  <canvas id="screen" tabindex="0" hidden title="Click to type on the machine (after Take Control); hover to inspect"></canvas>
+  <canvas id="screen" tabindex="0" hidden title="Click to type on the machine (Esc gives the keys back; F1 and Ctrl+Shift+P stay VS Code's). Hover to inspect; Ctrl+click opens the address in a memory view"></canvas>
   <p id="message" class="message">Waiting for the extension…</p>
 </main>
 <footer class="bar">

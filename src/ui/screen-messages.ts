@@ -41,10 +41,12 @@ export type HostMessage =
       message: string;
     }
   | {
-      /** who holds the control lease; `mine`: the panel does, so keys go to the machine */
+      /** who holds the control lease; `mine`: the client acting for the user here does, so keys go to the machine */
       type: 'control';
       holder?: string;
       mine: boolean;
+      /** the holder is one of the user's own clients (a debug session, the panel), not an agent */
+      users?: boolean;
     }
   | {
       /** the C64's enabled sprites as boxes in frame pixels, for the outlines toggle */
@@ -84,6 +86,7 @@ export type WebviewMessage =
   | { type: 'refresh' }
   /** the webview cannot patch the rows it got (it holds no frame of that size): the next frame whole */
   | { type: 'full-frame' }
+  /** take the lease back for the user (from an agent) */
   | { type: 'take-control' }
   | { type: 'release-control' }
   /** a key in core/keys.ts syntax ("A", "{RETURN}", "{SHIFT+UP}") */

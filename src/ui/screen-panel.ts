@@ -1,6 +1,6 @@
 /** The "Retro Debug: Show Screen" webview panel: VS Code plumbing around ScreenController. */
 import * as vscode from 'vscode';
-import type { SessionManagerApi } from '../session/types.js';
+import type { ClientSession, SessionManagerApi } from '../session/types.js';
 import { HEX_EDITOR_ID, openMemory, type MemoryViewHost } from './open-memory.js';
 import { ScreenController } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
@@ -19,7 +19,11 @@ export class ScreenPanel {
   private static current?: ScreenPanel;
 
   /** Opens the panel, or brings the open one forward and refreshes it. */
-  static show(extensionUri: vscode.Uri, sessions: SessionManagerApi): ScreenPanel {
+  static show(
+    extensionUri: vscode.Uri,
+    sessions: SessionManagerApi,
+    userClient: (sessionId: string) => ClientSession | undefined,
+  ): ScreenPanel {
     if (ScreenPanel.current) {
       ScreenPanel.current.panel.reveal(undefined, true);
       void ScreenPanel.current.controller.refresh();
@@ -38,7 +42,7 @@ export class ScreenPanel {
         ],
       },
     );
-    ScreenPanel.current = new ScreenPanel(panel, extensionUri, sessions);
+    ScreenPanel.current = new ScreenPanel(panel, extensionUri, sessions, userClient);
     return ScreenPanel.current;
   }
 
@@ -52,6 +56,7 @@ export class ScreenPanel {
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     sessions: SessionManagerApi,
+    userClient: (sessionId: string) => ClientSession | undefined,
   ) {
     const webview = panel.webview;
     webview.html = screenPanelHtml({
@@ -59,7 +64,7 @@ export class ScreenPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', 'screen-panel.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'screen-panel.css')).toString(),
     });
-    this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m) });
+    this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m), userClient });
     const subscription = webview.onDidReceiveMessage((m) => {
       const message = parseWebviewMessage(m);
       if (message?.type === 'open-memory') void openMemory(memoryViews, message.reference);

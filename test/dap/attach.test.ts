@@ -21,7 +21,8 @@ let session: SessionApi;
 let agent: ClientSession;
 let server: DapServer;
 let dc: RecordingClient;
-const TAKE_OVER = "Control is held by MCP client test-agent; run 'Retro Debug: Take Control' to take it over.";
+const TAKE_OVER =
+  "Control is held by MCP client test-agent; click Retro Debug's control item in the status bar (or run 'Retro Debug: Take Control') to take it back.";
 
 before(async () => {
   fx = await buildZxFixture();
@@ -63,6 +64,8 @@ test('attach joins the running session, reports where it stopped, and says who h
 test("the agent's lease is respected: run control and memory writes are refused naming the holder", async () => {
   await assert.rejects(dc.continueRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
   await assert.rejects(dc.nextRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
+  // pause refuses before its first await: the same sentence, never the JavaScript stack (VS Code showed it in a modal)
+  await assert.rejects(dc.pauseRequest({ threadId: 1 }), (err: Error) => err.message === TAKE_OVER);
   await assert.rejects(
     dc.customRequest('writeMemory', { memoryReference: '0x9000', data: 'AQI=' }),
     (err: Error) => err.message === TAKE_OVER,

@@ -120,12 +120,12 @@ test('error sentences: lease refusals name the holder and the command to take ov
   });
   assert.equal(
     userSentence(held),
-    "Control is held by MCP client claude-code; run 'Retro Debug: Take Control' to take it over.",
+    "Control is held by MCP client claude-code; click Retro Debug's control item in the status bar (or run 'Retro Debug: Take Control') to take it back.",
   );
   const msg = toDapMessage(held);
   assert.equal(
     msg.format,
-    "Control is held by MCP client claude-code; run 'Retro Debug: Take Control' to take it over.",
+    "Control is held by MCP client claude-code; click Retro Debug's control item in the status bar (or run 'Retro Debug: Take Control') to take it back.",
   );
   assert.equal(msg.showUser, true);
   assert.notEqual(msg.id, toDapMessage(new RetroError('bad_address', 'x')).id);

@@ -1,13 +1,12 @@
 /**
  * The live screen panel end to end in a real VS Code (code-server, headless Chromium) on the built-in C64
  * running the cc65 live-screen fixture: frames advance while the program runs, a key typed into the panel
- * (after Take Control in the panel) reaches the program, the inspector shows the cell under the pointer, the
- * joystick mapping reaches the program, a click on a cell asks for its memory view, and the panel's drawing rate.
+ * (after a click captured the keys) reaches the program, the inspector shows the cell under the pointer, the
+ * joystick mapping reaches the program, a Ctrl+click on a cell asks for its memory view, and the panel's drawing rate.
  * Keys and the pointer are DOM events dispatched on the panel's canvas (the webview sits in nested iframes).
  * Needs scripts/install-e2e.sh; fails (never skips) without it. Screenshots go to .test-work/e2e-screen/.
  */
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
@@ -15,37 +14,19 @@ import {
   openWorkbench,
   runCommand,
   waitUntil,
-  type Frame,
   type Page,
   type Workbench,
 } from '../support/workbench.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
+import {
+  installHoverCell,
+  panelFrame,
+  readPanel,
+  writeLiveScreenWorkspace,
+  type HoverCell,
+} from '../support/panel-frame.js';
 
 const OUT = join(REPO_ROOT, '.test-work', 'e2e-screen');
-
-/** The panel's webview frame: the one whose document has the screen canvas. */
-async function panelFrame(page: Page): Promise<Frame | undefined> {
-  for (const frame of page.frames()) {
-    const has = await frame.evaluate(() => !!document.getElementById('take-control')).catch(() => false);
-    if (has) return frame;
-  }
-  return undefined;
-}
-
-const readPanel = (frame: Frame) =>
-  frame.evaluate(() => {
-    const canvas = document.getElementById('screen') as HTMLCanvasElement;
-    return {
-      frame: Number(canvas.dataset.frame ?? -1),
-      state: document.getElementById('state')?.textContent ?? '',
-      fps: document.getElementById('fps')?.textContent ?? '',
-      control: document.getElementById('control')?.textContent ?? '',
-      inspector: document.getElementById('inspector')?.textContent ?? '',
-      message: document.getElementById('message')?.hidden
-        ? ''
-        : (document.getElementById('message')?.textContent ?? ''),
-    };
-  });
 
 test(
   'VS Code: the live screen panel on the built-in C64: frames, a key into the program, the inspector',
@@ -57,29 +38,7 @@ test(
     try {
       wb = await openWorkbench({
         out: OUT,
-        workspace: (ws) => {
-          mkdirSync(join(ws, '.vscode'), { recursive: true });
-          copyFileSync(join(dir, 'program.prg'), join(ws, 'live.prg'));
-          copyFileSync(join(dir, 'program.dbg'), join(ws, 'live.dbg'));
-          copyFileSync(join(dir, 'live.c'), join(ws, 'live.c'));
-          const launch = {
-            version: '0.2.0',
-            configurations: [
-              {
-                type: 'retro',
-                request: 'launch',
-                name: 'Live screen on the built-in C64',
-                machine: 'c64',
-                emulator: 'builtin',
-                program: '${workspaceFolder}/live.prg',
-                debugInfo: '${workspaceFolder}/live.dbg',
-                cwd: '${workspaceFolder}',
-                stopOnEntry: false,
-              },
-            ],
-          };
-          writeFileSync(join(ws, '.vscode', 'launch.json'), JSON.stringify(launch, null, 2));
-        },
+        workspace: (ws) => writeLiveScreenWorkspace(ws, dir),
       });
       page = wb.page;
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
@@ -102,34 +61,16 @@ test(
       assert.match(later.fps, /^\d+ fps$/, 'the panel counts the frames it draws');
       await page.screenshot({ path: join(OUT, '1-running.png') });
 
-      // take control in the panel, then type "x" into the canvas: the program shows it at row 5, column 5
-      await panel.evaluate(() => (document.getElementById('take-control') as HTMLButtonElement).click());
-      const held = await waitUntil('the panel to hold control', 30_000, async () => {
-        const p = await readPanel(panel);
-        return /this panel/.test(p.control) ? p : undefined;
-      });
-      t.diagnostic(`control: ${held.control}`);
+      // a click captures the keys, then "x" typed into the canvas: the program shows it at row 5, column 5
       await panel.evaluate(() => {
         const canvas = document.getElementById('screen') as HTMLCanvasElement;
-        canvas.focus();
+        canvas.dispatchEvent(new MouseEvent('click', { bubbles: true }));
         canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true, cancelable: true }));
       });
 
       // hover the cell at column 5, row 5 (inner area pixel 44, 44): the inspector names it and its screen code
-      /** the pointer over cell (col, row) of the inner area (Frame.evaluate takes no arguments: a page helper) */
-      await panel.evaluate(() => {
-        (window as unknown as { hoverCell: (c: number, r: number) => void }).hoverCell = (c, r) => {
-          const canvas = document.getElementById('screen') as HTMLCanvasElement;
-          const box = canvas.getBoundingClientRect();
-          const scale = Math.min(box.width / canvas.width, box.height / canvas.height);
-          const left = box.left + (box.width - canvas.width * scale) / 2;
-          const top = box.top + (box.height - canvas.height * scale) / 2;
-          const x = left + (32 + c * 8 + 4 + 0.5) * scale; // 32, 35: the inner area inside the 384x272 frame
-          const y = top + (35 + r * 8 + 4 + 0.5) * scale;
-          canvas.dispatchEvent(new MouseEvent('mousemove', { clientX: x, clientY: y, bubbles: true }));
-        };
-      });
-      type Hover = { hoverCell: (c: number, r: number) => void };
+      await installHoverCell(panel);
+      type Hover = HoverCell;
       const hoverRow7 = () => panel.evaluate(() => (window as unknown as Hover).hoverCell(5, 7));
       const hover = () => panel.evaluate(() => (window as unknown as Hover).hoverCell(5, 5));
       const inspected = await waitUntil('the inspector to show the typed key in cell 5, 5', 30_000, async () => {
@@ -175,9 +116,11 @@ test(
         return /screen \$051D = \$1F/.test(p.inspector) ? p : undefined;
       });
 
-      // a click on the hovered cell opens its address in the memory view; this code-server has no Hex Editor
-      // extension, so VS Code says the address and what is missing
-      await panel.evaluate(() => (document.getElementById('screen') as HTMLCanvasElement).click());
+      // a Ctrl+click on the hovered cell opens its address in the memory view (a plain click only captures the
+      // keys); this code-server has no Hex Editor extension, so VS Code says the address and what is missing
+      await panel.evaluate(() =>
+        document.getElementById('screen')!.dispatchEvent(new MouseEvent('click', { bubbles: true, ctrlKey: true })),
+      );
       const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'Address $51D' });
       await toast.first().waitFor({ state: 'visible', timeout: 30_000 });
       const told = (await toast.first().allInnerTexts()).join(' ');
@@ -214,8 +157,12 @@ test(
           `${rate.fed.toFixed(1)}/s from the session (30 asked), ` +
           `${rate.raf.toFixed(1)} animation frames/s, host-to-webview ${rate.delay.toFixed(1)} ms a frame`,
       );
-      // the canvas holds the keys while the panel has control (F1 is the C64's): release it, then stop
-      await panel.evaluate(() => (document.getElementById('take-control') as HTMLButtonElement).click());
+      // Esc gives the keys back to VS Code, then stop
+      await panel.evaluate(() =>
+        document
+          .getElementById('screen')!
+          .dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true })),
+      );
       await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
       await runCommand(page, 'Debug: Stop');
     } catch (err) {

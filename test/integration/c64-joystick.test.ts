@@ -101,9 +101,10 @@ for (const emulator of ['builtin', ...(X64SC ? ['vice' as const] : [])] as const
         ]);
         assert.equal(devices?.type === 'devices' && devices.mouseUnavailable, C64_NO_MOUSE);
         assert.equal(devices?.type === 'devices' && devices.spriteOutlines, true);
-        // before Take Control the panel's joystick is refused with a sentence, nothing set
+        // while another client holds control the panel's joystick is refused with the way back, nothing set
+        client.claimControl();
         await panel.handleMessage({ type: 'joystick', port: 2, state: { ...JOYSTICK_IDLE, down: true } });
-        assert.ok(posted.some((m) => m.type === 'status' && /Take control/.test(m.message)));
+        assert.ok(posted.some((m) => m.type === 'status' && /^joystick test has control.*Take back/.test(m.message)));
         assert.equal(await shown(PORT2_CELL, 0x1d), 0x1f);
         await panel.handleMessage({ type: 'take-control' });
         await panel.handleMessage({ type: 'joystick', port: 2, state: { ...JOYSTICK_IDLE, down: true, right: true } });

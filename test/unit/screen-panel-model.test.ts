@@ -4,11 +4,18 @@ import { test } from 'node:test';
 import { RetroError } from '../../src/core/errors.js';
 import type { KeyStroke } from '../../src/core/keys.js';
 import type { Address, FrameListener, FrameRequest, ScreenFrame } from '../../src/core/target.js';
-import type { QueuedEvent, SessionApi, SessionManagerApi, SessionStatus } from '../../src/session/types.js';
+import type {
+  ClientRef,
+  ClientSession,
+  QueuedEvent,
+  SessionApi,
+  SessionManagerApi,
+  SessionStatus,
+} from '../../src/session/types.js';
 import { FRAMES_IN_FLIGHT, NO_SESSION_MESSAGE, PANEL_LABEL, ScreenController } from '../../src/ui/screen-controller.js';
 import { screenPanelHtml } from '../../src/ui/screen-html.js';
 import { parseWebviewMessage, type HostMessage } from '../../src/ui/screen-messages.js';
-import { panelKeyText } from '../../src/ui/panel-keys.js';
+import { panelKeyAction, panelKeyText } from '../../src/ui/panel-keys.js';
 
 const PALETTE = [
   [0, 0, 0],
@@ -41,7 +48,9 @@ class ScriptedSession {
   requests: FrameRequest[] = [];
   typed: KeyStroke[][] = [];
   claims: unknown[] = [];
-  holds = false;
+  /** who holds the lease; typed keys are recorded with the typing client's id */
+  holder?: ClientRef;
+  typedBy: string[] = [];
   memory = new Uint8Array(0x10000);
   async status(): Promise<SessionStatus> {
     return {
@@ -53,7 +62,7 @@ class ScriptedSession {
       state: 'running',
       machine: this.machine,
       emulator: 'builtin',
-      ...(this.holds ? { lease: { holder: { id: 'c', kind: 'ui', label: PANEL_LABEL }, expires_in_ms: 1 } } : {}),
+      ...(this.holder ? { lease: { holder: this.holder, expires_in_ms: 1 } } : {}),
     } as SessionStatus;
   }
   watchScreen(request: FrameRequest, listener: FrameListener): () => void {
@@ -70,23 +79,32 @@ class ScriptedSession {
   async readMemory(address: Address, length: number): Promise<Uint8Array> {
     return this.memory.slice(address.offset, address.offset + length);
   }
-  attach() {
+  attach(kind: ClientRef['kind'] = 'ui', label = PANEL_LABEL, id = 'c') {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const session = this;
+    const me: ClientRef = { id, kind, label };
     return {
+      session,
+      closed: false,
       get holdsControl() {
-        return session.holds;
+        return session.holder?.id === id;
       },
       claimControl(opts: unknown) {
-        session.claims.push(opts);
-        session.holds = true;
-        return { holder: { id: 'c', kind: 'ui', label: PANEL_LABEL }, expires_in_ms: 1 };
+        session.claims.push(opts ?? { by: id });
+        session.holder = me;
+        return { holder: me, expires_in_ms: 1 };
+      },
+      tryClaim() {
+        if (session.holder && session.holder.id !== id) return false;
+        this.claimControl(undefined);
+        return true;
       },
       releaseControl() {
-        session.holds = false;
+        if (session.holder?.id === id) session.holder = undefined;
       },
       async typeKeys(strokes: KeyStroke[]) {
         session.typed.push(strokes);
+        session.typedBy.push(id);
         return { typed: strokes.length, pending: false };
       },
       beat() {},
@@ -158,11 +176,19 @@ test('panel keys map to the one key syntax; modifier presses and Meta shortcuts 
   assert.equal(k('A', { shiftKey: true }), 'A');
   assert.equal(k('Enter'), '{RETURN}');
   assert.equal(k('ArrowUp', { shiftKey: true }), '{SHIFT+UP}');
-  assert.equal(k('F1'), '{F1}');
+  assert.equal(k('F2'), '{F2}');
+  assert.equal(k('F1'), undefined, "F1 is always VS Code's (the command palette)");
+  assert.equal(k('P', { ctrlKey: true, shiftKey: true }), undefined, 'so is Ctrl+Shift+P');
   assert.equal(k('c', { ctrlKey: true }), '{CTRL+C}');
   assert.equal(k('{'), '{{');
   assert.equal(k('Shift', { shiftKey: true }), undefined);
   assert.equal(k('p', { metaKey: true }), undefined);
+  const act = (key: string, shiftKey = false) =>
+    panelKeyAction({ key, shiftKey, ctrlKey: false, altKey: false, metaKey: false });
+  assert.deepEqual(act('Escape'), { release: true }, 'Esc gives the keys back to VS Code');
+  assert.deepEqual(act('Escape', true), { text: '{ESCAPE}' }, 'Shift+Esc types Esc');
+  assert.deepEqual(act('x'), { text: 'x' });
+  assert.equal(act('F1'), undefined);
 });
 
 test('nothing is posted before ready; then raw frames from the feed, the newest one when the webview is slow', async () => {
@@ -199,19 +225,52 @@ test('nothing is posted before ready; then raw frames from the feed, the newest 
   controller.dispose();
 });
 
-test('keys reach the machine only after Take Control; the indicator says who holds it', async () => {
+test('keys act for the user: a free lease is claimed, an agent\'s refused with the way back, "Take back" takes it', async () => {
   const session = new ScriptedSession();
   const posted: HostMessage[] = [];
   const controller = new ScreenController({ sessions: managerOf(session), post: (m) => posted.push(m) });
   await controller.handleMessage({ type: 'ready' });
   await controller.handleMessage({ type: 'key', text: 'A' });
-  assert.deepEqual(session.typed, []);
-  assert.match(JSON.stringify(posted.at(-1)), /Take control to type/);
+  assert.deepEqual(session.typed, [[{ char: 'A' }]], 'no separate Take Control: a free lease is claimed');
+  assert.deepEqual(session.claims, [{ by: 'c' }]);
+  const agent: ClientRef = { id: 'a', kind: 'mcp', label: 'MCP client claude-code' };
+  session.holder = agent;
+  await controller.handleMessage({ type: 'key', text: 'B' });
+  assert.equal(session.typed.length, 1, "an agent's lease is not taken by a key");
+  const refusal = posted.find((m) => m.type === 'status');
+  assert.match(refusal?.type === 'status' ? refusal.message : '', /^MCP client claude-code has control.*Take back/);
+  assert.deepEqual(posted.at(-1), { type: 'control', holder: agent.label, mine: false, users: false });
   await controller.handleMessage({ type: 'take-control' });
-  assert.deepEqual(session.claims, [{ takeOver: true }], 'taken explicitly, as the Take Control command does');
-  assert.deepEqual(posted.at(-1), { type: 'control', holder: PANEL_LABEL, mine: true });
+  assert.deepEqual(session.claims.at(-1), { takeOver: true }, '"Take back" takes it over');
+  assert.deepEqual(posted.at(-1), { type: 'control', holder: PANEL_LABEL, mine: true, users: true });
   await controller.handleMessage({ type: 'key', text: '{RETURN}' });
-  assert.deepEqual(session.typed, [[{ key: 'RETURN', modifiers: [] }]]);
+  assert.deepEqual(session.typed.at(-1), [{ key: 'RETURN', modifiers: [] }]);
+  controller.dispose();
+});
+
+test("with the user's debug session on the session, the panel types through its handle and lease", async () => {
+  const session = new ScriptedSession();
+  const dap = session.attach('dap', 'VS Code debug session "demo"', 'd');
+  dap.claimControl(undefined);
+  const posted: HostMessage[] = [];
+  const controller = new ScreenController({
+    sessions: managerOf(session),
+    post: (m) => posted.push(m),
+    userClient: (id) => (id === session.id ? (dap as unknown as ClientSession) : undefined),
+  });
+  await controller.handleMessage({ type: 'ready' });
+  assert.deepEqual(
+    posted.find((m) => m.type === 'control'),
+    {
+      type: 'control',
+      holder: 'VS Code debug session "demo"',
+      mine: true,
+      users: true,
+    },
+  );
+  await controller.handleMessage({ type: 'key', text: 'x' });
+  assert.deepEqual(session.typedBy, ['d'], "typed under the debug session's lease, which it keeps");
+  assert.equal(session.holder?.id, 'd');
   controller.dispose();
 });
 

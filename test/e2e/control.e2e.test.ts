@@ -1,0 +1,128 @@
+/**
+ * One control model in a real VS Code (code-server, headless Chromium) on the built-in C64 running the cc65
+ * live-screen fixture: the status bar says the user has control; a click on the screen captures the keys
+ * (said in the panel), a key typed there reaches the program under the user's own debug session's lease (no
+ * Take Control), F1 still opens VS Code's command palette, Esc gives the keys back; then Debug: Pause pauses
+ * with no dialog (before, the lease was the panel's and Pause raised a modal with a RetroError stack). The
+ * panel's keys are DOM events dispatched on its canvas (the webview sits in nested iframes).
+ * Needs scripts/install-e2e.sh; fails (never skips) without it. Screenshots go to .test-work/e2e-control/.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import {
+  openFileAtLine,
+  openWorkbench,
+  runCommand,
+  waitUntil,
+  type Page,
+  type Workbench,
+} from '../support/workbench.js';
+import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
+import {
+  installHoverCell,
+  panelFrame,
+  readPanel,
+  writeLiveScreenWorkspace,
+  type HoverCell,
+} from '../support/panel-frame.js';
+
+const OUT = join(REPO_ROOT, '.test-work', 'e2e-control');
+
+test(
+  'VS Code: the panel types for the user debug session; F1 and Esc; Pause with no dialog',
+  { timeout: 420_000 },
+  async (t) => {
+    let wb: Workbench | undefined;
+    let page: Page | undefined;
+    const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'live-screen'), ['live.c']);
+    try {
+      wb = await openWorkbench({ out: OUT, workspace: (ws) => writeLiveScreenWorkspace(ws, dir) });
+      page = wb.page;
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+      await openFileAtLine(page, 'live.c', 1);
+      await runCommand(page, 'Debug: Start Debugging', 90_000);
+      await page.locator('.debug-toolbar').waitFor({ state: 'visible', timeout: 120_000 });
+      const statusItem = page.locator('.statusbar-item', { hasText: 'Retro: you' }).first();
+      await statusItem.waitFor({ state: 'visible', timeout: 60_000 });
+      await runCommand(page, 'Retro Debug: Show Screen');
+      const panel = await waitUntil('the screen panel', 60_000, () => panelFrame(page!));
+      const running = await waitUntil('a running frame and the control line', 60_000, async () => {
+        const p = await readPanel(panel);
+        return p.frame > 0 && p.state === 'running' && p.control === 'control: you' ? p : undefined;
+      });
+      t.diagnostic(`panel: ${running.control}; ${running.focus}`);
+      assert.equal(running.focus, 'click the screen to type');
+      assert.equal(
+        await panel.evaluate(() => document.getElementById('take-control')?.hidden),
+        true,
+        'no Take Control',
+      );
+
+      // a click captures the keys; "x" typed there reaches the program (row 5, column 5) with no Take Control
+      await panel.evaluate(() => {
+        const canvas = document.getElementById('screen') as HTMLCanvasElement;
+        canvas.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'x', bubbles: true, cancelable: true }));
+      });
+      assert.equal((await readPanel(panel)).focus, 'typing to the machine · Esc releases');
+      await installHoverCell(panel);
+      const typed = await waitUntil('the typed key in cell 5, 5', 30_000, async () => {
+        await panel.evaluate(() => (window as unknown as HoverCell).hoverCell(5, 5));
+        await page!.waitForTimeout(200);
+        const p = await readPanel(panel);
+        return /\$18 'x'/.test(p.inspector) ? p : undefined;
+      });
+      t.diagnostic(`inspector: ${typed.inspector}; message: ${typed.message}`);
+      assert.equal(typed.control, 'control: you');
+      await page.screenshot({ path: join(OUT, '1-typed-for-the-session.png') });
+
+      // F1 while the screen has the keys: VS Code's command palette opens (the key is not the machine's)
+      // (VS Code's webview script itself marks F1 handled, then hands it to the workbench)
+      await panel.evaluate(() =>
+        document
+          .getElementById('screen')!
+          .dispatchEvent(
+            new KeyboardEvent('keydown', { key: 'F1', code: 'F1', keyCode: 112, bubbles: true, cancelable: true }),
+          ),
+      );
+      const palette = page.locator('.quick-input-widget .quick-input-box input');
+      await palette.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match(await palette.inputValue(), /^>/);
+      await page.screenshot({ path: join(OUT, '2-f1-palette.png') });
+      await page.keyboard.press('Escape');
+      await palette.waitFor({ state: 'hidden', timeout: 30_000 });
+
+      // Esc gives the keys back
+      await panel.evaluate(() => {
+        const canvas = document.getElementById('screen') as HTMLCanvasElement;
+        canvas.focus();
+        canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      });
+      assert.equal((await readPanel(panel)).focus, 'click the screen to type');
+
+      // Debug: Pause after typing: paused, no dialog
+      await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
+      await runCommand(page, 'Debug: Pause');
+      await page
+        .locator('.debug-toolbar .codicon-debug-continue')
+        .first()
+        .waitFor({ state: 'visible', timeout: 60_000 });
+      const paused = await waitUntil('the panel to show the stop', 30_000, async () => {
+        const p = await readPanel(panel);
+        return p.state === 'stopped' ? p : undefined;
+      });
+      t.diagnostic(`after Pause: ${paused.state}, ${paused.control}`);
+      assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no dialog');
+      await page.screenshot({ path: join(OUT, '3-paused-no-dialog.png') });
+
+      await runCommand(page, 'Debug: Stop');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
+    } catch (err) {
+      await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
+      throw err;
+    } finally {
+      await wb?.close();
+    }
+  },
+);
