@@ -1,6 +1,6 @@
 // The layers of docs/architecture.md, checked by `npm run lint`: imports point down only.
 //   top (extension.ts, cli.ts, cli/, dap/stdio-main.ts, connectors/registry.ts, connectors/descriptor.ts)
-//   front ends: dap/ mcp/ ui/ lsp/ host/ and each connectors/*/front/ and connectors/*/descriptor.ts
+//   front ends: dap/ mcp/ ui/ lsp/ host/ testing/ and each connectors/*/front/ and connectors/*/descriptor.ts
 //   session/
 //   connectors/* (not front/)
 //   cpu/ machines/ debuginfo/
@@ -12,7 +12,7 @@ const layer = (name, path, allowed) => ({
   from: { path },
   to: { path: '^src/', pathNot: [path, ...allowed] },
 });
-const FRONTS = '^src/(dap/(?!stdio-main\\.ts$)|mcp/|ui/|lsp/|host/)';
+const FRONTS = '^src/(dap/(?!stdio-main\\.ts$)|mcp/|ui/|lsp/|host/|testing/)';
 // a connector's own code; its descriptor.ts is a front piece (it names the connector's MCP groups and DAP view)
 const CONNECTOR = '^src/connectors/[^/]+/(?!front/|descriptor\\.ts$)';
 const CONNECTOR_FRONT = '^src/connectors/[^/]+/(front/|descriptor\\.ts$)';

@@ -17,9 +17,11 @@ import { serveDap } from './dap/serve.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
 import { serveStdio } from './mcp/stdio.js';
-import { chooseView, CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
+import { chooseView, CONNECTORS, TEST_MACHINES, TOOL_GROUPS } from './connectors/registry.js';
 import { writeFileAtomic } from './core/files.js';
 import { runDemo } from './cli/demo.js';
+import { testCommand } from './cli/test-command.js';
+import { DEFAULT_LIMITS } from './testing/runner.js';
 
 const HELP = `Usage: retro-debug <command> [options]
 
@@ -48,6 +50,14 @@ Commands:
                              built-in C64 (no emulator needed), screen saved as c64-screen.png
             --out DIR        where the build and screen.png go (default ./retro-debug-demo)
             --overwrite      replace an earlier demo's files in DIR
+  test    Build a C test project (retro_test.h) and run its tests headless; exit code 1 on a failure.
+          retro-debug test <project folder | program.prg | program.rom>
+            --machine M      c64 (cc65 builds, the built-in C64: exact cycles) or spectrum (SDCC, MAME)
+            --junit F        write the results as JUnit XML
+            --lcov F         collect statement coverage and write it as an lcov tracefile (c64)
+            --filter S       run only the tests whose name contains S
+            --max-cycles N   a test that runs longer is a timeout (default 50000000)
+            --max-seconds S  the same in wall-clock seconds (default 10)
 
   -h, --help                 show this help
 `;
@@ -65,6 +75,11 @@ const OPTIONS = {
   'vice-path': { type: 'string' },
   'dosbox-path': { type: 'string' },
   'allow-agent-launch-options': { type: 'boolean' },
+  junit: { type: 'string' },
+  lcov: { type: 'string' },
+  filter: { type: 'string' },
+  'max-cycles': { type: 'string' },
+  'max-seconds': { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -76,6 +91,13 @@ function portOption(value: string | undefined, name: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new UsageError(`--${name} must be a port number (0-65535), not "${value}".`);
+  return n;
+}
+
+function positiveOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--${name} must be a positive number, not "${value}".`);
   return n;
 }
 
@@ -181,6 +203,23 @@ async function commandDemo(values: Values): Promise<void> {
   process.exit(0); // nothing else should keep the process alive, but make sure
 }
 
+async function commandTest(values: Values, args: string[]): Promise<void> {
+  if (args.length !== 1) throw new UsageError('test takes one project folder or program.');
+  const code = await testCommand(TEST_MACHINES, {
+    target: args[0],
+    machine: values.machine,
+    junit: values.junit,
+    lcov: values.lcov,
+    filter: values.filter,
+    limits: {
+      maxCycles: positiveOption(values['max-cycles'], 'max-cycles') ?? DEFAULT_LIMITS.maxCycles,
+      maxSeconds: positiveOption(values['max-seconds'], 'max-seconds') ?? DEFAULT_LIMITS.maxSeconds,
+    },
+    log: (line) => process.stdout.write(line + '\n'),
+  });
+  process.exit(code);
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const [command, ...rest] = positionals;
@@ -188,6 +227,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (command === 'test') return commandTest(values, rest);
   if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
   switch (command) {
     case 'mcp':

@@ -9,6 +9,7 @@ import { genericToolGroups } from '../mcp/groups.js';
 import { CDebugView } from '../dap/c-view.js';
 import type { DebugViewChooser } from '../dap/debug-view.js';
 import type { ConnectorDescriptor } from './descriptor.js';
+import type { TestMachineSpec } from '../testing/run-tests.js';
 import { builtinConnector } from './builtin-c64/descriptor.js';
 import { dosboxConnector } from './dosbox/descriptor.js';
 import { mameConnector } from './mame/descriptor.js';
@@ -29,6 +30,9 @@ export function toolGroupsOf(connectors: readonly ConnectorDescriptor[]): readon
 }
 
 export const TOOL_GROUPS = toolGroupsOf(CONNECTORS);
+
+/** The machines unit tests (retro_test.h) run on, from the connectors that provide one. */
+export const TEST_MACHINES: readonly TestMachineSpec[] = CONNECTORS.flatMap((c) => c.testMachines ?? []);
 
 export function findTool(name: string): ToolDef | undefined {
   for (const group of TOOL_GROUPS) for (const tool of group.tools) if (tool.name === name) return tool;

@@ -31,6 +31,7 @@ test(
         'extension/dist/mame-plugin/mamebridge/init.lua',
         'extension/schemas/dos-profile.schema.json',
         'extension/data/c64-symbol-profile.json',
+        'extension/data/retro_test.h',
         'extension/media/icon.png',
         ...manifest.contributes.grammars.map((g: { path: string }) => join('extension', g.path)),
         ...manifest.contributes.jsonValidation.map((v: { url: string }) => join('extension', v.url)),

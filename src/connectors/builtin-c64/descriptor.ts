@@ -5,6 +5,7 @@ import { NEEDS_PROGRAM } from '../mame/descriptor.js';
 import { viceToolGroup } from '../vice/front/mcp-group.js';
 import { VICE_FEATURE } from '../vice/vice-target.js';
 import { launchBuiltinTarget } from './launcher.js';
+import { c64TestMachine } from './front/test-machine.js';
 
 export const builtinConnector: ConnectorDescriptor = {
   kind: 'builtin',
@@ -21,4 +22,5 @@ export const builtinConnector: ConnectorDescriptor = {
   launch: launchBuiltinTarget,
   features: [VICE_FEATURE],
   toolGroups: [viceToolGroup],
+  testMachines: [c64TestMachine],
 };

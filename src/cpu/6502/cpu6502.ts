@@ -6,7 +6,9 @@
  */
 import { BASE_CYCLES, PAGE_PENALTY } from './cycles.js';
 import { LENGTH, MODE, Mode } from './opcodes.js';
+import type { InstructionObserver } from '../../core/headless.js';
 
+export type { InstructionObserver };
 export { instructionLength, MODE, OP_JSR, OP_RTI, OP_RTS } from './opcodes.js';
 
 // module-local copies: bundlers turn imported bindings into getters, too slow for every instruction
@@ -26,9 +28,6 @@ export const FLAG_B = 0x10;
 export const FLAG_U = 0x20;
 export const FLAG_V = 0x40;
 export const FLAG_N = 0x80;
-
-/** Sees each instruction before it runs: its address, the CPU's cycle count and stack pointer then. */
-export type InstructionObserver = (pc: number, cycles: number, s: number) => void;
 
 /** Why `run` returned. */
 export type RunExit = 'budget' | 'breakpoint' | 'jam' | 'trap' | 'halt';

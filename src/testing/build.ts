@@ -1,0 +1,111 @@
+/**
+ * Turns what the user names (a project folder or a built program) into a
+ * program and its debug info. A folder is built with its toolchain into
+ * `build/` beside the sources, with retro_test.h on the include path, and
+ * reused while no source (nor the header) is newer than the build.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { badRequest, launchFailed, notFound } from '../core/errors.js';
+
+const run = promisify(execFile);
+const OUT = 'build';
+const STEM = 'tests';
+const ZX_ROM_SIZE = 16384;
+
+export type TestToolchain = 'cc65' | 'sdcc';
+
+export interface BuiltTests {
+  program: string;
+  debugInfo: string;
+  toolchain: TestToolchain;
+  /** the folder the debug info's relative source names are relative to */
+  sourceRoot: string;
+  /** false when an earlier build was up to date */
+  built: boolean;
+}
+
+/** data/retro_test.h beside the bundle (dist/../data) or the sources (src/testing/../../data). */
+export function headerFolder(from = __dirname): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'data', 'retro_test.h'))) return join(dir, 'data');
+    if (dirname(dir) === dir) throw notFound(`retro_test.h (data/) was not found above ${from}.`);
+  }
+}
+
+export async function prepareTests(target: string): Promise<BuiltTests> {
+  const path = resolve(target);
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw notFound(`${path} does not exist: name a project folder or a built program (.prg, .rom).`);
+  if (info.isDirectory()) return buildFolder(path);
+  const ext = extname(path).toLowerCase();
+  const toolchain: TestToolchain = ext === '.prg' ? 'cc65' : 'sdcc';
+  const debugInfo = join(dirname(path), basename(path, extname(path)) + (toolchain === 'cc65' ? '.dbg' : '.cdb'));
+  if (!existsSync(debugInfo))
+    throw notFound(`${debugInfo} is missing: the runner finds the tests in the debug info (build with -g / --debug).`);
+  return { program: path, debugInfo, toolchain, sourceRoot: dirname(path), built: false };
+}
+
+async function buildFolder(dir: string): Promise<BuiltTests> {
+  const names = await readdir(dir);
+  const c = names.filter((n) => n.endsWith('.c')).sort();
+  if (!c.length) throw badRequest(`${dir} has no .c files to build.`);
+  const crt0 = names.find((n) => /^crt0.*\.s$/i.test(n));
+  const toolchain: TestToolchain = crt0 ? 'sdcc' : 'cc65';
+  const out = join(dir, OUT);
+  const program = join(out, `${STEM}.${toolchain === 'cc65' ? 'prg' : 'rom'}`);
+  const debugInfo = join(out, `${STEM}.${toolchain === 'cc65' ? 'dbg' : 'cdb'}`);
+  const header = headerFolder();
+  const inputs = [...names.filter((n) => /\.(c|h|s)$/.test(n)).map((n) => join(dir, n)), join(header, 'retro_test.h')];
+  const result = { program, debugInfo, toolchain, sourceRoot: dir };
+  if (await upToDate([program, debugInfo], inputs)) return { ...result, built: false };
+  await mkdir(out, { recursive: true });
+  try {
+    if (toolchain === 'cc65') await cc65(dir, c, header, program, debugInfo);
+    else await sdcc(dir, c, crt0 as string, header, out);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { stderr?: string };
+    if (e.code === 'ENOENT')
+      throw launchFailed(`the ${toolchain} toolchain is not installed (apt-get install ${toolchain}).`);
+    throw badRequest(`the build failed:\n${(e.stderr ?? e.message).trim()}`);
+  }
+  return { ...result, built: true };
+}
+
+async function upToDate(outputs: string[], inputs: string[]): Promise<boolean> {
+  const times = async (files: string[]) =>
+    Promise.all(
+      files.map((f) =>
+        stat(f).then(
+          (s) => s.mtimeMs,
+          () => NaN,
+        ),
+      ),
+    );
+  const built = await times(outputs);
+  if (built.some((t) => Number.isNaN(t))) return false;
+  return Math.max(...(await times(inputs)).filter((t) => !Number.isNaN(t))) <= Math.min(...built);
+}
+
+async function cc65(dir: string, c: string[], header: string, program: string, debugInfo: string): Promise<void> {
+  // objects go to build/ (cl65 writes them beside the sources otherwise)
+  const objects = c.map((f) => join(OUT, basename(f, '.c') + '.o'));
+  const opts = { cwd: dir, timeout: 120_000 };
+  for (const [i, f] of c.entries())
+    await run('cl65', ['-t', 'c64', '-g', '-O', '-I', header, '-c', '-o', objects[i], f], opts);
+  await run('cl65', ['-t', 'c64', '-g', '-Wl', `--dbgfile,${debugInfo}`, '-o', program, ...objects], opts);
+}
+
+/** The ZX demo's layout: crt0 at 0, code from 0x100, data at 0x8000, a 16 KiB ROM for MAME's spectrum. */
+async function sdcc(dir: string, c: string[], crt0: string, header: string, out: string): Promise<void> {
+  const opts = { cwd: dir, timeout: 120_000 };
+  await run('sdasz80', ['-l', '-o', join(OUT, 'crt0.rel'), crt0], opts);
+  for (const f of c) await run('sdcc', ['-mz80', '--debug', '-I', header, '-c', '-o', `${OUT}/`, f], opts);
+  const rels = c.map((f) => join(OUT, basename(f, '.c') + '.rel'));
+  const link = ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0'];
+  await run('sdcc', [...link, '-o', join(OUT, `${STEM}.ihx`), join(OUT, 'crt0.rel'), ...rels], opts);
+  await run('makebin', ['-s', String(ZX_ROM_SIZE), join(OUT, `${STEM}.ihx`), join(out, `${STEM}.rom`)], opts);
+}

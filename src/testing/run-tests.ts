@@ -1,0 +1,104 @@
+/**
+ * One test run, as the CLI, MCP and the editor ask for it: prepare (build or
+ * reuse) the program, find its tests, run them on the machine, and collect
+ * coverage when asked. The machines come from the caller (the connectors
+ * provide them), so this layer knows no emulator.
+ */
+import { unsupported } from '../core/errors.js';
+import type { HeadlessMachine } from '../core/headless.js';
+import { CoverageCounter, type FileCoverage } from './coverage.js';
+import type { CharDecoder } from './mailbox.js';
+import { prepareTests, type TestToolchain } from './build.js';
+import { loadTestProgram } from './program.js';
+import { runSuite, type RunLimits, type TestResult } from './runner.js';
+
+/** A machine tests can run on: what builds for it and how to start one. */
+export interface TestMachineSpec {
+  machine: string;
+  toolchain: TestToolchain;
+  /** cycles are exact (the built-in C64); else the emulator's own count */
+  exact: boolean;
+  create(): Promise<HeadlessMachine>;
+  /** how the machine's C strings are encoded */
+  decode: CharDecoder;
+}
+
+export interface TestRunOptions {
+  /** a project folder or a built program */
+  target: string;
+  machine?: string;
+  /** runs only tests whose name contains it */
+  filter?: string;
+  coverage?: boolean;
+  limits?: RunLimits;
+  onResult?: (result: TestResult) => void;
+}
+
+export interface TestRunReport {
+  program: string;
+  machine: string;
+  exact: boolean;
+  built: boolean;
+  sourceRoot: string;
+  results: TestResult[];
+  coverage?: FileCoverage[];
+  /** wall time of the whole run, build included */
+  ms: number;
+}
+
+export async function runTests(machines: readonly TestMachineSpec[], opts: TestRunOptions): Promise<TestRunReport> {
+  const started = Date.now();
+  const built = await prepareTests(opts.target);
+  const spec = pickMachine(machines, opts.machine, built.toolchain);
+  const program = await loadTestProgram(built.program, built.debugInfo);
+  const machine = await spec.create();
+  const counter = opts.coverage ? new CoverageCounter() : undefined;
+  try {
+    if (counter) machine.observe(counter.observer);
+    const filter = opts.filter;
+    const results = await runSuite(
+      {
+        machine,
+        program: program.bytes,
+        index: program.index,
+        suite: program.suite,
+        decode: spec.decode,
+        limits: opts.limits,
+        onResult: opts.onResult,
+      },
+      filter ? (t) => t.name.includes(filter) || t.functionName.includes(filter) : undefined,
+    );
+    if (!program.suite.tests.length)
+      results.push({
+        name: '(no tests)',
+        functionName: '',
+        status: 'error',
+        message: `${built.program} has no tests: TEST(name) functions (test_*) were not found in its debug info`,
+        ms: 0,
+      });
+    return {
+      program: built.program,
+      machine: spec.machine,
+      exact: spec.exact,
+      built: built.built,
+      sourceRoot: built.sourceRoot,
+      results,
+      coverage: counter?.report(program.index),
+      ms: Date.now() - started,
+    };
+  } finally {
+    await machine.close();
+  }
+}
+
+function pickMachine(machines: readonly TestMachineSpec[], wanted: string | undefined, toolchain: TestToolchain) {
+  const names = machines.map((m) => m.machine).join(', ');
+  const spec = wanted ? machines.find((m) => m.machine === wanted) : machines.find((m) => m.toolchain === toolchain);
+  if (!spec)
+    throw unsupported(`Tests run on ${names}; not on ${wanted ?? `a ${toolchain} build`}.`, { machine: wanted });
+  if (spec.toolchain !== toolchain)
+    throw unsupported(
+      `Machine ${spec.machine} runs ${spec.toolchain} builds; this program is built with ${toolchain}.`,
+    );
+  return spec;
+}
