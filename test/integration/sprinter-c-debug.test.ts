@@ -110,15 +110,22 @@ test('a RAM page is read through its page number while another page is in the wi
 });
 
 test('typed keys reach the program through the ROM key call: a capital, a letter and a digit, each echoed once', async () => {
-  const m = fx.markers.key;
-  const bp = await client.setLineBreakpoint(m.file, m.line);
-  await resumeToStop(); // before the first key wait
+  const { key, echo } = fx.markers;
+  let bp = await client.setLineBreakpoint(key.file, key.line);
+  await resumeToStop(); // in the key loop, before the first key
+  await client.clearBreakpoint(bp.id);
+  bp = await client.setLineBreakpoint(echo.file, echo.line);
   // a capital: caps shift is let go after the letter, which is then the same key in lower case, not a new one
-  for (const char of ['H', 'i', '5']) {
+  for (const [k, char] of ['H', 'i', '5'].entries()) {
     assert.equal((await client.typeKeys([{ char }])).typed, 1); // queued while stopped, pressed once it runs
-    const st = await resumeToStop(); // back at the wait after the echo
-    assert.equal(st.location?.line, m.line);
+    const st = await resumeToStop(); // in echo, once for each key
+    assert.equal(st.location?.line, echo.line);
+    assert.equal(await num('c'), char.charCodeAt(0));
+    assert.equal(await num('echoed'), k);
   }
+  await client.clearBreakpoint(bp.id);
+  bp = await client.setLineBreakpoint(key.file, key.line);
+  await resumeToStop(); // back in the loop after the last echo
   assert.equal(await num('echoed'), 3);
   await client.clearBreakpoint(bp.id);
   const vram = new Uint8Array(VRAM_SIZE);

@@ -153,7 +153,7 @@ test('what the program prints through the ROM is on the screen, pixel for pixel,
 });
 
 test("the picture decoded from VRAM (src/machines/sprinter/render.ts) is MAME's own frame, pixel for pixel", async () => {
-  const frame = await session.screenshot(); // stopped in WAITKEY: nothing on screen changes any more
+  const frame = await session.screenshot(); // paused in the key loop: nothing on screen changes any more
   const vram = new Uint8Array(VRAM_SIZE);
   for (let at = 0; at < VRAM_SIZE; at += 0x10000)
     vram.set(await session.readMemory({ space: 'vram', offset: at }, 0x10000), at);

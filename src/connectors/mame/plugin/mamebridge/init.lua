@@ -125,6 +125,9 @@ end
 
 local function on_start()
   local machine = manager.machine
+  -- a start without a stop before it is a soft reset (the Sprinter's restart after its configuration phase):
+  -- MAME kept every breakpoint and watchpoint, so arming ours again would leave a copy no id can clear
+  local soft_reset = ctx.machine ~= nil
   ctx.machine, ctx.dbg, ctx.cpu, ctx.symtab = machine, machine.debugger, find_cpu(machine), nil
   ctx.first_stop, ctx.reported, ctx.pending, ctx.range = true, false, nil, nil
   if not ctx.dbg or not ctx.cpu then
@@ -134,6 +137,10 @@ local function on_start()
   end
   ctx.log_mark = #ctx.dbg.consolelog
   if transport.connected() then
+    if soft_reset then
+      ctx.event('machine_start', { hard_reset = false })
+      return
+    end
     -- Hard reset: MAME dropped every breakpoint; put ours back under the same ids.
     for _, bp in pairs(ctx.bps) do bp.index = ctx.cpu.debug:bpset(bp.address, bp.condition, '') end
     rawops.rearm_watchpoints()
