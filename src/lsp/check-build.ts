@@ -2,6 +2,9 @@
  * Diagnostics from the toolchains themselves: a saved file is compiled or assembled on
  * its own into a temp folder (ca65, sdasz80, nasm; cc65 or sdcc for C) and the tool's
  * messages, read with the problem matchers' expressions, become the file's diagnostics.
+ * nasm runs in the temp folder (the source by its full path, its folder on the include
+ * path): a `[map …]` directive writes relative to the current folder, and the check must
+ * leave nothing in the user's.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -15,14 +18,22 @@ const CHECK_TIMEOUT_MS = 30_000;
 
 interface CheckCommand {
   tool: string;
-  args: (file: string, outDir: string) => string[];
+  /** `file`: the source's name, in `srcDir`, the folder the tool runs in unless `runInOutDir` */
+  args: (file: string, outDir: string, srcDir: string) => string[];
   format: string;
+  /** run in the temp folder: the tool writes files of its own choosing relative to the current folder */
+  runInOutDir?: boolean;
 }
 
 const ASM_CHECKS: Record<AsmDialect, CheckCommand> = {
   ca65: { tool: 'ca65', args: (f, o) => ['-t', 'c64', '-o', join(o, 'check.o'), f], format: 'retro-cc65' },
   sdas: { tool: 'sdasz80', args: (f, o) => ['-o', join(o, 'check.rel'), f], format: 'retro-sdcc' },
-  nasm: { tool: 'nasm', args: (f, o) => ['-f', 'bin', '-o', join(o, 'check.bin'), f], format: 'retro-nasm' },
+  nasm: {
+    tool: 'nasm',
+    args: (f, o, src) => ['-f', 'bin', '-I', `${src}/`, '-o', join(o, 'check.bin'), join(src, f)],
+    format: 'retro-nasm',
+    runInOutDir: true,
+  },
 };
 
 const C_CHECKS: Partial<Record<Machine, CheckCommand>> = {
@@ -47,12 +58,13 @@ export function checkCommandFor(
 /** Runs the check; only messages about `path` itself are kept. */
 export async function checkFile(path: string, command: CheckCommand): Promise<CheckResult> {
   const outDir = await mkdtemp(join(tmpdir(), 'retro-lsp-check-'));
-  const cwd = dirname(path);
+  const srcDir = dirname(path);
+  const cwd = command.runInOutDir ? outDir : srcDir;
   try {
     const output = await new Promise<string | undefined>((done) => {
       execFile(
         command.tool,
-        command.args(basename(path), outDir),
+        command.args(basename(path), outDir, srcDir),
         { cwd, timeout: CHECK_TIMEOUT_MS, maxBuffer: 4 * 1024 * 1024 },
         (err, stdout, stderr) =>
           done((err as NodeJS.ErrnoException | null)?.code === 'ENOENT' ? undefined : `${stdout}\n${stderr}`),

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -220,15 +220,16 @@ test('diagnostics from a failing build: cc65, ca65, sdas and nasm messages land 
       name,
     );
   }
-  // fixing the file and saving it clears its problems
+  // fixing the file and saving it clears its problems; its include is found, its map is not written beside it
   const fixed = join(ws, 'dos', 'bad.asm');
-  writeFileSync(fixed, 'org 100h\n    mov ax, 1\n    ret\n');
+  writeFileSync(fixed, '[map symbols bad.map]\norg 100h\n    call putc\n    ret\n%include "print.inc"\n');
   await lsp.connection.sendNotification('textDocument/didClose', { textDocument: { uri: lsp.uri(fixed) } });
   await lsp.open(fixed, 'retro-nasm');
   const deadline = Date.now() + 30_000;
   while ((await lsp.diagnostics(fixed, 30_000)).diagnostics.length && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 100));
   assert.deepEqual((await lsp.diagnostics(fixed, 1000)).diagnostics, []);
+  assert.equal(existsSync(join(ws, 'dos', 'bad.map')), false, "the check wrote nasm's map into the user's folder");
 });
 
 test('a rebuild refreshes the code lens: the server asks the client to, and the new size is shown', async () => {
