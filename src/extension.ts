@@ -13,7 +13,11 @@ import { registerDisassemblyFallback } from './host/disassembly-fallback.js';
 import { readLiveMemory } from './host/live-memory.js';
 import { diagnosticsReport, RecentProblems } from './host/diagnostics-report.js';
 import { startLanguageClient } from './lsp/client.js';
-import { generatedConfigurations, resolveDebugConfigurationDefaults } from './host/debug-config.js';
+import {
+  detectedConfigurations,
+  generatedConfigurations,
+  resolveDebugConfigurationDefaults,
+} from './host/debug-config.js';
 import { registerBuildTasks } from './host/build-tasks.js';
 import {
   pruneStaleDiscoveryFiles,
@@ -88,6 +92,12 @@ export function activate(context: vscode.ExtensionContext): void {
         return result.config;
       },
     }),
+    // the Run and Debug view's list offers each detected project without a launch.json (C or assembly)
+    vscode.debug.registerDebugConfigurationProvider(
+      DEBUG_TYPE,
+      { provideDebugConfigurations: (folder) => detectedConfigurations(folder?.uri.fsPath) },
+      vscode.DebugConfigurationProviderTriggerKind.Dynamic,
+    ),
     vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
       ScreenPanel.show(context.extensionUri, manager, (id) => userAdapter(id)?.client);
     }),

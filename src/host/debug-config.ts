@@ -41,6 +41,12 @@ export function starterConfigurations(): RetroDebugConfiguration[] {
   return [structuredClone(STARTER)];
 }
 
+/** The Run and Debug view's dynamic list: one configuration per detected project, nothing when there is none. */
+export async function detectedConfigurations(workspaceFolder: string | undefined): Promise<RetroDebugConfiguration[]> {
+  const projects = workspaceFolder ? await detectProjects(workspaceFolder) : [];
+  return projects.map((p) => launchConfigurationFor(p, workspaceFolder));
+}
+
 /** "create a launch.json": one configuration per detected project (built by its task first), else the starter. */
 export async function generatedConfigurations(workspaceFolder: string | undefined): Promise<RetroDebugConfiguration[]> {
   const projects = workspaceFolder ? await detectProjects(workspaceFolder) : [];
@@ -65,7 +71,7 @@ export async function resolveDebugConfigurationDefaults(
     if (ctx.activeLanguageId !== 'c') {
       return {
         error:
-          'Open a C file of the program (no cc65, SDCC or nasm project was found), or add a "retro" configuration to launch.json, to start Retro Debug.',
+          'Open a C or assembly file of the program (no cc65, SDCC or nasm project was found), or add a "retro" configuration to launch.json, to start Retro Debug.',
       };
     }
     Object.assign(config, {

@@ -36,6 +36,11 @@ export const SETTINGS = {
 /** How .s/.asm/.inc files get one of our assembler languages (see src/lsp/asm-dialect.ts). */
 export const ASSEMBLY_DETECT_MODES = ['plaintext', 'always', 'off'] as const;
 
+/** Languages F5 offers the debugger for: C and the project toolchains' assemblers (F5 debugs the file's project). */
+export const DEBUG_LANGUAGES: readonly string[] = ['c', ...Object.values(ASM_LANGUAGES).map((l) => l.id)];
+/** Languages whose lines take breakpoints: C, and the 6502/Z80 assemblers whose lines the debug info maps. */
+const BREAKPOINT_LANGUAGES = ['c', ASM_LANGUAGES.ca65.id, ASM_LANGUAGES.sdas.id];
+
 /** The MCP start-up profiles, as src/mcp/groups.ts defines them. */
 export const MCP_PROFILES: readonly string[] = Object.keys(PROFILES);
 
@@ -44,8 +49,10 @@ const CATEGORY = 'Retro Debug';
 /** `connectors`: src/connectors/registry.ts CONNECTORS (the sync script and the tests pass them). */
 export function contributes(connectors: readonly Connector[]): Record<string, unknown> {
   return {
-    debuggers: [{ ...debuggerContribution(connectors), configurationSnippets: LAUNCH_SNIPPETS }],
-    breakpoints: [{ language: 'c' }],
+    debuggers: [
+      { ...debuggerContribution(connectors), languages: [...DEBUG_LANGUAGES], configurationSnippets: LAUNCH_SNIPPETS },
+    ],
+    breakpoints: BREAKPOINT_LANGUAGES.map((language) => ({ language })),
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {
       commandPalette: [{ command: COMMANDS.takeControl.command, when: `inDebugMode && debugType == ${DEBUG_TYPE}` }],

@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { loadDebugInfo } from '../../src/debuginfo/load.js';
-import { generatedConfigurations, resolveDebugConfigurationDefaults } from '../../src/host/debug-config.js';
+import {
+  detectedConfigurations,
+  generatedConfigurations,
+  resolveDebugConfigurationDefaults,
+} from '../../src/host/debug-config.js';
 import { detectProjects, launchConfigurationFor, taskLabel } from '../../src/host/projects.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
@@ -76,6 +80,9 @@ test(
     const generated = await generatedConfigurations(ws);
     assert.equal(generated.length, 4);
     assert.equal(new Set(generated.map((g) => g.name)).size, 4);
+    // the Run and Debug view's dynamic list: the same, and nothing (no starter) where no project is
+    assert.deepEqual(await detectedConfigurations(ws), generated);
+    assert.deepEqual(await detectedConfigurations(join(ws, 'dos', 'build-none')), []);
   },
 );
 

@@ -20,13 +20,18 @@ test('package.json contributes is exactly what src/host/manifest.ts generates (r
 test("the debugger contribution carries the adapter's launch/attach schema", () => {
   const [debuggerEntry] = manifest.contributes.debuggers;
   assert.equal(debuggerEntry.type, DEBUG_TYPE);
-  assert.deepEqual(debuggerEntry.languages, ['c']);
+  // F5 from an assembly file offers this debugger (VS Code otherwise asks the Marketplace for one)
+  assert.deepEqual(debuggerEntry.languages, ['c', 'retro-ca65', 'retro-sdas', 'retro-nasm']);
   assert.deepEqual(
     debuggerEntry.configurationAttributes.launch,
     JSON.parse(JSON.stringify(launchAttributes(CONNECTORS))),
   );
   assert.deepEqual(debuggerEntry.configurationAttributes.attach, JSON.parse(JSON.stringify(attachAttributes)));
-  assert.deepEqual(manifest.contributes.breakpoints, [{ language: 'c' }]);
+  assert.deepEqual(manifest.contributes.breakpoints, [
+    { language: 'c' },
+    { language: 'retro-ca65' },
+    { language: 'retro-sdas' },
+  ]);
 });
 
 test('every command, setting and the MCP provider the code uses is declared', () => {
