@@ -38,7 +38,10 @@ Commands:
             --overwrite      replace an existing token file
             --out DIR        folder for relative screenshot paths
             --profile P      tool groups visible at start (default ${DEFAULT_PROFILE}); per connection: <url>?profile=P
-  Both mcp and serve: executables come from the user, never from an agent:
+  Both mcp and serve: agents read, write and load files only inside the current folder, --out
+  and the roots their client declares:
+            --root DIR       one more folder agents may use (repeatable)
+  Executables come from the user, never from an agent:
             --mame-path F    MAME executable for sessions agents start (env RETRO_DEBUG_MAME_PATH)
             --vice-path F    VICE x64sc executable (env RETRO_DEBUG_VICE_PATH)
             --dosbox-path F  native DOSBox executable (env RETRO_DEBUG_DOSBOX_PATH)
@@ -80,6 +83,7 @@ const OPTIONS = {
   filter: { type: 'string' },
   'max-cycles': { type: 'string' },
   'max-seconds': { type: 'string' },
+  root: { type: 'string', multiple: true },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -99,6 +103,12 @@ function positiveOption(value: string | undefined, name: string): number | undef
   const n = Number(value);
   if (!(n > 0) || !Number.isFinite(n)) throw new UsageError(`--${name} must be a positive number, not "${value}".`);
   return n;
+}
+
+/** The folders agents may use: the current folder and each --root, resolved once at start. */
+function rootsOption(values: Values): () => string[] {
+  const roots = [process.cwd(), ...(values.root ?? []).map((r) => resolve(r))];
+  return () => roots;
 }
 
 function profileOption(value: string | undefined): Profile {
@@ -144,7 +154,7 @@ async function commandMcp(values: Values): Promise<void> {
   const server = await serveStdio({
     manager,
     outputDir: resolve(values.out ?? '.'),
-    roots: () => [process.cwd()],
+    roots: rootsOption(values),
     launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
     groups: TOOL_GROUPS,
@@ -170,7 +180,7 @@ async function commandServe(values: Values): Promise<void> {
     port,
     token,
     outputDir: resolve(values.out ?? '.'),
-    roots: () => [process.cwd()],
+    roots: rootsOption(values),
     launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
     groups: TOOL_GROUPS,

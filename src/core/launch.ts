@@ -58,3 +58,12 @@ export interface DosLaunchOptions {
   /** a program profile (JSON) to load once the guest is up */
   profile?: string;
 }
+
+/**
+ * The rompath setting as folders: a list is taken entry by entry, as written; a string is split on ';' the way MAME
+ * itself reads it (so a folder whose name holds a ';' needs the list form).
+ */
+export function rompathFolders(rompath: string | string[] | undefined): string[] {
+  if (rompath === undefined) return [];
+  return (Array.isArray(rompath) ? rompath : rompath.split(';')).filter(Boolean);
+}

@@ -2,12 +2,12 @@
  * What start_session checks before it starts anything, so an agent's mistake
  * is named at once instead of surfacing later as an emulator's message: that
  * the program file exists (the emulator a machine implies: the connectors' defaultFor),
- * and that host paths it names (a drive folder) are inside its roots.
+ * and that host paths it names (a drive folder, the program itself) are inside its roots.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Connector } from '../core/connector.js';
-import type { LaunchConfig } from '../core/launch.js';
+import { rompathFolders, type LaunchConfig } from '../core/launch.js';
 import { notFound } from '../core/errors.js';
 import { resolveInsideRoots } from '../core/files.js';
 
@@ -37,4 +37,14 @@ export function hostPathsInRoots(connector: Connector, config: LaunchConfig, roo
     out[key] = resolveInsideRoots(resolve(config.cwd ?? process.cwd(), value), roots);
   }
   return out as unknown as LaunchConfig;
+}
+
+/**
+ * The files an agent's launch has the emulator read — program, debug info, ROM folders, a DOS program profile — must
+ * lie inside its roots (`outside_roots`, symlinks followed): once loaded, their bytes could be read back as memory.
+ */
+export function launchFilesInRoots(config: LaunchConfig, roots: readonly string[]): void {
+  const cwd = config.cwd ?? process.cwd();
+  for (const file of [config.program, config.debugInfo, ...rompathFolders(config.rompath), config.dos?.profile])
+    if (file) resolveInsideRoots(resolve(cwd, file), roots);
 }

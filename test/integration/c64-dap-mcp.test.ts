@@ -177,7 +177,7 @@ test('MCP: start, break at a C line, step, read a local and a global, type a key
 });
 
 test('bad input: a PRG too large and a broken .dbg fail the session with clear errors, and no hang', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'c64-bad-'));
+  const dir = mkdtempSync(join(outDir, 'c64-bad-'));
   const big = join(dir, 'big.prg');
   writeFileSync(big, Buffer.concat([Buffer.from([0x01, 0x08]), Buffer.alloc(0xf800)]));
   const tooLarge = await call(agent, 'start_session', { machine: 'c64', emulator: 'builtin', program: big });

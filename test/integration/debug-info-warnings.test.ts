@@ -51,7 +51,7 @@ test('the bad records of a .cdb reach the Debug Console and session_status, with
     'the good records still load',
   );
 
-  server = await startHttpServerOn(manager);
+  server = await startHttpServerOn(manager, { roots: () => [work] });
   const client = await connectHttpClient(server, 'warnings-agent');
   const started = await call(client, 'start_session', { machine: 'spectrum', program: rom, debugInfo: cdb, cwd: work });
   const session = manager.get(started.session_id);

@@ -3,8 +3,7 @@
  * allowed it; the user's configured executables apply to agents' sessions.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,7 +11,7 @@ import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import { agentLaunchConfig, USER_ONLY_LAUNCH_OPTIONS } from '../../src/session/launch-policy.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
-import { call, callExpectingError, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+import { call, callExpectingError, connectHttpClient, startHttpServerOn, REPO_ROOT } from './mcp-helpers.js';
 
 const open: { client: Client; server: HttpMcpServer; manager: SessionManager }[] = [];
 after(async () => {
@@ -58,7 +57,8 @@ test('refused by default: each user-only option, with the way to allow it in the
 
 test('allowed by the user: the options pass through to the launcher', async () => {
   const { client, manager } = await agent(true);
-  const dir = mkdtempSync(join(tmpdir(), 'launch-policy-'));
+  mkdirSync(join(REPO_ROOT, '.test-work'), { recursive: true });
+  const dir = mkdtempSync(join(REPO_ROOT, '.test-work', 'launch-policy-')); // inside the agent's roots
   writeFileSync(join(dir, 'program.rom'), Buffer.alloc(16384));
   const started = await call(client, 'start_session', {
     ...base,

@@ -12,7 +12,14 @@ import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
-import { call, callExpectingError, connectHttpClient, startHttpServerOn, waitUntilReady } from './mcp-helpers.js';
+import {
+  call,
+  callExpectingError,
+  connectHttpClient,
+  startHttpServerOn,
+  waitUntilReady,
+  REPO_ROOT,
+} from './mcp-helpers.js';
 
 let manager: SessionManager;
 let server: HttpMcpServer;
@@ -36,7 +43,7 @@ before(async () => {
     writeFileSync(join(roms, set, file), Buffer.alloc(size));
   }
   manager = new SessionManager({ connectors: CONNECTORS });
-  server = await startHttpServerOn(manager, { profile: 'raw' });
+  server = await startHttpServerOn(manager, { profile: 'raw', roots: () => [REPO_ROOT, roms] });
   agent = await connectHttpClient(server, 'raw-profile-agent');
 });
 

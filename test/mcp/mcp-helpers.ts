@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -15,11 +16,15 @@ import { TOOL_GROUPS } from '../../src/connectors/registry.js';
 
 export type Structured = Record<string, any>;
 
+/** The repository: the suite's built fixtures (.test-work) and examples lie in it, like a user's workspace. */
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+
+/** An HTTP MCP server whose roots are the repository unless the test gives its own (as VS Code gives the workspace). */
 export function startHttpServerOn(
   manager: SessionManagerApi,
   opts: Omit<HttpMcpOptions, 'manager' | 'groups'> & Partial<Pick<HttpMcpOptions, 'groups'>> = {},
 ): Promise<HttpMcpServer> {
-  return startHttpMcpServer({ manager, groups: TOOL_GROUPS, ...opts });
+  return startHttpMcpServer({ manager, groups: TOOL_GROUPS, roots: () => [REPO_ROOT], ...opts });
 }
 
 export async function connectHttpClient(server: { url: string; token: string }, name = 'test-client'): Promise<Client> {

@@ -100,3 +100,36 @@ test("a client's declared roots are allowed to it, and only to it", async () => 
     await client.close();
   }
 });
+
+test('a session loads no file from outside the roots: program, debug info, ROM folders, a DOS program', async () => {
+  // loaded into the machine, a file's bytes could be read back as memory: the same rule as for file reads
+  const prg = Uint8Array.from([0x01, 0x08, 0x60]);
+  writeFileSync(join(dirs.outside, 'secret.prg'), prg);
+  writeFileSync(join(dirs.workspace, 'ok.prg'), prg);
+  symlinkSync(join(dirs.outside, 'secret.prg'), join(dirs.out, 'link.prg'));
+  const c64 = { machine: 'c64', emulator: 'builtin' };
+  await callExpectingError(
+    plain,
+    'start_session',
+    { ...c64, program: join(dirs.outside, 'secret.prg') },
+    'outside_roots',
+  );
+  await callExpectingError(plain, 'start_session', { ...c64, program: join(dirs.out, 'link.prg') }, 'outside_roots');
+  await callExpectingError(
+    plain,
+    'start_session',
+    { ...c64, program: join(dirs.workspace, 'ok.prg'), debugInfo: join(dirs.outside, 'secret.prg') },
+    'outside_roots',
+  );
+  await callExpectingError(
+    plain,
+    'start_session',
+    { machine: 'spectrum', emulator: 'mame', program: join(dirs.workspace, 'ok.prg'), rompath: [dirs.outside] },
+    'outside_roots',
+  );
+  await callExpectingError(plain, 'dosbox_launch', { program: join(dirs.outside, 'secret.prg') }, 'outside_roots');
+  assert.equal(manager.list().length, 0, 'nothing was started');
+  const started = await call(plain, 'start_session', { ...c64, program: join(dirs.workspace, 'ok.prg') });
+  assert.match(started.phase, /starting|ready/);
+  await call(plain, 'stop_session', {});
+});

@@ -32,7 +32,7 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mcp-serve-'));
   cli = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'dist', 'cli.js'), 'serve', '--token-file', join(dir, 'token'), '--out', dir],
+    [join(REPO_ROOT, 'dist', 'cli.js'), 'serve', '--token-file', join(dir, 'token'), '--out', dir, '--root', fx.dir],
     { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   cli.stdout!.on('data', (c: Buffer) => {

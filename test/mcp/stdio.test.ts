@@ -48,7 +48,7 @@ before(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'mcp-stdio-out-'));
   transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(REPO_ROOT, 'dist', 'cli.js'), 'mcp', '--out', outDir],
+    args: [join(REPO_ROOT, 'dist', 'cli.js'), 'mcp', '--out', outDir, '--root', fx.dir], // the program's folder
     cwd: outDir,
     stderr: 'pipe',
   });

@@ -17,7 +17,7 @@ import type { SessionManagerApi } from '../../src/session/types.js';
 import type { Profile } from '../../src/mcp/groups.js';
 import { serveStdio } from '../../src/mcp/stdio.js';
 import { TOOL_GROUPS } from '../../src/connectors/registry.js';
-import { connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+import { connectHttpClient, startHttpServerOn, REPO_ROOT } from './mcp-helpers.js';
 
 export type Over = 'http' | 'stdio';
 export const TRANSPORTS: readonly Over[] = ['http', 'stdio'];
@@ -92,6 +92,7 @@ export async function connectAgent(
     manager,
     groups: TOOL_GROUPS,
     outputDir: opts.outputDir ?? process.cwd(),
+    roots: () => [REPO_ROOT],
     profile: opts.profile,
     stdin,
     stdout,

@@ -144,7 +144,14 @@ export class ToolDriver {
     this.manager = new SessionManager({ connectors: CONNECTORS });
     this.connection = new McpConnection(this.manager, { label: () => 'dos test agent', kind: 'cli' });
     this.outputDir = mkdtempSync(join(tmpdir(), 'dos-out-'));
-    this.ctx = { manager: this.manager, connection: this.connection, outputDir: this.outputDir, groups: () => [] };
+    // the repository is the workspace: the built fixtures lie in it
+    this.ctx = {
+      manager: this.manager,
+      connection: this.connection,
+      outputDir: this.outputDir,
+      groups: () => [],
+      roots: async () => [REPO_ROOT],
+    };
   }
 
   /** Structured result of a successful call; throws with the error text otherwise. */

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mameSearchPath, rompathFolders } from '../../src/connectors/mame/search-path.js';
+import { mameSearchPath } from '../../src/connectors/mame/search-path.js';
+import { rompathFolders } from '../../src/core/launch.js';
 
 test("rompath: a string splits on ';' as MAME reads it, a list is taken entry by entry", () => {
   assert.deepEqual(rompathFolders('a;b;;c'), ['a', 'b', 'c']);

@@ -10,14 +10,14 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
-import type { LaunchConfig } from '../../core/launch.js';
+import { rompathFolders, type LaunchConfig } from '../../core/launch.js';
 import type { LoadedProgram } from '../../core/target.js';
 import { stagedExe, stageOpenSprinterRom } from './sprinter-open-rom.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
 import { requireDriver } from './driver-check.js';
 import { checkDiskProgram } from './disk-program.js';
 import { mameForMachine, stockPluginCandidates } from './mame-finder.js';
-import { mameSearchPath, rompathFolders } from './search-path.js';
+import { mameSearchPath } from './search-path.js';
 
 export { resolveMamePath } from './mame-finder.js';
 

@@ -21,12 +21,3 @@ export async function mameSearchPath(dirs: string[], linkDir: string): Promise<s
   }
   return safe.join(';');
 }
-
-/**
- * The user's rompath setting as folders: a list is taken entry by entry, as written; a string is split on ';'
- * the way MAME itself reads it (so a folder whose name holds a ';' needs the list form).
- */
-export function rompathFolders(rompath: string | string[] | undefined): string[] {
-  if (rompath === undefined) return [];
-  return (Array.isArray(rompath) ? rompath : rompath.split(';')).filter(Boolean);
-}

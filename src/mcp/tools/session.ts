@@ -9,7 +9,7 @@ import type { LaunchConfig } from '../../core/launch.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
 import { MAX_WAIT_MS, waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
-import { hostPathsInRoots, requireProgramFile } from '../launch-check.js';
+import { hostPathsInRoots, launchFilesInRoots, requireProgramFile } from '../launch-check.js';
 import { allowedRoots } from '../tool-files.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
@@ -50,7 +50,9 @@ const startSession = (connectors: readonly Connector[]) =>
       const allowed = agentLaunchConfig({ ...args } as LaunchConfig, ctx.launchPolicy);
       const parsed = parseLaunchConfig(connectors, allowed);
       const connector = parsed.connector;
-      const config = hostPathsInRoots(connector, parsed.config, await allowedRoots(ctx));
+      const roots = await allowedRoots(ctx);
+      const config = hostPathsInRoots(connector, parsed.config, roots);
+      launchFilesInRoots(config, roots);
       await connector.checkMachine?.(config);
       await requireProgramFile(config);
       // The manager refuses a second live session for the same program/emulator ('session_exists').
