@@ -35,6 +35,8 @@ export interface LaunchConfig {
   screenRefreshFps?: number;
   /** built-in C64: the host folder served as device 8 (default: the program's folder); relative to cwd */
   drive8?: string;
+  /** built-in C64: how much of the machine's past is recorded for time travel (0 in either: none) */
+  history?: { seconds?: number; maxMegabytes?: number };
   /** built-in C64: also serve its VICE binary monitor on 127.0.0.1:port (0: a free one) for one outside client; default: none */
   builtinMonitorPort?: number;
   /** DOS guests (emulator "dosbox"): which backend, attach by PID, profile */

@@ -32,6 +32,8 @@ export interface StopInfo {
   access?: WatchAccess;
   /** on machines with memory windows (the Sprinter): the RAM page each window showed at the stop */
   pages?: Record<string, number>;
+  /** a stop at a recorded moment of the past (time travel): the machine shows that moment, the present is later */
+  inPast?: boolean;
 }
 
 export type WatchKind = 'read' | 'write' | 'readwrite';

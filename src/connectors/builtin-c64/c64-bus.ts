@@ -38,8 +38,10 @@ export class C64Bus implements Bus6502 {
   portDir = 0x2f;
   portData = 0x37;
   /** per-address watch flags; hits are collected for the machine to report */
-  readonly watch = new Uint8Array(0x10000);
+  watch = new Uint8Array(0x10000);
   watchHits: WatchHit[] = [];
+  /** one bit per CPU address the CPU wrote since the history's last snapshot (history/recorder.ts swaps it) */
+  written: Uint8Array = new Uint8Array(0x2000);
   /** called on a watch hit so the CPU stops after the accessing instruction */
   onWatch: () => void = () => undefined;
   /** the CPU's cycle counter, for the raster register */
@@ -78,6 +80,7 @@ export class C64Bus implements Bus6502 {
       this.watchHits.push({ address, op: WATCH_STORE, value });
       this.onWatch();
     }
+    this.written[address >> 3] |= 1 << (address & 7);
     this.poke(address, value, true);
   }
 

@@ -12,7 +12,10 @@ import { K, KERNAL_BASE } from './kernal-image.js';
 import type { HostFolderDrive } from './host-drive.js';
 import { ScreenEditor } from './screen-editor.js';
 import type { CheckpointInfo } from '../vice/protocol.js';
+import { fillPowerOnPattern, inRange, registerValue, sysAddress } from './c64-memory.js';
 import { hex } from '../../core/hex.js';
+
+export { fillPowerOnPattern } from './c64-memory.js';
 
 export const CYCLES_PER_FRAME = CYCLES_PER_LINE * LINES_PER_FRAME;
 /** VICE's keyboard queue drops text beyond this many bytes */
@@ -20,6 +23,8 @@ const KEY_QUEUE_MAX = 256;
 /** the largest PRG payload: everything from $0002 to $FFFF */
 export const MAX_PRG_BYTES = 0x10000 - 2 + 2;
 
+/** the watch flags of a replay without a probe: never written */
+const NO_WATCH = new Uint8Array(0x10000);
 const BREAK_CHECKPOINT = 1;
 const BREAK_TRAP = 2;
 const BREAK_INTERNAL = 4;
@@ -66,6 +71,11 @@ export class BuiltinC64 {
   onFrame?: () => void;
   /** the start cycle of the raster line the CPU is on (the raster has drawn every line before it) */
   private lineStart = 0;
+  /** called at each frame boundary while running, not while replaying history (the history's snapshot clock) */
+  onHistoryFrame?: () => void;
+  /** replaying history (runQuiet): KERNAL traps only, no checkpoint, watch, frame or event */
+  private quiet = false;
+  private readonly trapBreaks = new Uint8Array(0x10000);
 
   constructor(private readonly events: MachineEvents) {
     this.bus.clock = () => this.cpu.cycles;
@@ -87,6 +97,7 @@ export class BuiltinC64 {
     this.bus.raster.onInterrupt = irq;
     this.kernal = new Kernal({ cpu: this.cpu, bus: this.bus, editor: this.editor, log: (t) => events.log(t) });
     for (const address of this.kernal.addresses()) this.breaks[address] |= BREAK_TRAP;
+    this.trapBreaks.set(this.breaks);
     this.powerOn();
   }
 
@@ -276,6 +287,34 @@ export class BuiltinC64 {
     return undefined;
   }
 
+  /**
+   * Runs `budget` cycles as history replay: no checkpoint stops, the watch
+   * flags are `watch` (a replay's own probe; default none), no frame goes to
+   * viewers. Returns 'jam' when the CPU jammed (nothing logged).
+   */
+  runQuiet(budget: number, watch = NO_WATCH): 'jam' | undefined {
+    const { mode, resumeAtStop } = this;
+    const userWatch = this.bus.watch;
+    this.quiet = true;
+    this.mode = { kind: 'run' };
+    this.bus.watch = watch;
+    try {
+      const end = this.cpu.cycles + budget;
+      while (this.cpu.cycles < end) {
+        const cause = this.runOnce(end);
+        this.catchUp();
+        if (cause === 'jam') return 'jam';
+      }
+      return undefined;
+    } finally {
+      this.quiet = false;
+      this.mode = mode;
+      this.resumeAtStop = resumeAtStop;
+      this.bus.watch = userWatch;
+      this.bus.watchHits = [];
+    }
+  }
+
   private runOnce(end: number): StopCause | undefined {
     const cpu = this.cpu;
     const mode = this.mode;
@@ -313,6 +352,7 @@ export class BuiltinC64 {
         this.lineStart + CYCLES_PER_LINE - cpu.cycles,
       ),
     );
+    if (this.quiet) return cpu.run(chunk, this.trapBreaks, trap) === 'jam' ? 'jam' : undefined;
     const exit = cpu.run(chunk, this.breaks, trap, skip);
     if (exit === 'jam') return this.jam();
     if (exit === 'halt') return this.afterWatch();
@@ -371,7 +411,13 @@ export class BuiltinC64 {
 
   /** Counts a hit and reports it; true when the checkpoint stops the machine. */
   private fire(cp: Checkpoint): boolean {
-    if (cp.condition && !cp.condition({ register: (r) => this.register(r), memory: (bank, a) => this.memory(bank, a) }))
+    if (
+      cp.condition &&
+      !cp.condition({
+        register: (r) => registerValue(this.cpu, this.bus, r),
+        memory: (bank, a) => this.memory(bank, a),
+      })
+    )
       return false;
     cp.hitCount++;
     this.events.checkpointHit({ ...cp, hit: true });
@@ -415,31 +461,9 @@ export class BuiltinC64 {
     while (cpu.cycles >= this.nextFrame) {
       this.nextFrame += CYCLES_PER_FRAME;
       this.drainKeys();
+      if (this.quiet) continue;
       this.onFrame?.();
-    }
-  }
-
-  register(name: string): number {
-    const cpu = this.cpu;
-    switch (name) {
-      case 'A':
-        return cpu.a;
-      case 'X':
-        return cpu.x;
-      case 'Y':
-        return cpu.y;
-      case 'PC':
-        return cpu.pc;
-      case 'SP':
-        return cpu.s;
-      case 'FL':
-        return cpu.p | 0x20;
-      case 'RL':
-        return this.bus.rasterLine();
-      case 'CY':
-        return cpu.cycles % CYCLES_PER_LINE;
-      default:
-        return 0;
+      this.onHistoryFrame?.();
     }
   }
 
@@ -456,33 +480,4 @@ export class BuiltinC64 {
         return this.bus.peek(address);
     }
   }
-}
-
-/**
- * VICE's C64 power-on RAM (ram.c, x64sc defaults): 0 inverted every 4
- * bytes from offset 2 (00 00 FF FF FF FF 00 00 …), the whole pattern
- * inverted in every other 16 KiB. VICE also flips 0.1 % of the bits at
- * random; that part is left out so runs repeat.
- */
-export function fillPowerOnPattern(ram: Uint8Array): void {
-  for (let offset = 0; offset < ram.length; offset++) {
-    const value = ((offset + 2) >> 2) & 1 ? 0xff : 0x00;
-    ram[offset] = value ^ ((offset >> 14) & 1 ? 0xff : 0x00);
-  }
-}
-
-function inRange(cp: CheckpointInfo, address: number): boolean {
-  return cp.start <= cp.end ? address >= cp.start && address <= cp.end : address >= cp.start || address <= cp.end;
-}
-
-/** The address after the first SYS token of the BASIC stub at $0801. */
-function sysAddress(data: Uint8Array, load: number): number | undefined {
-  if (load !== 0x0801) return undefined;
-  const line = data.subarray(4, Math.min(data.length, 80));
-  const sys = line.indexOf(0x9e);
-  if (sys < 0) return undefined;
-  const text = String.fromCharCode(...line.subarray(sys + 1)).replace(/^[\s(]+/, '');
-  const m = /^\d+/.exec(text);
-  const value = m ? Number(m[0]) : NaN;
-  return Number.isInteger(value) && value <= 0xffff ? value : undefined;
 }

@@ -14,6 +14,13 @@ export const builtinConnector: ConnectorDescriptor = {
   defaultFor: ['c64'],
   options: {
     drive8: z.string().optional().describe('c64 device 8: folder or .d64'),
+    history: z
+      .object({
+        seconds: z.number().min(0).optional().describe('machine seconds kept (default 60; 0: no history)'),
+        maxMegabytes: z.number().min(0).optional().describe('memory the history may use (default 128; 0: none)'),
+      })
+      .optional()
+      .describe('time travel: the recorded past of the built-in C64'),
   },
   // a path on the host: from an agent only inside its roots
   hostPaths: ['drive8'],

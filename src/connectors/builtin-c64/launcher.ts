@@ -13,6 +13,9 @@ import { fitsMonitor, stagingRoot } from '../vice/monitor-path.js';
 import { ViceTarget } from '../vice/vice-target.js';
 import { BUILTIN_FRAME_SOURCE } from './frame-source.js';
 import { BuiltinMonitorServer } from './monitor-server.js';
+import { TIME_TRAVEL_FEATURE } from '../../core/time-travel.js';
+import { BuiltinTimeTravel } from './history/feature.js';
+import { DEFAULT_HISTORY, type HistoryBudget } from './history/recorder.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -35,6 +38,7 @@ export async function launchBuiltinTarget(
     drive8: config.drive8 ? resolve(cwd, config.drive8) : staged ? dirname(program) : undefined,
     // only the session's own program (and its folder) can be autostarted
     autostartRoots: [cwd, ...(program ? [dirname(program)] : []), ...(staged ? [stagingRoot()] : [])],
+    history: historyBudget(config),
     onLog: (text) => {
       for (const l of logs) l(text);
     },
@@ -63,12 +67,22 @@ export async function launchBuiltinTarget(
         current: (stale, source) => server.frames.current(stale, source),
       },
     });
+    target.features.provide(TIME_TRAVEL_FEATURE, new BuiltinTimeTravel(server, target.vice, target.events));
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;
   } catch (err) {
     await (target ? target.close() : server.close()).catch(() => undefined);
     throw err;
   }
+}
+
+/** The launch options' history bounds (`history.seconds`, `history.maxMegabytes`), defaults filled in. */
+function historyBudget(config: LaunchConfig): HistoryBudget {
+  const h = config.history ?? {};
+  return {
+    seconds: h.seconds ?? DEFAULT_HISTORY.seconds,
+    maxBytes: Math.floor((h.maxMegabytes ?? DEFAULT_HISTORY.maxMegabytes) * 2 ** 20),
+  };
 }
 
 /** The monitor server behind a built-in target, for tests and tools that attach a second client. */

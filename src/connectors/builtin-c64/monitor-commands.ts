@@ -4,7 +4,7 @@
  * reply (type, body) or the VICE error code to send, checking every length
  * before reading, in VICE's order of checks.
  */
-import { ErrCode, Reg, encodeRegisters, type RegisterName } from '../vice/protocol.js';
+import { ErrCode, Reg, encodeCheckpoint, encodeRegisters, type RegisterName } from '../vice/protocol.js';
 import { dirname } from 'node:path';
 import { readRegularFileSync } from '../../core/files.js';
 import type { BuiltinC64 } from './c64.js';
@@ -203,4 +203,25 @@ export function u32(v: number): Buffer {
   const b = Buffer.alloc(4);
   b.writeUInt32LE(v >>> 0, 0);
   return b;
+}
+
+/** CHECKPOINT_GET: the checkpoint by number. */
+export function checkpointGet(m: BuiltinC64, body: Buffer): Answer {
+  if (body.length < 4) return { error: ErrCode.INVALID_LENGTH };
+  const cp = m.checkpoints.get(body.readUInt32LE(0));
+  return cp ? { type: 0x11, body: encodeCheckpoint({ ...cp, hit: false }) } : { error: ErrCode.OBJECT_MISSING };
+}
+
+/** CONDITION_SET: a condition the monitor's parser takes, else FAILURE with the reason logged. */
+export function conditionSet(m: BuiltinC64, body: Buffer, log: (text: string) => void): Answer {
+  if (body.length < 5 || body.length < 5 + body[4]) return { error: ErrCode.INVALID_LENGTH };
+  const number = body.readUInt32LE(0);
+  if (!m.checkpoints.has(number)) return { error: ErrCode.OBJECT_MISSING };
+  try {
+    m.setCondition(number, body.toString('latin1', 5, 5 + body[4]));
+  } catch (err) {
+    log(`Monitor: condition for checkpoint ${number}: ${(err as Error).message}`);
+    return { error: ErrCode.FAILURE };
+  }
+  return { type: 0x22 };
 }

@@ -41,6 +41,8 @@ import {
   REGISTER_NAMES,
   VERSION,
   autostart,
+  checkpointGet,
+  conditionSet,
   machineRegisters,
   memGet,
   memSet,
@@ -52,6 +54,8 @@ import {
 } from './monitor-commands.js';
 import { openDrive8 } from './d64-drive.js';
 import { DISPLAY, renderDisplay } from './video.js';
+import { MachineHistory } from './history/machine-history.js';
+import type { HistoryBudget } from './history/recorder.js';
 
 /** Requests larger than this close the connection (VICE has no bound; we keep memory bounded). */
 export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
@@ -74,6 +78,8 @@ export interface ServerOptions {
   drive8?: string;
   /** AUTOSTART reads programs only inside these folders (real paths); absent: anywhere (the VICE test peer) */
   autostartRoots?: readonly string[];
+  /** the recorded history's bounds (default DEFAULT_BUDGET) */
+  history?: HistoryBudget;
 }
 
 export class BuiltinMonitorServer {
@@ -88,6 +94,8 @@ export class BuiltinMonitorServer {
   private readonly pacer: SlicePacer;
   /** live viewers, fed from the machine's frame clock (no monitor command, no stop) */
   readonly frames: BuiltinFrames;
+  /** the machine's recorded past (history/) */
+  readonly history: MachineHistory;
   private readonly resources = new Map<string, number>([
     ['VICIIBorderMode', 0],
     ['JAMAction', 0],
@@ -119,6 +127,7 @@ export class BuiltinMonitorServer {
       () => undefined,
     );
     if (opts.drive8) this.machine.attachDrive(openDrive8(opts.drive8, this.machineMessage));
+    this.history = new MachineHistory(this.machine, opts.history);
   }
 
   /**
@@ -252,6 +261,7 @@ export class BuiltinMonitorServer {
       this.inbox = this.inbox.subarray(REQUEST_HEADER + length);
       if (this.running) this.enterMonitor();
       this.handle(api, id, command, body);
+      this.history.commandDone(command);
       if (this.running) {
         // a resuming command left the rest for the next stop, as VICE does at its next frame
         if (this.inbox.length) setImmediate(() => this.drain());
@@ -285,6 +295,7 @@ export class BuiltinMonitorServer {
   }
 
   private resume(): void {
+    this.history.resumed();
     this.running = true;
     this.event(Evt.RESUMED, u16(this.machine.cpu.pc));
     if (!this.closed) this.pacer.start();
@@ -315,6 +326,11 @@ export class BuiltinMonitorServer {
 
   private readonly log = (text: string) => this.opts.onLog?.(text);
 
+  /** The registers as they are now, sent as an event (the machine moved while stopped: time travel). */
+  announceRegisters(): void {
+    this.event(Evt.REGISTERS, encodeRegisters(this.registers()));
+  }
+
   private registers() {
     return machineRegisters(this.machine);
   }
@@ -327,13 +343,8 @@ export class BuiltinMonitorServer {
         return this.answer(id, memGet(m, body, this.log));
       case Cmd.MEM_SET:
         return this.answer(id, memSet(m, body, this.log));
-      case Cmd.CHECKPOINT_GET: {
-        if (body.length < 4) return this.error(id, ErrCode.INVALID_LENGTH);
-        const cp = m.checkpoints.get(body.readUInt32LE(0));
-        return cp
-          ? this.reply(0x11, id, encodeCheckpoint({ ...cp, hit: false }))
-          : this.error(id, ErrCode.OBJECT_MISSING);
-      }
+      case Cmd.CHECKPOINT_GET:
+        return this.answer(id, checkpointGet(m, body));
       case Cmd.CHECKPOINT_SET: {
         if (body.length < 8) return this.error(id, ErrCode.INVALID_LENGTH);
         const memspace = body.length > 8 ? body[8] : 0;
@@ -367,18 +378,8 @@ export class BuiltinMonitorServer {
         return m.toggleCheckpoint(body.readUInt32LE(0), body[4] !== 0)
           ? this.reply(0x15, id)
           : this.error(id, ErrCode.OBJECT_MISSING);
-      case Cmd.CONDITION_SET: {
-        if (body.length < 5 || body.length < 5 + body[4]) return this.error(id, ErrCode.INVALID_LENGTH);
-        const number = body.readUInt32LE(0);
-        if (!m.checkpoints.has(number)) return this.error(id, ErrCode.OBJECT_MISSING);
-        try {
-          m.setCondition(number, body.toString('latin1', 5, 5 + body[4]));
-        } catch (err) {
-          this.opts.onLog?.(`Monitor: condition for checkpoint ${number}: ${(err as Error).message}`);
-          return this.error(id, ErrCode.FAILURE);
-        }
-        return this.reply(0x22, id);
-      }
+      case Cmd.CONDITION_SET:
+        return this.answer(id, conditionSet(m, body, this.log));
       case Cmd.REGISTERS_GET:
         if (body.length < 1) return this.error(id, ErrCode.INVALID_LENGTH);
         if (body[0] !== 0) return this.error(id, ErrCode.INVALID_MEMSPACE);

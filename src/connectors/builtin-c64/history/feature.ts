@@ -1,0 +1,57 @@
+/**
+ * The built-in C64's TIME_TRAVEL_FEATURE: its monitor server's history,
+ * used while the machine is stopped. After a move the registers go to the
+ * VICE client as an event (so its cache is the past's), a round trip makes
+ * sure it took them, and a 'goto' stop is published on the target's events.
+ */
+import { notStopped, unsupported } from '../../../core/errors.js';
+import type { TargetEmitter } from '../../../core/target.js';
+import type { InstructionTrace, TimeTravel, WriteRecord } from '../../../core/time-travel.js';
+import type { ViceConnection } from '../../vice/vice-connection.js';
+import type { BuiltinMonitorServer } from '../monitor-server.js';
+
+export class BuiltinTimeTravel implements TimeTravel {
+  readonly granularity =
+    'the built-in C64 records a snapshot every 10 frames and at each change made at a stop; any instruction boundary in between is reached by replay';
+
+  constructor(
+    private readonly server: BuiltinMonitorServer,
+    private readonly vice: ViceConnection,
+    private readonly events: TargetEmitter,
+  ) {}
+
+  span() {
+    this.requireOn();
+    return this.server.history.travel.span();
+  }
+
+  async goTo(cycle: number): Promise<void> {
+    this.requireStopped('travel in time');
+    const travel = this.server.history.travel;
+    travel.goTo(cycle);
+    this.server.announceRegisters();
+    await this.vice.listCheckpoints(); // in order after the event: the client holds the new registers
+    const pc = this.server.machine.cpu.pc;
+    this.events.emit({ type: 'stopped', stop: { reason: 'goto', pc, inPast: travel.inPast } });
+  }
+
+  async trace(before: number): Promise<InstructionTrace | undefined> {
+    this.requireStopped('read the history');
+    return this.server.history.travel.trace(before);
+  }
+
+  async lastWrite(address: number, length: number, before: number): Promise<WriteRecord | undefined> {
+    this.requireStopped('search the history');
+    return this.server.history.travel.lastWrite(address, length, before);
+  }
+
+  private requireOn(): void {
+    const off = this.server.history.recorder.off;
+    if (off) throw unsupported(`No time travel: ${off}.`, { history: 'off' });
+  }
+
+  private requireStopped(what: string): void {
+    this.requireOn();
+    if (this.server.isRunning) throw notStopped('running', { action: what });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Time travel: a target that records its machine's history provides this
+ * feature (the built-in C64). Moments are the machine's cycle counts; the
+ * session maps them to C lines, frames and seconds.
+ */
+import { featureKey } from './target.js';
+
+export interface HistorySpan {
+  /** the oldest moment that can be returned to */
+  startCycle: number;
+  /** the present: where the machine was when it was last taken back */
+  endCycle: number;
+  /** where the machine is now (endCycle unless in the past) */
+  nowCycle: number;
+  inPast: boolean;
+  cyclesPerFrame: number;
+  cyclesPerSecond: number;
+  snapshots: number;
+  bytes: number;
+  maxBytes: number;
+  seconds: number;
+}
+
+/** The instructions run from `start` up to a moment: each one's start cycle, PC and stack pointer. */
+export interface InstructionTrace {
+  start: number;
+  cycles: number[];
+  pcs: number[];
+  sps: number[];
+}
+
+/** One write found in the history. */
+export interface WriteRecord {
+  /** the moment after the writing instruction (where a session is taken to see it) */
+  cycle: number;
+  /** the writing instruction's start cycle and address */
+  at: number;
+  pc: number;
+  address: number;
+  old: number;
+  value: number;
+}
+
+export interface TimeTravel {
+  /** for people: what a step back moves by, what is recorded */
+  readonly granularity: string;
+  /** Throws `unsupported` with the reason when the history is off. */
+  span(): HistorySpan;
+  /** Takes the stopped machine to `cycle` (the first instruction boundary at or after it; endCycle: the present); a stop follows. */
+  goTo(cycle: number): Promise<void>;
+  /** The instructions of the recorded interval that ends before `before` (undefined: nothing is recorded before it). */
+  trace(before: number): Promise<InstructionTrace | undefined>;
+  /** The last CPU write to [address, address + length) before `before`, or undefined when none is recorded. */
+  lastWrite(address: number, length: number, before: number): Promise<WriteRecord | undefined>;
+}
+
+export const TIME_TRAVEL_FEATURE = featureKey<TimeTravel>('time-travel');
