@@ -6,6 +6,7 @@
  */
 import type { ToolDef, ToolGroup } from '../mcp/tool-kit.js';
 import { genericToolGroups } from '../mcp/groups.js';
+import { testTools } from '../mcp/tools/tests.js';
 import { CDebugView } from '../dap/c-view.js';
 import type { DebugViewChooser } from '../dap/debug-view.js';
 import type { ConnectorDescriptor } from './descriptor.js';
@@ -22,17 +23,27 @@ export const CONNECTORS: readonly ConnectorDescriptor[] = [
   builtinConnector,
 ];
 
-/** The MCP tool groups: the generic ones, then each connector's (a group two connectors share, once). */
+/** The machines unit tests (retro_test.h) run on, from the connectors that provide one. */
+export const TEST_MACHINES: readonly TestMachineSpec[] = CONNECTORS.flatMap((c) => c.testMachines ?? []);
+
+/**
+ * The MCP tool groups: the generic ones, then each connector's (a group two connectors share, once), then
+ * `tests` when a connector runs unit tests.
+ */
 export function toolGroupsOf(connectors: readonly ConnectorDescriptor[]): readonly ToolGroup[] {
   const groups = [...genericToolGroups(connectors)];
   for (const c of connectors) for (const g of c.toolGroups) if (!groups.includes(g)) groups.push(g);
+  const machines = connectors.flatMap((c) => c.testMachines ?? []);
+  if (machines.length)
+    groups.push({
+      name: 'tests',
+      description: 'C unit tests, coverage, cycle profiler (headless)',
+      tools: testTools(machines),
+    });
   return groups;
 }
 
 export const TOOL_GROUPS = toolGroupsOf(CONNECTORS);
-
-/** The machines unit tests (retro_test.h) run on, from the connectors that provide one. */
-export const TEST_MACHINES: readonly TestMachineSpec[] = CONNECTORS.flatMap((c) => c.testMachines ?? []);
 
 export function findTool(name: string): ToolDef | undefined {
   for (const group of TOOL_GROUPS) for (const tool of group.tools) if (tool.name === name) return tool;

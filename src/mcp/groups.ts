@@ -63,7 +63,20 @@ export const PROFILES: Record<Profile, readonly string[]> = {
   static: ['session', 'c64_static'],
   /** the default: C debugging, reading memory, the screen and the keyboard on every machine */
   live: ['session', 'c', 'memory', 'screen'],
-  full: ['session', 'c', 'memory', 'raw', 'screen', 'screen_watch', 'c64_static', 'c64', 'mame', 'dos', 'vice'],
+  full: [
+    'session',
+    'c',
+    'memory',
+    'raw',
+    'screen',
+    'screen_watch',
+    'c64_static',
+    'c64',
+    'mame',
+    'dos',
+    'vice',
+    'tests',
+  ],
   /** any MAME machine, no C program needed: run control, bytes, screen and the raw MAME tools */
   raw: ['session', 'c', 'memory', 'raw', 'screen', 'mame'],
   /** a C64 in VICE or the built-in: live C debugging plus the vice_* tools */

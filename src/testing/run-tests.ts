@@ -21,6 +21,8 @@ export interface TestMachineSpec {
   create(): Promise<HeadlessMachine>;
   /** how the machine's C strings are encoded */
   decode: CharDecoder;
+  /** machine cycles per video frame */
+  cyclesPerFrame: number;
 }
 
 export interface TestRunOptions {
@@ -91,7 +93,11 @@ export async function runTests(machines: readonly TestMachineSpec[], opts: TestR
   }
 }
 
-function pickMachine(machines: readonly TestMachineSpec[], wanted: string | undefined, toolchain: TestToolchain) {
+export function pickMachine(
+  machines: readonly TestMachineSpec[],
+  wanted: string | undefined,
+  toolchain: TestToolchain,
+) {
   const names = machines.map((m) => m.machine).join(', ');
   const spec = wanted ? machines.find((m) => m.machine === wanted) : machines.find((m) => m.toolchain === toolchain);
   if (!spec)

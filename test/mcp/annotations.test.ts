@@ -143,6 +143,10 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
       'release_raw_lease',
     ],
   },
+  'builds and runs tests or a profile on a private headless machine (no session)': {
+    hints: hints(false, false, false),
+    tools: ['run_tests', 'profile_run'],
+  },
   'changes session state: the lease, a profile, a recorder': {
     hints: hints(false, false, false),
     tools: ['claim_control', 'claim_raw_lease', 'dosbox_load_profile', 'dosbox_record'],

@@ -2,6 +2,7 @@
 import { petsciiChars } from '../../../testing/mailbox.js';
 import type { TestMachineSpec } from '../../../testing/run-tests.js';
 import { HeadlessC64 } from '../headless-c64.js';
+import { CYCLES_PER_FRAME } from '../c64.js';
 
 export const c64TestMachine: TestMachineSpec = {
   machine: 'c64',
@@ -9,4 +10,5 @@ export const c64TestMachine: TestMachineSpec = {
   exact: true,
   create: async () => new HeadlessC64(),
   decode: petsciiChars,
+  cyclesPerFrame: CYCLES_PER_FRAME,
 };
