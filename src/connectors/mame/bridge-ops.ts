@@ -58,6 +58,14 @@ export interface BridgeSpace {
 type None = Record<string, never>;
 type Op<Args, Result> = { args: Args; result: Result };
 
+export interface MediaSlot {
+  tag: string;
+  slot: string;
+  name: string;
+  file?: string;
+  mounted: boolean;
+}
+
 export interface BridgeOps {
   hello: Op<
     { token: string },
@@ -105,6 +113,8 @@ export interface BridgeOps {
   frames_ack: Op<{ seq: number }, None>;
   list_shares: Op<None, { shares: ShareInfo[]; spaces: SpaceInfo[] }>;
   list_ports: Op<None, { ports: PortInfo[] }>;
+  /** the image slots (brief name `slot`, e.g. hard1; `name`, e.g. harddisk1) and the file each holds */
+  list_media: Op<None, { images: MediaSlot[] }>;
   read_port: Op<{ tag: string }, { value: number }>;
   console: Op<{ command: string }, { lines: string[] }>;
   eval: Op<{ expression: string }, { value: number }>;
@@ -168,6 +178,7 @@ export const BRIDGE_OPS: { readonly [K in BridgeOp]: { readonly mutating: boolea
   frames_ack: { mutating: false },
   list_shares: { mutating: false },
   list_ports: { mutating: false },
+  list_media: { mutating: false },
   read_port: { mutating: false },
   console: { mutating: true },
   eval: { mutating: false },

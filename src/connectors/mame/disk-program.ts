@@ -21,6 +21,11 @@ export async function checkDiskProgram(machine: string, path: string): Promise<E
   try {
     return parseExeHeader(head);
   } catch (err) {
-    throw launchFailed(`${path} is not a DSS program: ${(err as Error).message}`, { path });
+    throw launchFailed(
+      `${path} is not a DSS program: ${(err as Error).message} Build it as a DSS .EXE: a 512-byte header that ` +
+        'starts with "EXE" and gives the load address, start and stack, then the code (docs/sprinter.md; ' +
+        "test/support/sprinter-fixture.ts makes one from SDCC's Intel HEX).",
+      { path },
+    );
   }
 }

@@ -18,6 +18,8 @@ import { requireDriver } from './driver-check.js';
 import { checkDiskProgram } from './disk-program.js';
 import { mameForMachine, stockPluginCandidates } from './mame-finder.js';
 import { mameSearchPath } from './search-path.js';
+import { checkRomSet } from './rom-set.js';
+import { checkMediaFile, type GivenMedia } from './media-check.js';
 
 export { resolveMamePath } from './mame-finder.js';
 
@@ -56,6 +58,8 @@ export interface MameLaunch {
   runDir: string;
   /** a program the machine loads itself (see Target.loadedProgram) */
   loadedProgram?: LoadedProgram;
+  /** the media slots given, checked against what MAME mounted once it started */
+  media: GivenMedia[];
 }
 
 /** Everything short of spawning: checks inputs, stages the program, builds the command line. */
@@ -108,13 +112,18 @@ async function buildLaunch(
       if (!config.rompath) romArgs.push(...(await stageOpenSprinterRom(mamePath, join(runDir, 'roms'), exe, path)));
     }
   }
-  rompaths.push(...rompathFolders(config.rompath).map((p) => resolve(cwd, p)));
+  const userRoms = rompathFolders(config.rompath).map((p) => resolve(cwd, p));
+  await checkRomSet(mamePath, config.machine, userRoms, config.extraArgs);
+  rompaths.push(...userRoms);
 
   const media: string[] = [];
+  const given: GivenMedia[] = [];
   for (const [slot, file] of Object.entries(config.media ?? {})) {
     const path = resolve(cwd, file);
     if (!existsSync(path)) throw launchFailed(`The ${slot} media file ${path} does not exist.`, { path });
+    await checkMediaFile({ slot, path });
     media.push(`-${slot}`, path);
+    given.push({ slot, path });
   }
   const headless = config.headless !== false;
   const args = [
@@ -161,7 +170,7 @@ async function buildLaunch(
     MAMEBRIDGE_IDLE: 'stdin',
     ...(headless ? { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' } : {}),
   };
-  return { mamePath, args, env, cwd, runDir, loadedProgram };
+  return { mamePath, args, env, cwd, runDir, loadedProgram, media: given };
 }
 
 async function stageProgram(machine: string, program: string, romDir: string): Promise<void> {

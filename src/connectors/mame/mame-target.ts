@@ -46,6 +46,7 @@ import { DISASSEMBLER_FEATURE } from '../../core/disassembly.js';
 import { keySteps, strokeFields } from './mame-keys.js';
 import type { KeyStroke } from '../../core/keys.js';
 import { MAX_TRANSFER } from '../../core/limits.js';
+import { checkMounted, mediaLoadFailure } from './media-check.js';
 import { unknownSystemMessage } from './unknown-system.js';
 import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
 
@@ -406,7 +407,7 @@ export async function launchMameTarget(
     const started = proc;
     const died = started.exited.then((info) => {
       const tail = started.outputTail();
-      const unknown = unknownSystemMessage(tail);
+      const unknown = unknownSystemMessage(tail) ?? mediaLoadFailure(tail, launch.media);
       if (unknown) throw launchFailed(unknown, { output: tail });
       const why = `MAME exited during start-up (code ${info.code ?? 'none'}${info.signal ? `, signal ${info.signal}` : ''})`;
       throw launchFailed(tail ? `${why}. Its last output:\n${tail}` : `${why}.`, { output: tail });
@@ -417,6 +418,8 @@ export async function launchMameTarget(
     const reply: BridgeReply = await Promise.race([bridge.request('hello', { token: bridge.token }), died]);
     await Promise.race([waitFor(() => stops.length > 0, START_TIMEOUT_MS), died]);
     const entry = stops[stops.length - 1];
+    if (launch.media.length)
+      checkMounted(launch.media, (await bridge.request('list_media')).result.images, config.machine);
     progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
     const options = { throttle: config.throttle };
     return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, options);

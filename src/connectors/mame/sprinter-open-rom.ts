@@ -4,7 +4,6 @@
  * stand-ins for the Beta Disk ROMs the driver insists on (names and sizes as this MAME lists them). MAME warns that
  * their checksums are wrong and runs.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -12,21 +11,11 @@ import { asRetroError, launchFailed } from '../../core/errors.js';
 import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import type { ExeHeader } from '../../machines/sprinter/exe-header.js';
 import { exeCode, OPEN_ROM_FILE, openRomImage, type StagedExe } from '../../machines/sprinter/open-rom.js';
-
-const listed = new Map<string, Promise<{ name: string; size: number }[]>>();
+import { listRoms, type ListedRom } from './rom-set.js';
 
 /** The Beta Disk ROMs `mame -listroms sprinter` names (every one is required, whatever its BIOS choice). */
-function betaDiskRoms(mamePath: string): Promise<{ name: string; size: number }[]> {
-  let roms = listed.get(mamePath);
-  if (!roms) {
-    roms = new Promise((done) =>
-      execFile(mamePath, ['-listroms', 'sprinter'], { timeout: 20_000 }, (_err, stdout) =>
-        done([...stdout.matchAll(/^(trd\S+\.rom)\s+(\d+)/gm)].map((m) => ({ name: m[1], size: Number(m[2]) }))),
-      ),
-    );
-    listed.set(mamePath, roms);
-  }
-  return roms;
+async function betaDiskRoms(mamePath: string): Promise<ListedRom[]> {
+  return (await listRoms(mamePath, 'sprinter')).roms.filter((r) => /^trd\S+\.rom$/.test(r.name));
 }
 
 function openRomPages(): { boot: Uint8Array; bios: Uint8Array } {

@@ -192,6 +192,16 @@ function ops.input_natural(args) need_running('typing') return input.natural(arg
 function ops.input_keymap(args) return input.keymap(args) end
 function ops.input_release_all() return { cut = input.release_all() } end
 
+-- The image slots and what each holds: MAME goes on without an image it could not mount, so the launcher checks.
+function ops.list_media()
+  local list = json.array()
+  for tag, img in pairs(ctx.machine.images) do
+    list[#list + 1] = { tag = tag, slot = img.brief_instance_name, name = img.instance_name,
+                        file = img.filename, mounted = img.exists }
+  end
+  return { images = list }
+end
+
 function ops.exit()
   ctx.exit_requested = true
   return {}
