@@ -145,7 +145,9 @@ function drawNewest(): void {
   canvas.dataset.height = String(m.height);
   message.hidden = true;
   frameField.textContent = `frame ${m.frame}`;
-  stale.hidden = !m.maybeStale;
+  // a stop's picture drawn from memory as it is now is the machine's own: no badge
+  stale.hidden = !m.maybeStale || m.source === 'memory-now';
+  canvas.dataset.source = m.source ?? '';
   cost.textContent = m.cost;
   const now = performance.now();
   shownAt.push(now);
@@ -168,7 +170,14 @@ function render(m: HostMessage): void {
     }
     case 'status':
       showHeader(m.sessionId, m.state);
-      // keep the last picture: a status adds context, it does not erase the screen
+      if (m.clear) {
+        // another session: its picture starts blank, not with the one before
+        canvas.hidden = true;
+        last = toDraw = undefined;
+        stale.hidden = true;
+        frameField.textContent = fpsField.textContent = '';
+      }
+      // otherwise keep the last picture: a status adds context, it does not erase the screen
       message.textContent = m.message;
       message.hidden = false;
       return;

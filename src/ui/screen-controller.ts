@@ -252,8 +252,17 @@ export class ScreenController {
       current = undefined; // no_session: show the hint instead of a picture
     }
     if (current === this.session) return;
+    const had = this.session;
     this.unfollow();
     this.session = current;
+    // a new session starts blank: the previous one's picture is not this one's
+    if (had)
+      this.post({
+        type: 'status',
+        sessionId: current?.id,
+        message: current ? 'Waiting for the screen…' : NO_SESSION_MESSAGE,
+        clear: true,
+      });
     if (current) {
       this.stopListening = current.onEvent(({ event }) => {
         if (event.type === 'running' || event.type === 'stopped') this.state = event.type;
@@ -326,6 +335,7 @@ export class ScreenController {
       rows: part?.rows,
       inner: f.inner,
       maybeStale: f.maybeStale,
+      source: f.source,
       takenAt: Date.now(),
       fed: this.fed,
       cost: this.session?.frameSource().cost ?? '',

@@ -26,6 +26,8 @@ export type HostMessage =
       inner?: { x: number; y: number; width: number; height: number };
       /** the CPU is stopped, so the picture may predate the current machine state */
       maybeStale: boolean;
+      /** which picture: 'memory-now' at a stop is drawn from memory as it is (never stale) */
+      source?: string;
       /** ms since epoch, when the frame was posted */
       takenAt: number;
       /** frames the panel's controller has had from the session so far (some overtaken), to tell where frames are lost */
@@ -39,6 +41,8 @@ export type HostMessage =
       state?: string;
       /** a sentence for people, e.g. why there is no picture */
       message: string;
+      /** another session (or none) is shown now: the old picture goes */
+      clear?: boolean;
     }
   | {
       /** who holds the control lease; `mine`: the client acting for the user here does, so keys go to the machine */

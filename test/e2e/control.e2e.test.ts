@@ -8,6 +8,7 @@
  * Needs scripts/install-e2e.sh; fails (never skips) without it. Screenshots go to .test-work/e2e-control/.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
@@ -115,6 +116,57 @@ test(
       t.diagnostic(`after Pause: ${paused.state}, ${paused.control}`);
       assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no dialog');
       await page.screenshot({ path: join(OUT, '3-paused-no-dialog.png') });
+
+      // the screen right at a stop: a breakpoint on the line after the program prints a key (the same frame, so the
+      // last completed frame does not show it yet); "y" typed into the panel stops there, and the panel's picture
+      // shows the "y" drawn at row 5, column 6, with no stale badge, and equals a fresh capture (Refresh)
+      const line =
+        readFileSync(join(dir, 'live.c'), 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes('++keys;')) + 1;
+      await openFileAtLine(page, 'live.c', line);
+      await page.keyboard.press('F9');
+      await runCommand(page, 'Debug: Continue');
+      await waitUntil('the panel to show the machine running', 30_000, async () =>
+        (await readPanel(panel)).state === 'running' ? true : undefined,
+      );
+      await panel.evaluate(() => {
+        const canvas = document.getElementById('screen') as HTMLCanvasElement;
+        canvas.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+        canvas.dispatchEvent(new KeyboardEvent('keydown', { key: 'y', bubbles: true, cancelable: true }));
+      });
+      const atBreakpoint = await waitUntil('the stop at the breakpoint in the panel', 60_000, async () => {
+        const p = await readPanel(panel);
+        return p.state === 'stopped' ? p : undefined;
+      });
+      await waitUntil('the call stack at the breakpoint line', 30_000, async () => {
+        const rows = await page!.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+        return rows.some((r) => r.includes(`live.c`) && r.includes(String(line))) ? rows : undefined;
+      });
+      const picture = () =>
+        panel.evaluate(() => {
+          const canvas = document.getElementById('screen') as HTMLCanvasElement;
+          const g = canvas.getContext('2d')!;
+          const all = g.getImageData(0, 0, canvas.width, canvas.height).data;
+          let hash = 0;
+          for (let i = 0; i < all.length; i++) hash = (hash * 31 + all[i]) | 0;
+          // cell (6, 5) of the inner text area: 32 + 6 * 8, 35 + 5 * 8 in the bordered 384x272 frame
+          const cell = g.getImageData(32 + 48, 35 + 40, 8, 8).data;
+          const colours = new Set<number>();
+          for (let i = 0; i < cell.length; i += 4) colours.add((cell[i] << 16) | (cell[i + 1] << 8) | cell[i + 2]);
+          return { hash, colours: colours.size, frame: canvas.dataset.frame, source: canvas.dataset.source };
+        });
+      const stopPicture = await picture();
+      t.diagnostic(`at the breakpoint: ${JSON.stringify(stopPicture)}, stale badge ${atBreakpoint.stale}`);
+      assert.equal(stopPicture.colours, 2, 'the "y" typed just before the stop is drawn in the picture');
+      assert.equal(atBreakpoint.stale, false, 'no stale badge: the picture is the stopped machine');
+      const drawn = () => panel.evaluate(() => Number(document.getElementById('screen')!.dataset.drawn ?? 0));
+      const before = await drawn();
+      await panel.evaluate(() => (document.getElementById('refresh') as HTMLButtonElement).click());
+      await waitUntil('a fresh capture drawn', 30_000, async () => ((await drawn()) > before ? true : undefined));
+      const fresh = await picture();
+      assert.equal(fresh.hash, stopPicture.hash, 'the picture at the stop equals a fresh capture');
+      await page.screenshot({ path: join(OUT, '4-breakpoint-picture.png') });
 
       await runCommand(page, 'Debug: Stop');
       await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });

@@ -345,3 +345,18 @@ test('panel HTML: locked-down CSP with the nonce, nothing remote, a focusable ca
   assert.equal((html.match(/<script/g) ?? []).length, 1);
   assert.match(html, /<canvas id="screen" tabindex="0"/);
 });
+
+test("another session starts blank: the old picture is cleared, then the new session's frames come", async () => {
+  const first = new ScriptedSession();
+  const manager = managerOf(first);
+  const posted: HostMessage[] = [];
+  const controller = new ScreenController({ sessions: manager, post: (m) => posted.push(m) });
+  await controller.handleMessage({ type: 'ready' });
+  first.push(frame(1));
+  const second = new ScriptedSession();
+  manager.current = second;
+  posted.length = 0;
+  manager.fire();
+  assert.deepEqual(posted[0], { type: 'status', sessionId: 's1', message: 'Waiting for the screen…', clear: true });
+  controller.dispose();
+});

@@ -4,7 +4,12 @@
  * "last completed frame" buffer (a double buffer: the one being compared and
  * the one just drawn) and, when it changed, pushed as palette indices of the
  * visible area. The machine never stops for it; PNG is made elsewhere, only
- * for files and MCP images.
+ * for files and MCP images. At a stop (and for a viewer that joins while the
+ * machine is stopped) the picture is drawn from memory as it is now: the last
+ * completed frame can predate what the program wrote before the stop (text
+ * printed just before a breakpoint), while memory now is exactly the stopped
+ * machine's (still flagged `maybeStale`, which says "taken at a stop"; its
+ * `source` says it is memory now, so the panel shows no stale badge).
  */
 import { clampFps, cropIndexed, deliverFrame } from '../../core/frames.js';
 import type { Rgb } from '../../core/indexed-png.js';
@@ -63,16 +68,21 @@ export class BuiltinFrames {
     };
     this.viewers.add(viewer);
     this.onViewersChanged();
-    deliverFrame([viewer], this.render(!running)); // a new viewer sees the screen at once
+    deliverFrame([viewer], running ? this.render(false) : this.atStop()); // a new viewer sees the screen at once
     return () => {
       if (this.viewers.delete(viewer)) this.onViewersChanged();
     };
   }
 
-  /** The machine stopped: every viewer gets the frame as it stands, flagged as possibly stale. */
+  /** The machine stopped: every viewer gets the picture of the stopped machine. */
   stopped(): void {
     if (!this.viewers.size) return;
-    deliverFrame([...this.viewers], this.render(true));
+    deliverFrame([...this.viewers], this.atStop());
+  }
+
+  /** The stopped machine's picture: memory as it is now, which no later write has overtaken. */
+  private atStop(): ScreenFrame {
+    return this.render(true, 'memory-now');
   }
 
   /** The current picture without stopping anything (a cheap screenshot while running). */
