@@ -4,6 +4,8 @@ import { CC65_FRAME_REGISTER } from '../../debuginfo/cc65-dbg.js';
 import type { Register } from '../../core/target.js';
 import { instructionLength } from '../../cpu/6502/cpu6502.js';
 import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
+import { fastcallBytes, localBytes, paramBytes } from './cc65-frame-sizes.js';
+import { pushedBeforeCall } from './cc65-pushes.js';
 
 const MAX_DEPTH = 32;
 const OP_JSR = 0x20;
@@ -17,8 +19,12 @@ const SP_SYMBOL = '__cc65_sp__';
  * by the zero-page `sp`; each frame gets CSP = the C stack pointer at its
  * function's entry (locals are at negative offsets, parameters at positive
  * ones). At a statement boundary the function's locals are allocated, so
- * entry = sp + their size; a callee pops its own parameters, so the caller's
- * sp is the callee's entry + the callee's parameter bytes.
+ * entry = sp + their size. A caller's sp at its call is the callee's entry
+ * less the fastcall parameter the callee pushed itself; above it are what the
+ * caller pushed in that statement before the call (operands of the
+ * expression, the callee's other arguments: cc65-pushes.ts counts them), then
+ * its locals. Where that cannot be told, the callee's entry + the parameters
+ * it pops stands in (right when the statement pushed nothing else).
  */
 export async function unwind6502Cc65(
   regs: Register[],
@@ -30,7 +36,7 @@ export async function unwind6502Cc65(
   const s = registerValue(regs, 'SP') ?? 0xff;
   const spAddress = index.info.symbols.find((x) => x.name === SP_SYMBOL)?.address;
   const cspBytes = spAddress !== undefined ? await read(spAddress, 2) : undefined;
-  let csp = cspBytes ? cspBytes[0] | (cspBytes[1] << 8) : undefined;
+  const csp = cspBytes ? cspBytes[0] | (cspBytes[1] << 8) : undefined;
 
   const frames: RawFrame[] = [];
   let fn = index.functionAt(pc);
@@ -49,9 +55,7 @@ export async function unwind6502Cc65(
     const ret = (word + 1) & 0xffff;
     const caller = index.functionAt(ret);
     if (!caller || word < 2 || (await read(word - 2, 1))[0] !== OP_JSR) continue;
-    // the caller's C sp once the callee returned: the callee's entry plus the parameters it pops
-    csp = entry !== undefined && fn ? entry + paramBytes(fn) : undefined;
-    entry = csp !== undefined ? csp + localBytes(caller) : undefined;
+    entry = entry !== undefined && fn ? await callerEntry(fn, entry, caller, word - 2, index, read, spAddress) : undefined;
     frames.push({
       pc: ret,
       sp: (at + 1) & 0xff,
@@ -62,6 +66,29 @@ export async function unwind6502Cc65(
     at++;
   }
   return frames;
+}
+
+/** The C stack pointer at `caller`'s entry, from its callee's entry and the call at `call`. */
+async function callerEntry(
+  callee: FunctionInfo,
+  calleeEntry: number,
+  caller: FunctionInfo,
+  call: number,
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number | undefined,
+): Promise<number> {
+  const atCall = calleeEntry + fastcallBytes(callee);
+  let start = calleeEntry + paramBytes(callee); // the statement pushed nothing but the arguments
+  if (spAddress !== undefined) {
+    // run the statement again from where its own count says it started: its code may read locals through sp
+    for (let tries = 0; tries < 2; tries++) {
+      const pushed = await pushedBeforeCall(call, index, read, spAddress, start);
+      if (pushed === undefined || atCall + pushed === start) break;
+      start = atCall + pushed;
+    }
+  }
+  return start + localBytes(caller);
 }
 
 /**
@@ -93,23 +120,4 @@ async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read
     if (jsr !== undefined && jsr < pc) allocated = depth;
   });
   return allocated;
-}
-
-function localBytes(fn: FunctionInfo): number {
-  if (fn.frameBytes !== undefined) return fn.frameBytes;
-  let most = 0;
-  for (const v of fn.locals)
-    if (v.storage.kind === 'frame' && v.storage.offset < 0) most = Math.max(most, -v.storage.offset);
-  return most;
-}
-
-function paramBytes(fn: FunctionInfo): number {
-  if (fn.paramBytes !== undefined) return fn.paramBytes;
-  let most = 0;
-  for (const v of fn.params) {
-    if (v.storage.kind !== 'frame') continue;
-    const size = v.type.kind === 'char' ? 1 : v.type.kind === 'int' || v.type.kind === 'bytes' ? v.type.size : 2;
-    most = Math.max(most, v.storage.offset + size);
-  }
-  return most;
 }
