@@ -2,10 +2,12 @@
  * C source text → tokens with their line numbers, for reading declarations
  * (not for compiling): comments and string contents are dropped, `#define`
  * object-like macros are collected, `#include` is followed through a
- * caller-supplied reader (tokens of an included file carry its name), and
- * every other directive is skipped. Conditional blocks are all read, which
- * is what declarations need (a type is rarely defined twice).
+ * caller-supplied reader (tokens of an included file carry its name),
+ * conditional blocks are read as the preprocessor would (`#if` on the macros
+ * known so far and the caller's predefined ones: cc65's mousedemo declares
+ * `main` twice under `#if`), and every other directive is skipped.
  */
+import { ppCondition } from './c-pp-condition.js';
 
 export interface CToken {
   /** 'id' identifiers and keywords, 'num' numbers, 'str' string literal (its length), 'chr' char constant, 'p' punctuation */
@@ -35,8 +37,21 @@ export interface TokenizedSource {
   macros: Map<string, CToken[]>;
 }
 
-export function tokenizeSource(text: string, file = '', read?: SourceReader): TokenizedSource {
-  const out: TokenizedSource = { tokens: [], macros: new Map() };
+/** One `#if` group of a file: whether its current block is read, whether one of its blocks was. */
+interface Conditional {
+  on: boolean;
+  taken: boolean;
+  /** the enclosing block is read */
+  outer: boolean;
+}
+
+export function tokenizeSource(
+  text: string,
+  file = '',
+  read?: SourceReader,
+  predefined?: ReadonlyMap<string, CToken[]>,
+): TokenizedSource {
+  const out: TokenizedSource = { tokens: [], macros: new Map(predefined) };
   scan(text, file, read, out, new Set([file]), 0);
   return out;
 }
@@ -53,6 +68,7 @@ function scan(
   let line = 1;
   let lineStart = true;
   const n = text.length;
+  const conds: Conditional[] = [];
   while (i < n) {
     if (out.tokens.length > MAX_TOKENS) return;
     const c = text[i];
@@ -90,15 +106,27 @@ function scan(
         }
         body += text[end++];
       }
-      directive(body.slice(1).replace(/\/\*.*?\*\/|\/\/.*$/g, ' '), file, line, read, out, seen, depth);
+      const clean = body.slice(1).replace(/\/\*.*?\*\/|\/\/.*$/g, ' ');
+      if (!conditional(clean, conds, out.macros, file)) {
+        if (isOn(conds)) directive(clean, file, line, read, out, seen, depth);
+      }
       i = end;
       continue;
     }
     lineStart = false;
+    if (!isOn(conds)) {
+      // a block the preprocessor skips: to the end of the line (its comments and strings do not matter)
+      while (i < n && text[i] !== '\n') i++;
+      continue;
+    }
     const at = i;
     if (/[A-Za-z_]/.test(c)) {
       while (i < n && /[A-Za-z0-9_]/.test(text[i])) i++;
-      out.tokens.push({ kind: 'id', text: text.slice(at, i), line, file });
+      // a macro that names another identifier is replaced (stdbool's `#define bool _Bool`: a type name)
+      const name = text.slice(at, i);
+      const alias = out.macros.get(name);
+      const replaced = alias?.length === 1 && alias[0].kind === 'id' ? alias[0].text : name;
+      out.tokens.push({ kind: 'id', text: replaced, line, file });
       continue;
     }
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
@@ -148,6 +176,35 @@ function scan(
 
 const ESCAPES: Record<string, number> = { n: 10, t: 9, r: 13, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63 }; // prettier-ignore
 
+function isOn(conds: Conditional[]): boolean {
+  return conds.length === 0 || conds[conds.length - 1].on;
+}
+
+/** `#if` and its kin: true when `body` was one (the stack of groups updated). */
+function conditional(body: string, conds: Conditional[], macros: Map<string, CToken[]>, file: string): boolean {
+  const m = /^\s*(if|ifdef|ifndef|elif|else|endif)\b\s*(.*)$/.exec(body);
+  if (!m) return false;
+  const [, kind, rest] = m;
+  const test = (): boolean => {
+    if (kind === 'ifdef' || kind === 'ifndef') return macros.has(rest.trim().split(/\s/)[0]) === (kind === 'ifdef');
+    return ppCondition(tokenizeSource(rest, file).tokens, macros);
+  };
+  const top = conds[conds.length - 1];
+  if (kind === 'if' || kind === 'ifdef' || kind === 'ifndef') {
+    const outer = isOn(conds);
+    const on = outer && test();
+    conds.push({ on, taken: on, outer });
+  } else if (!top) return true; // an #else or #endif without its #if: ignored
+  else if (kind === 'elif') {
+    top.on = top.outer && !top.taken && test();
+    top.taken ||= top.on;
+  } else if (kind === 'else') {
+    top.on = top.outer && !top.taken;
+    top.taken = true;
+  } else conds.pop();
+  return true;
+}
+
 function directive(
   body: string,
   file: string,
@@ -161,6 +218,11 @@ function directive(
   if (define) {
     const value = tokenizeSource(define[2], file).tokens.map((t) => ({ ...t, line }));
     out.macros.set(define[1], value);
+    return;
+  }
+  const undef = /^\s*undef\s+([A-Za-z_]\w*)/.exec(body);
+  if (undef) {
+    out.macros.delete(undef[1]);
     return;
   }
   const include = /^\s*include\s*(?:"([^"]+)"|<([^>]+)>)/.exec(body);

@@ -6,7 +6,7 @@
  * file; a file that cannot be found leaves its variables as bytes.
  */
 import { parseDeclarations, type CDeclarations, type DeclaredObject } from './c-declarations.js';
-import { tokenizeSource } from './c-source-tokens.js';
+import { tokenizeSource, type CToken } from './c-source-tokens.js';
 import { SMALL_TARGET } from './expr/c-types.js';
 import type { CType } from './model.js';
 
@@ -19,10 +19,41 @@ export interface SourceFile {
 /** Finds a source: a name from the .dbg (`from` undefined) or an #include of the file at `from`. */
 export type SourceLocator = (name: string, opts: { system: boolean; from?: string }) => SourceFile | undefined;
 
+/** Targets whose cc65 defines __CBM__ beside their own name. */
+const CBM_TARGETS = ['c64', 'c128', 'c16', 'plus4', 'pet', 'vic20', 'cbm510', 'cbm610', 'cx16'];
+/** Targets that define a family's name too. */
+const FAMILY: Record<string, string> = { apple2enh: 'apple2', atarixl: 'atari' };
+
+/**
+ * What cc65 predefines for the target of a program linked with `libs` (the
+ * .dbg's `lib` records, e.g. c64.lib: __C64__ and __CBM__) and in its default
+ * (cc65) language mode, for the sources' `#if`s.
+ */
+export function cc65Predefined(libs: string[]): Map<string, CToken[]> {
+  const value = (text: string): CToken[] => [{ kind: 'num', text, line: 0, file: '' }];
+  const out = new Map<string, CToken[]>([
+    ['__CC65__', value('0x0213')],
+    ['__CC65_STD_C89__', value('0')],
+    ['__CC65_STD_C99__', value('1')],
+    ['__CC65_STD_CC65__', value('2')],
+    ['__CC65_STD__', value('2')],
+  ]);
+  for (const lib of libs) {
+    const target = /([a-z0-9]+)\.lib$/i.exec(lib)?.[1].toLowerCase();
+    if (!target || target === 'none') continue;
+    for (const name of [target, FAMILY[target], CBM_TARGETS.includes(target) ? 'cbm' : undefined])
+      if (name) out.set(`__${name.toUpperCase()}__`, value('1'));
+  }
+  return out;
+}
+
 export class CSourceTypes {
   private readonly parsed = new Map<string, CDeclarations | undefined>();
 
-  constructor(private readonly locate: SourceLocator) {}
+  constructor(
+    private readonly locate: SourceLocator,
+    private readonly predefined?: ReadonlyMap<string, CToken[]>,
+  ) {}
 
   /** The declarations of a C file named in the .dbg, or undefined when it cannot be read. */
   declarations(file: string): CDeclarations | undefined {
@@ -50,8 +81,11 @@ export class CSourceTypes {
   private parse(file: string): CDeclarations | undefined {
     const found = this.locate(file, { system: false });
     if (!found) return undefined;
-    const { tokens, macros } = tokenizeSource(found.text, found.path, (name, system, from) =>
-      this.locate(name, { system, from: from || found.path }),
+    const { tokens, macros } = tokenizeSource(
+      found.text,
+      found.path,
+      (name, system, from) => this.locate(name, { system, from: from || found.path }),
+      this.predefined,
     );
     return parseDeclarations(tokens, macros, SMALL_TARGET);
   }

@@ -17,7 +17,7 @@
  * unwinder computes from the zero-page `sp`.
  */
 import { tooLarge, badDebugInfo } from '../core/errors.js';
-import { CSourceTypes, type SourceLocator } from './cc65-c-decls.js';
+import { CSourceTypes, cc65Predefined, type SourceLocator } from './cc65-c-decls.js';
 import { parseFields, RecTable, type DbgRec } from './cc65-dbg-fields.js';
 import type { CType, DebugInfo, FunctionInfo, Variable } from './model.js';
 import { LineTableBuilder } from './line-table.js';
@@ -114,8 +114,8 @@ function leadingId(text: string, from: number, end: number): number {
   return i > from + 3 && i - from <= 11 && (i === end || text.charCodeAt(i) === 0x2c) ? id : -1;
 }
 
-/** Kinds nothing reads (types: cc65 writes no C types there; libraries; the counts): not parsed. */
-const UNUSED_KINDS = new Set(['type', 'info', 'lib']);
+/** Kinds nothing reads (types: cc65 writes no C types there; the counts): not parsed. */
+const UNUSED_KINDS = new Set(['type', 'info']);
 
 /**
  * A line record of C source: a `type=1` field, looked for within the record only, from comma to comma (no string
@@ -153,7 +153,8 @@ class Builder {
     private readonly where: string,
     locate?: SourceLocator,
   ) {
-    if (locate) this.types = new CSourceTypes(locate);
+    const libs = this.table('lib');
+    if (locate) this.types = new CSourceTypes(locate, cc65Predefined(libs.ids().map((id) => libs.get(id)?.name ?? '')));
   }
 
   private table(kind: string): RecTable {

@@ -24,7 +24,7 @@ for (const where of ['builtin', 'vice-on-builtin-monitor'] as const) {
       const dir = await buildCc65Program(SOURCE, ['frames.c']);
       markers = await findMarkers([join(dir, 'frames.c')]);
       manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 60_000 });
-      let emulator: Record<string, unknown> = { emulator: 'builtin' };
+      let emulator: { emulator: 'builtin' | 'vice'; viceMonitor?: string } = { emulator: 'builtin' };
       if (where !== 'builtin') {
         server = new BuiltinMonitorServer();
         emulator = { emulator: 'vice', viceMonitor: `127.0.0.1:${await server.listen()}` };
@@ -71,6 +71,21 @@ for (const where of ['builtin', 'vice-on-builtin-monitor'] as const) {
       assert.equal((await dap.session.readVariable('n')).numeric, 7);
       assert.deepEqual(await callerLocal('i'), [7, 7, 7]);
       assert.deepEqual(await callerLocal('marker'), [0x1234, 0x1234, 0x1234]);
+    });
+
+    test(`${where}: main's locals are typed from cc65's headers and the #if branch taken (mousedemo's shape)`, async () => {
+      const locals = await dap.session.variables('locals', 1);
+      const type = (name: string) => locals.find((v) => v.name === name)?.type;
+      assert.equal(type('info'), 'struct mouse_info');
+      assert.equal(type('done'), '_Bool');
+      const read = async (e: string) => (await dap.session.readVariable(e, 1)).numeric;
+      assert.deepEqual(
+        [await read('info.pos.x'), await read('info.pos.y'), await read('info.buttons')],
+        [300, -2, 0x10],
+      );
+      assert.equal(await read('done'), 1);
+      // int main(int argc, char *argv[]) is the branch cc65 compiled for the C64
+      assert.equal(await read('argc'), 1, 'cc65 passes the program name: argc 1');
     });
 
     test(`${where}: stopped in leaf from add3(marker, twice(i), leaf(i)): 4 bytes pushed, another call skipped`, async () => {
