@@ -7,6 +7,7 @@ import { RetroError, badRequest } from '../core/errors.js';
 import type { LaunchConfig } from '../core/launch.js';
 import type { Connector } from '../core/connector.js';
 import { parseLaunchConfig } from '../session/launch-options.js';
+import { DAP_TOKEN_ATTRIBUTE } from './dap-gate.js';
 
 export interface LaunchOptions {
   config: LaunchConfig;
@@ -31,7 +32,7 @@ type Args = Record<string, unknown>;
 export function parseLaunchArgs(raw: unknown, connectors: readonly Connector[]): LaunchOptions {
   const args = asObject(raw);
   if (!optionalString(args, 'machine')) throw bad('launch.json needs "machine", e.g. "spectrum".');
-  const { connector, config } = parseLaunchConfig(connectors, args);
+  const { connector, config } = parseLaunchConfig(connectors, withoutVsCodeAttributes(args));
   const missing = connector.missingProgram(config);
   if (missing) throw bad(missing);
   if (!connector.stopsAtEntry) {
@@ -40,6 +41,33 @@ export function parseLaunchArgs(raw: unknown, connectors: readonly Connector[]):
   }
   const stopOnEntry = config.stopOnEntry ?? true;
   return { config: { ...config, stopOnEntry: true }, stopOnEntry };
+}
+
+/**
+ * What VS Code itself puts in a launch request (its own attributes of a configuration, and `__` ones), and serve's
+ * token, which its gate reads before the adapter.
+ */
+const VS_CODE_ATTRIBUTES = new Set([
+  DAP_TOKEN_ATTRIBUTE,
+  'type',
+  'request',
+  'name',
+  'preLaunchTask',
+  'postDebugTask',
+  'internalConsoleOptions',
+  'debugServer',
+  'presentation',
+  'suppressMultipleSessionWarning',
+  'suppressDebugToolbar',
+  'suppressDebugStatusbar',
+  'suppressDebugView',
+  'serverReadyAction',
+  'noDebug',
+]);
+
+/** The request's own options: VS Code's attributes removed, so that anything left over is an error. */
+function withoutVsCodeAttributes(args: Args): Args {
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !VS_CODE_ATTRIBUTES.has(k) && !k.startsWith('__')));
 }
 
 export function parseAttachArgs(raw: unknown): AttachOptions {

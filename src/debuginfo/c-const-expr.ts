@@ -4,7 +4,7 @@
  * constants, enum constants, sizeof, casts (the value is kept), and every
  * integer operator.
  */
-import type { CToken } from './c-source-tokens.js';
+import type { CToken } from './c-token.js';
 
 export interface ConstContext {
   constantOf(name: string): number | undefined;

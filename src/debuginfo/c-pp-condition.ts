@@ -5,7 +5,7 @@
  * true, as every block was read before conditions were.
  */
 import { ConstEval } from './c-const-expr.js';
-import type { CToken } from './c-source-tokens.js';
+import type { CToken } from './c-token.js';
 
 const MAX_EXPANSION_DEPTH = 16;
 

@@ -8,17 +8,9 @@
  * `main` twice under `#if`), and every other directive is skipped.
  */
 import { ppCondition } from './c-pp-condition.js';
+import type { CToken } from './c-token.js';
 
-export interface CToken {
-  /** 'id' identifiers and keywords, 'num' numbers, 'str' string literal (its length), 'chr' char constant, 'p' punctuation */
-  kind: 'id' | 'num' | 'str' | 'chr' | 'p';
-  text: string;
-  line: number;
-  /** the file the token came from ('' = the file being read) */
-  file: string;
-  /** str: bytes including the terminating NUL; chr: the value */
-  value?: number;
-}
+export type { CToken } from './c-token.js';
 
 export interface SourceReader {
   /** the text of an included file and where it was found, or undefined; `system` for <name> */
@@ -194,7 +186,8 @@ function conditional(body: string, conds: Conditional[], macros: Map<string, CTo
     const outer = isOn(conds);
     const on = outer && test();
     conds.push({ on, taken: on, outer });
-  } else if (!top) return true; // an #else or #endif without its #if: ignored
+  } else if (!top)
+    return true; // an #else or #endif without its #if: ignored
   else if (kind === 'elif') {
     top.on = top.outer && !top.taken && test();
     top.taken ||= top.on;

@@ -89,7 +89,9 @@ export async function resolveDebugConfigurationDefaults(
   config.name ??= 'Retro Debug';
   config.emulator ??= 'mame';
   if (config.cwd === undefined && ctx.workspaceFolder) config.cwd = ctx.workspaceFolder;
-  if (config.mamePath === undefined && ctx.mamePathSetting) config.mamePath = ctx.mamePathSetting;
+  // only MAME takes it: any other emulator refuses an option it does not take
+  if (config.emulator === 'mame' && config.mamePath === undefined && ctx.mamePathSetting)
+    config.mamePath = ctx.mamePathSetting;
   if (typeof config.machine !== 'string' || !config.machine) {
     return { error: 'The "retro" configuration needs "machine", e.g. "spectrum".' };
   }

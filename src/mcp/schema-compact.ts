@@ -32,7 +32,8 @@ function compact(node: unknown, output: boolean): unknown {
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'propertyNames' && (value as Json)?.type === 'string') continue;
-    if (output && key === 'additionalProperties' && (value === false || isEmpty(value))) continue;
+    // inputs' too: start_session takes any key (and refuses the unknown ones in its own words)
+    if (key === 'additionalProperties' && (value === false || isEmpty(value))) continue;
     if (key === 'anyOf' && Array.isArray(value) && typeof (node as Json).description === 'string') {
       out[key] = value.map((branch) => (briefObject(branch) ? { type: 'object' } : compact(branch, output)));
       continue;

@@ -108,6 +108,8 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
   annotations: Annotations;
   /** input options accepted but left out of tools/list (dotted paths, e.g. user-only launch options) */
   unadvertised?: readonly string[];
+  /** arguments it does not list reach `run`, which refuses them in its own words (a launch option is never dropped) */
+  openInput?: boolean;
   run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<ToolOutcome<z.infer<z.ZodObject<O>>>>;
 }
 
@@ -237,7 +239,7 @@ export async function invokeTool(
   args: Record<string, unknown>,
   ctx: ToolContext,
 ): Promise<CallToolResult> {
-  const parsed = z.object(def.input).safeParse(args);
+  const parsed = inputSchema(def).safeParse(args);
   if (!parsed.success) return errorResult(badRequest(`Invalid arguments for ${def.name}: ${parsed.error.message}`));
   return runTool(def, parsed.data, ctx);
 }
@@ -248,7 +250,7 @@ export function registerToolDef(server: McpServer, def: ToolDef, ctx: ToolContex
     {
       title: def.title,
       description: def.description,
-      inputSchema: z.object(def.input),
+      inputSchema: inputSchema(def),
       outputSchema: advertisedOutput(def),
       annotations: {
         title: def.title,
@@ -260,6 +262,10 @@ export function registerToolDef(server: McpServer, def: ToolDef, ctx: ToolContex
     },
     (args: Record<string, unknown>, extra: RequestExtra) => runTool(def, args, { ...ctx, call: callContext(extra) }),
   );
+}
+
+function inputSchema(def: ToolDef): z.ZodObject {
+  return def.openInput ? z.looseObject(def.input) : z.object(def.input);
 }
 
 type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -98,8 +98,10 @@ export function connectorFor(connectors: readonly Connector[], machine: string, 
 
 /**
  * Untrusted launch arguments → a LaunchConfig with the common options and
- * the chosen connector's own (others' are dropped). Shapes only: files and
- * processes are checked by the launcher while booting.
+ * the chosen connector's own. Anything else is refused, never dropped: an
+ * option of another emulator names the ones that take it, an unknown one is
+ * said to be unknown. Shapes only: files and processes are checked by the
+ * launcher while booting.
  */
 export function parseLaunchConfig(
   connectors: readonly Connector[],
@@ -111,12 +113,27 @@ export function parseLaunchConfig(
   if (typeof args.machine !== 'string' || !args.machine) throw bad('The launch needs "machine", e.g. "spectrum".');
   if (args.emulator !== undefined && typeof args.emulator !== 'string') throw bad('"emulator" must be a string.');
   const connector = connectorFor(connectors, args.machine, args.emulator);
-  const schema = z.object({ ...COMMON_OPTIONS, ...connector.options });
+  refuseOthers(connectors, connector, Object.keys(args));
+  const schema = z.strictObject({ ...COMMON_OPTIONS, ...connector.options, emulator: z.string().optional() });
   const parsed = schema.safeParse(args, { reportInput: true });
   if (!parsed.success) throw bad(parsed.error.issues.map(sentence).join(' '));
   const config = { ...parsed.data, emulator: connector.kind } as LaunchConfig;
   for (const key of Object.keys(config) as (keyof LaunchConfig)[]) if (config[key] === undefined) delete config[key];
   return { connector, config };
+}
+
+/** Options the chosen connector does not take: whose they are, or that nobody's. */
+function refuseOthers(connectors: readonly Connector[], chosen: Connector, keys: string[]): void {
+  const own = new Set(['emulator', ...Object.keys(COMMON_OPTIONS), ...Object.keys(chosen.options)]);
+  const foreign = keys.filter((k) => !own.has(k));
+  if (!foreign.length) return;
+  const sentences = foreign.map((key) => {
+    const takers = connectors.filter((c) => key in c.options).map((c) => `"${c.kind}"`);
+    return takers.length
+      ? `"${key}" is an option of emulator ${takers.join(', ')}, not of "${chosen.kind}".`
+      : `"${key}" is not a launch option.`;
+  });
+  throw bad(`${sentences.join(' ')} Emulator "${chosen.kind}" takes: ${[...own].join(', ')}.`);
 }
 
 /** launch.json variables that resolve to nothing arrive as "" or null: as if not given. */

@@ -62,12 +62,13 @@ test('launch args: every schema attribute is read, and the session is always ask
       vicePath: '/v',
       viceMonitor: '127.0.0.1:6502',
       screenRefreshFps: 2,
+      dapToken: 'serve-token',
     },
     CONNECTORS,
   ).config;
   assert.equal(viceConfig.screenRefreshFps, 2);
   const builtinConfig = parseLaunchArgs(
-    { machine: 'c64', emulator: 'builtin', program: 'a.prg', drive8: 'disk.d64' },
+    { machine: 'c64', emulator: 'builtin', program: 'a.prg', drive8: 'disk.d64', builtinMonitorPort: 0 },
     CONNECTORS,
   ).config;
   assert.equal(builtinConfig.drive8, 'disk.d64');

@@ -1,6 +1,7 @@
 /** The built-in C64: runs in this process and serves the VICE binary monitor, so the VICE client drives it. */
 import * as z from 'zod/v4';
 import type { ConnectorDescriptor } from '../descriptor.js';
+import { DRIVE8_OPTION } from '../../core/shared-launch-options.js';
 import { NEEDS_PROGRAM } from '../mame/descriptor.js';
 import { viceToolGroup } from '../vice/front/mcp-group.js';
 import { VICE_FEATURE } from '../vice/vice-target.js';
@@ -13,7 +14,7 @@ export const builtinConnector: ConnectorDescriptor = {
   machines: ['c64'],
   defaultFor: ['c64'],
   options: {
-    drive8: z.string().optional().describe('c64 device 8: folder or .d64'),
+    drive8: DRIVE8_OPTION,
     history: z
       .object({
         seconds: z.number().min(0).optional().describe('machine seconds kept (default 60; 0: no history)'),
@@ -21,6 +22,13 @@ export const builtinConnector: ConnectorDescriptor = {
       })
       .optional()
       .describe('time travel: the recorded past of the built-in C64'),
+    builtinMonitorPort: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe('user-only: also serve the VICE binary monitor on this 127.0.0.1 port (0: a free one)'),
   },
   // a path on the host: from an agent only inside its roots
   hostPaths: ['drive8'],

@@ -1,6 +1,7 @@
 /** The MAME connector: any MAME driver through the mamebridge Lua plugin. */
 import * as z from 'zod/v4';
 import type { ConnectorDescriptor } from '../descriptor.js';
+import { EXTRA_ARGS_OPTION } from '../../core/shared-launch-options.js';
 import { mameToolGroup } from './front/mcp-group.js';
 import { MAME_RAW_FEATURE } from './mame-raw.js';
 import { launchMameTarget } from './mame-target.js';
@@ -22,11 +23,7 @@ export const mameConnector: ConnectorDescriptor = {
       .describe("MAME ROM folder(s): a list, or one string split on ';' as MAME does"),
     media: z.record(z.string(), z.string()).optional().describe('user-only: MAME media, {"cart": "game.bin"}'),
     headless: z.boolean().optional().describe('no window or sound (default true)'),
-    extraArgs: z
-      .array(z.string())
-      .max(32, { error: 'takes at most 32 arguments' })
-      .optional()
-      .describe('user-only: MAME arguments'),
+    extraArgs: EXTRA_ARGS_OPTION,
   },
   launchJsonDefaults: { media: {}, headless: true },
   notInLaunchJson: ['extraArgs'],

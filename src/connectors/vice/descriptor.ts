@@ -1,6 +1,7 @@
 /** The VICE connector: a real x64sc (started, or attached to by its binary monitor), machine c64. */
 import * as z from 'zod/v4';
 import type { ConnectorDescriptor } from '../descriptor.js';
+import { DRIVE8_OPTION, EXTRA_ARGS_OPTION } from '../../core/shared-launch-options.js';
 import { NEEDS_PROGRAM } from '../mame/descriptor.js';
 import { viceToolGroup } from './front/mcp-group.js';
 import { launchViceTarget } from './launcher.js';
@@ -17,6 +18,8 @@ export const viceConnector: ConnectorDescriptor = {
       .regex(/^[\w.-]+:\d+$/, { error: 'must be "host:port", e.g. "127.0.0.1:6502"' })
       .optional()
       .describe('attach to a VICE binary monitor at "host:port"'),
+    extraArgs: EXTRA_ARGS_OPTION,
+    drive8: DRIVE8_OPTION,
     screenRefreshFps: z
       .literal(VICE_FRAME_SOURCE.rates as number[])
       .optional()
@@ -24,6 +27,9 @@ export const viceConnector: ConnectorDescriptor = {
   },
   // the rate is the user's: each frame stops their VICE; an agent's watch_screen and screenshot keep within it
   notForAgents: ['screenRefreshFps'],
+  // a path on the host: from an agent only inside its roots
+  hostPaths: ['drive8'],
+  notInLaunchJson: ['extraArgs'],
   stopsAtEntry: true,
   missingProgram: (config) => (config.program || config.viceMonitor ? undefined : NEEDS_PROGRAM),
   launch: launchViceTarget,

@@ -48,7 +48,8 @@ export function resolveVicePath(config: Pick<LaunchConfig, 'vicePath' | 'cwd'>):
  * x64sc's arguments: defaults only; no sound output, but the SID emulated
  * (VICE's register-dump device into the null device: with its dummy device
  * the SID is not clocked, and voice 3's oscillator and envelope read 0);
- * binary monitor on loopback, inject-mode PRG autostart.
+ * binary monitor on loopback, inject-mode PRG autostart; drive 8 from
+ * `drive8`, then the user's `extraArgs`.
  */
 export function viceArgs(port: number, config: LaunchConfig): string[] {
   return [
@@ -65,8 +66,22 @@ export function viceArgs(port: number, config: LaunchConfig): string[] {
     '1',
     '+autostart-delay-random',
     ...(config.throttle ? [] : ['-warp']),
+    ...drive8Args(config),
     ...(config.extraArgs ?? []),
   ];
+}
+
+const DISK_IMAGE = /\.(d64|d71|d81|g64|x64)$/i;
+
+/**
+ * Device 8 as the built-in gives it: a disk image attached to drive 8, or a
+ * host folder as VICE's file-system device (IEC-level, so it works beside
+ * true drive emulation).
+ */
+function drive8Args(config: LaunchConfig): string[] {
+  if (!config.drive8) return [];
+  const path = resolve(config.cwd ?? process.cwd(), config.drive8);
+  return DISK_IMAGE.test(path) ? ['-8', path] : ['-iecdevice8', '-device8', '1', '-fs8', path];
 }
 
 export async function freePort(): Promise<number> {
@@ -87,7 +102,17 @@ export async function launchViceTarget(
 ): Promise<Target> {
   if (config.machine !== 'c64')
     throw unsupported(`The VICE connector drives x64sc (machine "c64"), not "${config.machine}".`);
-  if (config.viceMonitor) return attach(config, opts);
+  if (config.viceMonitor) {
+    // options of x64sc's command line cannot reach a VICE that is already running
+    const given = (['extraArgs', 'drive8'] as const).filter((k) => config[k] !== undefined);
+    if (given.length)
+      throw unsupported(
+        `${given.join(' and ')} start x64sc with them; a VICE attached to (viceMonitor) was started without. ` +
+          'Give them on its own command line, or launch without viceMonitor.',
+        { options: given },
+      );
+    return attach(config, opts);
+  }
   const exe = resolveVicePath(config);
   const port = await freePort();
   opts.onProgress?.(`Starting ${exe} with the binary monitor on 127.0.0.1:${port}`);

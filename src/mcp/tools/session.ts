@@ -5,7 +5,6 @@ import { RetroError } from '../../core/errors.js';
 import { USER_ONLY_LAUNCH_OPTIONS, agentLaunchConfig } from '../../session/launch-policy.js';
 import { COMMON_OPTIONS, allLaunchOptions, parseLaunchConfig } from '../../session/launch-options.js';
 import type { Connector } from '../../core/connector.js';
-import type { LaunchConfig } from '../../core/launch.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop } from '../format.js';
 import { MAX_WAIT_MS, waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
@@ -33,6 +32,7 @@ const startSession = (connectors: readonly Connector[]) =>
       'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
       'User-only options are not listed.',
     unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*'],
+    openInput: true,
     input: {
       ...allLaunchOptions(connectors, true),
       machine: COMMON_OPTIONS.machine.default('spectrum'),
@@ -47,11 +47,12 @@ const startSession = (connectors: readonly Connector[]) =>
     },
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
     async run({ wait, timeout_ms, ...args }, ctx) {
-      const allowed = agentLaunchConfig({ ...args } as LaunchConfig, ctx.launchPolicy);
-      const parsed = parseLaunchConfig(connectors, allowed);
+      // shapes first (an option the emulator does not take is refused, never dropped), then the user's policy
+      const parsed = parseLaunchConfig(connectors, args);
       const connector = parsed.connector;
+      const allowed = agentLaunchConfig(parsed.config, ctx.launchPolicy);
       const roots = await allowedRoots(ctx);
-      const config = hostPathsInRoots(connector, parsed.config, roots);
+      const config = hostPathsInRoots(connector, allowed, roots);
       launchFilesInRoots(config, roots);
       await connector.checkMachine?.(config);
       await requireProgramFile(config);

@@ -55,7 +55,8 @@ export async function unwind6502Cc65(
     const ret = (word + 1) & 0xffff;
     const caller = index.functionAt(ret);
     if (!caller || word < 2 || (await read(word - 2, 1))[0] !== OP_JSR) continue;
-    entry = entry !== undefined && fn ? await callerEntry(fn, entry, caller, word - 2, index, read, spAddress) : undefined;
+    entry =
+      entry !== undefined && fn ? await callerEntry(fn, entry, caller, word - 2, index, read, spAddress) : undefined;
     frames.push({
       pc: ret,
       sp: (at + 1) & 0xff,
