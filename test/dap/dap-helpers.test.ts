@@ -68,7 +68,14 @@ test('launch args: every schema attribute is read, and the session is always ask
   ).config;
   assert.equal(viceConfig.screenRefreshFps, 2);
   const builtinConfig = parseLaunchArgs(
-    { machine: 'c64', emulator: 'builtin', program: 'a.prg', drive8: 'disk.d64', builtinMonitorPort: 0 },
+    {
+      machine: 'c64',
+      emulator: 'builtin',
+      program: 'a.prg',
+      drive8: 'disk.d64',
+      builtinMonitorPort: 0,
+      history: { seconds: 0 },
+    },
     CONNECTORS,
   ).config;
   assert.equal(builtinConfig.drive8, 'disk.d64');
