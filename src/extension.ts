@@ -139,6 +139,7 @@ export function activate(context: vscode.ExtensionContext): void {
         vscodeVersion: vscode.version,
         manager,
         problems,
+        connectors: CONNECTORS,
       });
       await vscode.env.clipboard.writeText(report);
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: report });

@@ -52,6 +52,8 @@ export interface Connector {
    * names in `machines` are all it takes, checked by the launch options.
    */
   checkMachine?(config: LaunchConfig): Promise<void>;
+  /** what it finds on this computer, as lines for the diagnostics report (MAME: which binary runs which driver) */
+  diagnose?(): Promise<string[]>;
   readonly launch: TargetLauncher;
   /** the typed features its targets provide (Target.features) */
   readonly features: readonly FeatureKey<unknown>[];

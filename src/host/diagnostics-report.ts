@@ -4,6 +4,7 @@
  * warnings and errors the extension logged. Plain Node; the command copies and shows it.
  */
 import { execFile } from 'node:child_process';
+import type { Connector } from '../core/connector.js';
 import type { SessionManagerApi } from '../session/types.js';
 
 interface Tool {
@@ -60,6 +61,8 @@ export async function diagnosticsReport(opts: {
   vscodeVersion?: string;
   manager: SessionManagerApi;
   problems: RecentProblems;
+  /** each one's own findings (MAME: which binary runs which driver) */
+  connectors?: readonly Pick<Connector, 'kind' | 'diagnose'>[];
 }): Promise<string> {
   const out = ['# Retro Debug diagnostics', ''];
   out.push(
@@ -71,6 +74,11 @@ export async function diagnosticsReport(opts: {
   );
   const versions = await Promise.all(TOOLS.map(versionOf));
   TOOLS.forEach((t, i) => out.push(`- ${t.label}: ${versions[i] ?? 'not found on PATH'}`));
+  for (const c of opts.connectors ?? []) {
+    if (!c.diagnose) continue;
+    const lines = await c.diagnose().catch((err: Error) => [`could not look: ${err.message}`]);
+    out.push('', `## ${c.kind}`, '', ...lines.map((l) => `- ${l}`));
+  }
   out.push('', '## Sessions', '');
   const sessions = opts.manager.list();
   if (!sessions.length) out.push('(none)');

@@ -7,6 +7,7 @@ import { MAME_RAW_FEATURE } from './mame-raw.js';
 import { launchMameTarget } from './mame-target.js';
 import { requireDriver } from './driver-check.js';
 import { mameForMachine } from './mame-finder.js';
+import { mameDriverReport } from './mame-report.js';
 
 export const NEEDS_PROGRAM =
   'launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).';
@@ -38,6 +39,7 @@ export const mameConnector: ConnectorDescriptor = {
     }
     await requireDriver(mamePath, config.machine);
   },
+  diagnose: mameDriverReport,
   launch: launchMameTarget,
   features: [MAME_RAW_FEATURE],
   toolGroups: [mameToolGroup],
