@@ -27,13 +27,56 @@ function globalDetail(info: DebugInfo, g: Variable): string | undefined {
   return `${g.type.name}, ${sizeOf(g.type)} bytes at ${addressText(info, g.storage.address)}`;
 }
 
+/**
+ * C text's lines with comments (and string and character literals) blanked out, line count kept: a
+ * comment that mentions a function, e.g. `/* paint(x) draws … *\/`, is no definition.
+ */
+export function codeOnlyLines(text: string): string[] {
+  let inBlock = false;
+  return text.split('\n').map((line) => {
+    let out = '';
+    for (let i = 0; i < line.length; i++) {
+      if (inBlock) {
+        if (line.startsWith('*/', i)) {
+          inBlock = false;
+          i++;
+        }
+        out += ' ';
+        continue;
+      }
+      if (line.startsWith('/*', i)) {
+        inBlock = true;
+        out += ' ';
+        i++;
+        continue;
+      }
+      if (line.startsWith('//', i)) break;
+      const quote = line[i];
+      if (quote === '"' || quote === "'") {
+        let j = i + 1;
+        while (j < line.length && line[j] !== quote) j += line[j] === '\\' ? 2 : 1;
+        out += quote + ' '.repeat(Math.max(0, Math.min(j, line.length) - i - 1)) + quote;
+        i = j;
+        continue;
+      }
+      out += line[i];
+    }
+    return out;
+  });
+}
+
+/** Debug infos newest first, so that of two builds of the same sources (F5's build/ beside one's own) the newer wins. */
+async function newestFirst(index: WorkspaceIndex) {
+  return (await index.debugInfos()).sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
 /** The 0-based line where `name` is defined in C text: `name(` on a line not ending in `;`, or a declaration. */
 function definitionLine(
   text: string,
   name: string,
   isFunction: boolean,
 ): { line: number; character: number } | undefined {
-  const lines = text.split('\n');
+  const lines = codeOnlyLines(text);
   const re = isFunction
     ? new RegExp(`^[^;#/]*\\b${name}\\s*\\([^;]*$`)
     : new RegExp(`^\\s*(?!return\\b)[A-Za-z_][\\w\\s*]*\\b${name}\\s*(\\[[^\\]]*\\]\\s*)?(=|;)`);
@@ -45,15 +88,18 @@ function definitionLine(
 
 export async function cSymbolsOfFile(index: WorkspaceIndex, path: string, text: string): Promise<DocumentSymbol[]> {
   const out: DocumentSymbol[] = [];
-  for (const { info } of await index.debugInfos()) {
-    for (const f of info.functions.filter((fn) => fn.file && sameSource(fn.file, path))) {
+  const seen = new Set<string>(); // each name once, from the newest build
+  for (const { info } of await newestFirst(index)) {
+    for (const f of info.functions.filter((fn) => fn.file && sameSource(fn.file, path) && !seen.has(fn.name))) {
       const at = definitionLine(text, f.name, true);
       if (at) out.push(symbol(f.name, SymbolKind.Function, functionDetail(info, f), at));
+      seen.add(f.name);
     }
-    for (const g of info.globals) {
+    for (const g of info.globals.filter((v) => !seen.has(v.name))) {
       const detail = globalDetail(info, g);
       const at = detail && definitionLine(text, g.name, false);
       if (detail && at) out.push(symbol(g.name, SymbolKind.Variable, detail, at));
+      if (detail && at) seen.add(g.name);
     }
   }
   return out;
@@ -103,12 +149,14 @@ export interface SizeLens {
 /** One lens per C function of this file that the debug info knows. Cycle counts are not measured yet. */
 export async function codeLenses(index: WorkspaceIndex, path: string, text: string): Promise<SizeLens[]> {
   const out: SizeLens[] = [];
-  for (const { info } of await index.debugInfos())
-    for (const f of info.functions.filter((fn) => fn.file && sameSource(fn.file, path))) {
+  const seen = new Set<string>(); // one lens per function, from the newest build of this file
+  for (const { info } of await newestFirst(index))
+    for (const f of info.functions.filter((fn) => fn.file && sameSource(fn.file, path) && !seen.has(fn.name))) {
+      seen.add(f.name);
       const at = definitionLine(text, f.name, true);
       if (at) out.push({ line: at.line, title: functionDetail(info, f) });
     }
-  return out;
+  return out.sort((a, b) => a.line - b.line);
 }
 
 /** A C global or function named under the cursor: where it lives and how big it is. */

@@ -24,6 +24,8 @@ const MAX_SOURCE_BYTES = 2_000_000;
 export interface LoadedDebugInfo {
   path: string;
   info: DebugInfo;
+  /** when the file was written: of two builds of the same sources, the newer one describes them */
+  mtimeMs: number;
 }
 
 export class WorkspaceIndex {
@@ -91,7 +93,7 @@ export class WorkspaceIndex {
       if (entry?.mtimeMs !== mtimeMs) {
         entry = { mtimeMs };
         try {
-          entry.loaded = { path, info: await loadDebugInfo(path) };
+          entry.loaded = { path, info: await loadDebugInfo(path), mtimeMs };
         } catch (err) {
           entry.error = `${path}: ${(err as Error).message}`;
         }

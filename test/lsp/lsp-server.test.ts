@@ -257,3 +257,35 @@ test('a rebuild refreshes the code lens: the server asks the client to, and the 
   await refreshed;
   assert.match((await lensOfPaint()) ?? '', new RegExp(`^${paintSize()} bytes`));
 });
+
+test('lenses once: a second build of the same sources (F5 writes build/) and a comment naming a function add none', async () => {
+  const main = join(c64(), 'main.c');
+  const text = readFileSync(main, 'utf8');
+  writeFileSync(main, `/* paint(\n   is called by main() each frame */\n// see paint(x) below\n${text}`);
+  mkdirSync(join(c64(), 'build'), { recursive: true });
+  const refreshed = lsp.nextLensRefresh(10_000);
+  execFileSync(
+    'cl65',
+    ['-t', 'c64', '-g', '-Wl', '--dbgfile,build/c64.dbg', '-o', 'build/c64.prg', 'main.c', 'border.s'],
+    { cwd: c64() },
+  );
+  await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+    changes: [{ uri: lsp.uri(join(c64(), 'build', 'c64.dbg')), type: 1 }],
+  });
+  await refreshed;
+  await lsp.connection.sendNotification('textDocument/didClose', { textDocument: { uri: lsp.uri(main) } });
+  await lsp.open(main, 'c');
+  const lenses = await lsp.connection.sendRequest<CodeLens[]>('textDocument/codeLens', {
+    textDocument: { uri: lsp.uri(main) },
+  });
+  assert.deepEqual(
+    lenses.map((l) => l.range.start.line),
+    [lineOf(main, 'static void paint').line, lineOf(main, 'int main(void)').line],
+    JSON.stringify(lenses),
+  );
+  const symbols = await lsp.connection.sendRequest<DocumentSymbol[]>('textDocument/documentSymbol', {
+    textDocument: { uri: lsp.uri(main) },
+  });
+  const names = symbols.map((x) => x.name).filter((n) => n === 'paint' || n === 'main');
+  assert.deepEqual(names.sort(), ['main', 'paint'], 'each function once in the outline');
+});
