@@ -57,15 +57,18 @@ export function userSentence(err: RetroError, holderLabel?: string): string {
   }
 }
 
-/** A DAP error message for anything thrown. */
-export function toDapMessage(thrown: unknown, holderLabel?: string): DebugProtocol.Message {
+/**
+ * A DAP error message for anything thrown. `showUser` false where VS Code shows the message in place (an
+ * evaluate: the Debug Console prints it, a watch shows it), so that a typo does not also raise a toast.
+ */
+export function toDapMessage(thrown: unknown, holderLabel?: string, showUser = true): DebugProtocol.Message {
   const err = asRetroError(thrown);
   return {
     id: CODE_IDS[err.code] ?? CODE_IDS.internal,
     // `variables` is present (and empty) so that "{…}" inside a C value is never taken for a placeholder.
     format: userSentence(err, holderLabel),
     variables: {},
-    showUser: true,
+    showUser,
   };
 }
 

@@ -304,7 +304,8 @@ export class RetroDebugSession extends DebugSession {
     response: DebugProtocol.EvaluateResponse,
     args: DebugProtocol.EvaluateArguments,
   ): void {
-    this.handle(response, () => evaluate(this.binding, this.handles, args));
+    // the Debug Console and watches show an evaluate's error themselves: no toast on top
+    this.handle(response, () => evaluate(this.binding, this.handles, args), undefined, false);
   }
 
   protected override setVariableRequest(
@@ -398,6 +399,7 @@ export class RetroDebugSession extends DebugSession {
     response: R,
     work: () => Promise<R['body'] | void>,
     answered?: () => void,
+    showUser = true,
   ): void {
     Promise.resolve()
       .then(work)
@@ -406,14 +408,14 @@ export class RetroDebugSession extends DebugSession {
           if (body !== undefined) response.body = body;
           this.sendResponse(response);
         },
-        (err) => this.sendError(response, err),
+        (err) => this.sendError(response, err, showUser),
       )
       .finally(answered);
   }
 
-  private async sendError(response: DebugProtocol.Response, err: unknown): Promise<void> {
+  private async sendError(response: DebugProtocol.Response, err: unknown, showUser = true): Promise<void> {
     try {
-      this.sendErrorResponse(response, toDapMessage(err, await this.binding.holderLabel(err)));
+      this.sendErrorResponse(response, toDapMessage(err, await this.binding.holderLabel(err), showUser));
     } catch {
       // the connection is gone
     }
