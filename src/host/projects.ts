@@ -144,10 +144,12 @@ export function launchConfigurationFor(p: Project, workspaceFolder?: string): Re
     return rel ? `\${workspaceFolder}/${rel}` : '${workspaceFolder}';
   };
   const common = { type: DEBUG_TYPE, request: 'launch', preLaunchTask: taskLabel(p), cwd: inWs(p.dir) };
+  // a project at the workspace root is named by its folder, not "." ("Retro: . (MAME spectrum)")
+  const title = p.name === '.' ? basename(p.dir) || 'program' : p.name;
   if (p.toolchain === 'cc65')
     return {
       ...common,
-      name: `Retro: ${p.name} (built-in C64)`,
+      name: `Retro: ${title} (built-in C64)`,
       machine: 'c64',
       emulator: 'builtin',
       program: inWs(p.program),
@@ -157,12 +159,12 @@ export function launchConfigurationFor(p: Project, workspaceFolder?: string): Re
   if (p.toolchain === 'sdcc')
     return {
       ...common,
-      name: `Retro: ${p.name} (MAME spectrum)`,
+      name: `Retro: ${title} (MAME spectrum)`,
       machine: 'spectrum',
       emulator: 'mame',
       program: inWs(p.program),
       debugInfo: inWs(p.debugInfo!),
       stopOnEntry: true,
     };
-  return { ...common, name: `Retro: ${p.name} (DOSBox)`, machine: 'dos', emulator: 'dosbox', program: inWs(p.program) };
+  return { ...common, name: `Retro: ${title} (DOSBox)`, machine: 'dos', emulator: 'dosbox', program: inWs(p.program) };
 }

@@ -110,3 +110,10 @@ test("F5 without launch.json debugs the active file's project, built first; seve
   assert.ok('error' in unsure);
   assert.match(unsure.error, /one of the projects \(asmproj, c64-demo, dos\/keyecho\.asm, zx-demo\)/);
 });
+
+test('a project at the workspace root is named by its folder in launch configurations, not "."', async () => {
+  const [root] = await detectProjects(join(ws, 'zx-demo'));
+  assert.equal(root.name, '.');
+  const config = launchConfigurationFor(root, join(ws, 'zx-demo'));
+  assert.equal(config.name, 'Retro: zx-demo (MAME spectrum)');
+});
