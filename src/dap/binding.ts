@@ -6,6 +6,7 @@
  */
 import { basename, resolve } from 'node:path';
 import { CapabilitiesEvent, ThreadEvent } from '@vscode/debugadapter';
+import { hasTimeTravel } from '../session/time-travel.js';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError, noSession, launchFailed } from '../core/errors.js';
 import type { StopInfo } from '../core/target.js';
@@ -235,6 +236,7 @@ export class DapBinding {
   private async reportCurrentStop(reasonOverride?: 'entry'): Promise<void> {
     const session = this.me?.session;
     if (!session) return;
+    if (hasTimeTravel(session)) this.sendEvent(new CapabilitiesEvent({ supportsStepBack: true }));
     try {
       const status = await session.status();
       if (status.state !== 'stopped') return;

@@ -10,6 +10,7 @@
  */
 import { DebugSession, InitializedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { reverseContinueTarget, stepBackTarget, travelTo } from '../session/time-travel.js';
 import { unsupported, sessionExists, badRequest } from '../core/errors.js';
 import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
@@ -249,6 +250,19 @@ export class RetroDebugSession extends DebugSession {
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
     this.run(response, (me) => me.stepOut());
+  }
+
+  /** Step Back: the C line run before this one (an instruction in the Disassembly view), in the recorded past. */
+  protected override stepBackRequest(
+    response: DebugProtocol.StepBackResponse,
+    args: DebugProtocol.StepBackArguments,
+  ): void {
+    this.run(response, async (me) => travelTo(me, await stepBackTarget(me.session, granularity(args?.granularity))));
+  }
+
+  /** Reverse Continue: back to the latest earlier breakpoint hit (logpoints do not stop), else the history's start. */
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
+    this.run(response, async (me) => travelTo(me, (await reverseContinueTarget(me.session)).cycle));
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {

@@ -34,5 +34,6 @@ export function describeStop(stop: StopInfo, location?: SourceLocation): string 
   const where = location
     ? `${location.function ? `${location.function}, ` : ''}${basename(location.path ?? location.file)}:${location.line}`
     : `PC ${pc}`;
-  return `${WORDS[stop.reason] ?? 'Stopped'} (${where})`;
+  const past = stop.inPast ? ' — time travel: the recorded past; resuming discards the later history' : '';
+  return `${WORDS[stop.reason] ?? 'Stopped'} (${where})${past}`;
 }

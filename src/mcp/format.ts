@@ -57,6 +57,7 @@ export function formatStop(status: SessionStatus) {
     location: stop.location ?? status.location,
     breakpoint_ids: stop.breakpoint_ids,
     ...(stop.pages ? { pages: stop.pages } : {}),
+    ...(stop.inPast ? { in_past: true } : {}),
   };
 }
 

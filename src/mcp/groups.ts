@@ -7,6 +7,7 @@ import type { Connector } from '../core/connector.js';
 import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
 import { runTo } from './tools/run-to.js';
+import { historyTools } from './tools/history.js';
 import { memoryTools, rawTools } from './tools/raw.js';
 import { memoryExportTools } from './tools/memory-export.js';
 import { screenTools, screenWatchTools } from './tools/screen.js';
@@ -27,6 +28,12 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
       name: 'c',
       description: 'C-level debugging: breakpoints, run control, run_to, backtrace, variables',
       tools: [...cTools, runTo],
+    },
+    {
+      name: 'history',
+      description:
+        'time travel (built-in C64): last_write (who corrupted a value), go_to a frame or the present, history',
+      tools: historyTools,
     },
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
     {
@@ -66,6 +73,7 @@ export const PROFILES: Record<Profile, readonly string[]> = {
   full: [
     'session',
     'c',
+    'history',
     'memory',
     'raw',
     'screen',
@@ -80,7 +88,7 @@ export const PROFILES: Record<Profile, readonly string[]> = {
   /** any MAME machine, no C program needed: run control, bytes, screen and the raw MAME tools */
   raw: ['session', 'c', 'memory', 'raw', 'screen', 'mame'],
   /** a C64 in VICE or the built-in: live C debugging plus the vice_* tools */
-  vice: ['session', 'c', 'memory', 'raw', 'screen', 'vice'],
+  vice: ['session', 'c', 'history', 'memory', 'raw', 'screen', 'vice'],
 };
 
 /** The groups of `profile` among `groups`. */

@@ -69,6 +69,7 @@ export const stopSchema = z.object({
     .record(z.string(), z.number().int())
     .optional()
     .describe('machines with memory windows (the Sprinter): the RAM page each window showed at the stop'),
+  in_past: z.boolean().optional().describe('a recorded past moment'),
 });
 
 export const leaseSchema = z.object({

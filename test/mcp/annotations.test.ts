@@ -69,6 +69,7 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
       'decode_c64_char_screen',
       'decode_c64_sprites',
       'list_tool_groups',
+      'history',
     ],
   },
   // a capture may also write a new file (no overwrite unless asked); a later capture shows a later screen
@@ -91,7 +92,7 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
   },
   'runs, stops or steps the CPU': {
     hints: hints(false, false, false),
-    tools: ['resume', 'pause', 'step', 'run_to', 'step_instruction', 'vice_execute'],
+    tools: ['resume', 'pause', 'step', 'run_to', 'step_instruction', 'vice_execute', 'go_to', 'last_write'],
   },
   'sets or clears a breakpoint, watchpoint or checkpoint': {
     hints: hints(false, false, false),

@@ -1,0 +1,96 @@
+// Time travel over MCP on the built-in C64 (a cc65 game loop with a stray write): last_write finds the C line that
+// corrupted `lives` and moves the session there (in_past: true, the variables as they were), history shows the span,
+// go_to returns to the present; bad input (no address, outside the span, two targets) is refused and the session
+// stays where it was.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
+import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { REPO_ROOT, buildCc65Program, findMarkers } from '../support/c64-fixture.js';
+import { call, callExpectingError, connectHttpClient, startHttpServerOn, waitUntilReady } from '../mcp/mcp-helpers.js';
+
+let manager: SessionManager;
+let http: HttpMcpServer;
+let agent: Client;
+let markers: Awaited<ReturnType<typeof findMarkers>>;
+
+before(async () => {
+  const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'history'), ['game.c']);
+  markers = await findMarkers([join(dir, 'game.c')]);
+  manager = new SessionManager({ connectors: CONNECTORS });
+  http = await startHttpServerOn(manager, { outputDir: mkdtempSync(join(tmpdir(), 'c64-time-')), profile: 'vice' });
+  agent = await connectHttpClient(http, 'time-agent');
+  const started = await call(agent, 'start_session', {
+    machine: 'c64',
+    emulator: 'builtin',
+    program: join(dir, 'program.prg'),
+    cwd: dir,
+  });
+  await waitUntilReady(agent, started.session_id, 60_000);
+  await call(agent, 'set_breakpoint', { file: 'game.c', line: markers.trail.line, condition: 'frames == 70' });
+  const stop = await call(agent, 'resume', { wait: true, timeout_ms: 45_000 });
+  assert.equal(stop.location.line, markers.trail.line);
+});
+
+after(async () => {
+  await agent?.close().catch(() => undefined);
+  await http?.close();
+  await manager?.closeAll();
+});
+
+const value = async (expression: string) =>
+  parseInt((await call(agent, 'evaluate', { expression })).result.value as string, 10);
+
+test('last_write names the corrupting C line and moves there; go_to returns to the present', async () => {
+  assert.equal(await value('lives'), 64, 'corrupted at frame 64 (the frame count), not written since');
+  const found = await call(agent, 'last_write', { expression: 'lives' });
+  assert.equal(found.writer.line, markers.corrupt.line);
+  assert.equal(found.writer.function, 'corrupt');
+  assert.deepEqual([found.old, found.value], [3, 64]);
+  assert.equal(found.in_past, true);
+  assert.equal(found.stop.in_past, true);
+  assert.equal(await value('frames'), 64, 'the globals as they were at the write');
+
+  const span = await call(agent, 'history', {});
+  assert.equal(span.in_past, true);
+  assert.ok(span.start.frame <= span.now.frame && span.now.frame < span.end.frame, JSON.stringify(span));
+  assert.ok(span.bytes <= span.budget.max_bytes);
+
+  const back = await call(agent, 'go_to', { present: true });
+  assert.equal(back.in_past, false);
+  assert.equal(back.location.line, markers.trail.line);
+  assert.equal(await value('frames'), 70);
+  assert.equal((await call(agent, 'history', {})).in_past, false);
+});
+
+test('last_write on a struct field and an array element; go_to a frame', async () => {
+  const x = await call(agent, 'last_write', { expression: 'hero.x' });
+  assert.equal(x.writer.function, 'main');
+  assert.equal(x.value, 20);
+  await call(agent, 'go_to', { present: true });
+  const trail = await call(agent, 'last_write', { expression: 'trail[5]' });
+  assert.equal(trail.writer.line, markers.trail.line);
+  assert.equal((await value('frames')) & 7, 5);
+  const present = (await call(agent, 'history', {})).end.frame;
+  const moved = await call(agent, 'go_to', { frame: present - 20 });
+  assert.equal(moved.in_past, true);
+  assert.equal((await call(agent, 'history', {})).now.frame, present - 20);
+  await call(agent, 'go_to', { present: true });
+});
+
+test('bad input is refused and the session stays where it was', async () => {
+  const here = (await call(agent, 'session_status', {})).stop.pc;
+  await callExpectingError(agent, 'last_write', { expression: '1 + 2' }, 'bad_request');
+  await callExpectingError(agent, 'last_write', {}, 'bad_request');
+  const outside = await callExpectingError(agent, 'go_to', { cycle: 1 }, 'bad_request');
+  assert.match(outside.message, /outside the recorded history/);
+  await callExpectingError(agent, 'go_to', { frame: 1, present: true }, 'bad_request');
+  const status = await call(agent, 'session_status', {});
+  assert.equal(status.stop.pc, here);
+  assert.equal((await call(agent, 'history', {})).in_past, false);
+});
