@@ -83,7 +83,7 @@ export class DebugIndex {
   bodyStart(fn: FunctionInfo): number {
     const [from, to] = this.segmentsOf(fn);
     const t = this.lines;
-    if (from === to) return fn.start;
+    if (from === to || fn.noPrologue) return fn.start;
     const opening = this.segLine[from];
     // Without a prologue the body's first line shares the start address with the declaration line and owns it.
     const declaration = t.lowerBound(fn.start);

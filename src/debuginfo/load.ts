@@ -6,16 +6,23 @@ import type { DebugInfo } from './model.js';
 import { parseCdbWithWarnings } from './sdcc-cdb.js';
 import { parseCc65Dbg } from './cc65-dbg.js';
 import { sourceLocator } from './source-near.js';
+import { isAcmeReport, parseAcmeReport } from './acme-report.js';
+import { isTassListing, parseTassListing } from './tass-list.js';
+import { readSourceBeside } from './asm-sources.js';
 
 /** Debug-info files larger than this are refused rather than read into memory. */
 export const MAX_DEBUG_INFO_BYTES = 64 * 1024 * 1024;
 
+/** Beside a program, in the order a session looks for them. */
+export const DEBUG_INFO_EXTENSIONS = ['.cdb', '.dbg', '.rep', '.lst'];
+
 /** `workspace`: a folder where the sources a .dbg names may also be found. */
 export async function loadDebugInfo(path: string, opts: { workspace?: string } = {}): Promise<DebugInfo> {
   const ext = extname(path).toLowerCase();
-  if (ext !== '.cdb' && ext !== '.dbg') {
+  if (!DEBUG_INFO_EXTENSIONS.includes(ext)) {
     throw unsupported(
-      `${path}: unknown debug-info format "${ext || '(no extension)'}"; expected an SDCC .cdb or a cc65 .dbg file.`,
+      `${path}: unknown debug-info format "${ext || '(no extension)'}"; expected an SDCC .cdb, a cc65 .dbg, ` +
+        'an ACME report (.rep) or a 64tass listing (.lst).',
       { path },
     );
   }
@@ -28,7 +35,20 @@ export async function loadDebugInfo(path: string, opts: { workspace?: string } =
     const err = e as RetroError;
     throw new RetroError(err.code === 'too_large' ? 'too_large' : 'bad_debug_info', err.message, err.details);
   }
+  if (ext === '.rep' || ext === '.lst') return parseAssemblerListing(path, text, opts.workspace);
   if (ext === '.dbg') return parseCc65Dbg(text, { fileName: path, locateSource: sourceLocator(path, opts.workspace) });
   const { info, warnings } = parseCdbWithWarnings(text, { fileName: path });
   return warnings.length ? { ...info, warnings } : info;
+}
+
+/** An assembler's listing, told apart by its content (a .lst may come from ca65 or sdas too). */
+function parseAssemblerListing(path: string, text: string, workspace?: string): DebugInfo {
+  if (isAcmeReport(text)) return parseAcmeReport(text, { fileName: path });
+  if (isTassListing(text))
+    return parseTassListing(text, { fileName: path, readSource: readSourceBeside(path, workspace) });
+  throw unsupported(
+    `${path} is neither an ACME report (acme -r) nor a 64tass listing (64tass --list); other listings carry no ` +
+      "debug info this debugger reads: give the toolchain's debug-info file (cc65 .dbg, SDCC .cdb).",
+    { path },
+  );
 }

@@ -60,6 +60,8 @@ export interface FunctionInfo {
   params: Variable[];
   locals: Variable[];
   returnType?: CType;
+  /** assembly: no prologue to skip, the body is the first instruction on */
+  noPrologue?: boolean;
   /** true when the function sets up a frame pointer (Z80 SDCC: IX) */
   hasFramePointer?: boolean;
   /** cc65: C-stack bytes between the entry stack pointer and the body's (locals and saved register-bank bytes) */
@@ -82,6 +84,8 @@ export interface DebugInfo {
   symbols: { name: string; address: number; bank?: number }[];
   /** typedef names from the C sources (cc65, where the debug info has no types) */
   typedefs?: Record<string, CType>;
+  /** the function a session runs to at start when it is not `main` (an assembly program's SYS target) */
+  entry?: string;
   /** records the parser could not use and skipped, one sentence each naming the file and line (bounded) */
   warnings?: string[];
 }

@@ -24,7 +24,13 @@ function flagRows(cpu: string, register: string, value: number): VariableValue[]
   }));
 }
 
-const UNWINDERS: Record<string, Unwinder> = { 'z80/sdcc-cdb': unwindZ80Sdcc, '6502/cc65-dbg': unwind6502Cc65 };
+// the 6502 walk finds JSR return addresses on the hardware stack; assembly listings simply have no C stack pointer
+const UNWINDERS: Record<string, Unwinder> = {
+  'z80/sdcc-cdb': unwindZ80Sdcc,
+  '6502/cc65-dbg': unwind6502Cc65,
+  '6502/acme-report': unwind6502Cc65,
+  '6502/64tass-list': unwind6502Cc65,
+};
 
 /**
  * Read-only views of a stopped machine in C terms: locations, the call

@@ -4,7 +4,7 @@ import { asRetroError, unsupported, sessionExists, noSession } from '../core/err
 import { computeBuildId } from './build-id.js';
 import { DebugIndex } from '../debuginfo/index.js';
 import { checkProgramLoaded, programBytes } from './program-check.js';
-import { loadDebugInfo } from '../debuginfo/load.js';
+import { DEBUG_INFO_EXTENSIONS, loadDebugInfo } from '../debuginfo/load.js';
 import type { DebugInfo } from '../debuginfo/model.js';
 import { resolveFramePointers } from '../debuginfo/z80-frame.js';
 import type { Target } from '../core/target.js';
@@ -176,7 +176,8 @@ export class SessionManager implements SessionManagerApi {
         session.announceRunning(`Ready: ${config.machine} is running (no CPU debugger; run control is unsupported)`);
         return;
       }
-      const main = index?.functionByName('main');
+      const entryName = index?.info.entry ?? 'main';
+      const main = index?.functionByName(entryName);
       if (!main) {
         session.announceReady(
           { reason: 'entry', pc: (await target.status()).pc ?? 0 },
@@ -184,10 +185,13 @@ export class SessionManager implements SessionManagerApi {
         );
         return;
       }
-      session.setPhase('booting', 'Running to main');
-      const stop = await session.runTo(main.start, RUN_TO_MAIN_MS);
+      session.setPhase('booting', `Running to ${entryName}`);
+      // an assembly program's entry is the first instruction the launch already stopped at: running to it would pass it
+      const pc = (await target.status()).pc;
+      const stop =
+        pc === main.start ? { reason: 'entry' as const, pc } : await session.runTo(main.start, RUN_TO_MAIN_MS);
       await checkProgramLoaded(target, [main.start]);
-      session.announceReady({ ...stop, reason: 'entry' }, `Stopped at main (0x${main.start.toString(16)})`);
+      session.announceReady({ ...stop, reason: 'entry' }, `Stopped at ${entryName} (0x${main.start.toString(16)})`);
     } catch (err) {
       session.fail(err);
       await session.stop(`start failed: ${asRetroError(err).message}`).catch(() => undefined);
@@ -208,8 +212,8 @@ export class SessionManager implements SessionManagerApi {
   private debugInfoPath(config: LaunchConfig, cwd: string): string | undefined {
     if (config.debugInfo) return resolve(cwd, config.debugInfo);
     if (!config.program) return undefined;
-    // SDCC writes .cdb beside the program, cc65 (ld65 --dbgfile) conventionally .dbg
-    const guesses = ['.cdb', '.dbg'].map((ext) => resolve(cwd, config.program!).replace(/\.[^./]+$/, ext));
+    // SDCC writes .cdb beside the program, cc65 (ld65 --dbgfile) conventionally .dbg; ACME's report, 64tass's listing
+    const guesses = DEBUG_INFO_EXTENSIONS.map((ext) => resolve(cwd, config.program!).replace(/\.[^./]+$/, ext));
     return guesses.find((g) => existsSync(g));
   }
 }

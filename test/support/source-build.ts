@@ -41,12 +41,12 @@ export async function buildOnce(
   return dir;
 }
 
-/** `/* LINE:name *\/` markers in the sources, 1-based lines. */
+/** `/* LINE:name *\/` (C) or `; LINE:name` (assembly) markers in the sources, 1-based lines. */
 export async function findMarkers(sources: string[]): Promise<Record<string, { file: string; line: number }>> {
   const markers: Record<string, { file: string; line: number }> = {};
   for (const file of sources)
     (await readFile(file, 'utf8')).split('\n').forEach((text, i) => {
-      for (const m of text.matchAll(/\/\*\s*LINE:([\w-]+)\s*\*\//g)) markers[m[1]] = { file, line: i + 1 };
+      for (const m of text.matchAll(/(?:\/\*|;)\s*LINE:([\w-]+)/g)) markers[m[1]] = { file, line: i + 1 };
     });
   return markers;
 }
