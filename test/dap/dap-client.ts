@@ -21,6 +21,7 @@ const EVENTS = [
   'breakpoint',
   'invalidated',
   'memory',
+  'capabilities',
 ];
 
 export class RecordingClient extends DebugClient {

@@ -1,0 +1,74 @@
+// Reverse debugging over the DAP wire on the built-in C64 (a cc65 game loop): the adapter offers Step Back once the
+// target records; Step Back goes to the C line run before this one (the stop says it is the past), an instruction
+// back in the Disassembly view moves one instruction, Reverse Continue returns to the previous breakpoint hit with
+// the variables as they were, and continuing from the past runs on (the future is dropped) to the next hit.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { REPO_ROOT, buildCc65Program, findMarkers } from '../support/c64-fixture.js';
+import { RecordingClient } from '../dap/dap-client.js';
+
+let dc: RecordingClient;
+let markers: Awaited<ReturnType<typeof findMarkers>>;
+let source: string;
+
+before(async () => {
+  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'history'), ['game.c']);
+  source = join(dir, 'game.c');
+  markers = await findMarkers([source]);
+  dc = new RecordingClient();
+  await dc.start();
+  await dc.initialize();
+  await dc.launchAndConfigure(
+    { machine: 'c64', emulator: 'builtin', program: join(dir, 'program.prg'), cwd: dir, stopOnEntry: true },
+    async () => {
+      await dc.setBreakpointsRequest({ source: { path: source }, breakpoints: [{ line: markers.trail.line }] });
+    },
+  );
+  await dc.next('stopped', 60_000);
+});
+
+after(async () => {
+  await dc?.stop();
+});
+
+async function stopAfter(action: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
+  dc.drain('stopped');
+  await action();
+  return dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
+}
+
+async function frames(): Promise<number> {
+  const frame = await dc.topFrame();
+  const r = await dc.evaluateRequest({ expression: 'frames', frameId: frame.id, context: 'watch' });
+  return parseInt(r.body.result, 10);
+}
+
+test('Step Back, an instruction back, Reverse Continue, and continuing from the past', async () => {
+  const caps = await dc.next<DebugProtocol.CapabilitiesEvent>('capabilities', 10_000);
+  assert.equal(caps.body.capabilities.supportsStepBack, true);
+  await stopAfter(() => dc.continueRequest({ threadId: 1 }));
+  await stopAfter(() => dc.continueRequest({ threadId: 1 }));
+  assert.equal((await dc.topFrame()).line, markers.trail.line);
+  const present = await frames();
+
+  const back = await stopAfter(() => dc.send('stepBack', { threadId: 1 }));
+  assert.match(back.body.description ?? '', /time travel/);
+  assert.equal((await dc.topFrame()).line, markers.keys.line, 'the line run before the breakpoint line');
+  assert.equal(await frames(), present);
+
+  const before = (await dc.topFrame()).instructionPointerReference;
+  await stopAfter(() => dc.send('stepBack', { threadId: 1, granularity: 'instruction' }));
+  assert.notEqual((await dc.topFrame()).instructionPointerReference, before);
+
+  await stopAfter(() => dc.send('reverseContinue', { threadId: 1 }));
+  assert.equal((await dc.topFrame()).line, markers.trail.line);
+  assert.equal(await frames(), present - 1, 'the previous hit, with the globals as they were');
+
+  const resumed = await stopAfter(() => dc.continueRequest({ threadId: 1 }));
+  assert.doesNotMatch(resumed.body.description ?? '', /time travel/);
+  assert.equal(await frames(), present, 'running on from the past reaches the next hit');
+});
