@@ -13,7 +13,12 @@ const vsce = join(dirname(createRequire(import.meta.url).resolve('@vscode/vsce/p
 
 mkdirSync(dirname(out), { recursive: true });
 execFileSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
-execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], {
-  cwd: root,
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+// the extension page shows docs/extension-readme.md: what a VSIX user installs and does, not the repo's commands
+execFileSync(
+  process.execPath,
+  [vsce, 'package', '--no-dependencies', '--readme-path', 'docs/extension-readme.md', '--out', out],
+  {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  },
+);

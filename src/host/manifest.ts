@@ -11,6 +11,7 @@ import { ASM_LANGUAGES } from '../lsp/asm-dialect.js';
 import { problemMatcherContributions } from '../lsp/toolchain-messages.js';
 import { LAUNCH_SNIPPETS } from './launch-snippets.js';
 import { TASK_TYPE } from './projects.js';
+import { walkthroughs } from './walkthrough.js';
 
 export const EXTENSION_ID = 'retro-debug.retro-debug';
 export const MCP_PROVIDER_ID = 'retro-debug.mcp';
@@ -58,6 +59,11 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
       commandPalette: [{ command: COMMANDS.takeControl.command, when: `inDebugMode && debugType == ${DEBUG_TYPE}` }],
     },
     mcpServerDefinitionProviders: [{ id: MCP_PROVIDER_ID, label: MCP_PROVIDER_LABEL }],
+    walkthroughs: walkthroughs({
+      diagnostics: COMMANDS.diagnostics.command,
+      openScreen: COMMANDS.openScreen.command,
+      showMcpConnection: COMMANDS.showMcpConnection.command,
+    }),
     jsonValidation: [
       { fileMatch: ['*.dosprofile.json', '**/dos-profiles/*.json'], url: './schemas/dos-profile.schema.json' },
     ],

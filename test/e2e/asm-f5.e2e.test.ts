@@ -1,5 +1,5 @@
 /**
- * F5 from an assembly file in a real VS Code (code-server, headless Chromium) with the packaged VSIX: a
+ * The Getting Started walkthrough opens; F5 from an assembly file in a real VS Code (code-server, headless Chromium) with the packaged VSIX: a
  * workspace holding only the nasm DOS program keyecho.asm (and its include), no launch.json. The file opens in
  * the nasm language; F5 offers no Marketplace search (the debugger is contributed for the assemblers), runs the
  * generated "retro: build dos/keyecho.asm"-style task (nasm into build/) and starts the program in DOSBox, where
@@ -40,6 +40,27 @@ test(
       });
       page = wb.page;
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+      // the Getting Started walkthrough opens (Welcome: Open Walkthrough…, then ours) with its steps
+      await runCommand(page, 'Welcome: Open Walkthrough...');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      await page
+        .locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Retro Debug' })
+        .first()
+        .click({ timeout: 30_000 });
+      const walkthrough = page.locator('.gettingStartedContainer', { hasText: 'Get Started with Retro Debug' }).first();
+      await walkthrough.waitFor({ state: 'visible', timeout: 30_000 });
+      const steps = (await walkthrough.innerText()).replace(/\s+/g, ' ');
+      t.diagnostic(`walkthrough: ${steps.slice(0, 300)}`);
+      for (const step of [
+        'Check what is installed',
+        'Press F5 on a program',
+        'Watch and use the screen',
+        'Connect an AI agent',
+      ])
+        assert.ok(steps.includes(step), `step "${step}" in the walkthrough`);
+      await page.screenshot({ path: join(OUT, '0-walkthrough.png') });
+
       await openFileAtLine(page, 'keyecho.asm', 4);
       await page
         .locator('.statusbar-item', { hasText: 'NASM Assembly (DOS)' })

@@ -4,6 +4,7 @@
  * and the gallery fields VS Code's marketplace shows.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ test(
         'extension/data/c64-symbol-profile.json',
         'extension/data/retro_test.h',
         'extension/media/icon.png',
+        'extension/media/walkthrough/first-f5.png',
+        'extension/readme.md',
         ...manifest.contributes.grammars.map((g: { path: string }) => join('extension', g.path)),
         ...manifest.contributes.jsonValidation.map((v: { url: string }) => join('extension', v.url)),
       ];
@@ -41,6 +44,10 @@ test(
         /\.map$|^extension\/(src|test|node_modules|scripts|bench|examples)\//.test(e),
       );
       assert.deepEqual(unwanted, []);
+      // the extension page: what a VSIX user installs and does, none of the repository's commands
+      const readme = execFileSync('unzip', ['-p', vsix, 'extension/readme.md'], { encoding: 'utf8' });
+      assert.match(readme, /Get Started with Retro Debug/);
+      assert.doesNotMatch(readme, /scripts\/setup\.sh|npm (test|run)|node dist\/cli/);
       assert.ok(statSync(vsix).size < 2_000_000, `VSIX is ${statSync(vsix).size} bytes`);
       assert.match(manifest.repository.url, /^https:\/\//);
       assert.equal(manifest.icon, 'media/icon.png');

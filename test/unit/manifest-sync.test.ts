@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { attachAttributes, DEBUG_TYPE, launchAttributes } from '../../src/dap/launch-schema.js';
@@ -63,4 +63,23 @@ test("the disassembly grammar exists and colours MAME's Z80 lines", () => {
   assert.equal(withBytes?.[5], 'ld');
   assert.equal(begin.exec('0105: dec  a')?.[5], 'dec');
   assert.equal(new RegExp(grammar.repository['label-line'].match).exec('_main:')?.[1], '_main');
+});
+
+test('the Getting Started walkthrough: its media ship, its links run declared commands', () => {
+  const [walkthrough] = manifest.contributes.walkthroughs;
+  assert.equal(walkthrough.id, 'retro-debug.getStarted');
+  const declared = new Set(manifest.contributes.commands.map((c: { command: string }) => c.command));
+  const ignore = readFileSync(join(root, '.vscodeignore'), 'utf8');
+  assert.match(ignore, /^!media\/walkthrough\/\*\*$/m, 'the walkthrough media are packaged');
+  assert.deepEqual(
+    walkthrough.steps.map((s: { id: string }) => s.id),
+    ['install', 'firstF5', 'screen', 'agents'],
+  );
+  for (const step of walkthrough.steps) {
+    const media = step.media.image ?? step.media.markdown;
+    assert.ok(existsSync(join(root, media)), `${step.id}: ${media}`);
+    if (step.media.image) assert.ok(step.media.altText, `${step.id}: alt text`);
+    for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g))
+      assert.ok(declared.has(command) || command.startsWith('workbench.'), `${step.id}: ${command}`);
+  }
 });
