@@ -2,16 +2,18 @@
  * This DAP client's data breakpoints ("Break on Value Change" on a Variables
  * row, or an expression): a C lvalue located by the session in the selected
  * frame (a global, a local's slot, `arr[3]`, `s.f`, `*p`), watched by the
- * emulator's own watchpoints for its size and the access asked for. A stop
- * on one prints the expression with its old and new value and the
- * accessing PC with its C line.
+ * session's watchpoints for its size and the access asked for; a write watch
+ * stops only when the value changed. The session judges each stop (old → new,
+ * the accessing instruction and its C line: session/watch-hits.ts); this
+ * prints it.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError, badRequest, notFound, unsupported } from '../core/errors.js';
-import { hex, hexBytes } from '../core/hex.js';
+import { hex } from '../core/hex.js';
+import type { CType } from '../debuginfo/model.js';
 import type { StopInfo, WatchKind } from '../core/target.js';
 import type { ClientSession } from '../session/client-session.js';
-import type { SessionApi } from '../session/types.js';
+import type { SourceLocation, WatchHit } from '../session/types.js';
 import { evaluateNameOf, type VariableHandles } from './variables.js';
 import { frameIndexOf } from './adapter-parts.js';
 import type { RefusalText } from './breakpoints.js';
@@ -26,8 +28,6 @@ interface DataTarget {
 
 interface Armed extends DataTarget {
   watchpointId: number;
-  /** the value as last seen (at set time, then at each hit), to show old → new */
-  last?: string;
 }
 
 const ACCESS: Record<DebugProtocol.DataBreakpointAccessType, WatchKind> = {
@@ -82,9 +82,12 @@ export class ClientDataBreakpoints {
           address: { space: 'cpu', offset: target.address },
           length: target.length,
           kind,
+          expression: target.expression,
+          ctype: await this.typeOf(target),
+          // "Break on Value Change": a write that leaves the value as it was is no change
+          changeOnly: kind === 'write',
         });
-        const armed: Armed = { ...target, watchpointId: wp.id, last: await this.valueOf(target) };
-        this.armed.push(armed);
+        this.armed.push({ ...target, watchpointId: wp.id });
         // no id: DAP ids are shared with line breakpoints, whose numbers the session counts separately
         out.push({ verified: true, message: `${kind} watch on ${target.expression}` });
       } catch (err) {
@@ -95,31 +98,24 @@ export class ClientDataBreakpoints {
   }
 
   /** The sentence for a stop on this client's data breakpoints (undefined when none of them fired). */
-  async describeHit(watchpointIds: number[], stop: StopInfo): Promise<string | undefined> {
-    const hits = this.armed.filter((a) => watchpointIds.includes(a.watchpointId));
-    if (!hits.length) return undefined;
-    const by = await this.accessor(stop);
+  async describeHit(watch: WatchHit[], stop: StopInfo): Promise<string | undefined> {
     const lines: string[] = [];
-    for (const a of hits) {
-      const now = await this.valueOf(a);
-      const change = a.last !== undefined && now !== a.last ? `${a.last} → ${now}` : (now ?? 'unreadable');
-      a.last = now;
-      lines.push(`Data breakpoint ${a.expression}: ${change}${by}\n`);
+    for (const w of watch) {
+      const a = this.armed.find((x) => x.watchpointId === w.id);
+      if (!a) continue;
+      const change = w.old !== undefined && w.changed ? `${w.old} → ${w.new}` : (w.new ?? 'unreadable');
+      lines.push(`Data breakpoint ${a.expression}: ${change}${await this.accessor(w, stop)}\n`);
     }
-    return lines.join('');
+    return lines.length ? lines.join('') : undefined;
   }
 
-  /**
-   * Who accessed: MAME names the instruction; VICE's protocol only where the CPU
-   * stopped, just after it, so the accessor is the instruction that ends there.
-   */
-  private async accessor(stop: StopInfo): Promise<string> {
+  /** Who accessed: the instruction the session found (MAME names it; on a 6502, the one that ends at the stop). */
+  private async accessor(w: WatchHit, stop: StopInfo): Promise<string> {
     const session = this.me.session;
-    if (stop.access) return ` by ${stop.access.kind} at ${hex(stop.access.pc)}${where(session, stop.access.pc)}`;
-    const before = await session.disassemble(stop.pc, -1, 1).catch(() => undefined);
-    const ins = before?.lines[0];
-    if (!ins || ins.address + ins.length !== stop.pc) return ` stopped at ${hex(stop.pc)}${where(session, stop.pc)}`;
-    return ` by ${ins.text} at ${hex(ins.address)}${where(session, ins.address)}`;
+    if (w.access_pc === undefined) return ` stopped at ${hex(stop.pc)}${where(session.locationAt(stop.pc))}`;
+    const ins = (await session.disassemble(w.access_pc, 0, 1).catch(() => undefined))?.lines[0];
+    const what = ins?.address === w.access_pc ? ins.text : w.access;
+    return ` by ${what} at ${hex(w.access_pc)}${where(w.location)}`;
   }
 
   /** The C expression of a row (and the frame its scope belongs to), or the expression as typed. */
@@ -142,23 +138,13 @@ export class ClientDataBreakpoints {
     return { expression: evaluateNameOf(name, container.parent), frameIndex };
   }
 
-  /** The object's value as the C engine shows it, or its bytes when its type cannot be cast to. */
-  private async valueOf(t: DataTarget): Promise<string | undefined> {
-    const session = this.me.session;
-    try {
-      return (await session.readVariable(`*(${t.type} *)${hex(t.address)}`)).value;
-    } catch {
-      try {
-        return hexBytes(await session.readMemory({ space: 'cpu', offset: t.address }, t.length));
-      } catch {
-        return undefined;
-      }
-    }
+  /** The C type of the watched object, to show its values (undefined: they show as bytes). */
+  private async typeOf(t: DataTarget): Promise<CType | undefined> {
+    return (await this.me.session.locateLvalue(`*(${t.type} *)${hex(t.address)}`).catch(() => undefined))?.ctype;
   }
 }
 
-function where(session: SessionApi, pc: number): string {
-  const loc = session.locationAt(pc);
+function where(loc: SourceLocation | undefined): string {
   return loc ? ` (${loc.function ? `${loc.function}, ` : ''}${loc.file}:${loc.line})` : '';
 }
 

@@ -26,9 +26,9 @@ export function forwardSessionEvent(event: SessionEvent, s: ForwardingState): vo
       if (!s.configured) return;
       s.handles.reset();
       notify.stopped(event.stop, event.location, event.breakpoint_ids, s.breakpoints);
-      if (event.watchpoint_ids?.length)
+      if (event.watch?.length)
         void s.dataBreakpoints
-          ?.describeHit(event.watchpoint_ids, event.stop)
+          ?.describeHit(event.watch, event.stop)
           .then((text) => text && notify.output(text))
           .catch(() => undefined);
       return;

@@ -3,7 +3,7 @@
  * parses the loose inputs agents send (addresses as numbers or strings, hex).
  */
 import type { Address, Register } from '../core/target.js';
-import type { BreakpointInfo, SessionStatus, StackFrameInfo, VariableValue } from '../session/types.js';
+import type { BreakpointInfo, SessionStatus, StackFrameInfo, VariableValue, WatchHit } from '../session/types.js';
 import { badRequest, badAddress } from '../core/errors.js';
 import type { VariableOut } from './schemas.js';
 import { hex, hexBytes } from '../core/hex.js';
@@ -56,9 +56,29 @@ export function formatStop(status: SessionStatus) {
     pc_hex: hex(stop.pc),
     location: stop.location ?? status.location,
     breakpoint_ids: stop.breakpoint_ids,
+    ...(stop.watch ? { watch: stop.watch.map(formatWatchHit) } : {}),
     ...(stop.pages ? { pages: stop.pages } : {}),
     ...(stop.inPast ? { in_past: true } : {}),
   };
+}
+
+function formatWatchHit(w: WatchHit) {
+  return { ...w, ...(w.access_pc !== undefined ? { access_pc_hex: hex(w.access_pc) } : {}) };
+}
+
+/** "Stopped in …", led by what a watchpoint stop found: the accessor's C line and old → new. */
+export function stopSentence(status: SessionStatus): string {
+  const watch = status.state === 'stopped' ? status.last_stop?.watch : undefined;
+  const hits = (watch ?? []).map((w) => {
+    const what = w.expression ?? `${w.address.space}:${hex(w.address.offset)}`;
+    const change = w.old !== undefined && w.new !== undefined ? `${w.old} → ${w.new}` : (w.new ?? 'unreadable');
+    const by =
+      w.access_pc === undefined
+        ? ''
+        : ` by the ${w.access} at ${hex(w.access_pc)}${w.location ? ` in ${describeLocation(w.location)}` : ''}`;
+    return `Watchpoint ${w.id} (${what}): ${change}${by}. `;
+  });
+  return `${hits.join('')}Stopped in ${describeLocation(status.location)}.`;
 }
 
 export function describeLocation(loc?: { file: string; line: number; function?: string }): string {

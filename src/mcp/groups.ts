@@ -8,6 +8,7 @@ import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
 import { runTo } from './tools/run-to.js';
 import { historyTools } from './tools/history.js';
+import { watchListTools, watchTools } from './tools/watch.js';
 import { memoryTools, rawTools } from './tools/raw.js';
 import { memoryExportTools } from './tools/memory-export.js';
 import { screenTools, screenWatchTools } from './tools/screen.js';
@@ -26,8 +27,8 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
     },
     {
       name: 'c',
-      description: 'C-level debugging: breakpoints, run control, run_to, backtrace, variables',
-      tools: [...cTools, runTo],
+      description: 'C-level debugging: breakpoints, watchpoints, run control, run_to, backtrace, variables',
+      tools: [...cTools, ...watchTools, runTo],
     },
     {
       name: 'history',
@@ -38,8 +39,9 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
     {
       name: 'raw',
-      description: 'CPU registers; writing memory; dumping memory to a file (SHA-256) and searching it',
-      tools: [...rawTools, ...memoryExportTools],
+      description:
+        'CPU registers; writing memory; dumping memory to a file (SHA-256) and searching it; clear/list watchpoints',
+      tools: [...rawTools, ...memoryExportTools, ...watchListTools],
     },
     { name: 'screen', description: 'the emulated screen as PNG; typing keys', tools: screenTools },
     // loaded when an agent needs to see motion: its schema stays out of the default profile's budget

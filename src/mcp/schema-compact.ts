@@ -9,14 +9,16 @@
  * - the identity envelope and the error block are not repeated per tool (the
  *   server instructions describe them once); an output schema lists the tool's
  *   own fields, and a result is either those (required ones present) or `error`;
- * - the title is sent once (not again in the annotations; not at all when it
- *   only repeats the name), and annotation hints
+ * - annotation hints
  *   equal to the MCP defaults (readOnly false, destructive true, idempotent
  *   false, openWorld true; destructive/idempotent mean nothing for read-only
  *   tools) and `execution.taskSupport: "forbidden"` (the default) are left out.
  * - options a tool accepts but does not advertise are left out: those only
- *   the user may set (ToolDef.unadvertised), and `generation`, which the
- *   instructions describe once for every tool that changes the machine.
+ *   the user may set (ToolDef.unadvertised);
+ * - the options many tools share are said once in the instructions:
+ *   `session_id` goes as a bare string, `generation` (on every tool that
+ *   changes the machine) and `timeout_ms` (its default and bound) with a word;
+ * - titles are left out: the name and the description say what a client shows.
  * The server still validates with the full zod schemas; clients only see less.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -117,19 +119,27 @@ function withoutPaths(schema: Json, paths: readonly string[]): Json {
   return copy;
 }
 
-/** Input options said once in the server instructions instead of in every tool. */
-export const SAID_IN_INSTRUCTIONS = ['generation'];
+/** Input options the server instructions describe once: what each keeps in tools/list. */
+export const SAID_IN_INSTRUCTIONS: Record<string, Json> = {
+  session_id: { type: 'string' },
+  generation: { type: 'integer', description: 'stale: refused' },
+  timeout_ms: { type: 'integer', description: 'ms' },
+};
+
+function sayOnce(input: Json): Json {
+  const props = input.properties as Record<string, Json> | undefined;
+  if (!props) return input;
+  for (const [name, brief] of Object.entries(SAID_IN_INSTRUCTIONS)) if (props[name]) props[name] = brief;
+  return input;
+}
 
 /** Which input options of a tool tools/list leaves out (ToolDef.unadvertised). */
 export type Unadvertised = (tool: string) => readonly string[] | undefined;
 
 function compactTool(tool: Json, unadvertised?: Unadvertised): Json {
   const { execution, ...rest } = tool as Json & { execution?: Json };
-  const hidden = [...SAID_IN_INSTRUCTIONS, ...(unadvertised?.(tool.name as string) ?? [])];
-  const input = withoutPaths(tool.inputSchema as Json, hidden);
-  // a title that only repeats the name ("Pause" for pause) says nothing a client cannot show from the name
-  if (typeof rest.title === 'string' && rest.title.toLowerCase() === String(tool.name).replace(/_/g, ' '))
-    delete rest.title;
+  const input = sayOnce(withoutPaths(tool.inputSchema as Json, unadvertised?.(tool.name as string) ?? []));
+  delete rest.title;
   const out: Json = {
     ...rest,
     inputSchema: compact(input, false),

@@ -42,7 +42,7 @@ export const addressSchema = z.object({
 /** A typed address, or a bare number / "0x…" string meaning the CPU's logical view. */
 export const addressInput = z
   .union([z.number().int(), z.string(), addressSchema])
-  .describe('CPU address (32768, "0x8000", "$8000") or {space: cpu|program|data|io|vram|share, offset, bank?}');
+  .describe('CPU address (32768, "0x8000", "$8000") or {space, offset, bank?}');
 
 export const sessionIdInput = z.string().optional().describe('default: current');
 
@@ -65,6 +65,24 @@ export const stopSchema = z.object({
   breakpoint_ids: z
     .array(z.number().int())
     .describe('session breakpoints (see list_breakpoints) that caused this stop'),
+  watch: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        expression: z.string().optional(),
+        address: addressSchema,
+        length: z.number().int(),
+        access: z.string().describe('write, read, or access'),
+        access_pc: z.number().int().optional().describe('the instruction that accessed (pc is the next one)'),
+        access_pc_hex: z.string().optional(),
+        location: locationSchema.optional().describe("access_pc's C line and function"),
+        old: z.string().optional(),
+        new: z.string().optional(),
+        changed: z.boolean(),
+      }),
+    )
+    .optional()
+    .describe('a watchpoint stop: each watchpoint that fired, who accessed it, old and new value'),
   pages: z
     .record(z.string(), z.number().int())
     .optional()

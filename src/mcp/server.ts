@@ -31,8 +31,8 @@ export const SERVER_INSTRUCTIONS = [
   'Lease: run control, breakpoints and writes need claim_control; reads are free; the person in VS Code may hold ' +
     'it (lease_held names them; take_over only when asked).',
   'Every result also has session_id, build_id, generation (bumped by reset/reload) and state; tools that change ' +
-    'the machine take generation too (refused as stale_generation after a reset). A failed call has ' +
-    'isError and {error: {code, message, details}} instead of the listed fields.',
+    'the machine take generation too (refused as stale_generation after a reset). Inputs: session_id default ' +
+    'the current session; timeout_ms default 10000, at most 50000; an address space is cpu, program, data, io, vram or share. A failed call has isError and {error: {code, message, details}} instead of the listed fields.',
   'Who corrupted a value: last_write (group history).',
   'More tools (raw MAME, C64, DOS, VICE) come in groups: list_tool_groups {query} finds them, load_tool_group loads one.',
 ].join('\n');

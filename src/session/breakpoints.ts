@@ -34,6 +34,11 @@ export class BreakpointTable {
 
   constructor(private readonly target: () => TargetBreakpoints) {}
 
+  /** The next id of a breakpoint or a watchpoint: one numbering, so clear_breakpoint {id} names either. */
+  allocateId(): number {
+    return this.nextId++;
+  }
+
   list(): BreakpointInfo[] {
     return [...this.byId.values()].map((b) => ({ ...b }));
   }
@@ -55,7 +60,7 @@ export class BreakpointTable {
         `A session holds at most ${MAX_BREAKPOINTS} breakpoints (all clients together); clear some first (list_breakpoints).`,
         { max: MAX_BREAKPOINTS },
       );
-    const bp: BreakpointInfo = { ...fields, id: this.nextId++, owner, hit_count: 0 };
+    const bp: BreakpointInfo = { ...fields, id: this.allocateId(), owner, hit_count: 0 };
     this.pending.set(bp.id, bp);
     try {
       if (bp.address && bp.verified) await this.arm(bp.id, bp.address);

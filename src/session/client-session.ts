@@ -6,7 +6,8 @@
  * quiet front end (an idle VS Code debug session) alive.
  */
 import { RetroError, targetLost, notFound, timedOut } from '../core/errors.js';
-import type { Address, FeatureKey, TypedKeys, WatchSpec } from '../core/target.js';
+import type { Address, FeatureKey, TypedKeys } from '../core/target.js';
+import type { SessionWatchSpec } from './types.js';
 import type { KeyStroke } from '../core/keys.js';
 import type {
   BreakpointExtras,
@@ -67,7 +68,7 @@ export interface ClientEngine {
     frameIndex?: number,
     opts?: MutationOptions,
   ): Promise<VariableValue>;
-  setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo>;
+  setWatchpoint(clientId: string, spec: SessionWatchSpec): Promise<WatchpointInfo>;
   clearWatchpoint(clientId: string, id: number): Promise<void>;
   control<T, R>(clientId: string, key: FeatureKey<T>, guard: ControlGuard, act: (feature: T) => Promise<R>): Promise<R>;
   typeKeys(clientId: string, strokes: readonly KeyStroke[], opts?: MutationOptions): Promise<TypedKeys>;
@@ -331,7 +332,7 @@ export class ClientHandle implements ClientSession {
     return this.engine.clearBreakpoint(this.live(), id);
   }
 
-  async setWatchpoint(spec: WatchSpec): Promise<WatchpointInfo> {
+  async setWatchpoint(spec: SessionWatchSpec): Promise<WatchpointInfo> {
     return this.engine.setWatchpoint(this.live(), spec);
   }
 

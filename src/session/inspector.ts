@@ -142,7 +142,7 @@ export class Inspector {
     if (where.registers)
       throw unsupported(`${what} lives in registers ${where.registers.join(':')}; only memory can be watched.`);
     if (!where.size) throw badRequest(`${what} is ${typeName(where.type)}, which takes no bytes to watch.`);
-    return { address: where.address!, length: where.size, type: typeName(where.type) };
+    return { address: where.address!, length: where.size, type: typeName(where.type), ctype: where.type };
   }
 
   /** The C expression machine of a frame: its memory, registers and where its variables live. */

@@ -39,6 +39,7 @@ import type {
   SessionEvent,
   SessionPhase,
   SessionStatus,
+  WatchHit,
 } from './types.js';
 
 export interface SessionDeps {
@@ -55,7 +56,7 @@ export interface SessionDeps {
  * request passes (a live target, a stopped CPU, the lease, the generation).
  * Session adds what clients ask of it.
  */
-export class SessionCore {
+export abstract class SessionCore {
   readonly id = `s-${randomBytes(4).toString('hex')}`;
   protected phase: SessionPhase = 'starting_emulator';
   protected readonly progress: string[] = [];
@@ -79,7 +80,10 @@ export class SessionCore {
   /** a pause asked for and not yet answered by a published stop */
   protected pauseWanted = false;
   protected hits = new BreakpointHits(undefined, async () => this.facet('run').registers());
-  protected readonly watchpoints = new WatchpointTable(() => this.facet('watch'));
+  protected readonly watchpoints = new WatchpointTable(
+    () => this.facet('watch'),
+    () => this.breakpoints.allocateId(),
+  );
   protected readonly inputs = new InputQueue();
   protected readonly rawLease = new RawLease();
   protected readonly paths: SourcePaths;
@@ -264,8 +268,8 @@ export class SessionCore {
     }
   }
 
-  /** `decided`: the breakpoints that asked for this stop, once their conditions were evaluated. */
-  protected publishStop(stop: StopInfo, decided?: number[]): void {
+  /** `decided`: the breakpoints that asked for this stop, once their conditions were evaluated; `watch` likewise. */
+  protected publishStop(stop: StopInfo, decided?: number[], watch?: WatchHit[]): void {
     this.state = 'stopped';
     this.inspector?.invalidate();
     let breakpointIds = decided ?? [];
@@ -277,10 +281,14 @@ export class SessionCore {
       }
       for (const id of breakpointIds) this.breakpoints.countHit(id);
     }
+    if (stop.reason === 'watchpoint' && !watch && this.watchpoints.firing(stop).length) {
+      void this.decideWatch(stop);
+      return;
+    }
     this.pauseWanted = false; // this stop is published: it answers any pause
-    const watchpointIds = stop.reason === 'watchpoint' ? this.watchpoints.hit(stop) : undefined;
+    const watchpointIds = watch?.map((w) => w.id);
     const location = this.inspector?.location(stop.pc);
-    this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds };
+    this.lastStop = { ...stop, location, breakpoint_ids: breakpointIds, watchpoint_ids: watchpointIds, watch };
     this.emit({
       type: 'stopped',
       stop,
@@ -288,6 +296,7 @@ export class SessionCore {
       generation: this.generation,
       breakpoint_ids: breakpointIds,
       watchpoint_ids: watchpointIds,
+      ...(watch ? { watch } : {}),
     });
   }
 
@@ -442,51 +451,10 @@ export class SessionCore {
     return false;
   }
 
-  protected async decideStop(stop: StopInfo, ids: number[]): Promise<void> {
-    this.busy = true;
-    this.deciding = true;
-    const inspector = this.inspector;
-    const decision = await this.hits
-      .decide(
-        ids,
-        {
-          // the place whose last reads are replayed: this address with these breakpoints
-          machine: async () => inspector!.conditionMachine(`${stop.pc}:${ids.join(',')}`),
-          show: async (expression) => (await inspector!.evaluate(expression, 0)).value,
-        },
-        this.breakpoints.provenBy(stop.breakpointId),
-      )
-      .catch((err: unknown) => ({ stopping: ids, counted: ids, logs: [], errors: [asRetroError(err).message] }));
-    for (const id of decision.counted) this.breakpoints.countHit(id);
-    // a pause asked for meanwhile: the CPU is stopped already, so this stop becomes the pause's
-    const paused = this.pauseWanted;
-    this.deciding = false;
-    // settled only now: nobody may see a stop that is about to be resumed
-    if (!decision.stopping.length && !paused) {
-      this.state = 'running';
-      inspector?.invalidate();
-    }
-    this.busy = false;
-    const location = inspector?.location(stop.pc);
-    for (const log of decision.logs) {
-      const owner = this.breakpoints.get(log.id).owner.id;
-      this.emit({ type: 'output', text: log.text });
-      this.emit({ type: 'logpoint', breakpoint_id: log.id, owner, text: log.text, location });
-    }
-    for (const text of decision.errors) this.emit({ type: 'output', text });
-    if (decision.stopping.length) return this.publishStop(stop, decision.stopping);
-    if (paused) return this.publishStop({ reason: 'pause', pc: stop.pc }, []);
-    // nobody stops here: carry on as if the CPU had never paused
-    await (this.resuming = Promise.resolve()
-      .then(() => this.facet('run').resume())
-      .catch((err: unknown) => {
-        this.emit({
-          type: 'output',
-          text: `Resuming after a breakpoint that did not stop failed: ${asRetroError(err).message}`,
-        });
-        void this.refreshStop();
-      }));
-  }
+  /** A stop whose breakpoints have host-side conditions: decided, then published or resumed (session-stops.ts). */
+  protected abstract decideStop(stop: StopInfo, ids: number[]): Promise<void>;
+  /** A watchpoint's stop: judged (old → new, accessor, change-only), then published or resumed. */
+  protected abstract decideWatch(stop: StopInfo): Promise<void>;
 }
 
 const FACET_TEXT: Record<FacetName, string> = {

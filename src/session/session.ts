@@ -10,7 +10,6 @@ import type {
   ScreenFrame,
   ScreenImage,
   TypedKeys,
-  WatchSpec,
 } from '../core/target.js';
 import type { KeyStroke } from '../core/keys.js';
 import { ScreenFeed } from './screen-feed.js';
@@ -20,7 +19,9 @@ import { type StepKind } from './line-stepper.js';
 import { LabelTable } from './labels.js';
 import { ClientHandle, type ClientEngine, type ClientOptions, type ClientSession } from './client-session.js';
 import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
-import { SessionCore } from './session-core.js';
+import { SessionStops } from './session-stops.js';
+import type { SessionWatchSpec } from './types.js';
+import { refreshWatched } from './watch-hits.js';
 import { annotate, disassemblerFor, disassemblyWindow } from './disassembly.js';
 import type {
   BreakpointInfo,
@@ -46,7 +47,7 @@ export type { SessionDeps } from './session-core.js';
  * Booting (starting the emulator, running to main) is done by the manager,
  * which hands over a ready Target through `attachTarget`.
  */
-export class Session extends SessionCore implements SessionApi, ClientEngine {
+export class Session extends SessionStops implements SessionApi, ClientEngine {
   private readonly sweeper: NodeJS.Timeout;
   private feed?: ScreenFeed;
 
@@ -238,6 +239,8 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     await target.memory.write(address, data);
     this.inspector?.invalidate();
     this.noteStateChangingWrite(address, data.length);
+    if (address.space === 'cpu')
+      await refreshWatched(this.watchpoints, address.offset, data.length, (a, n) => target.memory.read(a, n));
     const back = await target.memory.read(address, data.length);
     const bad = data.findIndex((b, i) => back[i] !== b);
     if (bad >= 0) {
@@ -311,10 +314,14 @@ export class Session extends SessionCore implements SessionApi, ClientEngine {
     return this.facet('input').typeKeys(strokes);
   }
 
-  async setWatchpoint(clientId: string, spec: WatchSpec): Promise<WatchpointInfo> {
+  async setWatchpoint(clientId: string, spec: SessionWatchSpec): Promise<WatchpointInfo> {
     const owner = this.clients.get(clientId);
     this.checkRange(spec.address, spec.length);
-    const wp = await this.watchpoints.add(owner, spec);
+    // the bytes now, which its first hit compares against (unreadable: that hit counts as a change)
+    const initial = await this.requireTarget()
+      .memory.read(spec.address, spec.length)
+      .catch(() => undefined);
+    const wp = await this.watchpoints.add(owner, spec, initial);
     this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
     return wp;
   }

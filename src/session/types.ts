@@ -5,6 +5,7 @@
 import type { Address, FeatureKey, Register, RunState, StopInfo, TypedKeys, WatchSpec } from '../core/target.js';
 import type { KeyStroke } from '../core/keys.js';
 import type { VariableValue } from '../debuginfo/values.js';
+import type { CType } from '../debuginfo/model.js';
 import type { DisassembledInstruction } from '../core/disassembly.js';
 
 export type ClientKind = 'dap' | 'mcp' | 'ui' | 'cli';
@@ -104,7 +105,7 @@ export interface ClientSession {
   setFunctionBreakpoint(name: string, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo>;
   setAddressBreakpoint(address: Address, condition?: string, extras?: BreakpointExtras): Promise<BreakpointInfo>;
   clearBreakpoint(id: number): Promise<void>;
-  setWatchpoint(spec: WatchSpec): Promise<WatchpointInfo>;
+  setWatchpoint(spec: SessionWatchSpec): Promise<WatchpointInfo>;
   clearWatchpoint(id: number): Promise<void>;
   /** records an input this client now holds; `release` undoes it; returns its id */
   trackInput(what: string, release: () => Promise<void>): number;
@@ -153,7 +154,12 @@ export interface SessionStatus extends Identity {
   program?: string;
   pc?: number;
   location?: SourceLocation;
-  last_stop?: StopInfo & { location?: SourceLocation; breakpoint_ids: number[]; watchpoint_ids?: number[] };
+  last_stop?: StopInfo & {
+    location?: SourceLocation;
+    breakpoint_ids: number[];
+    watchpoint_ids?: number[];
+    watch?: WatchHit[];
+  };
   lease?: LeaseInfo;
   error?: { code: string; message: string };
   /** false when the target has no run control and never stops (a DOS guest); absent otherwise */
@@ -210,6 +216,10 @@ export interface WatchpointInfo {
   length: number;
   kind: import('../core/target.js').WatchKind;
   condition?: string;
+  /** the C lvalue it was set by */
+  expression?: string;
+  /** stops only when a write changed the bytes (a write of the same value resumes silently) */
+  change_only: boolean;
   hit_count: number;
   /** the latest hit: pc = where the CPU stopped (the next instruction), access_pc = the instruction that accessed */
   last_hit?: { pc: number; access_pc?: number; access?: string; address?: number; value?: number };
@@ -244,6 +254,8 @@ export type SessionEvent =
       generation: number;
       breakpoint_ids: number[];
       watchpoint_ids?: number[];
+      /** a watchpoint stop: each watchpoint that fired, its accessor and old → new */
+      watch?: WatchHit[];
     }
   | { type: 'running' }
   | { type: 'exited'; reason: string }
@@ -280,6 +292,36 @@ export interface LvalueLocation {
   length: number;
   /** its C type as written */
   type: string;
+  /** the type itself, to decode its bytes */
+  ctype?: CType;
+}
+
+/** What a client asks the session to watch: the emulator's part, plus what only the session judges. */
+export interface SessionWatchSpec extends WatchSpec {
+  /** the C lvalue it was set by, shown in its stops */
+  expression?: string;
+  /** its C type, to show old → new as C values */
+  ctype?: CType;
+  /** a write that leaves the bytes as they were resumes silently ("Break on Value Change") */
+  changeOnly?: boolean;
+}
+
+/** A watchpoint's part in a stop: who accessed it, where in the C source, and its value before and after. */
+export interface WatchHit {
+  id: number;
+  expression?: string;
+  address: Address;
+  length: number;
+  /** the access that fired it: write, read, or (a read-write watch on a CPU that does not say) access */
+  access: string;
+  /** the instruction that made the access (the stop's pc is the next one), when known */
+  access_pc?: number;
+  /** that instruction's C line and function */
+  location?: SourceLocation;
+  /** the value before the access (as last seen) and now, as C shows them (bytes in hex without a C type) */
+  old?: string;
+  new?: string;
+  changed: boolean;
 }
 
 /** A decoded instruction as the front ends show it: its bytes, a name where one starts there, its C line. */

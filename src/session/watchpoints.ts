@@ -1,6 +1,14 @@
 import { notOwner, badRequest, notFound } from '../core/errors.js';
-import type { StopInfo, TargetWatch, WatchSpec } from '../core/target.js';
-import type { ClientRef, WatchpointInfo } from './types.js';
+import type { StopInfo, TargetWatch } from '../core/target.js';
+import type { CType } from '../debuginfo/model.js';
+import type { ClientRef, SessionWatchSpec, WatchpointInfo } from './types.js';
+
+/** A watchpoint as the session keeps it: the bytes last seen, to tell old → new and whether they changed. */
+export interface WatchRecord extends WatchpointInfo {
+  targetId: number;
+  ctype?: CType;
+  last?: Uint8Array;
+}
 
 /**
  * Session-level watchpoints: each has an owner and a stable id, and maps to
@@ -8,26 +16,46 @@ import type { ClientRef, WatchpointInfo } from './types.js';
  * with it (the session's dropClient path).
  */
 export class WatchpointTable {
-  private nextId = 1;
-  private readonly byId = new Map<number, WatchpointInfo & { targetId: number }>();
+  private readonly byId = new Map<number, WatchRecord>();
 
-  constructor(private readonly target: () => TargetWatch) {}
+  /** `nextId`: shared with the breakpoints (one numbering for both) */
+  constructor(
+    private readonly target: () => TargetWatch,
+    private readonly nextId: () => number,
+  ) {}
+
+  has(id: number): boolean {
+    return this.byId.has(id);
+  }
 
   list(): WatchpointInfo[] {
-    return [...this.byId.values()].map(({ targetId: _t, ...w }) => ({
+    return [...this.byId.values()].map(({ targetId: _t, ctype: _c, last: _l, ...w }) => ({
       ...w,
       address: { ...w.address },
       last_hit: w.last_hit && { ...w.last_hit },
     }));
   }
 
-  async add(owner: ClientRef, spec: WatchSpec): Promise<WatchpointInfo> {
+  /** `initial`: the watched bytes now (undefined when they could not be read: the first hit then counts as a change). */
+  async add(owner: ClientRef, spec: SessionWatchSpec, initial?: Uint8Array): Promise<WatchpointInfo> {
     const target = this.target();
     if (!Number.isInteger(spec.length) || spec.length < 1 || spec.length > 0x10000) {
       throw badRequest(`A watchpoint covers 1..65536 bytes, not ${spec.length}.`);
     }
-    const targetId = await target.set(spec);
-    const wp = { id: this.nextId++, owner, ...spec, hit_count: 0, targetId };
+    if (spec.changeOnly && spec.kind === 'read') throw badRequest('A read does not change a value: watch writes.');
+    const { expression, ctype, changeOnly, ...emulator } = spec;
+    const targetId = await target.set(emulator);
+    const wp: WatchRecord = {
+      id: this.nextId(),
+      owner,
+      ...emulator,
+      ...(expression ? { expression } : {}),
+      change_only: !!changeOnly,
+      hit_count: 0,
+      targetId,
+      ctype,
+      last: initial,
+    };
     this.byId.set(wp.id, wp);
     return this.list().find((w) => w.id === wp.id)!;
   }
@@ -47,20 +75,26 @@ export class WatchpointTable {
     return mine.map((w) => w.id);
   }
 
-  /** Session ids behind the emulator watchpoint that fired; counts and records the hit. */
-  hit(stop: StopInfo): number[] {
-    const ids: number[] = [];
-    for (const wp of this.byId.values()) {
-      if (wp.targetId !== stop.watchpointId) continue;
-      wp.hit_count++;
-      const a = stop.access;
-      wp.last_hit = { pc: stop.pc, access_pc: a?.pc, access: a?.kind, address: a?.address, value: a?.value };
-      ids.push(wp.id);
-    }
-    return ids;
+  /** The watchpoints behind the emulator watchpoint that fired. */
+  firing(stop: StopInfo): WatchRecord[] {
+    return [...this.byId.values()].filter((w) => w.targetId === stop.watchpointId);
   }
 
-  private async drop(wp: WatchpointInfo & { targetId: number }): Promise<void> {
+  /** Records a hit that stops: counted, with where and what it accessed. */
+  counted(wp: WatchRecord, stop: StopInfo, accessPc: number | undefined): void {
+    wp.hit_count++;
+    const a = stop.access;
+    wp.last_hit = { pc: stop.pc, access_pc: accessPc, access: a?.kind, address: a?.address, value: a?.value };
+  }
+
+  /** After the session wrote memory itself: the bytes a watch compares against are the new ones. */
+  overlapping(from: number, length: number): WatchRecord[] {
+    return [...this.byId.values()].filter(
+      (w) => w.address.space === 'cpu' && w.address.offset < from + length && from < w.address.offset + w.length,
+    );
+  }
+
+  private async drop(wp: WatchRecord): Promise<void> {
     this.byId.delete(wp.id);
     await this.target().clear(wp.targetId);
   }

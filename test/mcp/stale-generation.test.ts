@@ -18,12 +18,12 @@ before(async () => {
 });
 after(() => d.close());
 
-// in this order: each clear_ removes what the set_ before it made (ids start at 1)
+// in this order: each clear_ removes what the set_ before it made (breakpoints and watchpoints share one numbering)
 const calls: [string, () => Record<string, unknown>][] = [
   ['set_breakpoint', () => ({ function: 'main' })],
   ['clear_breakpoint', () => ({ id: 1 })],
   ['set_watchpoint', () => ({ variable: 'counter' })],
-  ['clear_watchpoint', () => ({ id: 1 })],
+  ['clear_watchpoint', () => ({ id: 2 })],
   ['apply_c64_symbol_profile', () => ({ dry_run: false })],
 ];
 

@@ -116,13 +116,14 @@ test('output schemas list the tool fields (required marked), not the envelope or
     assert.ok(instructions?.includes(said), `the instructions say ${said}`);
 });
 
-test('every parameter of the default profile is described', async () => {
-  const { tools } = await listed(DEFAULT_PROFILE);
+test('every parameter of the default profile is described (session_id once, in the instructions)', async () => {
+  const { tools, instructions } = await listed(DEFAULT_PROFILE);
   const bare: string[] = [];
   for (const t of tools)
     for (const [name, schema] of Object.entries(t.inputSchema.properties ?? {}))
-      if (!(schema as { description?: string }).description) bare.push(`${t.name}.${name}`);
+      if (!(schema as { description?: string }).description && name !== 'session_id') bare.push(`${t.name}.${name}`);
   assert.deepEqual(bare, []);
+  assert.match(instructions ?? '', /session_id default the current session/);
 });
 
 test('over stdio the default profile costs the same as over HTTP', async () => {
@@ -143,13 +144,16 @@ test('over stdio the default profile costs the same as over HTTP', async () => {
   assert.ok(overStdio <= BUDGET[DEFAULT_PROFILE]);
 });
 
-test('start_session does not list the options only the user may allow (still accepted: launch-policy test); generation is said once', async () => {
+test('start_session does not list the options only the user may allow (still accepted: launch-policy test); every mutating tool lists generation', async () => {
   const { tools } = await listed(DEFAULT_PROFILE);
   const input = tools.find((t) => t.name === 'start_session')!.inputSchema as {
     properties: Record<string, { properties?: Record<string, unknown> }>;
   };
   const step = tools.find((t) => t.name === 'step')!.inputSchema.properties!;
-  assert.ok(!('generation' in step) && 'kind' in step);
+  assert.deepEqual(step.generation, { type: 'integer', description: 'stale: refused' });
+  for (const t of tools.filter((t) => t.annotations?.readOnlyHint !== true))
+    if (!['list_tool_groups', 'load_tool_group', 'start_session', 'stop_session', 'claim_control'].includes(t.name))
+      assert.ok('generation' in (t.inputSchema.properties ?? {}), `${t.name} lists generation`);
   for (const key of ['mamePath', 'vicePath', 'media', 'extraArgs'])
     assert.ok(!(key in input.properties), `${key} not listed`);
   const dos = input.properties.dos as { type: string; description: string; properties?: unknown };

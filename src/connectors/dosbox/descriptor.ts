@@ -45,8 +45,8 @@ export const dosboxConnector: ConnectorDescriptor = {
       )
       .optional()
       .describe(
-        'machine "dos" only: {backend: native|wasm-dosbox|wasm-dosbox-x, pid (attach to a native DOSBox), ' +
-          'isolation: dummy|xvfb, args, memsizeMb, profile (JSON file)}',
+        'machine dos: {backend: native|wasm-dosbox|wasm-dosbox-x, pid (of a native DOSBox to attach to), ' +
+          'isolation: dummy|xvfb, args, memsizeMb, profile}',
       ),
   },
   launchJsonDefaults: { dos: {} },

@@ -17,7 +17,7 @@ export const viceConnector: ConnectorDescriptor = {
       .string()
       .regex(/^[\w.-]+:\d+$/, { error: 'must be "host:port", e.g. "127.0.0.1:6502"' })
       .optional()
-      .describe('attach to a VICE binary monitor at "host:port"'),
+      .describe('VICE monitor to attach to: "host:port"'),
     extraArgs: EXTRA_ARGS_OPTION,
     drive8: DRIVE8_OPTION,
     screenRefreshFps: z

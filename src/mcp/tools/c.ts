@@ -8,6 +8,7 @@ import {
   formatBreakpoint,
   formatFrame,
   formatStop,
+  stopSentence,
   formatVariable,
   parseAddress,
 } from '../format.js';
@@ -23,12 +24,12 @@ import {
   variableSchema,
 } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolContext, type ToolDef } from '../tool-kit.js';
+import { formatWatchpoint, watchpointSchema } from './watch.js';
 
 const setBreakpoint = defineTool({
   name: 'set_breakpoint',
   title: 'Set a breakpoint',
-  description:
-    'Break at file+line, a function or an address; yours (read-only to others); reports the line it moved to.',
+  description: 'Break at file+line, a function or an address; reports the line it moved to.',
   input: {
     session_id: sessionIdInput,
     file: z.string().optional().describe('source file (name or path)'),
@@ -36,7 +37,7 @@ const setBreakpoint = defineTool({
     function: z.string().optional().describe('C function name'),
     address: addressInput.optional(),
     generation: generationInput,
-    condition: z.string().max(500).optional().describe('C expression (locals, $pc, memory): stop only when true'),
+    condition: z.string().max(500).optional().describe('C expression: stop only when true'),
     hit_condition: z.string().max(40).optional().describe('stop on hit N ("3"), from it (">= 3"), every Nth ("% 4")'),
     log_message: z.string().max(500).optional().describe('log this ({expr} evaluated) instead of stopping'),
   },
@@ -86,15 +87,17 @@ const setBreakpoint = defineTool({
 const clearBreakpoint = defineTool({
   name: 'clear_breakpoint',
   title: 'Clear a breakpoint',
-  description: 'Remove one of your breakpoints.',
-  input: { session_id: sessionIdInput, id: z.number().int().describe('breakpoint id'), generation: generationInput },
+  description: 'Remove one of your breakpoints or watchpoints.',
+  input: { session_id: sessionIdInput, id: z.number().int().describe('its id'), generation: generationInput },
   output: { cleared: z.number().int() },
   annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   async run(args, ctx) {
     const me = ctx.connection.use(args.session_id);
     const { session } = me;
     session.assertGeneration(args.generation);
-    await me.clearBreakpoint(args.id);
+    // one numbering for breakpoints and watchpoints
+    if (session.listWatchpoints().some((w) => w.id === args.id)) await me.clearWatchpoint(args.id);
+    else await me.clearBreakpoint(args.id);
     return { session, data: { cleared: args.id } };
   },
 });
@@ -102,13 +105,19 @@ const clearBreakpoint = defineTool({
 const listBreakpoints = defineTool({
   name: 'list_breakpoints',
   title: 'List breakpoints',
-  description: 'Every breakpoint with its owner; read_only when not yours.',
+  description: 'Every breakpoint and watchpoint with its owner; read_only when not yours.',
   input: { session_id: sessionIdInput },
-  output: { breakpoints: z.array(breakpointSchema) },
+  output: { breakpoints: z.array(breakpointSchema), watchpoints: z.array(watchpointSchema) },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session, client } = ctx.connection.use(args.session_id);
-    return { session, data: { breakpoints: session.listBreakpoints().map((bp) => formatBreakpoint(bp, client.id)) } };
+    return {
+      session,
+      data: {
+        breakpoints: session.listBreakpoints().map((bp) => formatBreakpoint(bp, client.id)),
+        watchpoints: session.listWatchpoints().map((w) => formatWatchpoint(w, client.id)),
+      },
+    };
   },
 });
 
@@ -144,7 +153,7 @@ export async function runControl(
   );
   const summary =
     status.state === 'stopped'
-      ? `Stopped in ${describeLocation(status.location)}.`
+      ? stopSentence(status)
       : timed_out
         ? `No stop within ${args.timeout_ms} ms; still ${status.state} (wait_for_stop waits longer, pause stops it).`
         : `Now ${status.state}.`;
@@ -159,7 +168,7 @@ export async function runControl(
 const resume = defineTool({
   name: 'resume',
   title: 'Resume',
-  description: 'Continue running (needs the lease).',
+  description: 'Continue running.',
   input: waitInput(false),
   output: runOutput,
   annotations: MUTATES,
@@ -169,7 +178,7 @@ const resume = defineTool({
 const pause = defineTool({
   name: 'pause',
   title: 'Pause',
-  description: 'Stop the running CPU and report where (needs the lease).',
+  description: 'Stop the CPU and report where.',
   input: { session_id: sessionIdInput, generation: generationInput },
   output: runOutput,
   annotations: MUTATES,
@@ -185,7 +194,7 @@ const granularity = z.enum(['line', 'instruction']).default('line').describe('so
 const step = defineTool({
   name: 'step',
   title: 'Step',
-  description: 'Step over calls, into them, or out of the function (needs the lease).',
+  description: 'Step over calls, into them, or out of the function.',
   input: {
     ...waitInput(true),
     kind: z.enum(['over', 'into', 'out']).default('over').describe('out: until the function returns'),

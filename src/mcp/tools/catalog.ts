@@ -26,7 +26,7 @@ const toolMatch = z.object({
 const listToolGroups = defineTool({
   name: 'list_tool_groups',
   title: 'List or search tool groups',
-  description: 'Tool groups and which are loaded here; with query, the matching tools of every group.',
+  description: 'Tool groups and which are loaded; with query, matching tools of every group.',
   input: {
     query: z.string().min(1).max(200).optional().describe('words to find tools by'),
     limit: z.number().int().min(1).max(50).default(10).describe('most tools found'),
@@ -42,7 +42,7 @@ const listToolGroups = defineTool({
         baseline: z.boolean().optional(),
       }),
     ),
-    tools: z.array(toolMatch).optional().describe('with query: matches, best first'),
+    tools: z.array(toolMatch).optional(),
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
@@ -69,7 +69,7 @@ const listToolGroups = defineTool({
 const loadToolGroup = defineTool({
   name: 'load_tool_group',
   title: 'Load or unload a tool group',
-  description: "Make a group's tools callable here, or hide one loaded later (tools/list_changed follows).",
+  description: "Make a group's tools callable, or hide one loaded later.",
   input: { group: groupName, unload: z.boolean().default(false).describe('hide it instead') },
   output: {
     loaded: z.array(z.string()).optional(),

@@ -8,7 +8,7 @@
 import * as z from 'zod/v4';
 import type { BreakpointInfo } from '../../session/types.js';
 import { badRequest } from '../../core/errors.js';
-import { describeLocation, formatStop } from '../format.js';
+import { describeLocation, formatStop, stopSentence } from '../format.js';
 import { requireRunControl, runThenWait, waitTimeoutInput } from '../run-control.js';
 import { generationInput, sessionIdInput } from '../schemas.js';
 import { MUTATES, defineTool } from '../tool-kit.js';
@@ -17,7 +17,7 @@ import { runOutput } from './c.js';
 export const runTo = defineTool({
   name: 'run_to',
   title: 'Run to a line or function',
-  description: 'Resume until file:line or a function and report the stop (a temporary breakpoint; needs the lease).',
+  description: 'Resume until file:line or a function and report the stop (a temporary breakpoint).',
   input: {
     session_id: sessionIdInput,
     generation: generationInput,
@@ -76,7 +76,9 @@ export const runTo = defineTool({
           ? `Reached ${where}.`
           : timed_out
             ? `${target(args)} not reached within ${args.timeout_ms} ms; still ${status.state}. Breakpoint ${bp.id} stays: wait_for_stop waits on, clear_breakpoint removes it.`
-            : `Stopped in ${where || status.state} before reaching ${target(args)}.`,
+            : status.last_stop?.watch
+              ? `${stopSentence(status)} (before reaching ${target(args)})`
+              : `Stopped in ${where || status.state} before reaching ${target(args)}.`,
       };
     } finally {
       if (!keep) await me.clearBreakpoint(bp.id).catch(() => undefined);

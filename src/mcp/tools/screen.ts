@@ -16,7 +16,7 @@ const screenshot = defineTool({
   name: 'screenshot',
   title: 'Screenshot',
   // VICE while running: the summary says when a frame within the refresh period is given again (tools/list budget)
-  description: 'The emulated screen as PNG (maybe_stale: the CPU is stopped). With output_path also saved to a file.',
+  description: 'The screen as PNG (maybe_stale: the CPU is stopped); output_path also saves it.',
   input: {
     session_id: sessionIdInput,
     output_path: z.string().min(1).max(500).optional().describe('PNG file, relative to the output folder'),
@@ -60,7 +60,7 @@ const typeKeys = defineTool({
   name: 'type_keys',
   title: 'Type keys',
   description:
-    'Type on the keyboard (needs the lease): text, and keys in braces: "RUN{RETURN}", "{F1}", "{SHIFT+A}", "{UP}"; "{{" is "{".',
+    'Type on the keyboard: text, and keys in braces: "RUN{RETURN}", "{F1}", "{SHIFT+A}", "{UP}"; "{{" is "{".',
   input: {
     session_id: sessionIdInput,
     text: z

@@ -6,8 +6,8 @@ import { USER_ONLY_LAUNCH_OPTIONS, agentLaunchConfig } from '../../session/launc
 import { COMMON_OPTIONS, allLaunchOptions, parseLaunchConfig } from '../../session/launch-options.js';
 import type { Connector } from '../../core/connector.js';
 import { isStarter } from '../connection.js';
-import { describeLocation, formatStop } from '../format.js';
-import { MAX_WAIT_MS, waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
+import { describeLocation, formatStop, stopSentence } from '../format.js';
+import { waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
 import { hostPathsInRoots, launchFilesInRoots, requireProgramFile } from '../launch-check.js';
 import { allowedRoots } from '../tool-files.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
@@ -29,14 +29,13 @@ const startSession = (connectors: readonly Connector[]) =>
     title: 'Start a debug session',
     description:
       // stopping at main is stopOnEntry's description
-      'Start an emulator for a program; returns at once (poll session_status), or when ready with wait:true. ' +
-      'User-only options are not listed.',
+      'Start an emulator for a program; answers at once (poll session_status), or when ready with wait:true.',
     unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*'],
     openInput: true,
     input: {
       ...allLaunchOptions(connectors, true),
       machine: COMMON_OPTIONS.machine.default('spectrum'),
-      wait: z.boolean().default(false).describe('return once ready (progress is notified)'),
+      wait: z.boolean().default(false).describe('answer once ready'),
       timeout_ms: waitTimeoutInput,
     },
     output: {
@@ -107,11 +106,8 @@ const sessionStatus = defineTool({
     location: locationSchema.optional(),
     stop: stopSchema.optional(),
     lease: leaseSchema.optional(),
-    failure: z
-      .object({ code: z.string(), message: z.string() })
-      .optional()
-      .describe('why the session failed, when it did'),
-    debug_info_warnings: z.array(z.string()).optional().describe('skipped debug-info records (file, line)'),
+    failure: z.object({ code: z.string(), message: z.string() }).optional().describe('why it failed'),
+    debug_info_warnings: z.array(z.string()).optional().describe('skipped debug-info records'),
     your_client_id: z.string().optional(),
   },
   annotations: READ_ONLY,
@@ -180,7 +176,7 @@ const claimControl = defineTool({
 const waitForStop = defineTool({
   name: 'wait_for_stop',
   title: 'Wait for the CPU to stop',
-  description: `Wait up to timeout_ms (at most ${MAX_WAIT_MS}) for a stop; timed_out: call again. A failed session is an error.`,
+  description: 'Wait up to timeout_ms for a stop; timed_out: call again.',
   input: {
     session_id: sessionIdInput,
     timeout_ms: waitTimeoutInput,
@@ -195,9 +191,7 @@ const waitForStop = defineTool({
       session,
       state: status.state,
       data: { timed_out, stop: formatStop(status), location: status.location },
-      summary: timed_out
-        ? `Still ${status.state} after ${args.timeout_ms} ms.`
-        : `Stopped in ${describeLocation(status.location)}.`,
+      summary: timed_out ? `Still ${status.state} after ${args.timeout_ms} ms.` : stopSentence(status),
     };
   },
 });

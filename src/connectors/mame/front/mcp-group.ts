@@ -4,11 +4,10 @@ import { mameConsoleTools } from './mcp-console.js';
 import { mameInputTools } from './mcp-input.js';
 import { mameMemoryTools } from './mcp-memory.js';
 import { mameScreenTools } from './mcp-screen.js';
-import { mameWatchTools } from './mcp-watch.js';
 
 export const mameToolGroup: ToolGroup = {
   name: 'mame',
   description:
-    'raw MAME: address spaces, VRAM and shares, disassembly, watchpoints, the debugger console, input ports, keys, mouse, screen pixels',
-  tools: [...mameMemoryTools, ...mameWatchTools, ...mameConsoleTools, ...mameInputTools, ...mameScreenTools],
+    'raw MAME: address spaces, VRAM and shares, disassembly, the debugger console, input ports, keys, mouse, screen pixels',
+  tools: [...mameMemoryTools, ...mameConsoleTools, ...mameInputTools, ...mameScreenTools],
 };
