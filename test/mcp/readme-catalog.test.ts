@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../support/zx-fixture.js';
 const CATALOG_TOOLS = ['list_tool_groups', 'load_tool_group'];
 const ALL_TOOLS = new Set([...CATALOG_TOOLS, ...TOOL_GROUPS.flatMap((g) => g.tools.map((t) => t.name))]);
 /** words shaped like a tool name that are something else (a result field, a launch option) */
-const NOT_TOOLS = new Set(['read_only', 'set_value']); // a result field; MAME's Lua field method
+const NOT_TOOLS = new Set(['read_only', 'set_value', 'list_media']); // a result field; MAME's Lua field method; a bridge op
 const TOOL_SHAPED =
   /^(list|load|unload|search|read|write|set|clear|get|start|stop|claim|release|step|run|dump|save|press|move|click|decode|apply|wait|take|type)_[a-z0-9_]+$/;
 

@@ -21,7 +21,7 @@ export const builtinConnector: ConnectorDescriptor = {
         maxMegabytes: z.number().min(0).optional().describe('memory the history may use (default 128; 0: none)'),
       })
       .optional()
-      .describe('time travel: the recorded past of the built-in C64'),
+      .describe('built-in C64 time travel: {seconds (default 60; 0: none), maxMegabytes (default 128)}'),
     builtinMonitorPort: z
       .number()
       .int()

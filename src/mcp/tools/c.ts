@@ -122,7 +122,7 @@ const listBreakpoints = defineTool({
 });
 
 export const runOutput = {
-  timed_out: z.boolean().describe('waited and no stop came in time'),
+  timed_out: z.boolean(),
   stop: stopSchema.optional(),
   location: locationSchema.optional(),
 };

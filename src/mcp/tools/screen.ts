@@ -28,7 +28,7 @@ const screenshot = defineTool({
     frame: z.number().int().optional(),
     maybe_stale: z.boolean(),
     png_bytes: z.number().int(),
-    path: z.string().optional().describe('absolute path of the saved PNG'),
+    path: z.string().optional(),
   },
   // reads the machine; a file it writes never overwrites without overwrite:true
   annotations: { readOnly: true, destructive: false, idempotent: false, openWorld: false },

@@ -30,7 +30,7 @@ const startSession = (connectors: readonly Connector[]) =>
     description:
       // stopping at main is stopOnEntry's description
       'Start an emulator for a program; answers at once (poll session_status), or when ready with wait:true.',
-    unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*'],
+    unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*', 'history.*'],
     openInput: true,
     input: {
       ...allLaunchOptions(connectors, true),
@@ -42,7 +42,7 @@ const startSession = (connectors: readonly Connector[]) =>
       phase: z.enum(PHASES),
       progress: z.array(z.string()),
       your_client_id: z.string(),
-      timed_out: z.boolean().describe('wait:true and not ready in time'),
+      timed_out: z.boolean(),
     },
     annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
     async run({ wait, timeout_ms, ...args }, ctx) {
@@ -106,7 +106,7 @@ const sessionStatus = defineTool({
     location: locationSchema.optional(),
     stop: stopSchema.optional(),
     lease: leaseSchema.optional(),
-    failure: z.object({ code: z.string(), message: z.string() }).optional().describe('why it failed'),
+    failure: z.object({ code: z.string(), message: z.string() }).optional(),
     debug_info_warnings: z.array(z.string()).optional().describe('skipped debug-info records'),
     your_client_id: z.string().optional(),
   },
