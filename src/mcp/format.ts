@@ -101,6 +101,8 @@ export function formatBreakpoint(bp: BreakpointInfo, myClientId: string | undefi
     log_message: bp.log_message,
     verified: bp.verified,
     message: bp.message,
+    native_condition: bp.native_condition,
+    condition_host: bp.condition_host,
     hit_count: bp.hit_count,
   };
 }

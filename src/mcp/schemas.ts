@@ -110,6 +110,8 @@ export const breakpointSchema = z.object({
   log_message: z.string().optional(),
   verified: z.boolean(),
   message: z.string().optional(),
+  native_condition: z.string().optional().describe('the condition as the emulator evaluates it, in its own language'),
+  condition_host: z.string().optional().describe('why the debugger evaluates the condition at each hit instead'),
   hit_count: z.number().int().describe('hits whose condition held'),
 });
 

@@ -65,6 +65,19 @@ test('evaluate evaluates names, members of the frame, literals, operators, casts
   assert.match(err.message, /letters/);
 });
 
+test("set_breakpoint's reply says where its condition is evaluated: compiled for the emulator, or the debugger's and why", async () => {
+  const at = { file: 'main.c', line: fx.markers.after_call.line };
+  const native = (await call(agent, 'set_breakpoint', { ...at, condition: 'counter == 3' })).breakpoint;
+  assert.match(native.native_condition ?? '', /== \$3$/);
+  assert.equal(native.condition_host, undefined);
+  const host = (await call(agent, 'set_breakpoint', { ...at, condition: 'total == 30' })).breakpoint;
+  assert.equal(host.native_condition, undefined);
+  assert.match(host.condition_host ?? '', /`total` lives in a stack frame/);
+  const listed = (await call(agent, 'list_breakpoints', {})).breakpoints.find((b: { id: number }) => b.id === host.id);
+  assert.equal(listed.condition_host, host.condition_host);
+  for (const b of [native, host]) await call(agent, 'clear_breakpoint', { id: b.id });
+});
+
 test('vice_checkpoint_set with a condition reports it; one VICE cannot parse leaves nothing behind', async () => {
   // no vice_connect: the vice_* tools bind to the connection's default session (the built-in C64)
   const before = (await call(agent, 'vice_checkpoint_list', {})).checkpoints.length;
