@@ -1,6 +1,7 @@
 import { notOwner, notFound, tooLarge } from '../core/errors.js';
 import type { Address, TargetBreakpoints } from '../core/target.js';
 import type { BreakpointInfo, ClientRef } from './types.js';
+import { StepGate } from './step-gate.js';
 
 interface Armed {
   targetId: number;
@@ -31,6 +32,9 @@ export class BreakpointTable {
   private readonly armed = new Map<string, Armed>();
   /** a breakpoint being armed, before it is listed */
   private readonly pending = new Map<number, BreakpointInfo>();
+
+  /** a line step in flight holds the emulator's breakpoints still (step-gate.ts) */
+  readonly stepGate = new StepGate();
 
   constructor(private readonly target: () => TargetBreakpoints) {}
 
@@ -143,7 +147,20 @@ export class BreakpointTable {
 
   private settling: Promise<void> = Promise.resolve();
 
-  private async rearmNow(): Promise<void> {
+  private rearmNow(): Promise<void> {
+    return this.exclusive(() => this.rearmEntries());
+  }
+
+  /** one change of the emulator's breakpoints at a time, each after a line step in flight lets it (step-gate.ts) */
+  private exclusive<T>(change: () => Promise<T>): Promise<T> {
+    const next = this.changes.then(() => this.stepGate.wait()).then(change);
+    this.changes = next.catch(() => undefined);
+    return next;
+  }
+
+  private changes: Promise<unknown> = Promise.resolve();
+
+  private async rearmEntries(): Promise<void> {
     const entries = [...this.armed.entries()];
     this.armed.clear();
     for (const [, armed] of entries)
@@ -158,20 +175,25 @@ export class BreakpointTable {
   }
 
   /** Adds `id` to its address's emulator breakpoint (arranged again when the joint condition changes). */
-  private async arm(id: number, address: Address): Promise<void> {
-    const key = this.key(address);
-    const existing = this.armed.get(key);
-    await this.arrange(key, new Set([...(existing?.users ?? []), id]), existing, address);
+  private arm(id: number, address: Address): Promise<void> {
+    return this.exclusive(async () => {
+      const key = this.key(address);
+      const existing = this.armed.get(key);
+      await this.arrange(key, new Set([...(existing?.users ?? []), id]), existing, address);
+    });
   }
 
   private async drop(bp: BreakpointInfo): Promise<void> {
     this.byId.delete(bp.id);
-    if (!bp.address) return;
-    const key = this.key(bp.address);
-    const armed = this.armed.get(key);
-    if (!armed) return;
-    armed.users.delete(bp.id);
-    await this.arrange(key, armed.users, armed);
+    const address = bp.address;
+    if (!address) return;
+    await this.exclusive(async () => {
+      const key = this.key(address);
+      const armed = this.armed.get(key);
+      if (!armed) return;
+      armed.users.delete(bp.id);
+      await this.arrange(key, armed.users, armed);
+    });
   }
 
   /**

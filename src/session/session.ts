@@ -144,6 +144,7 @@ export class Session extends SessionStops implements SessionApi, ClientEngine {
         if (error.code !== 'target_lost') void this.refreshStop();
       },
     );
+    this.breakpoints.stepGate.during(run);
   }
 
   async setLineBreakpoint(
