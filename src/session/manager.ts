@@ -38,6 +38,8 @@ export interface SessionManagerOptions {
 export class SessionManager implements SessionManagerApi {
   private readonly sessions: Session[] = [];
   private readonly listeners = new Set<() => void>();
+  /** sessions still starting: closeAll waits for them, so no emulator outlives its manager */
+  private readonly boots = new Set<Promise<void>>();
   private readonly workDirs: WorkDirs;
   private readonly endedKeepMs: number;
   readonly leaseMs: number;
@@ -81,7 +83,8 @@ export class SessionManager implements SessionManagerApi {
       if (q.event.type === 'exited' || q.event.type === 'phase') this.changed();
     });
     this.changed();
-    void this.boot(session);
+    const boot = this.boot(session).finally(() => this.boots.delete(boot));
+    this.boots.add(boot);
     return client;
   }
 
@@ -110,8 +113,15 @@ export class SessionManager implements SessionManagerApi {
     return () => this.listeners.delete(listener);
   }
 
+  /** Resolves once no session is starting (each start has ended ready, failed or stopped). */
+  async startsSettled(): Promise<void> {
+    while (this.boots.size) await Promise.all([...this.boots]);
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.stop('the owning process is closing')));
+    // a session stopped while its emulator was starting closes that emulator once the launch returns
+    await this.startsSettled();
     await this.workDirs.closeAll();
   }
 
@@ -160,6 +170,7 @@ export class SessionManager implements SessionManagerApi {
     try {
       const debugInfoPath = this.debugInfoPath(config, cwd);
       const info = debugInfoPath ? await loadDebugInfo(debugInfoPath, { workspace: cwd }) : undefined;
+      if (session.statusPhase() === 'exited') return; // stopped before anything started
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
       const target = await this.connector(config.emulator)!.launch(
         { ...config, cwd },
@@ -170,6 +181,11 @@ export class SessionManager implements SessionManagerApi {
       );
       const index = info && new DebugIndex(await this.settleFrames(info, target));
       const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
+      if (session.statusPhase() === 'exited') {
+        // stopped while the emulator started: nobody will ever close this one but us
+        await target.close().catch(() => undefined);
+        return;
+      }
       session.attachTarget({ target, index, buildId, debugInfoWarnings: info?.warnings });
       // A target without a CPU debugger (a DOS guest) is running from the start: announce it so.
       if ((await target.status()).state === 'running') {

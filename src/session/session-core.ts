@@ -111,6 +111,7 @@ export abstract class SessionCore {
   }
 
   setPhase(phase: SessionPhase, message: string): void {
+    if (this.hasEnded()) return; // an ended session stays ended: a launch still under way reports nothing more
     this.phase = phase;
     this.progress.push(message);
     if (this.progress.length > 50) this.progress.shift();
@@ -164,9 +165,14 @@ export abstract class SessionCore {
   }
 
   fail(err: unknown): void {
+    if (this.hasEnded()) return; // stopped first: a start cut short is not a failure
     this.failure = asRetroError(err);
     this.state = 'exited';
     this.setPhase('failed', this.failure.message);
+  }
+
+  private hasEnded(): boolean {
+    return this.phase === 'exited' || this.phase === 'failed';
   }
 
   statusPhase(): SessionPhase {

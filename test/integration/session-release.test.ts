@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Session as Inspector } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -15,6 +16,7 @@ import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS, TOOL_GROUPS } from '../../src/connectors/registry.js';
 import { startHttpMcpServer } from '../../src/mcp/http.js';
 import { buildC64Fixture } from '../support/c64-fixture.js';
+import { buildZxFixture } from '../support/zx-fixture.js';
 import { call, connectHttpClient } from '../mcp/mcp-helpers.js';
 
 setFlagsFromString('--expose-gc');
@@ -97,5 +99,27 @@ test('sessions of MCP HTTP agents that leave (DELETE) are released past the ones
     await server.close();
     await manager.closeAll();
     rmSync(outputDir, { recursive: true, force: true });
+  }
+});
+
+test('a session stopped while MAME is still starting closes that MAME once it is up, and stays ended', async () => {
+  const zx = await buildZxFixture();
+  const manager = new SessionManager({ connectors: CONNECTORS });
+  try {
+    const { session } = manager.start(
+      { machine: 'spectrum', emulator: 'mame', program: zx.rom, debugInfo: zx.cdb },
+      { kind: 'cli', label: 'quick stopper' },
+    );
+    await session.stop('stopped at once');
+    await manager.startsSettled(); // the launch that was under way has returned, and what followed it
+    const st = await session.status();
+    assert.deepEqual([st.phase, st.state], ['exited', 'exited'], JSON.stringify(st.progress));
+    const children = spawnSync('pgrep', ['-P', String(process.pid), 'mame'], { encoding: 'utf8' }).stdout.trim();
+    assert.equal(children, '', 'no MAME left running');
+    assert.doesNotThrow(() =>
+      manager.start({ machine: 'spectrum', emulator: 'mame', program: zx.rom }, { kind: 'cli', label: 'again' }),
+    );
+  } finally {
+    await manager.closeAll();
   }
 });
