@@ -4,9 +4,10 @@
  * launch.json. F5 on the demo runs the generated "retro: build c64-demo" task first (the
  * outputs do not exist before) and stops at main on the built-in C64; the ca65 file opens
  * in the ca65 language and hovering `$D020` shows EXTCOL with the live value read from the
- * stopped session. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
+ * stopped session. With the user's own demo.dbg beside F5's build/, demo.c's size lenses show once each. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -35,6 +36,10 @@ test(
         settings: { 'task.quickOpen.skip': true },
         workspace: (ws) => {
           cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
+          // the user's own build beside the sources: F5's build/ then makes a second .dbg of the same file
+          execFileSync('cl65', ['-t', 'c64', '-g', '-Wl', '--dbgfile,demo.dbg', '-o', 'demo.prg', 'demo.c'], {
+            cwd: join(ws, 'c64-demo'),
+          });
           cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
           assert.equal(existsSync(prg(ws)), false);
         },
@@ -54,6 +59,21 @@ test(
       assert.ok(existsSync(prg(ws)), 'the generated build task ran before the launch and wrote the .prg');
       assert.ok(existsSync(join(ws, 'c64-demo', 'build', 'c64-demo.dbg')));
       await page.screenshot({ path: join(OUT, '1-f5-built-and-stopped.png') });
+
+      // code lenses counted once: two debug infos describe demo.c (demo.dbg and build/c64-demo.dbg), and each of
+      // its two functions gets one size lens
+      const lenses = await waitUntil('the size lenses of demo.c', 60_000, async () => {
+        const texts = await page!.locator('.monaco-editor .codelens-decoration').allInnerTexts();
+        const sizes = texts.filter((x) => /bytes at \$/.test(x));
+        return sizes.length >= 2 ? sizes : undefined;
+      });
+      await page.waitForTimeout(1000); // a lens refresh after the build could add more: look again
+      const again = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).filter((x) =>
+        /bytes at \$/.test(x),
+      );
+      t.diagnostic(`lenses: ${again.join(' | ')}`);
+      assert.equal(lenses.length, 2, `one lens per function: ${lenses.join(' | ')}`);
+      assert.equal(again.length, 2, `still one lens per function: ${again.join(' | ')}`);
 
       // the ca65 file: detected as ca65 (it opened as Plain Text), hover $D020 while the session is stopped
       await openFileAtLine(page, 'border.s', 4); // VIC_BORDER = $D020
