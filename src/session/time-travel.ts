@@ -6,7 +6,7 @@
  * flagged `inPast`). The walk reads C lines from the debug info, so front
  * ends (DAP stepBack, MCP last_write/go_to) only say where to go.
  */
-import { badRequest, notFound } from '../core/errors.js';
+import { RetroError, badRequest, notFound, unsupported } from '../core/errors.js';
 import { TIME_TRAVEL_FEATURE, type HistorySpan, type TimeTravel, type WriteRecord } from '../core/time-travel.js';
 import type { ClientSession, MutationOptions, SessionApi, SourceLocation } from './types.js';
 
@@ -29,8 +29,17 @@ async function* backwards(t: TimeTravel, now: number): AsyncGenerator<Moment> {
   }
 }
 
+/** The session's time travel, or `unsupported` naming where it exists (MAME, VICE and DOS have none yet). */
 export function timeTravel(session: SessionApi): TimeTravel {
-  return session.feature(TIME_TRAVEL_FEATURE);
+  try {
+    return session.feature(TIME_TRAVEL_FEATURE);
+  } catch (err) {
+    if (!(err instanceof RetroError) || err.code !== 'unsupported') throw err;
+    throw unsupported(
+      `Time travel (step back, reverse continue, last_write, go_to) records the machine's past on the built-in C64 (emulator "builtin") only; this session's emulator has no recorded history (MAME's -rewind is the planned route there).`,
+      { feature: TIME_TRAVEL_FEATURE.name },
+    );
+  }
 }
 
 /** True when the session's target records a history it can go back in (a missing or switched-off one: false). */

@@ -12,7 +12,7 @@ import type { BuiltinMonitorServer } from '../monitor-server.js';
 
 export class BuiltinTimeTravel implements TimeTravel {
   readonly granularity =
-    'the built-in C64 records a snapshot every 10 frames and at each change made at a stop; any instruction boundary in between is reached by replay';
+    'the built-in C64 records a snapshot every 5 frames and at each change made at a stop; any instruction boundary in between is reached by replay';
 
   constructor(
     private readonly server: BuiltinMonitorServer,

@@ -14,8 +14,8 @@ import { captureMachine, type MachineState } from '../machine-state.js';
 
 /** PAL C64: cycles a second */
 export const CYCLES_PER_SECOND = 985_248;
-/** a snapshot every this many frames (0.2 s): what one step back may replay at most */
-export const SNAPSHOT_FRAMES = 10;
+/** a snapshot every this many frames (0.1 s): what one step back may replay at most */
+export const SNAPSHOT_FRAMES = 5;
 const BITMAP_BYTES = 0x2000;
 
 export interface HistoryBudget {

@@ -15,10 +15,14 @@ import { CYCLES_PER_SECOND, type HistoryRecorder, type Snapshot } from './record
 
 /** Replay from at least two frames before a moment, so the completed frame the screen shows is redrawn. */
 const PICTURE_MARGIN = 2 * CYCLES_PER_FRAME;
+/** traced intervals kept (about 60 000 instructions, a few MB, each) */
+const TRACES_KEPT = 2;
 
 export class MachineTravel {
   /** the present, while the machine is in the past */
   private present?: { state: MachineState; written: Uint8Array };
+  /** the intervals traced last (a walk back asks for the same one again and again) */
+  private traces: { snap: Snapshot; end: number; trace: InstructionTrace }[] = [];
 
   constructor(
     private readonly m: BuiltinC64,
@@ -76,14 +80,27 @@ export class MachineTravel {
     this.present = undefined;
   }
 
+  /** The instructions from the snapshot before `before` up to it; each interval is traced once (the last two kept). */
   trace(before: number): InstructionTrace | undefined {
     const snap = this.recorder.snapshotBefore(before - 1);
     if (!snap || snap.state.cycle >= before) return undefined;
+    const end = this.recorder.next(snap)?.state.cycle ?? this.span().endCycle;
+    let full = this.traces.find((t) => t.snap === snap && t.end === end)?.trace;
+    if (!full) {
+      full = this.traceInterval(snap, end);
+      this.traces = [{ snap, end, trace: full }, ...this.traces].slice(0, TRACES_KEPT);
+    }
+    let n = full.cycles.length;
+    while (n > 0 && full.cycles[n - 1] >= before) n--;
+    return { start: full.start, cycles: full.cycles.slice(0, n), pcs: full.pcs.slice(0, n), sps: full.sps.slice(0, n) };
+  }
+
+  private traceInterval(snap: Snapshot, end: number): InstructionTrace {
     const trace: InstructionTrace = { start: snap.state.cycle, cycles: [], pcs: [], sps: [] };
     this.aside(() => {
       restoreMachine(this.m, snap.state);
       const cpu = this.m.cpu;
-      while (cpu.cycles < before) {
+      while (cpu.cycles < end) {
         trace.cycles.push(cpu.cycles);
         trace.pcs.push(cpu.pc);
         trace.sps.push(cpu.s);
