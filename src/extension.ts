@@ -113,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
       try {
         const lease = adapter.takeControl();
-        vscode.window.setStatusBarMessage(`Retro Debug: ${lease.holder.label} has control of the emulator.`, 4000);
+        vscode.window.setStatusBarMessage(`Retro Debug: ${lease.holder.label} has control of the emulator.`, 10_000);
       } catch (err) {
         void vscode.window.showErrorMessage(asRetroError(err).message);
       }

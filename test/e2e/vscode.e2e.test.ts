@@ -134,13 +134,15 @@ test('VS Code: F9 breakpoint, F5-style launch, stop in plot(), screen panel, sto
     mark('stopped at breakpoint');
     await page.screenshot({ path: join(OUT, '1-stopped-at-breakpoint.png') });
 
-    // Take Control (offered only while a retro session is debugged) names the new holder.
+    // Take Control (offered only while a retro session is debugged) names the new holder in the status bar, and
+    // the control item says it is the user
     await runCommand(page, 'Retro Debug: Take Control');
     await page
-      .locator('.notifications-toasts', {
-        hasText: 'VS Code debug session "ZX fixture in MAME" now has control of the emulator.',
+      .locator('.part.statusbar', {
+        hasText: 'VS Code debug session "ZX fixture in MAME" has control of the emulator.',
       })
       .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.statusbar-item', { hasText: 'Retro: you' }).first().waitFor({ state: 'visible' });
 
     // The screen panel: its webview draws the emulated screen's raw frames on a canvas.
     await runCommand(page, 'Retro Debug: Show Screen');
