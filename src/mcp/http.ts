@@ -13,6 +13,7 @@ import { privateOutputDir } from '../core/files.js';
 import type { SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
 import { PROFILES, isProfile, type Profile } from './groups.js';
+import { ConnectionBudget } from './http-connections.js';
 import { checkRequest } from './http-guard.js';
 import { handleWithReplyMode, replyModePerRequest } from './json-replies.js';
 import { createMcpServer, type ConnectionServer } from './server.js';
@@ -45,8 +46,12 @@ export interface HttpMcpOptions {
    * (default: the lease time): its client went (a killed client's stream ends; a live one reopens it at once)
    */
   streamGoneMs?: number;
-  /** TCP connections at once; more are refused (default 128) */
+  /** authenticated TCP connections at once; a request on one more is refused (default 128) */
   maxConnections?: number;
+  /** connections that sent no authenticated request yet: at most this many (the oldest closed; default 16) */
+  maxUnauthenticated?: number;
+  /** and each is closed after this long without one (default 5 s) */
+  unauthenticatedMs?: number;
   /** request body limit (default 1 MiB) */
   maxBodyBytes?: number;
 }
@@ -67,6 +72,8 @@ interface Entry {
   streams: number;
   /** requests seen: a request after the stream closed shows the client is still there */
   requests: number;
+  /** requests under way (a long tool call is work, not idleness) */
+  inFlight: number;
   /** closeIfGone's wait, cleared when the session closes (it holds the entry: every closed session for its grace) */
   goneTimer?: NodeJS.Timeout;
 }
@@ -122,14 +129,36 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   const streamGoneMs = opts.streamGoneMs ?? opts.manager.leaseMs;
   const maxBody = opts.maxBodyBytes ?? 1024 * 1024;
   const sessions = new Map<string, Entry>();
+  const evictIdleMs = opts.manager.leaseMs;
+  const budget = new ConnectionBudget({
+    maxAuthenticated: opts.maxConnections ?? 128,
+    maxUnauthenticated: opts.maxUnauthenticated ?? 16,
+    unauthenticatedMs: opts.unauthenticatedMs ?? 5000,
+  });
 
-  /** Closes the least recently used MCP session without an open stream (a live client is never evicted). */
+  /**
+   * Closes the least recently used idle MCP session: no open stream, no request under way, and none for the lease
+   * time. A client at work is never evicted, however many there are: the new session is refused instead.
+   */
   function evictLeastRecentlyUsed(): void {
     let oldest: [string, Entry] | undefined;
-    for (const item of sessions)
-      if (item[1].streams === 0 && (!oldest || item[1].lastActive < oldest[1].lastActive)) oldest = item;
+    const idleSince = Date.now() - evictIdleMs;
+    for (const item of sessions) {
+      const e = item[1];
+      if (
+        e.streams === 0 &&
+        e.inFlight === 0 &&
+        e.lastActive <= idleSince &&
+        (!oldest || e.lastActive < oldest[1].lastActive)
+      )
+        oldest = item;
+    }
     if (!oldest)
-      throw new HttpError(503, -32000, `All ${sessions.size} MCP sessions have open streams; close one and retry.`);
+      throw new HttpError(
+        503,
+        -32000,
+        `All ${sessions.size} MCP sessions are in use (an open stream or a request within ${evictIdleMs / 1000} s); close one and retry.`,
+      );
     sessions.delete(oldest[0]);
     void oldest[1].cs.close();
   }
@@ -167,7 +196,7 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       heartbeatMs: opts.heartbeatMs,
       isAlive: () => entry.streams > 0,
     });
-    const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0, requests: 0 };
+    const entry: Entry = { cs, transport: undefined!, lastActive: Date.now(), streams: 0, requests: 0, inFlight: 0 };
     entry.transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -199,6 +228,11 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       );
       return;
     }
+    if (!budget.authenticate(req.socket)) {
+      res.setHeader('Connection', 'close');
+      sendJsonRpcError(res, 503, -32000, 'Too many connections: close one and retry.');
+      return;
+    }
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname !== MCP_PATH) {
       sendJsonRpcError(res, 404, -32601, `Not found: the MCP endpoint is ${MCP_PATH}.`);
@@ -214,6 +248,11 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       entry.lastActive = Date.now();
       entry.requests++;
       entry.cs.connection.heartbeat(); // any request is a sign of life (a GET or DELETE too, not only messages)
+      entry.inFlight++;
+      res.once('close', () => {
+        entry.inFlight--;
+        entry.lastActive = Date.now();
+      });
       const body = req.method === 'POST' ? await readJsonBody(req, maxBody) : undefined;
       if (req.method === 'GET') {
         entry.streams++;
@@ -260,10 +299,11 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
       else sendJsonRpcError(res, 500, -32603, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
     });
   });
-  server.maxConnections = opts.maxConnections ?? 128;
+  server.maxConnections = budget.hardLimit;
   // another user of this machine gets nothing, not even a 401 (and cannot use a token it got hold of)
   server.on('connection', (socket: Socket) => {
     if (fromOtherUser(socket)) socket.destroy();
+    else budget.admit(socket);
   });
   server.requestTimeout = 0; // SSE streams stay open; idle sessions are swept below instead
   // Outlive the client's idle keep-alive (undici: 4 s) so the client closes first;

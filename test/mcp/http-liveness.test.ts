@@ -18,7 +18,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 let manager: SessionManager;
 let server: HttpMcpServer;
 before(async () => {
-  manager = new SessionManager({ connectors: CONNECTORS });
+  // eviction takes sessions idle for the lease time: a short one here
+  manager = new SessionManager({ connectors: CONNECTORS, leaseMs: 300 });
   server = await startHttpServerOn(manager, { maxSessions: 2 });
 });
 after(async () => {
@@ -53,6 +54,8 @@ test('eviction never drops a session with an open stream', async () => {
   stream.end();
   await opened;
   const idle = await initialize();
+  assert.equal((await rawRequest(server.url, { headers: auth(), body: INITIALIZE_BODY })).status, 503, 'both at work');
+  await new Promise((r) => setTimeout(r, 400)); // the lease time without a request: idle
   await initialize(); // over the cap of 2: the idle one goes, not the streaming one
   assert.equal((await list(streaming)).status, 200, 'the session with an open stream survived');
   assert.equal((await list(idle)).status, 404, 'the idle one was evicted');
