@@ -105,7 +105,7 @@ export type TargetListener = (event: TargetEvent) => void;
 export type AddressRange = [number, number];
 
 /** The facets a target may leave out; the session refuses their use once, with 'unsupported' and the reason. */
-export type FacetName = 'run' | 'breakpoints' | 'watch' | 'screen' | 'input';
+export type FacetName = 'run' | 'breakpoints' | 'watch' | 'screen' | 'input' | 'lifecycle';
 
 /** What a target is: static facts the session checks requests against. */
 export interface TargetInfo {
@@ -162,6 +162,26 @@ export interface TargetBreakpoints {
   clear(id: number): Promise<void>;
   /** the language `set`'s condition is in; absent: the session evaluates every condition itself */
   readonly language?: ConditionLanguage;
+}
+
+/** What a reset reaches: the CPU (soft) or the whole machine, as at power-on (hard). */
+export type ResetKind = 'soft' | 'hard';
+
+/**
+ * Restarting the machine and its snapshots. Each call returns with the work done; the target emits 'reset' for a
+ * reset (the session re-arms its breakpoints, once each, whatever the emulator kept).
+ */
+export interface TargetLifecycle {
+  /** Resolves once reset: 'runs', or 'held' (stopped at or before the reset, MAME) for the session to resume. */
+  reset(kind: ResetKind): Promise<'runs' | 'held'>;
+  /** The program loaded again from its file (a hard reset where the machine loads it itself), stopped at its start. */
+  reload(): Promise<void>;
+  /** the payload format `saveState` writes and `loadState` takes (a snapshot of another is refused before loading) */
+  readonly stateFormat?: string;
+  /** The machine's state as the emulator saves it (the CPU stopped). Absent: no snapshots here. */
+  saveState?(): Promise<Uint8Array>;
+  /** Puts a `saveState` payload back whole, or refuses it with nothing changed; the CPU stays stopped. */
+  loadState?(payload: Uint8Array): Promise<void>;
 }
 
 /** Data watchpoints. */
@@ -297,6 +317,7 @@ export interface Target {
   readonly watch?: TargetWatch;
   readonly screen?: TargetScreen;
   readonly input?: TargetInput;
+  readonly lifecycle?: TargetLifecycle;
   readonly features: TargetFeatures;
   /** a program the machine loads itself after power-on (a DSS .EXE): what it will find at its load address */
   readonly loadedProgram?: LoadedProgram;

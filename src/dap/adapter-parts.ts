@@ -14,7 +14,7 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsSteppingGranularity: true,
   supportsTerminateRequest: true,
   supportTerminateDebuggee: true,
-  supportsRestartRequest: false,
+  supportsRestartRequest: true,
   supportsSetVariable: false,
   supportsSetExpression: true,
   supportsDisassembleRequest: true,

@@ -159,8 +159,9 @@ export class RetroDebugSession extends DebugSession {
     });
   }
 
+  /** VS Code's Restart: the program loaded again and stopped at main, breakpoints kept (armed once). */
   protected override restartRequest(response: DebugProtocol.RestartResponse): void {
-    this.sendError(response, unsupported('Restart is not supported; stop and launch again.'));
+    this.run(response, (me) => me.reset('reload'));
   }
 
   // ---- breakpoints -------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import { cTools } from './tools/c.js';
 import { runTo } from './tools/run-to.js';
 import { historyTools } from './tools/history.js';
 import { watchListTools, watchTools } from './tools/watch.js';
+import { resetTools, stateTools } from './tools/lifecycle.js';
 import { memoryTools, rawTools } from './tools/raw.js';
 import { memoryExportTools } from './tools/memory-export.js';
 import { screenTools, screenWatchTools } from './tools/screen.js';
@@ -27,8 +28,8 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
     },
     {
       name: 'c',
-      description: 'C-level debugging: breakpoints, watchpoints, run control, run_to, backtrace, variables',
-      tools: [...cTools, ...watchTools, runTo],
+      description: 'C-level debugging: breakpoints, watchpoints, run control, run_to, reset, backtrace, variables',
+      tools: [...cTools, ...watchTools, runTo, ...resetTools],
     },
     {
       name: 'history',
@@ -36,6 +37,7 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
         'time travel (built-in C64): last_write (who corrupted a value), go_to a frame or the present, history',
       tools: historyTools,
     },
+    { name: 'state', description: 'machine snapshots in named slots: save_state, load_state', tools: stateTools },
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },
     {
       name: 'raw',
@@ -78,6 +80,7 @@ export const PROFILES: Record<Profile, readonly string[]> = {
     'history',
     'memory',
     'raw',
+    'state',
     'screen',
     'screen_watch',
     'c64_static',
@@ -88,7 +91,7 @@ export const PROFILES: Record<Profile, readonly string[]> = {
     'tests',
   ],
   /** any MAME machine, no C program needed: run control, bytes, screen and the raw MAME tools */
-  raw: ['session', 'c', 'memory', 'raw', 'screen', 'mame'],
+  raw: ['session', 'c', 'memory', 'raw', 'state', 'screen', 'mame'],
   /** a C64 in VICE or the built-in: live C debugging plus the vice_* tools */
   vice: ['session', 'c', 'history', 'memory', 'raw', 'screen', 'vice'],
 };

@@ -18,12 +18,17 @@
  * - the options many tools share are said once in the instructions:
  *   `session_id` goes as a bare string, `generation` (on every tool that
  *   changes the machine) and `timeout_ms` (its default and bound) with a word;
- * - titles are left out: the name and the description say what a client shows.
+ * - titles are left out: the name and the description say what a client shows;
+ * - a string or list input's length bounds and pattern are left out (checked on call, a breach names the
+ *   field), and so is a boolean input's default false (absent is false); numeric bounds stay.
  * The server still validates with the full zod schemas; clients only see less.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 type Json = Record<string, unknown>;
+
+/** what a string or list input's own check says on call; numeric bounds stay (they are the values' meaning) */
+const INPUT_BOUNDS = new Set(['minLength', 'maxLength', 'pattern', 'maxItems']);
 
 function compact(node: unknown, output: boolean): unknown {
   if (Array.isArray(node)) return node.map((n) => compact(n, output));
@@ -34,6 +39,10 @@ function compact(node: unknown, output: boolean): unknown {
     if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
     if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
     if (key === 'propertyNames' && (value as Json)?.type === 'string') continue;
+    // checked on call (invalid params names the field); descriptions say the ones that matter ("at most 1020")
+    if (!output && INPUT_BOUNDS.has(key)) continue;
+    // an absent boolean option is false
+    if (!output && key === 'default' && value === false && (node as Json).type === 'boolean') continue;
     // inputs' too: start_session takes any key (and refuses the unknown ones in its own words)
     if (key === 'additionalProperties' && (value === false || isEmpty(value))) continue;
     if (key === 'anyOf' && Array.isArray(value) && typeof (node as Json).description === 'string') {

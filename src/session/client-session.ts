@@ -19,6 +19,7 @@ import type {
   LeaseInfo,
   MutationOptions,
   QueuedEvent,
+  RestartKind,
   SessionApi,
   SessionStatus,
   StepGranularity,
@@ -40,6 +41,9 @@ export interface ClientEngine {
   stepInto(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOver(clientId: string, granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
+  reset(clientId: string, kind: RestartKind, opts?: MutationOptions): Promise<void>;
+  saveState(clientId: string, opts?: MutationOptions): Promise<Uint8Array>;
+  loadState(clientId: string, file: Uint8Array, opts?: MutationOptions): Promise<void>;
   setLineBreakpoint(
     clientId: string,
     file: string,
@@ -292,6 +296,18 @@ export class ClientHandle implements ClientSession {
 
   async stepOut(opts?: MutationOptions): Promise<void> {
     return this.engine.stepOut(this.live(), opts);
+  }
+
+  async reset(kind: RestartKind, opts?: MutationOptions): Promise<void> {
+    return this.engine.reset(this.live(), kind, opts);
+  }
+
+  async saveState(opts?: MutationOptions): Promise<Uint8Array> {
+    return this.engine.saveState(this.live(), opts);
+  }
+
+  async loadState(file: Uint8Array, opts?: MutationOptions): Promise<void> {
+    return this.engine.loadState(this.live(), file, opts);
   }
 
   async writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {

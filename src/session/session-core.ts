@@ -469,4 +469,5 @@ const FACET_TEXT: Record<FacetName, string> = {
   watch: 'watchpoints',
   screen: 'screen',
   input: 'keyboard input',
+  lifecycle: 'reset, reload or snapshots',
 };

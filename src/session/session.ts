@@ -19,7 +19,7 @@ import { type StepKind } from './line-stepper.js';
 import { LabelTable } from './labels.js';
 import { ClientHandle, type ClientEngine, type ClientOptions, type ClientSession } from './client-session.js';
 import { placeAddress, placeFunction, placeLine, type BreakpointFields } from './breakpoint-placement.js';
-import { SessionStops } from './session-stops.js';
+import { SessionLifecycle } from './session-lifecycle.js';
 import type { SessionWatchSpec } from './types.js';
 import { refreshWatched } from './watch-hits.js';
 import { annotate, disassemblerFor, disassemblyWindow } from './disassembly.js';
@@ -47,7 +47,7 @@ export type { SessionDeps } from './session-core.js';
  * Booting (starting the emulator, running to main) is done by the manager,
  * which hands over a ready Target through `attachTarget`.
  */
-export class Session extends SessionStops implements SessionApi, ClientEngine {
+export class Session extends SessionLifecycle implements SessionApi, ClientEngine {
   private readonly sweeper: NodeJS.Timeout;
   private feed?: ScreenFeed;
 

@@ -97,6 +97,12 @@ export interface ClientSession {
   stepInto(granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOver(granularity?: StepGranularity, opts?: MutationOptions): Promise<void>;
   stepOut(opts?: MutationOptions): Promise<void>;
+  /** soft/hard: the machine restarts and runs; reload: the program loaded again, stopped at main; re-armed once */
+  reset(kind: RestartKind, opts?: MutationOptions): Promise<void>;
+  /** the machine's state as a snapshot file's bytes (stopped CPU) */
+  saveState(opts?: MutationOptions): Promise<Uint8Array>;
+  /** a snapshot file's bytes put back whole (or refused with nothing changed); bumps the generation */
+  loadState(file: Uint8Array, opts?: MutationOptions): Promise<void>;
   writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
   /** Set Value on a C lvalue (`x`, `p->y`, `arr[3]`) in a frame: range-checked by its type, never into code. */
   setExpression(expression: string, value: string, frameIndex?: number, opts?: MutationOptions): Promise<VariableValue>;
@@ -114,6 +120,8 @@ export interface ClientSession {
   /** leaves the session: the lease and everything this client owns are released; safe to call twice */
   close(): void;
 }
+
+export type RestartKind = 'soft' | 'hard' | 'reload';
 
 /** Who joins a session, and how its handle keeps itself alive. */
 export interface ClientStarter extends ClientOptions {

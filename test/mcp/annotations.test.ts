@@ -83,6 +83,7 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
       'dosbox_watch_frames',
       'dosbox_dump_segment',
       'dump_memory',
+      'save_state',
       'vice_capture_screen',
     ],
   },
@@ -128,7 +129,10 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
     hints: hints(false, true, false),
     tools: ['dosbox_trace', 'debugger_command'],
   },
-  'resets or stops a machine': { hints: hints(false, true, false), tools: ['vice_reset', 'stop_session'] },
+  'resets or stops a machine': {
+    hints: hints(false, true, false),
+    tools: ['vice_reset', 'stop_session', 'reset', 'load_state'],
+  },
   'starts or attaches a session (outside this process)': {
     hints: hints(false, false, false),
     tools: ['start_session', 'dosbox_launch', 'dosbox_attach'],

@@ -16,6 +16,8 @@ import { BuiltinMonitorServer } from './monitor-server.js';
 import { TIME_TRAVEL_FEATURE } from '../../core/time-travel.js';
 import { BuiltinTimeTravel } from './history/feature.js';
 import { DEFAULT_HISTORY, type HistoryBudget } from './history/recorder.js';
+import { ViceLifecycle } from '../vice/vice-lifecycle.js';
+import { builtinStateFormat } from './snapshot.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -68,6 +70,7 @@ export async function launchBuiltinTarget(
       },
     });
     target.features.provide(TIME_TRAVEL_FEATURE, new BuiltinTimeTravel(server, target.vice, target.events));
+    target.lifecycle = new ViceLifecycle(target, config, builtinStateFormat(server.machine));
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;
   } catch (err) {

@@ -56,6 +56,7 @@ import { openDrive8 } from './d64-drive.js';
 import { DISPLAY, renderDisplay } from './video.js';
 import { MachineHistory } from './history/machine-history.js';
 import type { HistoryBudget } from './history/recorder.js';
+import { dumpAnswer, undumpAnswer } from './snapshot.js';
 
 /** Requests larger than this close the connection (VICE has no bound; we keep memory bounded). */
 export const MAX_REQUEST_BODY = 4 * 1024 * 1024;
@@ -80,6 +81,8 @@ export interface ServerOptions {
   autostartRoots?: readonly string[];
   /** the recorded history's bounds (default DEFAULT_BUDGET) */
   history?: HistoryBudget;
+  /** DUMP writes and UNDUMP reads snapshots only inside these folders (real paths; default: the temp folder) */
+  snapshotRoots?: readonly string[];
 }
 
 export class BuiltinMonitorServer {
@@ -473,11 +476,13 @@ export class BuiltinMonitorServer {
         return;
       }
       case Cmd.DUMP:
+        if (body.length < 3 || body.length < 3 + body[2]) return this.error(id, ErrCode.INVALID_LENGTH);
+        return this.answer(id, dumpAnswer(m, body.toString('utf8', 3, 3 + body[2]), this.opts, this.log));
       case Cmd.UNDUMP:
+        if (body.length < 1 || body.length < 1 + body[0]) return this.error(id, ErrCode.INVALID_LENGTH);
+        return this.answer(id, undumpAnswer(m, body.toString('utf8', 1, 1 + body[0]), this.opts, this.log));
       case Cmd.CPUHISTORY_GET:
-        this.opts.onLog?.(
-          `Monitor: command 0x${command.toString(16)} (snapshots, CPU history) is not available in the built-in C64.`,
-        );
+        this.opts.onLog?.('Monitor: CPU history (0x86) is not available in the built-in C64.');
         return this.error(id, ErrCode.FAILURE);
       default:
         return this.error(id, ErrCode.INVALID_TYPE);

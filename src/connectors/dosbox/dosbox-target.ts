@@ -42,6 +42,8 @@ export class DosboxTarget implements Target {
       run: `Run control and CPU registers: ${NO_DEBUGGER}`,
       breakpoints: `Breakpoints: ${NO_DEBUGGER}`,
       watch: `Watchpoints: ${NO_DEBUGGER}`,
+      lifecycle:
+        'Reset, reload and snapshots: DOSBox offers no reset or save state to a program driving it; stop_session and start it again instead.',
     },
   };
   readonly events = new TargetEmitter();

@@ -42,6 +42,7 @@ import { cpuOffset, cpuTranslation, watchSpace } from './watch-space.js';
 import { MameMouse } from './mame-mouse.js';
 import { MOUSE_FEATURE } from '../../core/input-devices.js';
 import { MameDisassembler } from './mame-disassembler.js';
+import { MameLifecycle } from './mame-lifecycle.js';
 import { DISASSEMBLER_FEATURE } from '../../core/disassembly.js';
 import { keySteps, strokeFields } from './mame-keys.js';
 import type { KeyStroke } from '../../core/keys.js';
@@ -103,6 +104,7 @@ export class MameTarget implements Target {
     clear: (id) => this.clearWatchpoint(id),
   };
   readonly screen: TargetScreen;
+  readonly lifecycle: MameLifecycle;
   /** Strokes on the machine's key fields, frame-paced; while stopped they wait for it to run. */
   readonly input: TargetInput = { typeKeys: (strokes) => this.typeKeys(strokes) };
   private state: RunState = 'stopped';
@@ -139,6 +141,8 @@ export class MameTarget implements Target {
       frameSource: MAME_FRAME_SOURCE,
     };
     const raw = new MameRawFeature(bridge, machine);
+    const format = `mame/${String(hello.mame ?? 'unknown')}/${machine}`;
+    this.lifecycle = new MameLifecycle(raw, this.events, () => this.resume(), proc.launch.runDir, format);
     this.features = new TargetFeatures()
       .provide(MAME_RAW_FEATURE, raw)
       .provide(DISASSEMBLER_FEATURE, new MameDisassembler(raw))

@@ -14,6 +14,10 @@ import type { Target } from '../../core/target.js';
 import { MonitorClient } from './monitor-client.js';
 import { startConfiguredProgram } from './start-program.js';
 import { ViceTarget } from './vice-target.js';
+import { ViceLifecycle } from './vice-lifecycle.js';
+
+/** VICE's own snapshot files (.vsf); VICE checks the machine and its module versions when it loads one */
+const VICE_STATE_FORMAT = 'vice-vsf';
 
 const CONNECT_TIMEOUT_MS = 20_000;
 const START_TIMEOUT_MS = 60_000;
@@ -137,6 +141,7 @@ export async function launchViceTarget(
       isAlive: () => exited,
     });
     target = await ViceTarget.open(client, { kind: 'vice', shutdown: () => quit(target!, child) });
+    target.lifecycle = new ViceLifecycle(target, config, VICE_STATE_FORMAT);
     await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
     return target;
   } catch (err) {
@@ -152,6 +157,7 @@ async function attach(config: LaunchConfig, opts: { onProgress?: (message: strin
   opts.onProgress?.(`Attaching to the VICE binary monitor at ${config.viceMonitor}`);
   const client = await MonitorClient.connect(m[1], Number(m[2]), { timeoutMs: CONNECT_TIMEOUT_MS });
   const target = await ViceTarget.open(client, { kind: 'vice' });
+  target.lifecycle = new ViceLifecycle(target, config, VICE_STATE_FORMAT);
   await startConfiguredProgram(target, config, START_TIMEOUT_MS, opts.onProgress);
   return target;
 }

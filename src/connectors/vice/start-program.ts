@@ -52,7 +52,8 @@ function sysAddress(prg: Buffer): number | undefined {
 
 export async function startProgram(target: ViceTarget, path: string, timeoutMs: number): Promise<PrgInfo> {
   const prg = inspectPrg(path);
-  await target.vice.deleteStaleCheckpoints();
+  // checkpoints left from earlier clients survive reconnects (and a reload's own are armed again by the session)
+  for (const cp of await target.vice.listCheckpoints()) await target.vice.deleteCheckpoint(cp.number);
   const entry = await target.breakpoints.set({ space: 'cpu', offset: prg.entry });
   const stopped = nextStop(target, timeoutMs);
   try {

@@ -84,11 +84,11 @@ export class ViceConnection implements ViceFeature {
     return this.regs.get(id);
   }
 
-  /** Deletes checkpoints left from earlier clients (they survive reconnects); returns how many. */
-  async deleteStaleCheckpoints(): Promise<number> {
-    const list = await this.listCheckpoints();
-    for (const cp of list) await this.client.request(Cmd.CHECKPOINT_DELETE, u32(cp.number));
-    return list.length;
+  /** A command the stopped machine answers without running (DUMP, UNDUMP); its registers are read again after. */
+  async whileHeld(command: number, body: Uint8Array): Promise<void> {
+    this.requireStopped('save or load a snapshot');
+    await this.client.request(command, body, { timeoutMs: 30_000 });
+    await this.refreshRegisters();
   }
 
   get running(): boolean {

@@ -19,6 +19,7 @@ import {
   type TargetBreakpoints,
   type TargetInfo,
   type TargetInput,
+  type TargetLifecycle,
   type TargetMemory,
   type TargetRun,
   type TargetScreen,
@@ -111,6 +112,8 @@ export class ViceTarget implements Target {
     clear: (id) => this.vice.deleteCheckpoint(id),
   };
   readonly screen: TargetScreen;
+  /** reset, reload and snapshots: given by the launcher, which knows the program (vice-lifecycle.ts) */
+  lifecycle?: TargetLifecycle;
   /** Strokes into the keyboard buffer (VICE's keyboard feed): the KERNAL takes them while the machine runs. */
   readonly input: TargetInput = {
     typeKeys: async (strokes) => {

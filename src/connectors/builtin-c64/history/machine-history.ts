@@ -11,7 +11,8 @@ import { MachineTravel } from './travel.js';
 
 /** Commands whose effect on the machine a replay could not repeat by running. */
 const INPUTS = new Set<number>([Cmd.MEM_SET, Cmd.REGISTERS_SET, Cmd.KEYBOARD_FEED, Cmd.JOYPORT_SET, Cmd.RESOURCE_SET]);
-const RESTARTS = new Set<number>([Cmd.RESET, Cmd.AUTOSTART]);
+/** a loaded snapshot is a past the history never recorded: it starts again there, as after a reset */
+const RESTARTS = new Set<number>([Cmd.RESET, Cmd.AUTOSTART, Cmd.UNDUMP]);
 
 export const DEFAULT_BUDGET: HistoryBudget = {
   seconds: DEFAULT_HISTORY.seconds,

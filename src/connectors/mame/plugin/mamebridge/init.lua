@@ -159,7 +159,7 @@ local function on_start()
     machine:exit()
     return
   end
-  ctx.event('hello', { token = ctx.config.token, version = exports.version, system = emu.romname(),
+  ctx.event('hello', { token = ctx.config.token, version = exports.version, system = emu.romname(), mame = emu.app_version(),
                        cpu = ctx.cpu.tag, cpu_type = ctx.cpu.shortname })
 end
 
