@@ -43,6 +43,8 @@ export class BuiltinFrames {
   private readonly viewers = new Set<Viewer>();
   /** the visible area of the frame sent last, to send only changed ones */
   private shown?: Uint8Array;
+  /** the frame number given last: numbers only grow, also when time travel takes the machine back */
+  private issued = 0;
 
   constructor(
     private readonly machine: BuiltinC64,
@@ -117,7 +119,7 @@ export class BuiltinFrames {
       source,
       width: VISIBLE.width,
       height: VISIBLE.height,
-      frame: this.machine.frame,
+      frame: (this.issued = this.machine.frame < this.issued ? this.issued + 1 : this.machine.frame),
       pixels,
       palette: this.palette(),
       inner: INNER,
