@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'not_owner' // breakpoint/key owned by another client
   | 'not_found' // no such breakpoint, variable, symbol, session, file
   | 'stale_generation' // request names a generation that has passed
+  | 'stale_build' // the program on disk was rebuilt since the session loaded it
   | 'timeout' // a read-only wait ran out; nothing changed
   | 'timeout_may_have_mutated' // a mutating request timed out; state may have changed
   | 'unsupported' // this target/machine cannot do it (says why)
@@ -85,6 +86,15 @@ export function staleGeneration(requested: number, current: number): RetroError 
     'stale_generation',
     `This request names generation ${requested}, but the session is at ${current} (the machine was reset, reloaded or restarted since); re-read the state first.`,
     { requested, current },
+  );
+}
+
+export function staleBuild(loaded: string, onDisk: string, files: string[]): RetroError {
+  return new RetroError(
+    'stale_build',
+    `The program was rebuilt since this session loaded it (build ${loaded}, on disk now ${onDisk}: ${files.join(', ')}); ` +
+      'a breakpoint or watchpoint placed from the loaded debug info could be in the wrong place. Start the session again to debug the new build.',
+    { loaded, on_disk: onDisk, files },
   );
 }
 

@@ -29,6 +29,7 @@ const CODE_IDS: Record<ErrorCode, number> = {
   no_session: 3020,
   outside_roots: 3021,
   not_allowed: 3022,
+  stale_build: 3023,
   internal: 3099,
 };
 

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { staleBuild } from '../core/errors.js';
 import { MAX_PROGRAM_BYTES, readRegularFile } from '../core/files.js';
 
 /** Hash of the loaded program and its debug info: tells whether two replies speak of the same build. */
@@ -16,4 +18,40 @@ export async function computeBuildId(files: (string | undefined)[]): Promise<str
     }
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Notices a program rebuilt under a running session: the files' size and
+ * modification time are looked at on each placement (cheap), the hash only
+ * when they moved, and a different hash refuses with stale_build.
+ */
+export class BuildWatch {
+  private signature?: Promise<string>;
+
+  constructor(
+    private readonly files: string[],
+    private readonly loaded: string,
+  ) {
+    this.signature = this.stamp();
+  }
+
+  async assertSame(): Promise<void> {
+    const [then, now] = await Promise.all([this.signature, this.stamp()]);
+    if (now === then) return;
+    const onDisk = await computeBuildId(this.files);
+    if (onDisk !== this.loaded) throw staleBuild(this.loaded, onDisk, this.files);
+    this.signature = Promise.resolve(now); // touched, same bytes
+  }
+
+  private async stamp(): Promise<string> {
+    const parts = await Promise.all(
+      this.files.map((f) =>
+        stat(f).then(
+          (s) => `${s.size}:${s.mtimeMs}`,
+          () => 'gone',
+        ),
+      ),
+    );
+    return parts.join('|');
+  }
 }

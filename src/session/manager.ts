@@ -180,13 +180,14 @@ export class SessionManager implements SessionManagerApi {
         },
       );
       const index = info && new DebugIndex(await this.settleFrames(info, target));
+      const buildFiles = [config.program && resolve(cwd, config.program), debugInfoPath].filter((f) => !!f) as string[];
       const buildId = await computeBuildId([config.program && resolve(cwd, config.program), debugInfoPath]);
       if (session.statusPhase() === 'exited') {
         // stopped while the emulator started: nobody will ever close this one but us
         await target.close().catch(() => undefined);
         return;
       }
-      session.attachTarget({ target, index, buildId, debugInfoWarnings: info?.warnings });
+      session.attachTarget({ target, index, buildId, buildFiles, debugInfoWarnings: info?.warnings });
       // A target without a CPU debugger (a DOS guest) is running from the start: announce it so.
       if ((await target.status()).state === 'running') {
         session.announceRunning(`Ready: ${config.machine} is running (no CPU debugger; run control is unsupported)`);

@@ -19,6 +19,7 @@ import type { DebugIndex } from '../debuginfo/index.js';
 import type { Address, FacetName, RunState, StopInfo, Target, TargetEvent } from '../core/target.js';
 import type { Assignment } from './assign.js';
 import { BreakpointTable } from './breakpoints.js';
+import { BuildWatch } from './build-id.js';
 import { BreakpointHits } from './bp-hits.js';
 import { WatchpointTable } from './watchpoints.js';
 import { InputQueue } from './input-queue.js';
@@ -46,6 +47,8 @@ export interface SessionDeps {
   target: Target;
   index?: DebugIndex;
   buildId: string;
+  /** the files the build id hashes (program, debug info): a rebuild under the session is noticed from them */
+  buildFiles?: string[];
   /** what the debug-info parser skipped (DebugInfo.warnings): told once as output, kept in the status */
   debugInfoWarnings?: string[];
 }
@@ -63,6 +66,8 @@ export abstract class SessionCore {
   protected failure?: RetroError;
   protected generation = 1;
   protected buildId = 'pending';
+  /** refuses placements from debug info once the program on disk is another build (stale_build) */
+  protected buildWatch?: BuildWatch;
   protected state: RunState = 'starting';
   protected lastStop?: SessionStatus['last_stop'];
   protected target?: Target;
@@ -122,6 +127,7 @@ export abstract class SessionCore {
     this.target = deps.target;
     this.index = deps.index;
     this.buildId = deps.buildId;
+    if (deps.buildFiles?.length) this.buildWatch = new BuildWatch(deps.buildFiles, deps.buildId);
     this.debugInfoWarnings = deps.debugInfoWarnings ?? [];
     for (const warning of this.debugInfoWarnings) this.emit({ type: 'output', text: `Debug info: ${warning}\n` });
     this.inspector = new Inspector(deps.target, deps.index, this.paths, () => this.facet('run').registers());

@@ -199,6 +199,7 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
     extras: BreakpointExtras,
   ): Promise<BreakpointInfo> {
     this.requireTarget();
+    await this.buildWatch?.assertSame();
     if (extras.hitCondition) fields.hit_condition = extras.hitCondition;
     if (extras.logMessage) fields.log_message = extras.logMessage;
     const logic = await this.hits.compile(fields, extras);
@@ -318,6 +319,7 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
   async setWatchpoint(clientId: string, spec: SessionWatchSpec): Promise<WatchpointInfo> {
     const owner = this.clients.get(clientId);
     this.checkRange(spec.address, spec.length);
+    await this.buildWatch?.assertSame();
     // the bytes now, which its first hit compares against (unreadable: that hit counts as a change)
     const initial = await this.requireTarget()
       .memory.read(spec.address, spec.length)
