@@ -48,10 +48,10 @@ async function machines(): Promise<Machine[]> {
   return WANTED.length ? all.filter((m) => WANTED.includes(m.name)) : all;
 }
 
-function memory(): { rss: number; heap: number } {
+function memory(): { rss: number; heap: number; external: number } {
   gc?.();
   const m = process.memoryUsage();
-  return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20 };
+  return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20, external: m.external / 2 ** 20 };
 }
 
 async function main(): Promise<void> {
@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   const server = await startHttpMcpServer({ manager, port: 0, outputDir, roots: () => ['/'], groups: TOOL_GROUPS });
   try {
     for (const m of await machines()) {
-      const rows: { n: number; rss: number; heap: number }[] = [];
+      const rows: { n: number; rss: number; heap: number; external: number }[] = [];
       const t0 = performance.now();
       for (let i = 1; i <= N; i++) {
         const agent = await connectHttpClient(server, `soak-${m.name}-${i}`);
@@ -75,7 +75,10 @@ async function main(): Promise<void> {
       const s = ((performance.now() - t0) / 1000).toFixed(0);
       console.log(`\n${m.name}: ${N} sessions in ${s} s`);
       for (const r of rows)
-        console.log(`  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB`);
+        console.log(
+          `  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB, ` +
+            `external ${r.external.toFixed(1)} MB`,
+        );
       const first = rows[0];
       const last = rows.at(-1);
       if (first && last && last !== first)

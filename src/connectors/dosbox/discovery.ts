@@ -28,7 +28,8 @@ export async function scanForGuests(mem: HostMemory): Promise<GuestCandidate[]> 
       const len = Math.min(CHUNK + OVERLAP, region.end - at);
       let chunk: Buffer;
       try {
-        chunk = Buffer.from(await mem.read(at, len));
+        const bytes = await mem.read(at, len);
+        chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view: 16 MiB copies add up
       } catch (err) {
         if (!mem.alive()) throw err;
         continue; // a guard page or a mapping that vanished: skip it
