@@ -9,7 +9,7 @@ import { resolveOutputPath } from '../../core/files.js';
 import { sha256 } from './memory-export.js';
 import { runControl, runOutput } from './c.js';
 import { DEFAULT_WAIT_MS } from '../run-control.js';
-import { generationInput, sessionIdInput, stopSchema } from '../schemas.js';
+import { generationInput, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { defineTool, type ToolDef } from '../tool-kit.js';
 import { readToolFile, writeOutputToolFile } from '../tool-files.js';
 
@@ -30,14 +30,15 @@ const reset = defineTool({
     generation: generationInput,
   },
   // soft/hard answer the running state; reload the stop at main
-  output: { stop: stopSchema.optional() },
+  output: { stop: stopSchema.optional(), location: locationSchema.optional() },
   annotations: RESETS,
-  run: (args, ctx) =>
-    runControl(
-      ctx,
-      { ...args, wait: args.kind === 'reload', timeout_ms: args.kind === 'reload' ? RELOAD_WAIT_MS : DEFAULT_WAIT_MS },
-      (me, o) => me.reset(args.kind, o),
-    ),
+  async run(args, ctx) {
+    const reload = args.kind === 'reload';
+    const timeout_ms = reload ? RELOAD_WAIT_MS : DEFAULT_WAIT_MS;
+    const done = await runControl(ctx, { ...args, wait: reload, timeout_ms }, (me, o) => me.reset(args.kind, o));
+    const { stop, location } = done.data;
+    return { ...done, data: { stop, location } };
+  },
 });
 
 function slotFile(slot: string): string {
