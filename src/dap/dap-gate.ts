@@ -42,7 +42,12 @@ function errorResponse(seq: number, command: string, message: string): Buffer {
  * Returns the stream the adapter should read: bytes of `socket` pass once
  * the gate is satisfied; until then each message is checked here.
  */
-export function gateDap(socket: Duplex, token: string, onRefused?: (why: string) => void): PassThrough {
+export function gateDap(
+  socket: Duplex,
+  token: string,
+  onRefused?: (why: string) => void,
+  onOpen?: () => void,
+): PassThrough {
   const toAdapter = new PassThrough();
   let pending = Buffer.alloc(0);
   let open = false;
@@ -85,6 +90,7 @@ export function gateDap(socket: Duplex, token: string, onRefused?: (why: string)
             command,
           );
         open = true;
+        onOpen?.();
       } else {
         return refuse(`"${command}" before launch/attach with the dapToken is refused.`, seq, command);
       }

@@ -13,7 +13,7 @@ import { privateOutputDir } from '../core/files.js';
 import type { SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
 import { PROFILES, isProfile, type Profile } from './groups.js';
-import { ConnectionBudget } from './http-connections.js';
+import { ConnectionBudget } from '../core/connection-budget.js';
 import { checkRequest } from './http-guard.js';
 import { handleWithReplyMode, replyModePerRequest } from './json-replies.js';
 import { createMcpServer, type ConnectionServer } from './server.js';

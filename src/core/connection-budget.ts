@@ -1,5 +1,5 @@
 /**
- * TCP connections of the MCP HTTP door, in two budgets. A connection is unauthenticated until a request on it
+ * TCP connections of a door (MCP over HTTP, serve's DAP port), in two budgets. A connection is unauthenticated until a request on it
  * passed the token check: such ones get a small budget of their own (the oldest is closed to make room for a new
  * one) and a short deadline, so a same-user process without the token cannot hold the slots the real clients need
  * (issue 30: 128 tokenless connections locked the real client out for 30-90 s). Authenticated ones have the big
