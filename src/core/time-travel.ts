@@ -41,6 +41,13 @@ export interface WriteRecord {
   value: number;
 }
 
+/** A stop the machine made while recording (a breakpoint hit, a step, a pause). */
+export interface RecordedStop {
+  cycle: number;
+  reason: string;
+  pc: number;
+}
+
 export interface TimeTravel {
   /** for people: what a step back moves by, what is recorded */
   readonly granularity: string;
@@ -50,6 +57,8 @@ export interface TimeTravel {
   goTo(cycle: number): Promise<void>;
   /** The instructions of the recorded interval that ends before `before` (undefined: nothing is recorded before it). */
   trace(before: number): Promise<InstructionTrace | undefined>;
+  /** The stops recorded inside the history's span, oldest first (time-travel moves are not listed). */
+  stops(): RecordedStop[];
   /** The last CPU write to [address, address + length) before `before`, or undefined when none is recorded. */
   lastWrite(address: number, length: number, before: number): Promise<WriteRecord | undefined>;
 }

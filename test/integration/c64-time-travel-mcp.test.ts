@@ -60,6 +60,8 @@ test('last_write names the corrupting C line and moves there; go_to returns to t
   assert.equal(span.in_past, true);
   assert.ok(span.start.frame <= span.now.frame && span.now.frame < span.end.frame, JSON.stringify(span));
   assert.ok(span.bytes <= span.budget.max_bytes);
+  const hit = span.stops.find((s: { reason: string; frame: number }) => s.reason === 'breakpoint' && s.frame === 70);
+  assert.ok(hit, `the breakpoint hit at frame 70 is listed: ${JSON.stringify(span.stops)}`);
 
   const back = await call(agent, 'go_to', { present: true });
   assert.equal(back.in_past, false);

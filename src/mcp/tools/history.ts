@@ -46,11 +46,17 @@ export const historyTool = defineTool({
     snapshots: z.number().int(),
     bytes: z.number().int(),
     budget: z.object({ seconds: z.number(), max_bytes: z.number() }),
+    stops: z
+      .array(z.object({ cycle: z.number(), frame: z.number().int(), reason: z.string(), pc: z.number().int() }))
+      .describe('breakpoint hits, steps and pauses in the span (go_to {cycle} returns to one)'),
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { session } = ctx.connection.use(args.session_id);
-    const data = spanData(timeTravel(session).span());
+    const t = timeTravel(session);
+    const span = t.span();
+    const stops = t.stops().map((s) => ({ ...s, frame: Math.floor(s.cycle / span.cyclesPerFrame) }));
+    const data = { ...spanData(span), stops };
     return {
       session,
       data,

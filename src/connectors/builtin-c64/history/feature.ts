@@ -6,7 +6,9 @@
  */
 import { notStopped, unsupported } from '../../../core/errors.js';
 import type { TargetEmitter } from '../../../core/target.js';
-import type { InstructionTrace, TimeTravel, WriteRecord } from '../../../core/time-travel.js';
+import type { InstructionTrace, RecordedStop, TimeTravel, WriteRecord } from '../../../core/time-travel.js';
+
+const MAX_STOPS = 200;
 import type { ViceConnection } from '../../vice/vice-connection.js';
 import type { BuiltinMonitorServer } from '../monitor-server.js';
 
@@ -14,11 +16,27 @@ export class BuiltinTimeTravel implements TimeTravel {
   readonly granularity =
     'the built-in C64 records a snapshot every 5 frames and at each change made at a stop; any instruction boundary in between is reached by replay';
 
+  /** stops as they happened (bounded); a stop before later ones means the future was dropped, so they go */
+  private readonly recorded: RecordedStop[] = [];
+
   constructor(
     private readonly server: BuiltinMonitorServer,
     private readonly vice: ViceConnection,
     private readonly events: TargetEmitter,
-  ) {}
+  ) {
+    events.on((e) => {
+      if (e.type !== 'stopped' || e.stop.reason === 'goto') return;
+      const cycle = server.machine.cpu.cycles;
+      while (this.recorded.length && this.recorded[this.recorded.length - 1].cycle >= cycle) this.recorded.pop();
+      this.recorded.push({ cycle, reason: e.stop.reason, pc: e.stop.pc });
+      if (this.recorded.length > MAX_STOPS) this.recorded.shift();
+    });
+  }
+
+  stops(): RecordedStop[] {
+    const span = this.span();
+    return this.recorded.filter((s) => s.cycle >= span.startCycle && s.cycle <= span.endCycle);
+  }
 
   span() {
     this.requireOn();
