@@ -153,9 +153,9 @@ test('tools are listed with input and output schemas and annotations that say wh
   assert.deepEqual(groups.groups.map((g: Structured) => g.name).slice(0, 5), [
     'session',
     'c',
+    'history',
+    'state',
     'memory',
-    'raw',
-    'screen',
   ]); // later issues append groups
   assert.equal(groups.session_id, null, 'no session yet');
 });
