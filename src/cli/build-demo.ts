@@ -8,9 +8,10 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RetroError, notFound, launchFailed, fileExists, internalError } from '../core/errors.js';
+import { findUp } from '../core/find-up.js';
 
 const run = promisify(execFile);
 const ROM_SIZE = 16384;
@@ -27,12 +28,9 @@ export interface DemoBuild {
 
 /** examples/zx-demo beside the bundle (dist/../examples) or the sources (src/cli/../../examples). */
 export function findDemoSources(from = __dirname): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'examples', 'zx-demo');
-    if (existsSync(join(candidate, 'demo.c'))) return candidate;
-    if (dirname(dir) === dir) break;
-  }
-  throw notFound(`The bundled demo sources (examples/zx-demo) were not found above ${from}.`);
+  const found = findUp(from, join('examples', 'zx-demo'), 'demo.c');
+  if (!found) throw notFound(`The bundled demo sources (examples/zx-demo) were not found above ${from}.`);
+  return found;
 }
 
 /** Throws launch_failed naming the tool when SDCC's tools are not installed. */

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { findUp } from '../core/find-up.js';
 import { badRequest, launchFailed, notFound } from '../core/errors.js';
 
 const run = promisify(execFile);
@@ -30,10 +31,9 @@ export interface BuiltTests {
 
 /** data/retro_test.h beside the bundle (dist/../data) or the sources (src/testing/../../data). */
 export function headerFolder(from = __dirname): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'data', 'retro_test.h'))) return join(dir, 'data');
-    if (dirname(dir) === dir) throw notFound(`retro_test.h (data/) was not found above ${from}.`);
-  }
+  const found = findUp(from, 'data', 'retro_test.h');
+  if (!found) throw notFound(`retro_test.h (data/) was not found above ${from}.`);
+  return found;
 }
 
 export async function prepareTests(target: string): Promise<BuiltTests> {
