@@ -77,7 +77,10 @@ test('a data breakpoint on a struct field: MAME names the writing instruction an
   const line = lineOf(fx.sources[0], 'origin.x = 3;');
   assert.match(
     await dataLine(),
-    new RegExp(`^Data breakpoint origin\\.x: 0 → 3 by writing at 0x[0-9A-F]{4} \\(main, main\\.c:${line}\\)\\n$`),
+    // the writing instruction as MAME disassembles it: a store to origin.x
+    new RegExp(
+      `^Data breakpoint origin\\.x: 0 → 3 by ld \\(\\$${info.description.match(/0x([0-9A-F]{4})/)![1]}\\),hl at 0x[0-9A-F]{4} \\(main, main\\.c:${line}\\)\\n$`,
+    ),
   );
   await setData([]);
 });
