@@ -134,7 +134,7 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
           project: {
             type: 'string',
             description:
-              'The cc65, SDCC or nasm project to build: its folder relative to the workspace (nasm: plus the .asm file).',
+              'The cc65, SDCC, nasm, ACME or 64tass project to build: its folder relative to the workspace (nasm, ACME, 64tass: plus the main source).',
           },
         },
       },

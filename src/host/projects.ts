@@ -5,6 +5,8 @@
  *   cc65: the folder's .c files (+ ca65 .s) → cl65 -t c64 -g → NAME.prg + NAME.dbg, built-in C64
  *   SDCC: crt0.s (sdas) + .c → sdcc -mz80 --debug, the ZX demo's ROM layout → NAME.rom + NAME.cdb, MAME spectrum
  *   nasm: each .asm with `org 100h` → nasm -f bin → NAME.COM, DOSBox
+ *   ACME, 64tass: each main source (one that sets the origin, `* = $0801`) → NAME.prg + the assembler's listing as
+ *     debug info (ACME's report, 64tass's --list with --line-numbers), built-in C64
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
@@ -20,7 +22,7 @@ export interface RetroDebugConfiguration {
   [key: string]: unknown;
 }
 
-export type Toolchain = 'cc65' | 'sdcc' | 'nasm';
+export type Toolchain = 'cc65' | 'sdcc' | 'nasm' | 'acme' | '64tass';
 
 export interface Project {
   /** folder relative to the workspace ("." for the root), plus the program for nasm */
@@ -101,6 +103,46 @@ function nasmProject(root: string, dir: string, asm: string): Project {
   };
 }
 
+/** The C64 assemblers whose listings are the debug info: how a main source of each looks, and its build. */
+const C64_ASSEMBLERS = [
+  {
+    toolchain: 'acme' as const,
+    signs:
+      /^\s*(?:[\w.@]+\s+)?!(?:to|source|src|byte|by|word|wo|text|tx|pet|scr|zone|zn|macro|cpu|binary|bin|fill|fi)\b/im,
+    listing: 'rep',
+    build: (src: string, stem: string) => `acme -f cbm -o ${OUT}/${stem}.prg -r ${OUT}/${stem}.rep ${quote(src)}`,
+    problemMatcher: '$retro-acme',
+  },
+  {
+    toolchain: '64tass' as const,
+    signs: /^\s*(?:[\w]+\s+)?\.(?:null|shift|text|block|bend|pend|binclude|enc|cdef|dsection|section|send)\b/im,
+    listing: 'lst',
+    build: (src: string, stem: string) =>
+      `64tass -q --cbm-prg --line-numbers -o ${OUT}/${stem}.prg --list=${OUT}/${stem}.lst ${quote(src)}`,
+    problemMatcher: '$retro-64tass',
+  },
+];
+/** A main source sets where the program goes (`* = $0801`); included files do not. */
+const SETS_ORIGIN = /^\s*\*\s*=\s*\$?[0-9a-f]+/im;
+
+function c64AsmProject(root: string, dir: string, src: string, text: string): Project | undefined {
+  if (!SETS_ORIGIN.test(text)) return undefined;
+  const asm = C64_ASSEMBLERS.find((a) => a.signs.test(text));
+  if (!asm) return undefined;
+  const stem = basename(src, extname(src));
+  const rel = relative(root, dir);
+  return {
+    name: rel ? `${rel}/${src}` : src,
+    dir,
+    toolchain: asm.toolchain,
+    sources: [src],
+    program: join(dir, OUT, `${stem}.prg`),
+    debugInfo: join(dir, OUT, `${stem}.${asm.listing}`),
+    buildCommand: `mkdir -p ${OUT} && ${asm.build(src, stem)}`,
+    problemMatcher: asm.problemMatcher,
+  };
+}
+
 /** Projects under `root`, parents first, in name order within a folder. */
 export async function detectProjects(root: string): Promise<Project[]> {
   const found: Project[] = [];
@@ -117,6 +159,10 @@ export async function detectProjects(root: string): Promise<Project[]> {
       const texts = await Promise.all(c.map((f) => read(join(dir, f))));
       if (texts.some((t) => /#\s*include\s*[<"](c64|cbm|conio|peekpoke)\.h[>"]/.test(t)) || ofDialect('ca65').length)
         found.push(cc65Project(root, dir, c, ofDialect('ca65')));
+    }
+    for (const src of files.filter((n) => /\.(a|asm|s|a65|tas)$/i.test(n))) {
+      const project = c64AsmProject(root, dir, src, await read(join(dir, src)));
+      if (project) found.push(project);
     }
     for (const asm of ofDialect('nasm'))
       if (/^\s*org\s+(100h|0x100|256)\b/im.test(await read(join(dir, asm)))) found.push(nasmProject(root, dir, asm));
@@ -150,6 +196,16 @@ export function launchConfigurationFor(p: Project, workspaceFolder?: string): Re
     return {
       ...common,
       name: `Retro: ${title} (built-in C64)`,
+      machine: 'c64',
+      emulator: 'builtin',
+      program: inWs(p.program),
+      debugInfo: inWs(p.debugInfo!),
+      stopOnEntry: true,
+    };
+  if (p.toolchain === 'acme' || p.toolchain === '64tass')
+    return {
+      ...common,
+      name: `Retro: ${p.name} (${p.toolchain}, built-in C64)`,
       machine: 'c64',
       emulator: 'builtin',
       program: inWs(p.program),

@@ -5,6 +5,8 @@
  *   cc65/ca65:   demo.c(12): Error: Undefined symbol: 'x'
  *   sdcc/sdas:   demo.c:12: error 20: Undefined identifier 'x'   crt0.s:3: Error: <q> missing …
  *   nasm:        prog.asm:3: error: parser: instruction expected
+ *   ACME:        Error - File hello.a, line 12 (Zone <untitled>): Value not defined (foo).
+ *   64tass:      hello.asm:12:9: error: not defined symbol 'foo'
  */
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -14,8 +16,10 @@ export interface ToolchainFormat {
   name: string;
   label: string;
   owner: string;
-  /** groups: 1 file, 2 line, 3 severity, 4 message */
+  /** groups: 1 file, 2 line, 3 severity, 4 message (unless `groups` orders them otherwise) */
   regexp: RegExp;
+  /** the groups of file, line, severity and message, where they are not 1, 2, 3, 4 */
+  groups?: { file: number; line: number; severity: number; message: number };
 }
 
 export const TOOLCHAIN_FORMATS: readonly ToolchainFormat[] = [
@@ -37,7 +41,22 @@ export const TOOLCHAIN_FORMATS: readonly ToolchainFormat[] = [
     owner: 'nasm',
     regexp: /^(.+?):(\d+): (error|warning|fatal|panic|note): (.*)$/,
   },
+  {
+    name: 'retro-acme',
+    label: 'ACME',
+    owner: 'acme',
+    regexp: /^(Error|Warning|Serious error) - File (.+?), line (\d+)(?: \([^)]*\))?: (.*)$/,
+    groups: { severity: 1, file: 2, line: 3, message: 4 },
+  },
+  {
+    name: 'retro-64tass',
+    label: '64tass',
+    owner: '64tass',
+    regexp: /^(.+?):(\d+):\d+: (error|warning|note|fatal error): (.*)$/,
+  },
 ];
+
+const DEFAULT_GROUPS = { file: 1, line: 2, severity: 3, message: 4 };
 
 export interface ToolchainMessage {
   source: string;
@@ -66,12 +85,13 @@ export function parseToolchainOutput(
     for (const format of formats) {
       const m = format.regexp.exec(line);
       if (!m) continue;
+      const g = format.groups ?? DEFAULT_GROUPS;
       messages.push({
         source: format.owner,
-        file: m[1],
-        line: Number(m[2]),
-        severity: severityOf(m[3]),
-        message: m[4],
+        file: m[g.file],
+        line: Number(m[g.line]),
+        severity: severityOf(m[g.severity]),
+        message: m[g.message],
       });
       break;
     }
@@ -87,6 +107,6 @@ export function problemMatcherContributions(): Record<string, unknown>[] {
     owner: f.owner,
     source: f.owner,
     fileLocation: ['autoDetect', '${cwd}'],
-    pattern: { regexp: f.regexp.source, file: 1, line: 2, severity: 3, message: 4 },
+    pattern: { regexp: f.regexp.source, ...(f.groups ?? DEFAULT_GROUPS) },
   }));
 }

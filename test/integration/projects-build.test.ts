@@ -25,6 +25,8 @@ before(() => {
   cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
   cpSync(join(REPO_ROOT, 'examples/zx-demo'), join(ws, 'zx-demo'), { recursive: true });
   cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
+  for (const asm of ['c64-acme', 'c64-64tass'])
+    cpSync(join(REPO_ROOT, 'examples', asm), join(ws, asm), { recursive: true, filter: (f) => !f.includes('/build') });
   mkdirSync(join(ws, 'dos'));
   for (const f of ['keyecho.asm', 'print.inc']) cpSync(join(REPO_ROOT, 'test/fixtures/dos', f), join(ws, 'dos', f));
 });
@@ -39,6 +41,8 @@ test(
       projects.map((p) => [p.name, p.toolchain]),
       [
         ['asmproj', 'cc65'],
+        ['c64-64tass/hello.asm', '64tass'],
+        ['c64-acme/hello.a', 'acme'],
         ['c64-demo', 'cc65'],
         ['dos/keyecho.asm', 'nasm'],
         ['zx-demo', 'sdcc'],
@@ -49,16 +53,27 @@ test(
       assert.ok(existsSync(p.program), `${p.name} built ${p.program}`);
       if (p.debugInfo) {
         const info = await loadDebugInfo(p.debugInfo);
+        const entry = info.entry ?? 'main'; // an assembly program's: the label its BASIC stub SYSes to
         assert.ok(
-          info.functions.some((f) => f.name === 'main'),
-          `${p.name}: main in ${p.debugInfo}`,
+          info.functions.some((f) => f.name === entry),
+          `${p.name}: ${entry} in ${p.debugInfo}`,
         );
+        if (p.toolchain === 'acme' || p.toolchain === '64tass') assert.equal(entry, 'start');
       }
       const config = launchConfigurationFor(p, ws);
       assert.equal(config.preLaunchTask, taskLabel(p));
       assert.equal(String(config.program).replace('${workspaceFolder}', ws), p.program);
     }
-    const [asmproj, c64, dos, zx] = projects.map((p) => launchConfigurationFor(p, ws));
+    const [asmproj, tass, acme, c64, dos, zx] = projects.map((p) => launchConfigurationFor(p, ws));
+    assert.deepEqual(
+      [tass.machine, tass.emulator, tass.debugInfo, acme.debugInfo],
+      [
+        'c64',
+        'builtin',
+        '${workspaceFolder}/c64-64tass/build/hello.lst',
+        '${workspaceFolder}/c64-acme/build/hello.rep',
+      ],
+    );
     assert.deepEqual(
       [asmproj.machine, asmproj.emulator, asmproj.debugInfo],
       ['c64', 'builtin', '${workspaceFolder}/asmproj/build/asmproj.dbg'],
@@ -78,8 +93,8 @@ test(
 
     // "create a launch.json": one configuration per project, each named once
     const generated = await generatedConfigurations(ws);
-    assert.equal(generated.length, 4);
-    assert.equal(new Set(generated.map((g) => g.name)).size, 4);
+    assert.equal(generated.length, 6);
+    assert.equal(new Set(generated.map((g) => g.name)).size, 6);
     // the Run and Debug view's dynamic list: the same, and nothing (no starter) where no project is
     assert.deepEqual(await detectedConfigurations(ws), generated);
     assert.deepEqual(await detectedConfigurations(join(ws, 'dos', 'build-none')), []);
@@ -106,9 +121,19 @@ test("F5 without launch.json debugs the active file's project, built first; seve
   );
   assert.ok('config' in fromZx);
   assert.equal(fromZx.config.machine, 'spectrum');
+  // an ACME file included by the main source: its folder's project, built by acme, run on the built-in C64
+  const fromAcme = await resolveDebugConfigurationDefaults(
+    {},
+    { workspaceFolder: ws, activeFile: join(ws, 'c64-acme', 'border.a'), activeLanguageId: 'plaintext' },
+  );
+  assert.ok('config' in fromAcme, JSON.stringify(fromAcme));
+  assert.deepEqual([fromAcme.config.preLaunchTask, fromAcme.config.machine], ['retro: build c64-acme/hello.a', 'c64']);
   const unsure = await resolveDebugConfigurationDefaults({}, { workspaceFolder: ws });
   assert.ok('error' in unsure);
-  assert.match(unsure.error, /one of the projects \(asmproj, c64-demo, dos\/keyecho\.asm, zx-demo\)/);
+  assert.match(
+    unsure.error,
+    /one of the projects \(asmproj, c64-64tass\/hello\.asm, c64-acme\/hello\.a, c64-demo, dos\/keyecho\.asm, zx-demo\)/,
+  );
 });
 
 test('a project at the workspace root is named by its folder in launch configurations, not "."', async () => {

@@ -77,3 +77,28 @@ test('toolchain messages, as the real tools print them, become file/line/severit
   for (const m of matchers)
     assert.equal(m.pattern.regexp, TOOLCHAIN_FORMATS.find((f) => f.name === m.name)!.regexp.source);
 });
+
+test("ACME's and 64tass's messages (real output of Debian's acme 0.97 and 64tass 1.58) become problems", () => {
+  const only = (owner: string) => TOOLCHAIN_FORMATS.filter((f) => f.owner === owner);
+  const acme = [
+    'Warning - File bad.a, line 3 (Zone <untitled>): Label name not in leftmost column.',
+    'Error - File bad.a, line 2 (Zone <untitled>): Value not defined (foo).',
+  ].join('\n');
+  assert.deepEqual(
+    parseToolchainOutput(acme, only('acme')).map((m) => [m.file, m.line, m.severity, m.message]),
+    [
+      ['bad.a', 3, 'warning', 'Label name not in leftmost column.'],
+      ['bad.a', 2, 'error', 'Value not defined (foo).'],
+    ],
+  );
+  const tass = "bad.asm:2:13: error: not defined symbol 'foo'\n         lda foo\n             ^";
+  assert.deepEqual(
+    parseToolchainOutput(tass, only('64tass')).map((m) => [m.file, m.line, m.severity, m.message]),
+    [['bad.asm', 2, 'error', "not defined symbol 'foo'"]],
+  );
+  const matchers = (
+    contributes(CONNECTORS) as { problemMatchers: { name: string; pattern: Record<string, unknown> }[] }
+  ).problemMatchers;
+  const acmeMatcher = matchers.find((m) => m.name === 'retro-acme')!;
+  assert.deepEqual([acmeMatcher.pattern.severity, acmeMatcher.pattern.file, acmeMatcher.pattern.line], [1, 2, 3]);
+});
