@@ -23,7 +23,8 @@ export async function computeBuildId(files: (string | undefined)[]): Promise<str
 /**
  * Notices a program rebuilt under a running session: the files' size and
  * modification time are looked at on each placement (cheap), the hash only
- * when they moved, and a different hash refuses with stale_build.
+ * when they moved, and a different hash refuses with stale_build. Files that
+ * are gone (a folder renamed away) are no rebuild.
  */
 export class BuildWatch {
   private signature?: Promise<string>;
@@ -38,6 +39,8 @@ export class BuildWatch {
   async assertSame(): Promise<void> {
     const [then, now] = await Promise.all([this.signature, this.stamp()]);
     if (now === then) return;
+    // a file moved or deleted is no new build: what the session loaded is still what runs; checked again if it returns
+    if (now.split('|').includes('gone')) return;
     const onDisk = await computeBuildId(this.files);
     if (onDisk !== this.loaded) throw staleBuild(this.loaded, onDisk, this.files);
     this.signature = Promise.resolve(now); // touched, same bytes
