@@ -71,7 +71,7 @@ export async function resolveDebugConfigurationDefaults(
     if (ctx.activeLanguageId !== 'c') {
       return {
         error:
-          'Open a C or assembly file of the program (no cc65, SDCC or nasm project was found), or add a "retro" configuration to launch.json, to start Retro Debug.',
+          'Open a C or assembly file of the program (no cc65, SDCC, nasm, ACME or 64tass project was found), or add a "retro" configuration to launch.json, to start Retro Debug.',
       };
     }
     Object.assign(config, {

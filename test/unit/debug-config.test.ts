@@ -57,7 +57,10 @@ test('empty launch.json without a C file, or with nothing built, gives a sentenc
     { workspaceFolder: ws, activeFile: join(ws, 'notes.txt'), activeLanguageId: 'plaintext' },
   );
   assert.ok('error' in notC);
-  assert.match(notC.error, /Open a C file/);
+  assert.match(
+    notC.error,
+    /Open a C or assembly file of the program \(no cc65, SDCC, nasm, ACME or 64tass project was found\)/,
+  );
   const nothingBuilt = await resolveDebugConfigurationDefaults(
     {},
     { workspaceFolder: ws, activeFile: join(ws, 'main.c'), activeLanguageId: 'c' },
