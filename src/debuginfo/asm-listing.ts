@@ -7,6 +7,14 @@
  */
 import type { CType, DebugInfo, FunctionInfo } from './model.js';
 import { LineTable } from './line-table.js';
+import { BASIC_START, basicSysAddress } from '../core/basic-stub.js';
+
+/** The listed bytes from `start` on, up to the first address the listing gives none for. */
+function bytesFrom(memory: Map<number, number>, start: number): Uint8Array {
+  const out: number[] = [];
+  for (let a = start; memory.has(a) && out.length < 80; a++) out.push(memory.get(a)!);
+  return Uint8Array.from(out);
+}
 
 /** One listed source line that holds bytes or a label. */
 export interface ListingRow {
@@ -46,23 +54,6 @@ export function splitStatement(source: string, localPrefixes: string): { label?:
   return { label, instruction: word !== undefined && isMnemonic(word) };
 }
 
-/** The SYS address of a C64 BASIC stub at 0x0801 (`10 SYS 2061`), from the program's bytes. */
-function basicSysTarget(memory: Map<number, number>): number | undefined {
-  let digits = '';
-  for (let a = 0x0805; a < 0x0805 + 16; a++) {
-    const b = memory.get(a);
-    if (b === undefined) return undefined;
-    if (a === 0x0805) {
-      if (b !== 0x9e) return undefined; // the SYS token
-      continue;
-    }
-    if (b === 0x20 && !digits) continue;
-    if (b < 0x30 || b > 0x39) break;
-    digits += String.fromCharCode(b);
-  }
-  return digits ? Number(digits) : undefined;
-}
-
 export function debugInfoFromListing(format: string, rows: ListingRow[]): DebugInfo {
   const memory = new Map<number, number>();
   for (const r of rows) r.bytes.forEach((b, i) => memory.set(r.address + i, b));
@@ -78,7 +69,7 @@ export function debugInfoFromListing(format: string, rows: ListingRow[]): DebugI
     const end = next ? next.address - 1 : lastCode;
     functions.push({ name: r.label, file: r.file, start: r.address, end, params: [], locals: [], noPrologue: true });
   });
-  const sys = basicSysTarget(memory);
+  const sys = basicSysAddress(bytesFrom(memory, BASIC_START), BASIC_START);
   const entry = functions.find((f) => f.start === sys)?.name;
   return {
     format,

@@ -20,18 +20,6 @@ export function inRange(cp: CheckpointInfo, address: number): boolean {
   return cp.start <= cp.end ? address >= cp.start && address <= cp.end : address >= cp.start || address <= cp.end;
 }
 
-/** The address after the first SYS token of the BASIC stub at $0801. */
-export function sysAddress(data: Uint8Array, load: number): number | undefined {
-  if (load !== 0x0801) return undefined;
-  const line = data.subarray(4, Math.min(data.length, 80));
-  const sys = line.indexOf(0x9e);
-  if (sys < 0) return undefined;
-  const text = String.fromCharCode(...line.subarray(sys + 1)).replace(/^[\s(]+/, '');
-  const m = /^\d+/.exec(text);
-  const value = m ? Number(m[0]) : NaN;
-  return Number.isInteger(value) && value <= 0xffff ? value : undefined;
-}
-
 /** A register by the monitor condition language's name (condition.ts). */
 export function registerValue(cpu: Cpu6502, bus: C64Bus, name: string): number {
   switch (name) {

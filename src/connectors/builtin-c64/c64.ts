@@ -12,7 +12,8 @@ import { K, KERNAL_BASE } from './kernal-image.js';
 import type { HostFolderDrive } from './host-drive.js';
 import { ScreenEditor } from './screen-editor.js';
 import type { CheckpointInfo } from '../vice/protocol.js';
-import { fillPowerOnPattern, inRange, registerValue, sysAddress } from './c64-memory.js';
+import { fillPowerOnPattern, inRange, registerValue } from './c64-memory.js';
+import { basicSysAddress } from '../../core/basic-stub.js';
 import { hex } from '../../core/hex.js';
 
 export { fillPowerOnPattern } from './c64-memory.js';
@@ -143,7 +144,7 @@ export class BuiltinC64 {
       throw new MachineError(
         `the program is too large: ${prg.length - 2} bytes at $${hex(load, 4, '')} would end at $${end.toString(16)}, past $FFFF`,
       );
-    const start = run ? sysAddress(prg.subarray(2), load) : undefined;
+    const start = run ? basicSysAddress(prg.subarray(2), load) : undefined;
     if (run && start === undefined)
       throw new MachineError(
         'the program has no BASIC line with SYS at $0801, and the built-in C64 has no BASIC to RUN it',

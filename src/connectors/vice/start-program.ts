@@ -13,6 +13,7 @@ import type { StopInfo } from '../../core/target.js';
 import type { ViceTarget } from './vice-target.js';
 import { monitorPath } from './monitor-path.js';
 import { peerName } from './vice-feature.js';
+import { basicSysAddress } from '../../core/basic-stub.js';
 
 /** A PRG holds at most 64 KiB of data plus its 2-byte load address. */
 export const MAX_PRG_BYTES = 0x10000 + 2;
@@ -38,16 +39,7 @@ export function inspectPrg(path: string): PrgInfo {
       { path, load },
     );
   }
-  return { load, end, entry: sysAddress(prg) ?? load };
-}
-
-function sysAddress(prg: Buffer): number | undefined {
-  if ((prg[0] | (prg[1] << 8)) !== 0x0801) return undefined;
-  const line = prg.subarray(6, Math.min(prg.length, 82));
-  const at = line.indexOf(0x9e);
-  if (at < 0) return undefined;
-  const m = /^[\s(]*(\d+)/.exec(line.subarray(at + 1).toString('latin1'));
-  return m && Number(m[1]) <= 0xffff ? Number(m[1]) : undefined;
+  return { load, end, entry: basicSysAddress(prg.subarray(2), load) ?? load };
 }
 
 export async function startProgram(target: ViceTarget, path: string, timeoutMs: number): Promise<PrgInfo> {
