@@ -189,22 +189,20 @@ export class SessionManager implements SessionManagerApi {
       }
       session.attachTarget({ target, index, buildId, buildFiles, debugInfoWarnings: info?.warnings });
       // A target without a CPU debugger (a DOS guest) is running from the start: announce it so.
-      if ((await target.status()).state === 'running') {
+      const atStart = await target.status(); // nothing runs the machine until runTo below
+      if (atStart.state === 'running') {
         session.announceRunning(`Ready: ${config.machine} is running (no CPU debugger; run control is unsupported)`);
         return;
       }
       const entryName = index?.info.entry ?? 'main';
       const main = index?.functionByName(entryName);
       if (!main) {
-        session.announceReady(
-          { reason: 'entry', pc: (await target.status()).pc ?? 0 },
-          'Ready at power-on (no main in debug info)',
-        );
+        session.announceReady({ reason: 'entry', pc: atStart.pc ?? 0 }, 'Ready at power-on (no main in debug info)');
         return;
       }
       session.setPhase('booting', `Running to ${entryName}`);
       // an assembly program's entry is the first instruction the launch already stopped at: running to it would pass it
-      const pc = (await target.status()).pc;
+      const pc = atStart.pc;
       const stop =
         pc === main.start ? { reason: 'entry' as const, pc } : await session.runTo(main.start, RUN_TO_MAIN_MS);
       await checkProgramLoaded(target, [main.start]);
