@@ -11,6 +11,11 @@ local MAX_STEPS = 256
 local held = {}         -- "port\0field" -> field object (set_input)
 local queue = {}        -- sequences waiting: { id, steps = { {fields, frames, gap} } }
 local active = nil      -- { seq, i, phase = 'press'|'gap', until_frame }
+-- After a release at a stop, nothing new is pressed until the machine has run
+-- this many frames: a keyboard that scans once a frame would otherwise see the
+-- release and the next press in one scan (shift still down for the next letter).
+local SETTLE_FRAMES = 2
+local quiet_until = 0   -- frame number before which no sequence starts
 
 local function field(port, name)
   local p = ctx.machine.ioport.ports[tostring(port)]
@@ -117,12 +122,13 @@ function input.release_all()
   if active then set_all(active.seq.steps[active.i].fields, false) cut[#cut + 1] = active.seq.id end
   for _, s in ipairs(queue) do cut[#cut + 1] = s.id end
   active, queue = nil, {}
+  quiet_until = frame() + SETTLE_FRAMES
   return cut
 end
 
 -- The machine is going away (exit, hard reset): its field objects are stale, so only forget them.
 function input.forget()
-  held, queue, active = {}, {}, nil
+  held, queue, active, quiet_until = {}, {}, nil, 0
 end
 
 function input.busy() return active ~= nil or #queue > 0 or next(held) ~= nil end
@@ -130,8 +136,8 @@ function input.busy() return active ~= nil or #queue > 0 or next(held) ~= nil en
 -- One look per periodic call while running: start, hold, release, advance.
 function input.tick()
   if not active then
+    if #queue == 0 or frame() < quiet_until then return end
     local seq = table.remove(queue, 1)
-    if not seq then return end
     active = { seq = seq, i = 1, phase = 'press', until_frame = frame() + seq.steps[1].frames }
     set_all(seq.steps[1].fields, true)
     return
