@@ -2,7 +2,7 @@
  * What start_session checks before it starts anything, so an agent's mistake
  * is named at once instead of surfacing later as an emulator's message: that
  * the program file exists (the emulator a machine implies: the connectors' defaultFor),
- * and that host paths it names (a drive folder, the program itself) are inside its roots.
+ * and that every host path it names is inside its roots.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -25,26 +25,22 @@ export async function requireProgramFile(config: LaunchConfig): Promise<void> {
 }
 
 /**
- * The connector's host-path options of an agent's launch, resolved against
- * cwd and checked against the client's roots (`outside_roots` when one lies
- * outside, symlinks followed); returns the config with the resolved paths.
+ * Every host path of an agent's launch must lie inside its roots (`outside_roots`, symlinks followed): the files the
+ * emulator reads (program, debug info, ROM folders, a DOS program profile: once loaded, their bytes could be read back
+ * as memory) and the connector's host-path options (a drive folder), which come back replaced by their real paths.
  */
-export function hostPathsInRoots(connector: Connector, config: LaunchConfig, roots: readonly string[]): LaunchConfig {
-  const out = { ...config } as Record<string, unknown>;
-  for (const key of connector.hostPaths ?? []) {
-    const value = out[key];
-    if (typeof value !== 'string') continue;
-    out[key] = resolveInsideRoots(resolve(config.cwd ?? process.cwd(), value), roots);
-  }
-  return out as unknown as LaunchConfig;
-}
-
-/**
- * The files an agent's launch has the emulator read — program, debug info, ROM folders, a DOS program profile — must
- * lie inside its roots (`outside_roots`, symlinks followed): once loaded, their bytes could be read back as memory.
- */
-export function launchFilesInRoots(config: LaunchConfig, roots: readonly string[]): void {
+export function launchPathsInRoots(
+  connector: Pick<Connector, 'hostPaths'>,
+  config: LaunchConfig,
+  roots: readonly string[],
+): LaunchConfig {
   const cwd = config.cwd ?? process.cwd();
   for (const file of [config.program, config.debugInfo, ...rompathFolders(config.rompath), config.dos?.profile])
     if (file) resolveInsideRoots(resolve(cwd, file), roots);
+  const out = { ...config } as Record<string, unknown>;
+  for (const key of connector.hostPaths ?? []) {
+    const value = out[key];
+    if (typeof value === 'string') out[key] = resolveInsideRoots(resolve(cwd, value), roots);
+  }
+  return out as unknown as LaunchConfig;
 }

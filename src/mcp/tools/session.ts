@@ -8,7 +8,7 @@ import type { Connector } from '../../core/connector.js';
 import { isStarter } from '../connection.js';
 import { describeLocation, formatStop, stopSentence } from '../format.js';
 import { waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
-import { hostPathsInRoots, launchFilesInRoots, requireProgramFile } from '../launch-check.js';
+import { launchPathsInRoots, requireProgramFile } from '../launch-check.js';
 import { allowedRoots } from '../tool-files.js';
 import { leaseSchema, locationSchema, sessionIdInput, stopSchema } from '../schemas.js';
 import { MUTATES, READ_ONLY, defineTool, type ToolDef } from '../tool-kit.js';
@@ -50,9 +50,7 @@ const startSession = (connectors: readonly Connector[]) =>
       const parsed = parseLaunchConfig(connectors, args);
       const connector = parsed.connector;
       const allowed = agentLaunchConfig(parsed.config, ctx.launchPolicy);
-      const roots = await allowedRoots(ctx);
-      const config = hostPathsInRoots(connector, allowed, roots);
-      launchFilesInRoots(config, roots);
+      const config = launchPathsInRoots(connector, allowed, await allowedRoots(ctx));
       await connector.checkMachine?.(config);
       await requireProgramFile(config);
       // The manager refuses a second live session for the same program/emulator ('session_exists').

@@ -12,7 +12,7 @@ import { sessionIdInput } from '../../../mcp/schemas.js';
 import { useDos } from './mcp-common.js';
 import { hex } from '../../../core/hex.js';
 import { allowedRoots } from '../../../mcp/tool-files.js';
-import { launchFilesInRoots } from '../../../mcp/launch-check.js';
+import { launchPathsInRoots } from '../../../mcp/launch-check.js';
 import type { ClientSession } from '../../../session/client-session.js';
 
 const READY_WAIT_MS = 45_000;
@@ -132,8 +132,8 @@ const launch = defineTool({
       },
       ctx.launchPolicy,
     );
-    launchFilesInRoots(config, await allowedRoots(ctx));
-    const client = ctx.manager.start(config, ctx.connection.starter);
+    // a DOS launch names no connector host-path option (its drive is the program's folder)
+    const client = ctx.manager.start(launchPathsInRoots({}, config, await allowedRoots(ctx)), ctx.connection.starter);
     const { session } = client;
     ctx.connection.adopt(client);
     await waitReady(client);
