@@ -6,6 +6,7 @@
  *          on the built-in C64), no VS Code needed
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +19,8 @@ import { startHttpMcpServer } from './mcp/http.js';
 import { DEFAULT_PROFILE, PROFILES, isProfile, type Profile } from './mcp/groups.js';
 import { serveStdio } from './mcp/stdio.js';
 import { chooseView, CONNECTORS, TEST_MACHINES, TOOL_GROUPS } from './connectors/registry.js';
-import { writeFileAtomic } from './core/files.js';
+import { MAX_PROGRAM_BYTES, readRegularFile, writeFileAtomic } from './core/files.js';
+import { EXE_HEADER_SIZE, exeFromIntelHex } from './machines/sprinter/exe-header.js';
 import { runDemo } from './cli/demo.js';
 import { testCommand } from './cli/test-command.js';
 import { DEFAULT_LIMITS } from './testing/runner.js';
@@ -49,10 +51,13 @@ Commands:
                              let agents set mamePath, vicePath, media, extraArgs, dos.executable,
                              dos.conf (env RETRO_DEBUG_ALLOW_AGENT_LAUNCH_OPTIONS=1); off by default
   demo    Build the bundled C demo with SDCC and debug it headless in MAME.
-            --machine M      target machine (default spectrum); c64: built with cc65, run on the
+            --machine M      target machine (default spectrum); sprinter: a DSS program
+                             on the open Sprinter ROM, in MAME 0.276; c64: built with cc65, run on the
                              built-in C64 (no emulator needed), screen saved as c64-screen.png
             --out DIR        where the build and screen.png go (default ./retro-debug-demo)
             --overwrite      replace an earlier demo's files in DIR
+  exe     Write a Sprinter DSS program from a linker's Intel HEX (SDCC's .ihx): retro-debug exe IN.ihx OUT.EXE
+          (load = start = the lowest address written; stack 0xBFFF; --overwrite replaces OUT.EXE)
   test    Build a C test project (retro_test.h) and run its tests headless; exit code 1 on a failure.
           retro-debug test <project folder | program.prg | program.rom>
             --machine M      c64 (cc65 builds, the built-in C64: exact cycles) or spectrum (SDCC, MAME)
@@ -213,6 +218,21 @@ async function commandDemo(values: Values): Promise<void> {
   process.exit(0); // nothing else should keep the process alive, but make sure
 }
 
+/** `exe IN.ihx OUT.EXE`: a linker's Intel HEX as a Sprinter DSS program (load = start = its lowest address). */
+async function commandExe(values: Values, args: string[]): Promise<void> {
+  if (args.length !== 2) throw new UsageError('exe takes an Intel HEX file and the .EXE to write.');
+  const [from, to] = args.map((a) => resolve(a));
+  const text = (await readRegularFile(from, { maxBytes: MAX_PROGRAM_BYTES, what: 'Intel HEX file' })).toString(
+    'latin1',
+  );
+  const exe = exeFromIntelHex(text, args[0]);
+  if (!values.overwrite && existsSync(to)) throw new UsageError(`${to} already exists; use --overwrite to replace it.`);
+  await writeFileAtomic(to, exe, { overwrite: values.overwrite ?? false });
+  process.stdout.write(
+    `${to}: DSS program, ${exe.length - EXE_HEADER_SIZE} bytes at 0x${exe.readUInt16LE(0x10).toString(16)}\n`,
+  );
+}
+
 async function commandTest(values: Values, args: string[]): Promise<void> {
   if (args.length !== 1) throw new UsageError('test takes one project folder or program.');
   const code = await testCommand(TEST_MACHINES, {
@@ -238,6 +258,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'test') return commandTest(values, rest);
+  if (command === 'exe') return commandExe(values, rest);
   if (rest.length) throw new UsageError(`Unexpected argument "${rest[0]}".`);
   switch (command) {
     case 'mcp':

@@ -1,35 +1,92 @@
 /**
- * Builds the bundled demo (examples/zx-demo) with SDCC into a fresh folder:
- * a 16 KiB ROM for MAME's spectrum driver plus its .cdb debug info. The build
- * runs in a temp folder that is renamed into place, so a half-built demo is
- * never left behind.
+ * Builds a bundled SDCC demo into a fresh folder: examples/zx-demo as a 16 KiB
+ * ROM for MAME's spectrum driver, or examples/sprinter-demo as a DSS .EXE for
+ * the sprinter driver, each with its .cdb debug info. The build runs in a temp
+ * folder that is renamed into place, so a half-built demo is never left behind.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { RetroError, notFound, launchFailed, fileExists, internalError } from '../core/errors.js';
 import { findUp } from '../core/find-up.js';
+import { exeFromIntelHex } from '../machines/sprinter/exe-header.js';
 
 const run = promisify(execFile);
-const ROM_SIZE = 16384;
-const SOURCES = ['demo.c', 'crt0.s'];
+const ZX_ROM_SIZE = 16384;
+
+type SdccDemoMachine = 'spectrum' | 'sprinter';
+type Build = (tmp: string) => Promise<void>;
+interface Recipe {
+  folder: string;
+  sources: string[];
+  program: string;
+  cdb: string;
+  build: Build;
+}
+
+const sdcc = (tmp: string, args: string[]) => run('sdcc', ['-mz80', '--debug', ...args], { cwd: tmp, timeout: 60_000 });
+const sdas = (tmp: string) => run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], { cwd: tmp, timeout: 60_000 });
+
+const RECIPES: Record<SdccDemoMachine, Recipe> = {
+  // the program is the machine's ROM: code from 0x100 after crt0's vectors, RAM above the screen
+  spectrum: {
+    folder: 'zx-demo',
+    sources: ['demo.c', 'crt0.s'],
+    program: 'demo.rom',
+    cdb: 'demo.cdb',
+    build: async (tmp) => {
+      await sdas(tmp);
+      await sdcc(tmp, ['-c', 'demo.c']);
+      await sdcc(tmp, [
+        '--code-loc',
+        '0x100',
+        '--data-loc',
+        '0x8000',
+        '--no-std-crt0',
+        '-o',
+        'demo.ihx',
+        'crt0.rel',
+        'demo.rel',
+      ]);
+      await run('makebin', ['-s', String(ZX_ROM_SIZE), 'demo.ihx', 'demo.rom'], { cwd: tmp, timeout: 60_000 });
+    },
+  },
+  // a DSS program: crt0 at 0x8100 (the load address), code after it, data at 0xA000
+  sprinter: {
+    folder: 'sprinter-demo',
+    sources: ['demo.c', 'dss.c', 'dss.h', 'crt0.s'],
+    program: 'DEMO.EXE',
+    cdb: 'demo.cdb',
+    build: async (tmp) => {
+      await sdas(tmp);
+      for (const c of ['demo.c', 'dss.c']) await sdcc(tmp, ['-c', c]);
+      const link = ['--code-loc', '0x8120', '--data-loc', '0xA000', '--no-std-crt0', '-o', 'demo.ihx'];
+      await sdcc(tmp, [...link, 'crt0.rel', 'demo.rel', 'dss.rel']);
+      const ihx = await readFile(join(tmp, 'demo.ihx'), 'utf8');
+      await writeFile(join(tmp, 'DEMO.EXE'), exeFromIntelHex(ihx, 'demo.ihx'));
+    },
+  },
+};
+
+export const isSdccDemoMachine = (m: string): m is SdccDemoMachine => m in RECIPES;
 
 export interface DemoBuild {
   dir: string;
-  rom: string;
+  /** the program a session loads (a ROM, a DSS .EXE) */
+  program: string;
   cdb: string;
   source: string;
   /** the line of the `DEMO:paint` marker in demo.c */
   paintLine: number;
 }
 
-/** examples/zx-demo beside the bundle (dist/../examples) or the sources (src/cli/../../examples). */
-export function findDemoSources(from = __dirname): string {
-  const found = findUp(from, join('examples', 'zx-demo'), 'demo.c');
-  if (!found) throw notFound(`The bundled demo sources (examples/zx-demo) were not found above ${from}.`);
+/** examples/FOLDER beside the bundle (dist/../examples) or the sources (src/cli/../../examples). */
+export function findDemoSources(folder = 'zx-demo', from = __dirname): string {
+  const found = findUp(from, join('examples', folder), 'demo.c');
+  if (!found) throw notFound(`The bundled demo sources (examples/${folder}) were not found above ${from}.`);
   return found;
 }
 
@@ -49,8 +106,13 @@ export async function checkSdcc(): Promise<void> {
   }
 }
 
-export async function buildDemo(outDir: string, overwrite: boolean): Promise<DemoBuild> {
-  const src = findDemoSources();
+export async function buildDemo(
+  outDir: string,
+  overwrite: boolean,
+  machine: SdccDemoMachine = 'spectrum',
+): Promise<DemoBuild> {
+  const recipe = RECIPES[machine];
+  const src = findDemoSources(recipe.folder);
   const dir = join(outDir, 'build');
   if (existsSync(dir) && !overwrite) {
     throw fileExists(`${dir} already exists; use --overwrite or another --out folder.`, {
@@ -61,28 +123,8 @@ export async function buildDemo(outDir: string, overwrite: boolean): Promise<Dem
   const tmp = join(outDir, `.build-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
   try {
-    for (const name of SOURCES) await copyFile(join(src, name), join(tmp, name));
-    const opts = { cwd: tmp, timeout: 60_000 };
-    await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
-    await run('sdcc', ['-mz80', '--debug', '-c', 'demo.c'], opts);
-    await run(
-      'sdcc',
-      [
-        '-mz80',
-        '--debug',
-        '--code-loc',
-        '0x100',
-        '--data-loc',
-        '0x8000',
-        '--no-std-crt0',
-        '-o',
-        'demo.ihx',
-        'crt0.rel',
-        'demo.rel',
-      ],
-      opts,
-    );
-    await run('makebin', ['-s', String(ROM_SIZE), 'demo.ihx', 'demo.rom'], opts);
+    for (const name of recipe.sources) await copyFile(join(src, name), join(tmp, name));
+    await recipe.build(tmp);
     if (overwrite) await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
   } catch (err) {
@@ -96,5 +138,5 @@ export async function buildDemo(outDir: string, overwrite: boolean): Promise<Dem
   const lines = (await readFile(source, 'utf8')).split('\n');
   const paintLine = lines.findIndex((l) => /\/\*\s*DEMO:paint\s*\*\//.test(l)) + 1;
   if (paintLine === 0) throw internalError('demo.c has no DEMO:paint marker.');
-  return { dir, rom: join(dir, 'demo.rom'), cdb: join(dir, 'demo.cdb'), source, paintLine };
+  return { dir, program: join(dir, recipe.program), cdb: join(dir, recipe.cdb), source, paintLine };
 }

@@ -1,14 +1,15 @@
 /**
- * `retro-debug demo`: a headless session on the built-in target, driven
- * through the same tool functions the MCP server exposes (no second copy of
- * their logic): build the demo ROM, start MAME, stop at main, break in the
- * loop, print backtrace and variables, save a screenshot, stop.
+ * `retro-debug demo`: a headless session driven through the same tool
+ * functions the MCP server exposes (no second copy of their logic). On MAME
+ * (spectrum, sprinter): build the SDCC demo, start MAME, stop at main, break
+ * in the loop, print backtrace and variables, save a screenshot, stop. The
+ * C64's runs on the built-in C64 (demo-c64.ts).
  */
 import { sleep } from '../core/async.js';
 import type { SessionManagerApi } from '../session/types.js';
 import { unsupported, timedOut } from '../core/errors.js';
 import { resolveMamePath } from '../connectors/mame/launcher.js';
-import { buildDemo, checkSdcc } from './build-demo.js';
+import { buildDemo, checkSdcc, isSdccDemoMachine } from './build-demo.js';
 import { runC64Demo } from './demo-c64.js';
 import { demoCaller, waitUntilReady, type DemoOptions } from './demo-tools.js';
 
@@ -19,21 +20,24 @@ const where = (loc?: { file: string; line: number; function?: string }) =>
 
 export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Promise<void> {
   if (opts.machine === 'c64') return runC64Demo(manager, opts);
-  if (opts.machine !== 'spectrum') {
-    throw unsupported(`The demo exists for the "spectrum" and "c64" machines only (asked: "${opts.machine}").`);
+  const machine = opts.machine;
+  if (!isSdccDemoMachine(machine)) {
+    throw unsupported(
+      `The demo exists for the "spectrum", "sprinter" and "c64" machines only (asked: "${opts.machine}").`,
+    );
   }
   const { log } = opts;
   resolveMamePath({}); // fails with a clear launch_failed message when MAME is missing
   await checkSdcc();
 
   log(`Building the demo with SDCC into ${opts.outDir}/build …`);
-  const build = await buildDemo(opts.outDir, opts.overwrite);
+  const build = await buildDemo(opts.outDir, opts.overwrite, machine);
 
   const { connection, call } = demoCaller(manager, opts.outDir);
   try {
     const started = await call('start_session', {
-      machine: 'spectrum',
-      program: build.rom,
+      machine,
+      program: build.program,
       debugInfo: build.cdb,
       cwd: build.dir,
       stopOnEntry: true,
@@ -60,13 +64,14 @@ export async function runDemo(manager: SessionManagerApi, opts: DemoOptions): Pr
       for (const v of vars.variables) log(`  ${v.type} ${v.name} = ${v.value}`);
     }
 
-    // Let the program paint a few passes so the screenshot shows the colour bands.
+    // Let the program run a little so the screenshot shows its work (ZX: colour bands; Sprinter: printed passes).
     await call('clear_breakpoint', { id: bp.breakpoint.id });
     await call('resume', { wait: false });
     await sleep(1500);
     const paused = await call('pause', { wait: true, timeout_ms: 10_000 });
     const passes = await call('evaluate', { expression: 'passes' });
-    log(`Paused at ${where(paused.location)} after ${passes.result.value} passes.`);
+    const at = paused.location ? where(paused.location) : `${paused.stop?.pc_hex} (no C source there: a ROM call)`;
+    log(`Paused at ${at} after ${passes.result.value} passes.`);
     const shot = await call('screenshot', { output_path: 'screen.png', overwrite: opts.overwrite });
     log(`Screenshot ${shot.width}x${shot.height} saved to ${shot.path}`);
 

@@ -145,7 +145,7 @@ test('setExpression over DAP: encoded by the C type, read back; out of range ref
 test('the bundled demo: step into colour_of lands on its return, not on the closing brace', async () => {
   await dc.stop();
   const demo = await buildDemo(join(mkdtempSync(join(tmpdir(), 'retro-demo-')), 'demo'), false);
-  dc = await launch({ program: demo.rom, debugInfo: demo.cdb, cwd: demo.dir });
+  dc = await launch({ program: demo.program, debugInfo: demo.cdb, cwd: demo.dir });
   const lines = readFileSync(demo.source, 'utf8').split('\n');
   const loopLine = lines.findIndex((l) => l.includes('/* DEMO:loop */')) + 1;
   const returnLine = lines.findIndex((l) => l.includes('return ((row + first_colour) & 7) << 3;')) + 1;

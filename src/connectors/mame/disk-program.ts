@@ -24,7 +24,7 @@ export async function checkDiskProgram(machine: string, path: string): Promise<E
     throw launchFailed(
       `${path} is not a DSS program: ${(err as Error).message} Build it as a DSS .EXE: a 512-byte header that ` +
         'starts with "EXE" and gives the load address, start and stack, then the code (docs/sprinter.md; ' +
-        "test/support/sprinter-fixture.ts makes one from SDCC's Intel HEX).",
+        "`retro-debug exe program.ihx PROGRAM.EXE` makes one from SDCC's Intel HEX; examples/sprinter-demo).",
       { path },
     );
   }

@@ -5,6 +5,7 @@
 import { extname } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
 import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
+import { IHX_FILL, parseIntelHex } from '../../core/intel-hex.js';
 
 /** Where a driver expects the program, as MAME's ROM set names it. */
 export interface RomSlot {
@@ -28,9 +29,6 @@ export function romSlotFor(machine: string): RomSlot | undefined {
   return ROM_SLOTS[machine];
 }
 
-/** Erased-EPROM fill, as makebin pads. */
-const FILL = 0xff;
-
 export async function loadProgramImage(path: string, slot: RomSlot): Promise<Buffer> {
   let raw: Buffer;
   try {
@@ -48,33 +46,13 @@ export async function loadProgramImage(path: string, slot: RomSlot): Promise<Buf
       { path },
     );
   }
-  const out = Buffer.alloc(slot.size, FILL);
+  const out = Buffer.alloc(slot.size, IHX_FILL);
   image.copy(out);
   return out;
 }
 
-/** Intel HEX (record types 00 data, 01 end) into a flat image starting at address 0. */
+/** Intel HEX into a flat image starting at address 0, up to the highest address written. */
 export function ihxToImage(text: string, size: number, name = 'the .ihx file'): Buffer {
-  const out = Buffer.alloc(size, FILL);
-  let used = 0;
-  const lines = text.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (!line) continue;
-    const bad = (why: string) => launchFailed(`${name} line ${i + 1}: ${why}`);
-    if (!/^:([0-9a-fA-F]{2})+$/.test(line)) throw bad('not an Intel HEX record');
-    const rec = Buffer.from(line.slice(1), 'hex');
-    const count = rec[0];
-    if (rec.length !== count + 5) throw bad('record length does not match its byte count');
-    const sum = rec.reduce((a, b) => (a + b) & 0xff, 0);
-    if (sum !== 0) throw bad('checksum mismatch');
-    const type = rec[3];
-    if (type === 1) break;
-    if (type !== 0) continue; // extended address records do not occur for 64 KiB Z80 images
-    const addr = rec.readUInt16BE(1);
-    if (addr + count > size) throw bad(`data at 0x${addr.toString(16)} lies beyond the ${size}-byte ROM`);
-    rec.copy(out, addr, 4, 4 + count);
-    used = Math.max(used, addr + count);
-  }
-  return out.subarray(0, used);
+  const { image, high } = parseIntelHex(text, size, name);
+  return image.subarray(0, high);
 }

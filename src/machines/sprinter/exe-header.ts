@@ -1,9 +1,10 @@
 /**
  * Estex DSS .EXE header (512 bytes; DSS reads the first 128): signature "EXE",
- * version, code offset, loader size, load/start/stack addresses. Pure.
+ * version, code offset, loader size, load/start/stack addresses; read and written. Pure.
  */
 import { badRequest } from '../../core/errors.js';
 import { WINDOW_SIZE } from './windows.js';
+import { parseIntelHex } from '../../core/intel-hex.js';
 
 export const EXE_HEADER_SIZE = 512;
 
@@ -54,4 +55,22 @@ export function windowsForLoad(load: number): number[] {
 export function pspLayout(load: number): { commandLine: number; taskId: number; blockId: number; fileHandle: number } {
   const ix = load - 0x80;
   return { commandLine: ix, taskId: ix - 1, blockId: ix - 2, fileHandle: ix - 3 };
+}
+
+/** Stack DSS programs get when their build names none: the top of window 2, below window 3's paged memory. */
+export const DEFAULT_EXE_STACK = 0xbfff;
+
+/** A DSS .EXE (version 0, code at offset 512) from a linker's Intel HEX: load = start = its lowest address. */
+export function exeFromIntelHex(text: string, name: string, stack = DEFAULT_EXE_STACK): Buffer {
+  const { image, low, high } = parseIntelHex(text, 0x10000, name, 0); // gaps zeroed, as RAM
+  if (high === 0) throw badRequest(`${name} holds no code.`);
+  const header = Buffer.alloc(EXE_HEADER_SIZE);
+  header.write('EXE', 0, 'latin1');
+  header.writeUInt32LE(EXE_HEADER_SIZE, 4);
+  header.writeUInt16LE(low, 0x10);
+  header.writeUInt16LE(low, 0x12);
+  header.writeUInt16LE(stack, 0x14);
+  const exe = Buffer.concat([header, image.subarray(low, high)]);
+  parseExeHeader(exe); // a load address below the PSP is refused here, as DSS would
+  return exe;
 }
