@@ -5,7 +5,7 @@
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
 import { detectAsmDialect } from './asm-dialect.js';
 import { asmNameOfC, asmSymbols, cNameOfAsm, occurrencesOf, type AsmSymbolKind } from './asm-symbols.js';
-import { wordAt } from './source-scan.js';
+import { isCSource, wordAt } from './source-scan.js';
 import type { WorkspaceIndex } from './workspace-index.js';
 
 export interface FoundName {
@@ -31,12 +31,10 @@ const KINDS: Record<AsmSymbolKind, SymbolKind> = {
   constant: SymbolKind.Constant,
 };
 
-const isC = (path: string) => /\.[ch]$/i.test(path);
-
 async function asmFiles(index: WorkspaceIndex): Promise<{ path: string; text: string }[]> {
   const out: { path: string; text: string }[] = [];
   for (const path of index.sourceFiles()) {
-    if (isC(path)) continue;
+    if (isCSource(path)) continue;
     const text = await index.text(path);
     if (text !== undefined && detectAsmDialect(path, text)) out.push({ path, text });
   }
@@ -83,7 +81,7 @@ export async function referencesOf(
     const body = await index.text(path);
     if (body === undefined) continue;
     for (const name of names)
-      for (const o of occurrencesOf(body, name, isC(path) ? '//' : ';'))
+      for (const o of occurrencesOf(body, name, isCSource(path) ? '//' : ';'))
         found.push({ path, line: o.line, character: o.character, length: name.length });
   }
   return found;

@@ -19,11 +19,12 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { dialectOfLanguage } from './asm-dialect.js';
 import { checkCommandFor, checkFile } from './check-build.js';
+import { cDefinitionsOf, declarationHover } from './c-definition.js';
 import { codeLenses, cSymbolsOfFile, debugInfoHover, workspaceCSymbols } from './c-symbols.js';
 import { definitionsOf, referencesOf, asmDocumentSymbols, workspaceAsmSymbols } from './label-navigation.js';
 import { hardwareAt, liveValueText } from './hover.js';
 import { READ_MEMORY_REQUEST, type ReadMemoryParams, type ReadMemoryResult } from './protocol.js';
-import { machineOf } from './source-scan.js';
+import { isCSource, machineOf } from './source-scan.js';
 import { WorkspaceIndex } from './workspace-index.js';
 
 const LIVE_READ_TIMEOUT_MS = 1500;
@@ -87,7 +88,12 @@ export function startServer(connection: Connection): void {
       return { contents: { kind: 'markdown', value: liveValueText(hardware, live) }, range: hardware.range };
     }
     const c = await debugInfoHover(index, doc.getText(), position.line, position.character);
-    return c ? { contents: { kind: 'markdown', value: c } } : null;
+    if (c) return { contents: { kind: 'markdown', value: c } };
+    const path = pathOf(textDocument.uri);
+    if (!path || !isCSource(path)) return null;
+    const found = await cDefinitionsOf(index, path, doc.getText(), position.line, position.character);
+    const decl = found.defines[0] ?? found.declares[0];
+    return decl ? { contents: { kind: 'markdown', value: declarationHover(decl) } } : null;
   });
 
   connection.onDefinition(async ({ textDocument, position }) => {
@@ -95,7 +101,13 @@ export function startServer(connection: Connection): void {
     const path = pathOf(textDocument.uri);
     if (!doc || !path) return null;
     await scanned;
-    return toLocations(await definitionsOf(index, path, doc.getText(), position.line, position.character));
+    const asm = () => definitionsOf(index, path, doc.getText(), position.line, position.character);
+    if (!isCSource(path)) return toLocations(await asm());
+    // a C definition, else an assembly label (C's `f` is ca65's `_f`), else a prototype or extern
+    const c = await cDefinitionsOf(index, path, doc.getText(), position.line, position.character);
+    if (c.defines.length) return toLocations(c.defines);
+    const labels = await asm();
+    return toLocations(labels.length ? labels : c.declares);
   });
 
   connection.onReferences(async ({ textDocument, position }) => {

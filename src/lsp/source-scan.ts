@@ -29,6 +29,9 @@ export function tokenAt(line: string, character: number): Token | undefined {
   return { text, start: start + lead, end: end - trail };
 }
 
+/** Whether a file is C source or a C header. */
+export const isCSource = (path: string): boolean => /\.[ch]$/i.test(path);
+
 /** An identifier (C or assembler) at `character`. */
 export function wordAt(line: string, character: number): Token | undefined {
   let start = character;

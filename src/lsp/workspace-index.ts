@@ -4,7 +4,7 @@
  * the file changes. The walk is bounded like the launch-configuration search.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { basename, extname, join, relative } from 'node:path';
 import { loadDebugInfo } from '../debuginfo/load.js';
 import type { DebugInfo } from '../debuginfo/model.js';
 import { walkWorkspace } from '../host/workspace-walk.js';
@@ -57,6 +57,11 @@ export class WorkspaceIndex {
       );
     this.sources = sources;
     this.debugFiles = debugFiles;
+  }
+
+  /** The workspace folder that holds `path` (the first one when none does). */
+  rootOf(path: string): string | undefined {
+    return this.roots.find((r) => !relative(r, path).startsWith('..')) ?? this.roots[0];
   }
 
   sourceFiles(): string[] {
