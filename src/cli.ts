@@ -62,7 +62,7 @@ Commands:
           retro-debug test <project folder | program.prg | program.rom>
             --machine M      c64 (cc65 builds, the built-in C64: exact cycles) or spectrum (SDCC, MAME)
             --junit F        write the results as JUnit XML
-            --lcov F         collect statement coverage and write it as an lcov tracefile (c64)
+            --lcov F         collect statement coverage and write it as an lcov tracefile
             --filter S       run only the tests whose name contains S
             --max-cycles N   a test that runs longer is a timeout (default 50000000)
             --max-seconds S  the same in wall-clock seconds (default 10)

@@ -3,7 +3,8 @@
  * until a function is reached, with the profiler (or only the coverage
  * counter) watching every instruction.
  */
-import { badRequest, notFound } from '../core/errors.js';
+import { badRequest, notFound, unsupported } from '../core/errors.js';
+import { mos6502Calls, z80Calls, type CallRule } from './call-rules.js';
 import { prepareTests } from './build.js';
 import { loadTestProgram } from './program.js';
 import { Profiler } from './profiler.js';
@@ -42,8 +43,8 @@ export async function profileProgram(machines: readonly TestMachineSpec[], opts:
   const stopAt = opts.until === undefined ? undefined : program.index.functionByName(opts.until);
   if (opts.until !== undefined && !stopAt) throw notFound(`No C function "${opts.until}" in ${built.program}.`);
   const machine = await spec.create();
-  const profiler = new Profiler(program.index);
   try {
+    const profiler = new Profiler(program.index, callRule(machine.cpu, spec, program.bytes));
     await machine.start(program.bytes);
     machine.observe(profiler.observer);
     const started = Date.now();
@@ -77,4 +78,11 @@ export async function profileProgram(machines: readonly TestMachineSpec[], opts:
   } finally {
     await machine.close();
   }
+}
+
+function callRule(cpu: string, spec: TestMachineSpec, program: Uint8Array): CallRule {
+  if (cpu === '6502') return mos6502Calls;
+  if (!spec.code)
+    throw unsupported(`The profiler cannot tell calls from pushes on ${spec.machine}: its code is not known.`);
+  return z80Calls(spec.code(program));
 }

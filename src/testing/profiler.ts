@@ -1,15 +1,16 @@
 /**
  * A cycle profiler fed by the instruction observer: exact on a machine whose
  * observer sees every instruction with its cycle count (the built-in C64).
- * Calls are read from the stack pointer alone — it drops by 2 exactly on a
- * JSR, by 3 on an interrupt, and a frame has returned once it is back at or
- * above where it was before the call — so no opcode is decoded. A jump into
- * a C function's first instruction (cc65's `callax` for calls through a
- * pointer) renames the frame it happens in.
+ * Calls are read from the stack pointer (and, on the Z80, the opcode: see
+ * call-rules.ts) — a frame has returned once S is back at or above where it
+ * was before the call — so returns need no decoding. A jump into a C
+ * function's first instruction (cc65's `callax`, SDCC's `__sdcc_call_hl` for
+ * calls through a pointer) renames the frame it happens in.
  */
 import type { InstructionObserver } from '../core/headless.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { hex } from '../core/hex.js';
+import { mos6502Calls, type CallRule } from './call-rules.js';
 
 export interface CallNode {
   id: number;
@@ -43,7 +44,10 @@ export class Profiler {
   private lastSp = 0;
   private first = -1;
 
-  constructor(private readonly index: DebugIndex) {
+  constructor(
+    private readonly index: DebugIndex,
+    private readonly calls: CallRule = mos6502Calls,
+  ) {
     for (const f of index.info.functions) this.fnStart[f.start] = 1;
     this.root = this.node('(root)');
     this.stack.push({ node: this.root, sp: 0x1_0000, enter: 0 });
@@ -57,8 +61,9 @@ export class Profiler {
       const spent = cycles - this.lastCycles;
       this.pcCycles[this.lastPc] += spent;
       this.stack[this.stack.length - 1].node.self += spent;
-      const called = sp === this.lastSp - 2;
-      const interrupted = sp === this.lastSp - 3;
+      const kind = this.calls(this.lastPc, this.lastSp, sp);
+      const called = kind === 'call';
+      const interrupted = kind === 'interrupt';
       if (!called && !interrupted) this.unwind(sp, cycles);
       if (called || interrupted) this.push(interrupted ? '(interrupt)' : this.nameAt(pc), this.lastSp, cycles);
       else if (this.fnStart[pc] && pc !== this.lastPc + 1) this.rename(pc, cycles);

@@ -23,6 +23,8 @@ export interface TestMachineSpec {
   decode: CharDecoder;
   /** machine cycles per video frame */
   cyclesPerFrame: number;
+  /** the byte the CPU runs at an address, for the profiler where a push looks like a call (the Z80) */
+  code?(program: Uint8Array): (address: number) => number | undefined;
 }
 
 export interface TestRunOptions {

@@ -34,7 +34,7 @@ const resultSchema = z.object({
 
 export function testTools(machines: readonly TestMachineSpec[]): ToolDef[] {
   const machineNames = machines.map((m) => m.machine) as [string, ...string[]];
-  const machine = z.enum(machineNames).optional().describe('default: by toolchain (cc65: c64)');
+  const machine = z.enum(machineNames).optional().describe('default: by toolchain (cc65: c64, sdcc: spectrum)');
   const runTestsTool = defineTool({
     name: 'run_tests',
     title: 'Run C unit tests',
@@ -44,7 +44,7 @@ export function testTools(machines: readonly TestMachineSpec[]): ToolDef[] {
       project,
       filter: z.string().optional().describe('only tests whose name contains it'),
       machine,
-      coverage: z.boolean().default(false).describe('lines hit per file (c64)'),
+      coverage: z.boolean().default(false).describe('lines hit per file'),
       junit: fileOut,
       lcov: fileOut.describe('lcov tracefile under the output folder (implies coverage)'),
       max_cycles: z.number().int().min(1).optional().describe('per test; default 50000000'),

@@ -9,6 +9,7 @@ local ctx = {
   first_stop = true,      -- the next stop is the one MAME makes at start (-debug)
   reported = false,       -- the current stop has been reported
   log_mark = 0,           -- consolelog lines up to here have been read
+  kept_log = {},          -- unread lines a console command's output was skipped past (a stop's own lines)
   pending = nil,          -- reason for the next stop we caused: 'step', 'step_over', 'step_out', 'pause'
   range = nil,            -- active step_range: { ranges, mode, left, pause }
   bps = {},               -- our stable id -> { address, condition, index (MAME's) }
@@ -71,6 +72,8 @@ end
 -- New console lines since the last call (at most max_log of them).
 function ctx.take_log()
   local lines = json.array()
+  for _, line in ipairs(ctx.kept_log) do lines[#lines + 1] = line end
+  ctx.kept_log = {}
   local log = ctx.dbg.consolelog
   local n = #log
   for i = math.max(ctx.log_mark + 1, n - ctx.config.max_log + 1), n do
@@ -79,6 +82,16 @@ function ctx.take_log()
   end
   ctx.log_mark = n
   return lines
+end
+
+-- Marks a console command's output (after `before`) read. Lines before it nobody read yet are kept for take_log:
+-- a command served in the same periodic call as a stop must not swallow "Stopped at breakpoint N".
+function ctx.skip_log(before)
+  local log = ctx.dbg.consolelog
+  for i = math.max(ctx.log_mark + 1, before - ctx.config.max_log + 1), before do
+    if log[i] and #ctx.kept_log < ctx.config.max_log then ctx.kept_log[#ctx.kept_log + 1] = log[i] end
+  end
+  ctx.log_mark = math.max(ctx.log_mark, #log)
 end
 
 function ctx.integer(v, what)

@@ -135,7 +135,7 @@ local function on_start()
     ctx.machine = nil
     return
   end
-  ctx.log_mark = #ctx.dbg.consolelog
+  ctx.log_mark, ctx.kept_log = #ctx.dbg.consolelog, {}
   if transport.connected() then
     if soft_reset then
       ctx.event('machine_start', { hard_reset = false })

@@ -17,7 +17,7 @@ local function console(command)
   local lines = json.array()
   local n = #ctx.dbg.consolelog
   for i = math.max(mark + 1, n - MAX_CONSOLE_LINES + 1), n do lines[#lines + 1] = ctx.dbg.consolelog[i] end
-  ctx.log_mark = math.max(ctx.log_mark, n)
+  ctx.skip_log(mark)
   return lines
 end
 raw.console_lines = console
