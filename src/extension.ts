@@ -10,6 +10,7 @@ import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
 import { registerAsmAssociation } from './host/asm-association.js';
 import { registerDisassemblyFallback } from './host/disassembly-fallback.js';
+import { registerTimeTravelCommands } from './host/time-travel-commands.js';
 import { readLiveMemory } from './host/live-memory.js';
 import { diagnosticsReport, RecentProblems } from './host/diagnostics-report.js';
 import { startLanguageClient } from './lsp/client.js';
@@ -73,6 +74,10 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.debug.onDidTerminateDebugSession((session) => adapters.delete(session.id)),
     registerDisassemblyFallback(DEBUG_TYPE),
+    ...registerTimeTravelCommands(DEBUG_TYPE, {
+      whoLastWrote: COMMANDS.whoLastWrote.command,
+      stepBackOut: COMMANDS.stepBackOut.command,
+    }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       provideDebugConfigurations: (folder) =>
         generatedConfigurations((folder ?? vscode.workspace.workspaceFolders?.[0])?.uri.fsPath),

@@ -34,6 +34,8 @@ export interface StopInfo {
   pages?: Record<string, number>;
   /** a stop at a recorded moment of the past (time travel): the machine shows that moment, the present is later */
   inPast?: boolean;
+  /** in the past: the frame shown and the present's frame (the machine's frame counts) */
+  pastFrame?: { frame: number; present: number };
 }
 
 export type WatchKind = 'read' | 'write' | 'readwrite';

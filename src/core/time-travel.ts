@@ -53,8 +53,11 @@ export interface TimeTravel {
   readonly granularity: string;
   /** Throws `unsupported` with the reason when the history is off. */
   span(): HistorySpan;
-  /** Takes the stopped machine to `cycle` (the first instruction boundary at or after it; endCycle: the present); a stop follows. */
-  goTo(cycle: number): Promise<void>;
+  /**
+   * Takes the stopped machine to `cycle` (the first instruction boundary at or after it; endCycle: the present); a
+   * stop follows, unless `quiet`: then the caller only looks there (a condition) and must end with a move that stops.
+   */
+  goTo(cycle: number, quiet?: boolean): Promise<void>;
   /** The instructions of the recorded interval that ends before `before` (undefined: nothing is recorded before it). */
   trace(before: number): Promise<InstructionTrace | undefined>;
   /** The stops recorded inside the history's span, oldest first (time-travel moves are not listed). */

@@ -31,6 +31,26 @@ export interface FrameSourceReply {
   instructionPointerReference?: string;
 }
 
+/** Custom request: step back out of the current function to the call at its caller's line (time travel). */
+export const STEP_BACK_OUT_REQUEST = 'retro/stepBackOut';
+
+/** Custom request: "Who last wrote this?" on a Variables row or an lvalue; the session moves there (the past). */
+export const LAST_WRITE_REQUEST = 'retro/lastWrite';
+export interface LastWriteReply {
+  expression: string;
+  address: number;
+  pc: number;
+  /** the writing instruction's start cycle, and its frame */
+  cycle: number;
+  frame: number;
+  old: number;
+  value: number;
+  /** the C line of the write (a store in a runtime helper: the C line that ran before it) */
+  writer?: { file: string; path?: string; line: number; function?: string };
+  /** one sentence for people */
+  message: string;
+}
+
 export function granularity(g?: DebugProtocol.SteppingGranularity): 'line' | 'instruction' {
   return g === 'instruction' ? 'instruction' : 'line';
 }

@@ -8,14 +8,13 @@
  * prints it.
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { asRetroError, badRequest, notFound, unsupported } from '../core/errors.js';
+import { asRetroError, badRequest, unsupported } from '../core/errors.js';
 import { hex } from '../core/hex.js';
 import type { CType } from '../debuginfo/model.js';
 import type { StopInfo, WatchKind } from '../core/target.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { SourceLocation, WatchHit } from '../session/types.js';
-import { evaluateNameOf, type VariableHandles } from './variables.js';
-import { frameIndexOf } from './adapter-parts.js';
+import { rowExpression, type VariableHandles } from './variables.js';
 import type { RefusalText } from './breakpoints.js';
 
 /** What a dataId stands for (VS Code hands it back verbatim in setDataBreakpoints). */
@@ -50,7 +49,7 @@ export class ClientDataBreakpoints {
     args: DebugProtocol.DataBreakpointInfoArguments,
   ): Promise<DebugProtocol.DataBreakpointInfoResponse['body']> {
     try {
-      const { expression, frameIndex } = this.expressionOf(handles, args);
+      const { expression, frameIndex } = rowExpression(handles, args);
       const at = await this.me.session.locateLvalue(expression, frameIndex);
       const target: DataTarget = { expression, ...at };
       return {
@@ -116,26 +115,6 @@ export class ClientDataBreakpoints {
     const ins = (await session.disassemble(w.access_pc, 0, 1).catch(() => undefined))?.lines[0];
     const what = ins?.address === w.access_pc ? ins.text : w.access;
     return ` by ${what} at ${hex(w.access_pc)}${where(w.location)}`;
-  }
-
-  /** The C expression of a row (and the frame its scope belongs to), or the expression as typed. */
-  private expressionOf(
-    handles: VariableHandles,
-    args: DebugProtocol.DataBreakpointInfoArguments,
-  ): { expression: string; frameIndex: number } {
-    const name = String(args?.name ?? '').trim();
-    if (!name) throw badRequest('Name the variable or C lvalue to watch.');
-    const frameIndex = frameIndexOf(args.frameId);
-    if (args.variablesReference === undefined) return { expression: name, frameIndex };
-    const container = handles.get(args.variablesReference);
-    if (!container) throw notFound('That Variables row is from before the CPU last moved; select it again.');
-    if (container.kind === 'scope') {
-      if (container.scope === 'registers') throw unsupported('Registers are not memory; watch a C variable.');
-      return { expression: name, frameIndex: container.frameIndex };
-    }
-    if (container.parent?.startsWith('$')) throw unsupported('Registers are not memory; watch a C variable.');
-    // fields and elements: their C expression; the frame is the one selected (VS Code sends it)
-    return { expression: evaluateNameOf(name, container.parent), frameIndex };
   }
 
   /** The C type of the watched object, to show its values (undefined: they show as bytes). */

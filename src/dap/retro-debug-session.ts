@@ -10,12 +10,13 @@
  */
 import { DebugSession, InitializedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { reverseContinueTarget, stepBackTarget, travelTo } from '../session/time-travel.js';
+import { reverseContinue, stepBackOutTarget, stepBackTarget, travelTo } from '../session/time-travel.js';
+import { lastWriteReply } from './last-write-request.js';
 import { unsupported, sessionExists, badRequest } from '../core/errors.js';
 import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import { toDapMessage } from './error-text.js';
-import { VariableHandles } from './variables.js';
+import { VariableHandles, rowExpression, type RowArguments } from './variables.js';
 import { evaluate, setExpression, setVariable, variables } from './inspect-requests.js';
 import type { DebugViewChooser } from './debug-view.js';
 import { CDebugView } from './c-view.js';
@@ -25,6 +26,8 @@ import {
   CAPABILITIES,
   deferred,
   FRAME_SOURCE_REQUEST,
+  LAST_WRITE_REQUEST,
+  STEP_BACK_OUT_REQUEST,
   frameIndexOf,
   granularity,
   type FrameSourceReply,
@@ -261,9 +264,12 @@ export class RetroDebugSession extends DebugSession {
     this.run(response, async (me) => travelTo(me, await stepBackTarget(me.session, granularity(args?.granularity))));
   }
 
-  /** Reverse Continue: back to the latest earlier breakpoint hit (logpoints do not stop), else the history's start. */
+  /**
+   * Reverse Continue: back to the latest earlier breakpoint hit whose condition held there and whose hit condition
+   * the hits counted backwards meet (logpoints do not stop), else the history's start.
+   */
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
-    this.run(response, async (me) => travelTo(me, (await reverseContinueTarget(me.session)).cycle));
+    this.run(response, async (me) => void (await reverseContinue(me)));
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
@@ -273,7 +279,7 @@ export class RetroDebugSession extends DebugSession {
   /** A command that moves the CPU: the variable handles of the old stop are dropped first. */
   private run<R extends DebugProtocol.Response>(
     response: R,
-    command: (me: ClientSession) => Promise<void>,
+    command: (me: ClientSession) => Promise<R['body'] | void>,
     body?: R['body'],
   ): void {
     const release = this.notify.holdRunEvents();
@@ -282,8 +288,7 @@ export class RetroDebugSession extends DebugSession {
       async () => {
         const me = this.binding.control();
         this.handles.reset();
-        await command(me);
-        return body;
+        return (await command(me)) ?? body;
       },
       release,
     );
@@ -386,6 +391,10 @@ export class RetroDebugSession extends DebugSession {
     switch (command) {
       case FRAME_SOURCE_REQUEST:
         return this.handle(response, () => this.frameSource(args));
+      case STEP_BACK_OUT_REQUEST:
+        return this.run(response, async (me) => travelTo(me, await stepBackOutTarget(me.session)));
+      case LAST_WRITE_REQUEST:
+        return this.lastWrite(response, args as RowArguments);
       case 'retro/takeControl':
         return this.handle(response, async () => void this.takeControl());
       case 'retro/releaseControl':
@@ -396,6 +405,18 @@ export class RetroDebugSession extends DebugSession {
   }
 
   // ---- helpers -----------------------------------------------------------------------------
+
+  /** The row is resolved before the move (which drops the variable handles). */
+  private lastWrite(response: DebugProtocol.Response, args: RowArguments): void {
+    let row: { expression: string; frameIndex: number };
+    try {
+      row = rowExpression(this.handles, args ?? {});
+    } catch (err) {
+      void this.sendError(response, err);
+      return;
+    }
+    this.run(response, (me) => lastWriteReply(me, row));
+  }
 
   private async frameSource(args: unknown): Promise<FrameSourceReply> {
     const frameId = (args as { frameId?: unknown } | undefined)?.frameId;

@@ -34,6 +34,9 @@ export function describeStop(stop: StopInfo, location?: SourceLocation): string 
   const where = location
     ? `${location.function ? `${location.function}, ` : ''}${basename(location.path ?? location.file)}:${location.line}`
     : `PC ${pc}`;
-  const past = stop.inPast ? ' — time travel: the recorded past; resuming discards the later history' : '';
+  const frame = stop.pastFrame ? `, frame ${stop.pastFrame.frame} of ${stop.pastFrame.present}` : '';
+  const past = stop.inPast
+    ? ` — time travel: in the past${frame}, read-only (resuming discards the later history)`
+    : '';
   return `${WORDS[stop.reason] ?? 'Stopped'} (${where})${past}`;
 }

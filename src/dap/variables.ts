@@ -6,6 +6,8 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Address } from '../core/target.js';
 import type { ScopeName, VariableValue } from '../session/types.js';
 import { hex } from '../core/hex.js';
+import { badRequest, notFound, unsupported } from '../core/errors.js';
+import { frameIndexOf } from './adapter-parts.js';
 
 /** What a variablesReference stands for; handles are dropped whenever the CPU moves. */
 export type VariableContainer =
@@ -73,4 +75,31 @@ function pointerReference(v: VariableValue): string | undefined {
 /** A variable's memory reference: its CPU address in hex (core/memory-reference.ts names other spaces). */
 export function cpuMemoryReference(address?: Address): string | undefined {
   return address && address.space === 'cpu' ? hex(address.offset) : undefined;
+}
+
+/** A Variables row (its name in a container) or a typed expression, in the frame it belongs to. */
+export interface RowArguments {
+  name?: string;
+  variablesReference?: number;
+  frameId?: number;
+}
+
+/** The C expression of a row (and the frame its scope belongs to), or the expression as typed. */
+export function rowExpression(
+  handles: VariableHandles,
+  args: RowArguments,
+): { expression: string; frameIndex: number } {
+  const name = String(args?.name ?? '').trim();
+  if (!name) throw badRequest('Name the variable or C lvalue.');
+  const frameIndex = frameIndexOf(args.frameId);
+  if (args.variablesReference === undefined) return { expression: name, frameIndex };
+  const container = handles.get(args.variablesReference);
+  if (!container) throw notFound('That Variables row is from before the CPU last moved; select it again.');
+  if (container.kind === 'scope') {
+    if (container.scope === 'registers') throw unsupported('Registers are not memory; pick a C variable.');
+    return { expression: name, frameIndex: container.frameIndex };
+  }
+  if (container.parent?.startsWith('$')) throw unsupported('Registers are not memory; pick a C variable.');
+  // fields and elements: their C expression; the frame is the one selected (VS Code sends it)
+  return { expression: evaluateNameOf(name, container.parent), frameIndex };
 }

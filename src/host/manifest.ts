@@ -23,6 +23,8 @@ export const COMMANDS = {
   takeControl: { command: 'retro.takeControl', title: 'Take Control' },
   showMcpConnection: { command: 'retro.showMcpConnection', title: 'Show MCP Connection' },
   diagnostics: { command: 'retro.diagnostics', title: 'Diagnostics' },
+  whoLastWrote: { command: 'retro.whoLastWrote', title: 'Who Last Wrote This?' },
+  stepBackOut: { command: 'retro.stepBackOut', title: 'Step Back Out' },
 } as const;
 
 export const SETTINGS = {
@@ -56,7 +58,14 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
     breakpoints: BREAKPOINT_LANGUAGES.map((language) => ({ language })),
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {
-      commandPalette: [{ command: COMMANDS.takeControl.command, when: `inDebugMode && debugType == ${DEBUG_TYPE}` }],
+      commandPalette: [COMMANDS.takeControl, COMMANDS.whoLastWrote, COMMANDS.stepBackOut].map((c) => ({
+        command: c.command,
+        when: `inDebugMode && debugType == ${DEBUG_TYPE}`,
+      })),
+      // time travel: the adapter offers Step Back only where the machine records its past
+      'debug/variables/context': [
+        { command: COMMANDS.whoLastWrote.command, when: `debugType == ${DEBUG_TYPE} && debugState == stopped` },
+      ],
     },
     mcpServerDefinitionProviders: [{ id: MCP_PROVIDER_ID, label: MCP_PROVIDER_LABEL }],
     walkthroughs: walkthroughs({

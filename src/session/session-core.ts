@@ -399,6 +399,17 @@ export abstract class SessionCore {
     return this.breakpoints.settled();
   }
 
+  /** The recorded past is read-only: a write there would change a history that already went on. */
+  protected refuseInPast(what: string): void {
+    const stop = this.lastStop;
+    if (this.state !== 'stopped' || !stop?.inPast) return;
+    const frame = stop.pastFrame ? ` (frame ${stop.pastFrame.frame} of ${stop.pastFrame.present})` : '';
+    throw badRequest(
+      `The machine shows the recorded past${frame}: ${what} is read-only there. Return to the present first (MCP go_to {present: true}), or Continue from here, which drops the later history.`,
+      { in_past: true },
+    );
+  }
+
   protected requireMutation(
     clientId: string,
     opts: MutationOptions | undefined,

@@ -237,6 +237,7 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
   async writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
     // A target without run control can never stop: it takes writes while running.
     const target = this.requireMutation(clientId, opts, this.target && !this.target.run ? undefined : 'stopped');
+    this.refuseInPast('memory');
     this.checkRange(address, data.length);
     await target.memory.write(address, data);
     this.inspector?.invalidate();
@@ -262,6 +263,7 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
     opts?: MutationOptions,
   ): Promise<VariableValue> {
     this.requireMutation(clientId, opts, 'stopped');
+    this.refuseInPast('every variable and register');
     const plan = await this.requireInspector().assignment(expression, value, frameIndex);
     await this.applyAssignment(plan, (address, bytes) => this.writeMemory(clientId, address, bytes, opts));
     return this.readVariable(expression, frameIndex);

@@ -3,11 +3,13 @@
  * (a C line or an instruction), a reverse continue or "who last wrote this"
  * lands, found by walking the recorded instructions backwards, then one move
  * there through the guarded control path (the target publishes the stop,
- * flagged `inPast`). The walk reads C lines from the debug info, so front
+ * flagged `inPast`); a reverse continue looks at conditional breakpoints'
+ * moments quietly on the way. The walk reads C lines from the debug info, so front
  * ends (DAP stepBack, MCP last_write/go_to) only say where to go.
  */
 import { RetroError, badRequest, notFound, unsupported } from '../core/errors.js';
 import { TIME_TRAVEL_FEATURE, type HistorySpan, type TimeTravel, type WriteRecord } from '../core/time-travel.js';
+import { parseHitCondition } from './bp-logic.js';
 import type { ClientSession, MutationOptions, SessionApi, SourceLocation } from './types.js';
 
 interface Moment {
@@ -103,16 +105,97 @@ export async function stepBackTarget(session: SessionApi, granularity: 'instruct
   return best.cycle;
 }
 
-/** Where a reverse continue goes: the latest earlier moment at a (non-log) breakpoint, else the start of the history. */
-export async function reverseContinueTarget(session: SessionApi): Promise<{ cycle: number; hit: boolean }> {
+/**
+ * Where a step back out goes: the call into the current function, at its caller's line (the latest earlier moment
+ * with a C line and a higher stack pointer: the JSR/CALL itself; helpers and interrupts ran lower).
+ */
+export async function stepBackOutTarget(session: SessionApi): Promise<number> {
+  const t = timeTravel(session);
+  const span = t.span();
+  const status = await session.status();
+  const here = status.pc === undefined ? undefined : session.locationAt(status.pc);
+  const sp = await currentSp(session);
+  for await (const m of backwards(t, span.nowCycle)) {
+    if (m.sp <= sp) continue;
+    if (session.locationAt(m.pc)) return m.cycle;
+    throw badRequest(
+      `${here?.function ?? 'This code'} was called from code with no C line (at PC $${m.pc.toString(16).padStart(4, '0')}: the startup code or the system); there is no C caller to step back out to. It stays where it is.`,
+      { pc: m.pc },
+    );
+  }
+  throw badRequest(
+    `The call into ${here?.function ?? 'this code'} is before the recorded history (cycle ${span.startCycle}); there is no caller to step back out to. It stays where it is.`,
+    { startCycle: span.startCycle },
+  );
+}
+
+/** What a breakpoint asks of a moment in the past: its condition, and its hit condition counted from now backwards. */
+interface ReverseStop {
+  condition?: string;
+  hit?: (count: number) => boolean;
+  count: number;
+}
+
+function reverseStops(session: SessionApi): Map<number, ReverseStop[]> {
+  const stops = new Map<number, ReverseStop[]>();
+  for (const bp of session.listBreakpoints()) {
+    if (!bp.verified || bp.log_message || bp.address?.space !== 'cpu') continue;
+    const hit = bp.hit_condition ? parseHitCondition(bp.hit_condition) : undefined;
+    const list = stops.get(bp.address.offset) ?? [];
+    list.push({ condition: bp.condition, hit, count: 0 });
+    stops.set(bp.address.offset, list);
+  }
+  return stops;
+}
+
+/** Whether a C condition held at the moment the machine shows (one that cannot be evaluated stops, as forward). */
+async function conditionHolds(session: SessionApi, condition: string): Promise<boolean> {
+  try {
+    return (await session.readVariable(condition, 0)).numeric !== 0;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Reverse Continue: back to the latest earlier moment at a (non-log) breakpoint whose C condition held there (the
+ * machine is taken to each candidate quietly to evaluate it) and whose hit condition the hits counted from now
+ * backwards meet; else to the start of the history. `hit`: a breakpoint was reached.
+ */
+export async function reverseContinue(me: ClientSession, opts: MutationOptions = {}): Promise<{ hit: boolean }> {
+  const { session } = me;
   const t = timeTravel(session);
   const span = t.span();
   if (span.nowCycle <= span.startCycle) throw atStart(span);
-  const stops = new Set<number>();
-  for (const bp of session.listBreakpoints())
-    if (bp.verified && !bp.log_message && bp.address?.space === 'cpu') stops.add(bp.address.offset);
-  for await (const m of backwards(t, span.nowCycle)) if (stops.has(m.pc)) return { cycle: m.cycle, hit: true };
-  return { cycle: span.startCycle, hit: false };
+  const stops = reverseStops(session);
+  const look = (cycle: number) =>
+    me.control(TIME_TRAVEL_FEATURE, { ...opts, needs: 'stopped' }, (f) => f.goTo(cycle, true));
+  let found: number | undefined;
+  let shown = span.nowCycle;
+  try {
+    for await (const m of backwards(t, span.nowCycle)) {
+      const here = stops.get(m.pc);
+      if (!here) continue;
+      let stop = false;
+      for (const s of here) {
+        if (s.condition) {
+          if (shown !== m.cycle) await look((shown = m.cycle));
+          if (!(await conditionHolds(session, s.condition))) continue;
+        }
+        s.count++;
+        if (!s.hit || s.hit(s.count)) stop = true;
+      }
+      if (stop) {
+        found = m.cycle;
+        break;
+      }
+    }
+  } catch (err) {
+    await travelTo(me, span.nowCycle, opts); // a look elsewhere: back where it was, with a stop
+    throw err;
+  }
+  await travelTo(me, found ?? span.startCycle, opts);
+  return { hit: found !== undefined };
 }
 
 /** A write inside a runtime helper (cc65's stores through a pointer) belongs to the C line that ran before it. */

@@ -72,3 +72,62 @@ test('Step Back, an instruction back, Reverse Continue, and continuing from the 
   assert.doesNotMatch(resumed.body.description ?? '', /time travel/);
   assert.equal(await frames(), present, 'running on from the past reaches the next hit');
 });
+
+test('Who last wrote this (a Variables row), writes refused in the past, Step Back Out to the caller', async () => {
+  await dc.setBreakpointsRequest({ source: { path: source }, breakpoints: [{ line: markers.corrupt.line }] });
+  await stopAfter(() => dc.continueRequest({ threadId: 1 }));
+  assert.equal((await dc.topFrame()).line, markers.corrupt.line);
+  await stopAfter(() => dc.nextRequest({ threadId: 1 }));
+  await stopAfter(() => dc.nextRequest({ threadId: 1 })); // out of corrupt(): the write is in the past now
+  assert.notEqual((await dc.topFrame()).name, 'corrupt');
+  const corruptedAt = await frames();
+
+  const top = await dc.topFrame();
+  const scopes = (await dc.scopesRequest({ frameId: top.id })).body.scopes;
+  const globals = scopes.find((s) => /global/i.test(s.name));
+  assert.ok(globals, `a globals scope: ${scopes.map((s) => s.name).join(', ')}`);
+  dc.drain('stopped');
+  const reply = await dc.send('retro/lastWrite', { variablesReference: globals.variablesReference, name: 'lives' });
+  const moved = await dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
+  assert.equal(reply.body.writer.line, markers.corrupt.line);
+  assert.equal(reply.body.writer.function, 'corrupt');
+  assert.deepEqual([reply.body.old, reply.body.value], [3, corruptedAt & 0xff]);
+  assert.match(moved.body.description ?? '', new RegExp(`in the past, frame \\d+ of \\d+, read-only`));
+  assert.equal(await frames(), corruptedAt);
+
+  const frameId = (await dc.topFrame()).id;
+  await assert.rejects(
+    dc.send('setExpression', { expression: 'lives', value: '5', frameId }),
+    /recorded past.*read-only/,
+    'a write in the past is refused',
+  );
+  await assert.rejects(dc.send('retro/lastWrite', { name: '1 + 2' }), /./, 'an expression with no address');
+
+  await stopAfter(() => dc.send('retro/stepBackOut', { threadId: 1 }));
+  const caller = await dc.topFrame();
+  assert.equal(caller.line, markers.maybe_corrupt.line, 'the call in main');
+  assert.match(caller.name, /main/);
+  assert.equal(await frames(), corruptedAt);
+  await assert.rejects(dc.send('retro/stepBackOut', { threadId: 1 }), /no C line|no caller/, 'main has no C caller');
+  assert.equal((await dc.topFrame()).line, markers.maybe_corrupt.line, 'a refused step back out stays');
+});
+
+test('Reverse Continue honours conditions (evaluated in the past) and hit counts (counted backwards)', async () => {
+  const now = await frames();
+  const target = now - 4;
+  await dc.setBreakpointsRequest({
+    source: { path: source },
+    breakpoints: [{ line: markers.trail.line, condition: `frames == ${target}` }],
+  });
+  await stopAfter(() => dc.send('reverseContinue', { threadId: 1 }));
+  assert.equal((await dc.topFrame()).line, markers.trail.line);
+  assert.equal(await frames(), target, 'the one hit where the condition held');
+
+  await dc.setBreakpointsRequest({
+    source: { path: source },
+    breakpoints: [{ line: markers.trail.line, condition: '(frames & 1) == 1', hitCondition: '2' }],
+  });
+  await stopAfter(() => dc.send('reverseContinue', { threadId: 1 }));
+  const odd = target % 2 === 1 ? target - 2 : target - 1; // the latest odd frame before `target`
+  assert.equal(await frames(), odd - 2, 'the second odd hit going back');
+});

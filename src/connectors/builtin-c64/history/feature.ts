@@ -43,14 +43,18 @@ export class BuiltinTimeTravel implements TimeTravel {
     return this.server.history.travel.span();
   }
 
-  async goTo(cycle: number): Promise<void> {
+  async goTo(cycle: number, quiet = false): Promise<void> {
     this.requireStopped('travel in time');
     const travel = this.server.history.travel;
     travel.goTo(cycle);
     this.server.announceRegisters();
     await this.vice.listCheckpoints(); // in order after the event: the client holds the new registers
+    if (quiet) return;
     const pc = this.server.machine.cpu.pc;
-    this.events.emit({ type: 'stopped', stop: { reason: 'goto', pc, inPast: travel.inPast } });
+    const span = travel.span();
+    const frame = (c: number) => Math.floor(c / span.cyclesPerFrame);
+    const pastFrame = travel.inPast ? { frame: frame(span.nowCycle), present: frame(span.endCycle) } : undefined;
+    this.events.emit({ type: 'stopped', stop: { reason: 'goto', pc, inPast: travel.inPast, pastFrame } });
   }
 
   async trace(before: number): Promise<InstructionTrace | undefined> {
