@@ -6,10 +6,11 @@
 import { basename, resolve } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { asRetroError } from '../core/errors.js';
-import type { BreakpointInfo } from '../session/types.js';
+import type { BreakpointChange, BreakpointInfo } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { BreakpointExtras } from '../session/bp-logic.js';
 import { parseCpuReference } from '../core/memory-reference.js';
+import { breakpointPlace } from '../session/breakpoint-place.js';
 
 export interface RequestedBreakpoint {
   line?: number;
@@ -100,18 +101,18 @@ export class ClientBreakpoints {
     return ids.filter((id) => this.told.has(id));
   }
 
-  /** 'changed'/'removed' breakpoint events for this client's breakpoints after the session's set changed */
-  changes(all: BreakpointInfo[]): { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] {
-    const current = new Map(all.filter((b) => this.me.owns(b)).map((b) => [b.id, b]));
+  /** 'changed'/'removed' breakpoint events for this client's breakpoints among the session's changes */
+  changes(deltas: BreakpointChange[]): { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] {
     const events: { reason: 'changed' | 'removed'; breakpoint: DebugProtocol.Breakpoint }[] = [];
-    for (const [id, before] of [...this.told]) {
-      const info = current.get(id);
-      if (!info) {
-        this.told.delete(id);
-        events.push({ reason: 'removed', breakpoint: { id, verified: false } });
+    for (const delta of deltas) {
+      const before = this.told.get(delta.id);
+      if (!before) continue; // another client's, or one this client's own request reports
+      if (!delta.breakpoint) {
+        this.told.delete(delta.id);
+        events.push({ reason: 'removed', breakpoint: { id: delta.id, verified: false } });
         continue;
       }
-      const now = this.remember(info, before.source?.path);
+      const now = this.remember(delta.breakpoint, before.source?.path);
       if (now.verified !== before.verified || now.line !== before.line || now.message !== before.message) {
         events.push({ reason: 'changed', breakpoint: now });
       }
@@ -148,16 +149,8 @@ export function foreignBreakpointSummary(all: BreakpointInfo[], myClientId: stri
   if (!foreign.length) return undefined;
   const byOwner = new Map<string, string[]>();
   for (const b of foreign) {
-    const where =
-      b.kind === 'function'
-        ? `${b.function}()`
-        : b.file !== undefined && b.line !== undefined
-          ? `${basename(b.file)}:${b.line}`
-          : b.address
-            ? `0x${b.address.offset.toString(16).toUpperCase()}`
-            : `#${b.id}`;
     const list = byOwner.get(b.owner.label) ?? [];
-    list.push(where + (b.condition ? ` if ${b.condition}` : ''));
+    list.push(breakpointPlace(b) + (b.condition ? ` if ${b.condition}` : ''));
     byOwner.set(b.owner.label, list);
   }
   const parts = [...byOwner].map(([owner, list]) => `${owner}: ${list.join(', ')}`);

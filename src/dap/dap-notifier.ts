@@ -15,7 +15,7 @@ import {
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { StopInfo } from '../core/target.js';
-import type { BreakpointInfo, SourceLocation } from '../session/types.js';
+import type { BreakpointChange, BreakpointInfo, SourceLocation } from '../session/types.js';
 import { foreignBreakpointSummary, type ClientBreakpoints } from './breakpoints.js';
 import { CPU_THREAD_ID } from './c-view.js';
 import { dapStopReason, describeStop } from './stop-text.js';
@@ -23,6 +23,8 @@ import { dapStopReason, describeStop } from './stop-text.js';
 export class DapNotifier {
   private terminatedSent = false;
   private lastForeignSummary?: string;
+  /** other clients' breakpoints, kept from the session's changes */
+  private readonly foreign = new Map<number, BreakpointInfo>();
   private holds = 0;
   private held: DebugProtocol.Event[] = [];
 
@@ -78,13 +80,30 @@ export class DapNotifier {
     else this.send(event);
   }
 
-  breakpointChanges(mine: ClientBreakpoints | undefined, all: BreakpointInfo[]): void {
-    for (const change of mine?.changes(all) ?? []) this.send(new BreakpointEvent(change.reason, change.breakpoint));
+  breakpointChanges(mine: ClientBreakpoints | undefined, changes: BreakpointChange[]): void {
+    for (const change of mine?.changes(changes) ?? []) this.send(new BreakpointEvent(change.reason, change.breakpoint));
+  }
+
+  /** Other clients' breakpoints, the whole list (at configuration); their changes follow (foreignChanges). */
+  foreignBreakpoints(all: BreakpointInfo[], myId: string): void {
+    this.foreign.clear();
+    for (const b of all) if (b.owner.id !== myId) this.foreign.set(b.id, b);
+    this.tellForeign(myId);
+  }
+
+  /** Other clients' breakpoint changes; the line is told once configured. */
+  foreignChanges(changes: BreakpointChange[], myId: string, configured: boolean): void {
+    const theirs = changes.filter((c) => c.owner.id !== myId);
+    for (const c of theirs) {
+      if (c.breakpoint) this.foreign.set(c.id, c.breakpoint);
+      else this.foreign.delete(c.id);
+    }
+    if (theirs.length && configured) this.tellForeign(myId);
   }
 
   /** One line about other clients' breakpoints, repeated only when it changes. */
-  foreignBreakpoints(all: BreakpointInfo[], myId: string): void {
-    const summary = foreignBreakpointSummary(all, myId);
+  private tellForeign(myId: string): void {
+    const summary = foreignBreakpointSummary([...this.foreign.values()], myId);
     if (summary && summary !== this.lastForeignSummary) this.output(summary);
     this.lastForeignSummary = summary;
   }

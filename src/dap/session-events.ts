@@ -42,8 +42,8 @@ export function forwardSessionEvent(event: SessionEvent, s: ForwardingState): vo
       if (s.configured) notify.terminated();
       return;
     case 'breakpoints_changed':
-      notify.breakpointChanges(s.breakpoints, event.breakpoints);
-      if (s.configured) notify.foreignBreakpoints(event.breakpoints, s.myId);
+      notify.breakpointChanges(s.breakpoints, event.changes);
+      notify.foreignChanges(event.changes, s.myId, s.configured);
       return;
     case 'owner_expired': {
       const n = event.removed_breakpoints.length;

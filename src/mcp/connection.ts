@@ -8,6 +8,7 @@ import type { ClientKind, SessionApi, SessionManagerApi } from '../session/types
 import type { ClientSession } from '../session/client-session.js';
 import { internalError } from '../core/errors.js';
 import { watchHandle, type Notify } from './session-notices.js';
+import { BreakpointInbox } from './breakpoint-inbox.js';
 
 /** Which client started each session, across every connection of this process. */
 const starters = new WeakMap<SessionApi, string>();
@@ -42,6 +43,7 @@ export class McpConnection {
   private readonly handles = new Map<string, ClientSession>();
   private readonly watching = new Map<ClientSession, () => void>();
   private readonly events: string[] = [];
+  private readonly breakpointChanges = new BreakpointInbox();
   private closed = false;
 
   constructor(
@@ -78,16 +80,27 @@ export class McpConnection {
     return this.events.splice(0);
   }
 
+  /** Other clients' breakpoint changes since the last reply, once each. */
+  takeBreakpointChanges(): ReturnType<BreakpointInbox['take']> {
+    return this.breakpointChanges.take();
+  }
+
   private watch(handle: ClientSession): void {
     if (this.watching.has(handle)) return;
-    this.watching.set(
-      handle,
-      watchHandle(handle, (text, level) => {
-        this.events.push(text);
-        if (this.events.length > MAX_EVENTS) this.events.shift();
-        this.opts.notify?.(text, level);
-      }),
-    );
+    const offNotices = watchHandle(handle, (text, level) => {
+      this.events.push(text);
+      if (this.events.length > MAX_EVENTS) this.events.shift();
+      this.opts.notify?.(text, level);
+    });
+    const offChanges = handle.session.onEvent(({ event }) => {
+      if (event.type !== 'breakpoints_changed' || handle.closed) return;
+      const text = this.breakpointChanges.add(handle, event);
+      if (text) this.opts.notify?.(text, 'info');
+    });
+    this.watching.set(handle, () => {
+      offNotices();
+      offChanges();
+    });
   }
 
   private unwatch(handle: ClientSession): void {

@@ -7,26 +7,6 @@ import * as z from 'zod/v4';
 export const RUN_STATES = ['starting', 'running', 'stopped', 'exited'] as const;
 export const SPACES = ['cpu', 'program', 'data', 'io', 'vram', 'share'] as const;
 
-/** Every successful result carries these (null only when no session exists yet). */
-export const envelopeShape = {
-  session_id: z.string().nullable().describe('session the result is about'),
-  build_id: z.string().nullable().describe('hash of the loaded program and its debug info'),
-  generation: z.number().int().nullable().describe('bumped by reset, reload or exit'),
-  state: z.enum(RUN_STATES).nullable().describe('run state of the CPU after the call'),
-  machine_messages: z
-    .array(z.string())
-    .optional()
-    .describe("what the emulated machine said since this client's last reply (device not present, a JAM, …)"),
-  lost: z
-    .array(z.string())
-    .optional()
-    .describe('what this client lost since its last reply: the control lease lapsed or was taken, …'),
-  events: z
-    .array(z.string())
-    .optional()
-    .describe('what happened since its last reply that this client did not cause: a stop by another client, …'),
-};
-
 export const errorSchema = z.object({
   code: z.string(),
   message: z.string(),
@@ -114,6 +94,45 @@ export const breakpointSchema = z.object({
   condition_host: z.string().optional().describe('why the debugger evaluates the condition at each hit instead'),
   hit_count: z.number().int().describe('hits whose condition held'),
 });
+
+/** One breakpoint's change told to a client: `added`/`changed` carry it as it is now; `removed` its id and owner. */
+export const breakpointChangeSchema = z.object({
+  session_id: z.string(),
+  generation: z.number().int(),
+  change: z.enum(['added', 'changed', 'removed']),
+  id: z.number().int(),
+  owner: clientSchema,
+  breakpoint: breakpointSchema.extend({ where: z.string().describe('main.c:12, plot(), 0x080D') }).optional(),
+});
+
+/** Every successful result carries these (null only when no session exists yet). */
+export const envelopeShape = {
+  session_id: z.string().nullable().describe('session the result is about'),
+  build_id: z.string().nullable().describe('hash of the loaded program and its debug info'),
+  generation: z.number().int().nullable().describe('bumped by reset, reload or exit'),
+  state: z.enum(RUN_STATES).nullable().describe('run state of the CPU after the call'),
+  machine_messages: z
+    .array(z.string())
+    .optional()
+    .describe("what the emulated machine said since this client's last reply (device not present, a JAM, …)"),
+  lost: z
+    .array(z.string())
+    .optional()
+    .describe('what this client lost since its last reply: the control lease lapsed or was taken, …'),
+  events: z
+    .array(z.string())
+    .optional()
+    .describe('what happened since its last reply that this client did not cause: a stop by another client, …'),
+  breakpoint_changes: z
+    .array(breakpointChangeSchema)
+    .optional()
+    .describe("other clients' breakpoint changes since this client's last reply (list_breakpoints has them all)"),
+  breakpoint_changes_missed: z
+    .number()
+    .int()
+    .optional()
+    .describe('changes left out of breakpoint_changes (it keeps the newest): call list_breakpoints'),
+};
 
 export const frameSchema = z.object({
   index: z.number().int(),

@@ -14,6 +14,7 @@ import type { SessionApi, SessionManagerApi } from '../session/types.js';
 import type { LaunchPolicy } from '../session/launch-policy.js';
 import { asRetroError, internalError, badRequest } from '../core/errors.js';
 import type { McpConnection } from './connection.js';
+import type { BreakpointChangeFields } from './breakpoint-inbox.js';
 import { envelopeShape } from './schemas.js';
 import type { CallContext } from './call-context.js';
 import { withFileLinks } from './file-resources.js';
@@ -210,25 +211,37 @@ async function runTool(def: ToolDef, args: Record<string, unknown>, ctx: ToolCon
   const written = ctx.call?.written ?? [];
   ctx.filesWritten?.push(...written);
   result = withFileLinks(result, written);
-  return withLosses(result, ctx.connection?.takeLosses() ?? [], ctx.connection?.takeEvents() ?? []);
+  return withLosses(
+    result,
+    ctx.connection?.takeLosses() ?? [],
+    ctx.connection?.takeEvents() ?? [],
+    ctx.connection?.takeBreakpointChanges() ?? { fields: {} },
+  );
 }
 
 /**
  * What the client lost since its last reply (a lapsed lease, …) goes first in the text and in `lost`; what
  * happened that it did not cause (a stop by another client; session-notices.ts) in `events`.
  */
-function withLosses(result: CallToolResult, lost: string[], events: string[]): CallToolResult {
+function withLosses(
+  result: CallToolResult,
+  lost: string[],
+  events: string[],
+  changes: { fields: BreakpointChangeFields; text?: string },
+): CallToolResult {
   const others = events.filter((e) => !lost.includes(e));
-  if (!lost.length && !others.length) return result;
+  if (!lost.length && !others.length && !changes.text) return result;
   const [first, ...rest] = result.content;
   const note =
     (lost.length ? `Lost since your last call: ${lost.join(' ')}\n` : '') +
-    (others.length ? `Since your last call: ${others.join(' ')}\n` : '');
+    (others.length ? `Since your last call: ${others.join(' ')}\n` : '') +
+    (changes.text ? `${changes.text}\n` : '');
   const content = first?.type === 'text' ? [{ ...first, text: note + first.text }, ...rest] : result.content;
   const structured = {
     ...result.structuredContent,
     ...(lost.length ? { lost } : {}),
     ...(others.length ? { events: others } : {}),
+    ...changes.fields,
   };
   return { ...result, content, structuredContent: structured };
 }

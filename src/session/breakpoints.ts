@@ -1,7 +1,8 @@
 import { notOwner, notFound, tooLarge } from '../core/errors.js';
 import type { Address, TargetBreakpoints } from '../core/target.js';
-import type { BreakpointInfo, ClientRef } from './types.js';
+import type { BreakpointChange, BreakpointInfo, ClientRef } from './types.js';
 import { StepGate } from './step-gate.js';
+import { BreakpointChangeLog } from './breakpoint-changes.js';
 
 interface Armed {
   targetId: number;
@@ -20,7 +21,7 @@ interface Armed {
  * one never stops the CPU; which of them held is decided on the host
  * (bp-hits.ts), unless the condition is one breakpoint's whole one alone.
  */
-/** per session, all owners together: every change is announced with the list, so it stays small */
+/** per session, all owners together: each is an emulator breakpoint (or shares one) and is tested at its hits */
 export const MAX_BREAKPOINTS = 256;
 
 /** Console verbs that change the emulator's breakpoints (MAME bp*, VICE break/del/enable/disable/until). */
@@ -35,8 +36,18 @@ export class BreakpointTable {
 
   /** a line step in flight holds the emulator's breakpoints still (step-gate.ts) */
   readonly stepGate = new StepGate();
+  private readonly changeLog = new BreakpointChangeLog();
 
-  constructor(private readonly target: () => TargetBreakpoints) {}
+  /** `announce`: what changed, once each change (added, removed, or moved to the host) is complete */
+  constructor(
+    private readonly target: () => TargetBreakpoints,
+    private readonly announce: (changes: BreakpointChange[]) => void = () => undefined,
+  ) {}
+
+  private flush(): void {
+    const changes = this.changeLog.take((id) => this.byId.get(id));
+    if (changes.length) this.announce(changes);
+  }
 
   /** The next id of a breakpoint or a watchpoint: one numbering, so clear_breakpoint {id} names either. */
   allocateId(): number {
@@ -68,10 +79,12 @@ export class BreakpointTable {
     this.pending.set(bp.id, bp);
     try {
       if (bp.address && bp.verified) await this.arm(bp.id, bp.address);
+      this.byId.set(bp.id, bp);
+      this.changeLog.note(bp.id, 'added', owner);
     } finally {
       this.pending.delete(bp.id);
+      this.flush();
     }
-    this.byId.set(bp.id, bp);
     return { ...bp };
   }
 
@@ -80,13 +93,21 @@ export class BreakpointTable {
     if (bp.owner.id !== clientId) {
       throw notOwner('Breakpoint', id, bp.owner);
     }
-    await this.drop(bp);
+    try {
+      await this.drop(bp);
+    } finally {
+      this.flush();
+    }
   }
 
   /** Removes everything a client owns (it detached or expired); returns the ids. */
   async removeOwnedBy(clientId: string): Promise<number[]> {
     const mine = this.ownedBy(clientId);
-    for (const bp of mine) await this.drop(bp);
+    try {
+      for (const bp of mine) await this.drop(bp);
+    } finally {
+      this.flush();
+    }
     return mine.map((b) => b.id);
   }
 
@@ -148,7 +169,7 @@ export class BreakpointTable {
   private settling: Promise<void> = Promise.resolve();
 
   private rearmNow(): Promise<void> {
-    return this.exclusive(() => this.rearmEntries());
+    return this.exclusive(() => this.rearmEntries()).finally(() => this.flush());
   }
 
   /** one change of the emulator's breakpoints at a time, each after a line step in flight lets it (step-gate.ts) */
@@ -185,6 +206,7 @@ export class BreakpointTable {
 
   private async drop(bp: BreakpointInfo): Promise<void> {
     this.byId.delete(bp.id);
+    this.changeLog.note(bp.id, 'removed', bp.owner);
     const address = bp.address;
     if (!address) return;
     await this.exclusive(async () => {
@@ -220,15 +242,21 @@ export class BreakpointTable {
     let held = condition;
     try {
       targetId = await this.target().set(address, condition);
-      if (condition !== undefined) for (const b of bps) noteRefusal(b, undefined);
+      if (condition !== undefined) for (const b of bps) this.noteRefusal(b, undefined);
     } catch (err) {
       if (condition === undefined) throw err;
       held = undefined;
       targetId = await this.target().set(address);
       const reason = `the emulator refused the compiled condition (${(err as Error).message})`;
-      for (const b of bps) if (b.native_condition) noteRefusal(b, reason);
+      for (const b of bps) if (b.native_condition) this.noteRefusal(b, reason);
     }
     this.armed.set(key, { targetId, users, condition: held });
+  }
+
+  private noteRefusal(b: BreakpointInfo, reason: string | undefined): void {
+    const before = [b.message, b.condition_host];
+    noteRefusal(b, reason);
+    if (b.message !== before[0] || b.condition_host !== before[1]) this.changeLog.note(b.id, 'changed', b.owner);
   }
 }
 
@@ -237,14 +265,15 @@ function joinAny(conditions: string[]): string {
   return conditions.length === 1 ? conditions[0] : conditions.map((c) => `(${c})`).join(' || ');
 }
 
-const REFUSED = ' The debugger evaluates the condition at each hit: ';
+const REFUSED = 'The debugger evaluates the condition at each hit: ';
 
 /**
  * A compiled condition the emulator refused falls back to the session's evaluation at each hit: the breakpoint
  * says so (condition_host, and its message, which front ends show); `reason` undefined: it holds again.
  */
 function noteRefusal(b: BreakpointInfo, reason: string | undefined): void {
-  const before = b.message?.split(REFUSED)[0] || undefined;
+  const at = b.message?.indexOf(REFUSED) ?? -1;
+  const before = (at >= 0 ? b.message!.slice(0, at) : b.message)?.trimEnd() || undefined;
   if (reason === undefined) {
     if (b.condition_host?.startsWith('the emulator refused')) delete b.condition_host;
     if (before === undefined) delete b.message;
@@ -252,5 +281,5 @@ function noteRefusal(b: BreakpointInfo, reason: string | undefined): void {
     return;
   }
   b.condition_host = reason;
-  b.message = `${before ?? ''}${REFUSED}${reason}.`.trimStart();
+  b.message = `${before ? `${before} ` : ''}${REFUSED}${reason}.`;
 }

@@ -77,7 +77,10 @@ export abstract class SessionCore {
   protected readonly events = new EventQueue();
   protected readonly clients: ClientRegistry;
   protected readonly lease: ControlLease;
-  protected readonly breakpoints = new BreakpointTable(() => this.facet('breakpoints'));
+  protected readonly breakpoints = new BreakpointTable(
+    () => this.facet('breakpoints'),
+    (changes) => this.emit({ type: 'breakpoints_changed', generation: this.generation, changes }),
+  );
   /** a breakpoint's stop is being decided: the CPU is stopped, clients still see it running */
   protected deciding = false;
   /** the resume after a hit nobody stopped at, while it is in flight */

@@ -181,7 +181,6 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
     this.clients.get(clientId);
     await this.breakpoints.remove(clientId, id);
     this.hits.forget([id]);
-    this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
   }
 
   /** The loaded program's source files as its debug info names them, with the file on disk when found. */
@@ -205,7 +204,6 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
     const logic = await this.hits.compile(fields, extras);
     const bp = await this.breakpoints.add(owner, fields);
     this.hits.keep(bp.id, logic);
-    this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
     return bp;
   }
 
@@ -493,7 +491,6 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
         released_inputs: released,
       });
     }
-    if (removed.length) this.emit({ type: 'breakpoints_changed', breakpoints: this.breakpoints.list() });
     if (removedWatch.length) this.emit({ type: 'watchpoints_changed', watchpoints: this.watchpoints.list() });
   }
 }

@@ -233,6 +233,14 @@ export interface WatchpointInfo {
   last_hit?: { pc: number; access_pc?: number; access?: string; address?: number; value?: number };
 }
 
+/** One breakpoint's change: `added` and `changed` carry it as it is now, `removed` its id and owner only. */
+export interface BreakpointChange {
+  change: 'added' | 'changed' | 'removed';
+  id: number;
+  owner: ClientRef;
+  breakpoint?: BreakpointInfo;
+}
+
 /** An input someone holds right now: a held key/field or a sequence being typed. */
 export interface HeldInputInfo {
   id: number;
@@ -267,7 +275,8 @@ export type SessionEvent =
     }
   | { type: 'running' }
   | { type: 'exited'; reason: string }
-  | { type: 'breakpoints_changed'; breakpoints: BreakpointInfo[] }
+  /** what changed, never the whole list (listBreakpoints has it); `generation`: the session's when it changed */
+  | { type: 'breakpoints_changed'; generation: number; changes: BreakpointChange[] }
   /** `lapsed`: the holder whose lease ran out (no life for the lease time), when that is why it changed */
   | { type: 'lease_changed'; lease?: LeaseInfo; lapsed?: ClientRef }
   | {
