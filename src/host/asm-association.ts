@@ -1,5 +1,5 @@
 /**
- * Gives .s/.asm/.inc files the assembler language their content shows (ca65, sdas, nasm)
+ * Gives .s/.asm/.inc files the assembler language their content shows (ca65, sdas, nasm, ACME, 64tass)
  * when VS Code opened them as Plain Text — or always, or never (setting retro.assembly.detect).
  * An explicit `files.associations` entry for the file's extension is never overridden.
  */

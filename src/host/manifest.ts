@@ -7,7 +7,7 @@
 import type { Connector } from '../core/connector.js';
 import { DEBUG_TYPE, debuggerContribution } from '../dap/launch-schema.js';
 import { DEFAULT_PROFILE, PROFILES } from '../mcp/groups.js';
-import { ASM_LANGUAGES } from '../lsp/asm-dialect.js';
+import { ASM_LANGUAGE_CONFIGURATION, ASM_LANGUAGES } from '../lsp/asm-dialect.js';
 import { problemMatcherContributions } from '../lsp/toolchain-messages.js';
 import { LAUNCH_SNIPPETS } from './launch-snippets.js';
 import { TASK_TYPE } from './projects.js';
@@ -42,7 +42,7 @@ export const ASSEMBLY_DETECT_MODES = ['plaintext', 'always', 'off'] as const;
 /** Languages F5 offers the debugger for: C and the project toolchains' assemblers (F5 debugs the file's project). */
 export const DEBUG_LANGUAGES: readonly string[] = ['c', ...Object.values(ASM_LANGUAGES).map((l) => l.id)];
 /** Languages whose lines take breakpoints: C, and the 6502/Z80 assemblers whose lines the debug info maps. */
-const BREAKPOINT_LANGUAGES = ['c', ASM_LANGUAGES.ca65.id, ASM_LANGUAGES.sdas.id];
+const BREAKPOINT_LANGUAGES = ['c', ...(['ca65', 'sdas', 'acme', '64tass'] as const).map((d) => ASM_LANGUAGES[d].id)];
 
 /** The MCP start-up profiles, as src/mcp/groups.ts defines them. */
 export const MCP_PROFILES: readonly string[] = Object.keys(PROFILES);
@@ -111,12 +111,12 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
           enum: [...ASSEMBLY_DETECT_MODES],
           default: 'plaintext',
           enumDescriptions: [
-            'A .s/.asm/.inc file that opens as Plain Text gets the ca65, sdas or nasm language its content shows.',
+            'A .s/.asm/.inc file that opens as Plain Text gets the ca65, sdas, nasm, ACME or 64tass language its content shows.',
             'Also files another extension has claimed.',
             'Never: use `files.associations` (e.g. `"*.s": "retro-ca65"`) to choose.',
           ],
           markdownDescription:
-            'How assembly files with a shared extension (`.s`, `.asm`, `.inc`) get the ca65, sdas/asz80 or nasm language. `files.associations` always wins.',
+            'How assembly files with a shared extension (`.s`, `.asm`, `.inc`) get the ca65, sdas/asz80, nasm, ACME or 64tass language (`.a` is always ACME, `.tas` 64tass). `files.associations` always wins.',
         },
         [SETTINGS.mcpEnabled]: {
           type: 'boolean',
@@ -128,7 +128,12 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
     },
     languages: [
       { id: DISASM_LANGUAGE, aliases: ['Retro Disassembly'], extensions: ['.retro-disasm'] },
-      ...Object.values(ASM_LANGUAGES).map((l) => ({ id: l.id, aliases: [l.alias], extensions: l.extensions })),
+      ...Object.values(ASM_LANGUAGES).map((l) => ({
+        id: l.id,
+        aliases: [l.alias],
+        extensions: l.extensions,
+        configuration: ASM_LANGUAGE_CONFIGURATION,
+      })),
     ],
     grammars: [
       { language: DISASM_LANGUAGE, scopeName: 'source.retro-disasm', path: './syntaxes/retro-disasm.tmLanguage.json' },

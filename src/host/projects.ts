@@ -103,19 +103,16 @@ function nasmProject(root: string, dir: string, asm: string): Project {
   };
 }
 
-/** The C64 assemblers whose listings are the debug info: how a main source of each looks, and its build. */
+/** The C64 assemblers whose listings are the debug info (a source is theirs by `detectAsmDialect`), and their builds. */
 const C64_ASSEMBLERS = [
   {
     toolchain: 'acme' as const,
-    signs:
-      /^\s*(?:[\w.@]+\s+)?!(?:to|source|src|byte|by|word|wo|text|tx|pet|scr|zone|zn|macro|cpu|binary|bin|fill|fi)\b/im,
     listing: 'rep',
     build: (src: string, stem: string) => `acme -f cbm -o ${OUT}/${stem}.prg -r ${OUT}/${stem}.rep ${quote(src)}`,
     problemMatcher: '$retro-acme',
   },
   {
     toolchain: '64tass' as const,
-    signs: /^\s*(?:[\w]+\s+)?\.(?:null|shift|text|block|bend|pend|binclude|enc|cdef|dsection|section|send)\b/im,
     listing: 'lst',
     build: (src: string, stem: string) =>
       `64tass -q --cbm-prg --line-numbers -o ${OUT}/${stem}.prg --list=${OUT}/${stem}.lst ${quote(src)}`,
@@ -127,7 +124,8 @@ const SETS_ORIGIN = /^\s*\*\s*=\s*\$?[0-9a-f]+/im;
 
 function c64AsmProject(root: string, dir: string, src: string, text: string): Project | undefined {
   if (!SETS_ORIGIN.test(text)) return undefined;
-  const asm = C64_ASSEMBLERS.find((a) => a.signs.test(text));
+  const dialect = detectAsmDialect(src, text);
+  const asm = C64_ASSEMBLERS.find((a) => a.toolchain === dialect);
   if (!asm) return undefined;
   const stem = basename(src, extname(src));
   const rel = relative(root, dir);

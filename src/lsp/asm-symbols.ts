@@ -1,5 +1,7 @@
+import type { AsmDialect } from './asm-dialect.js';
+
 /**
- * Labels, procedures, macros and equates an assembly file defines (ca65, sdas, nasm),
+ * Labels, procedures, macros and equates an assembly file defines (ca65, sdas, nasm, ACME, 64tass),
  * and where a name occurs: what definitions, references and symbols are built from.
  */
 
@@ -22,11 +24,15 @@ const DEFINITIONS: { re: RegExp; kind: AsmSymbolKind }[] = [
   { re: /^\s*([A-Za-z_.@?$][\w.@$?]*)::?/, kind: 'label' },
 ];
 
-export function asmSymbols(text: string): AsmSymbol[] {
+/** ACME and 64tass labels need no colon: a name in the first column (`start   ldx #0`, `counter !byte 0`). */
+const COLUMN_ONE_LABEL = { re: /^([A-Za-z_][\w.]*)(?=\s|$)/, kind: 'label' as const };
+
+export function asmSymbols(text: string, dialect?: AsmDialect): AsmSymbol[] {
   const out: AsmSymbol[] = [];
+  const definitions = dialect === 'acme' || dialect === '64tass' ? [...DEFINITIONS, COLUMN_ONE_LABEL] : DEFINITIONS;
   text.split('\n').forEach((raw, line) => {
     const code = raw.replace(/;.*$/, '');
-    for (const { re, kind } of DEFINITIONS) {
+    for (const { re, kind } of definitions) {
       const m = re.exec(code);
       if (!m) continue;
       // numeric local labels (sdas 00001$) and ca65 unnamed labels are not worth a symbol

@@ -3,7 +3,7 @@
  * including the C side of a label (`set_border` in C is `_set_border` in ca65/sdas).
  */
 import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
-import { detectAsmDialect } from './asm-dialect.js';
+import { detectAsmDialect, type AsmDialect } from './asm-dialect.js';
 import { asmNameOfC, asmSymbols, cNameOfAsm, occurrencesOf, type AsmSymbolKind } from './asm-symbols.js';
 import { isCSource, wordAt } from './source-scan.js';
 import type { WorkspaceIndex } from './workspace-index.js';
@@ -31,12 +31,19 @@ const KINDS: Record<AsmSymbolKind, SymbolKind> = {
   constant: SymbolKind.Constant,
 };
 
-async function asmFiles(index: WorkspaceIndex): Promise<{ path: string; text: string }[]> {
-  const out: { path: string; text: string }[] = [];
+interface AsmFile {
+  path: string;
+  text: string;
+  dialect: AsmDialect;
+}
+
+async function asmFiles(index: WorkspaceIndex): Promise<AsmFile[]> {
+  const out: AsmFile[] = [];
   for (const path of index.sourceFiles()) {
     if (isCSource(path)) continue;
     const text = await index.text(path);
-    if (text !== undefined && detectAsmDialect(path, text)) out.push({ path, text });
+    const dialect = text === undefined ? undefined : detectAsmDialect(path, text);
+    if (dialect) out.push({ path, text: text!, dialect });
   }
   return out;
 }
@@ -63,7 +70,7 @@ export async function definitionsOf(
   files.sort((a, b) => Number(b.path === path) - Number(a.path === path));
   const found: FoundName[] = [];
   for (const f of files)
-    for (const s of asmSymbols(f.path === path ? text : f.text))
+    for (const s of asmSymbols(f.path === path ? text : f.text, f.dialect))
       if (names.includes(s.name))
         found.push({ path: f.path, line: s.line, character: s.character, length: s.name.length });
   return found;
@@ -87,8 +94,8 @@ export async function referencesOf(
   return found;
 }
 
-export function asmDocumentSymbols(text: string): DocumentSymbol[] {
-  return asmSymbols(text).map((s) => {
+export function asmDocumentSymbols(text: string, dialect: AsmDialect): DocumentSymbol[] {
+  return asmSymbols(text, dialect).map((s) => {
     const range = {
       start: { line: s.line, character: s.character },
       end: { line: s.line, character: s.character + s.name.length },
@@ -99,7 +106,7 @@ export function asmDocumentSymbols(text: string): DocumentSymbol[] {
 
 export async function workspaceAsmSymbols(index: WorkspaceIndex): Promise<WorkspaceSymbol[]> {
   return (await asmFiles(index)).flatMap((f) =>
-    asmSymbols(f.text).map((s) => ({
+    asmSymbols(f.text, f.dialect).map((s) => ({
       name: s.name,
       kind: KINDS[s.kind],
       detail: s.kind,

@@ -121,7 +121,8 @@ export function startServer(connection: Connection): void {
     const doc = documents.get(textDocument.uri);
     const path = pathOf(textDocument.uri);
     if (!doc || !path) return [];
-    if (dialectOfLanguage(doc.languageId)) return asmDocumentSymbols(doc.getText());
+    const dialect = dialectOfLanguage(doc.languageId);
+    if (dialect) return asmDocumentSymbols(doc.getText(), dialect);
     await scanned;
     return cSymbolsOfFile(index, path, doc.getText());
   });

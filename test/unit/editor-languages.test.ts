@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { contributes } from '../../src/host/manifest.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import { ASM_LANGUAGES, detectAsmDialect, dialectOfLanguage } from '../../src/lsp/asm-dialect.js';
+import { asmSymbols } from '../../src/lsp/asm-symbols.js';
 import { parseToolchainOutput, TOOLCHAIN_FORMATS } from '../../src/lsp/toolchain-messages.js';
 
 const root = join(__dirname, '..', '..');
@@ -21,18 +22,53 @@ test('each dialect is detected from the project files written in it; C and unkno
   assert.equal(detectAsmDialect('x.ca65', ''), 'ca65');
   assert.equal(detectAsmDialect('x.asz80', ''), 'sdas');
   assert.equal(detectAsmDialect('x.nasm', ''), 'nasm');
+  assert.equal(detectAsmDialect('x.a', ''), 'acme');
+  assert.equal(detectAsmDialect('x.tas', ''), '64tass');
   assert.equal(dialectOfLanguage('retro-nasm'), 'nasm');
   assert.equal(dialectOfLanguage('plaintext'), undefined);
+});
+
+test('ACME and 64tass sources are told from ca65 by their own lines, whatever the extension', () => {
+  const acme = read('examples/c64-acme/hello.a');
+  const tass = read('examples/c64-64tass/hello.asm');
+  // the same files under the shared extensions
+  for (const ext of ['.asm', '.s']) {
+    assert.equal(detectAsmDialect(`hello${ext}`, acme), 'acme');
+    assert.equal(detectAsmDialect(`border${ext}`, read('examples/c64-acme/border.a')), 'acme');
+    assert.equal(detectAsmDialect(`hello${ext}`, tass), '64tass');
+    assert.equal(detectAsmDialect(`border${ext}`, read('examples/c64-64tass/border.asm')), '64tass');
+  }
+  // ca65 writes 6502 too, with colons on its labels and .org, not `* =`
+  for (const f of [
+    'test/fixtures/c64/asmproj/border.s',
+    'test/fixtures/c64/vic/rasterirq.s',
+    'test/fixtures/c64/cia/nmi.s',
+  ])
+    assert.equal(detectAsmDialect('x.s', read(f)), 'ca65', f);
+  for (const f of ['mode13.asm', 'mouse.asm', 'vmodes.asm'])
+    assert.equal(detectAsmDialect(f, read(`test/fixtures/dos/${f}`)), 'nasm', f);
+});
+
+test('ACME and 64tass labels need no colon; nasm words in the first column are no labels', () => {
+  const names = (path: string, dialect: Parameters<typeof asmSymbols>[1]) =>
+    asmSymbols(read(path), dialect).map((s) => s.name);
+  assert.deepEqual(names('examples/c64-acme/hello.a', 'acme').slice(0, 4), ['basic_end', 'start', 'print', 'printed']);
+  assert.deepEqual(names('examples/c64-64tass/border.asm', '64tass'), ['border_up', 'counter']);
+  assert.ok(!names('test/fixtures/dos/keyecho.asm', 'nasm').includes('org'));
 });
 
 test('the manifest declares a language and grammar per dialect, and the grammar files are theirs', () => {
   const manifest = contributes(CONNECTORS) as {
     languages: { id: string; extensions: string[] }[];
+    debuggers: { languages: string[] }[];
     grammars: { language: string; scopeName: string; path: string }[];
   };
   for (const lang of Object.values(ASM_LANGUAGES)) {
-    const language = manifest.languages.find((l) => l.id === lang.id);
+    const language = manifest.languages.find((l) => l.id === lang.id) as
+      { extensions: string[]; configuration: string } | undefined;
     assert.deepEqual(language?.extensions, lang.extensions);
+    // `;` comments: Toggle Line Comment works in every dialect
+    assert.equal(JSON.parse(read(language!.configuration)).comments.lineComment, ';');
     const grammarEntry = manifest.grammars.find((g) => g.language === lang.id);
     assert.ok(grammarEntry, `grammar for ${lang.id}`);
     const grammar = JSON.parse(read(grammarEntry.path));
@@ -41,8 +77,10 @@ test('the manifest declares a language and grammar per dialect, and the grammar 
     // every match expression is one JavaScript can compile too (the (?i) flag aside)
     for (const p of patterns) if (p.match) new RegExp(p.match.replace(/^\(\?i\)/, ''), 'i');
     const mnemonic = patterns.find((p) => p.name === 'keyword.mnemonic');
-    const probe = { ca65: 'lda', sdas: 'ldir', nasm: 'int' }[lang.dialect];
+    const probe = { ca65: 'lda', sdas: 'ldir', nasm: 'int', acme: 'lda', '64tass': 'lda' }[lang.dialect];
     assert.match(probe, new RegExp(mnemonic!.match!.replace(/^\(\?i\)/, ''), 'i'));
+    // F5 from a file of the language picks Retro Debug without asking
+    assert.ok(manifest.debuggers[0].languages.includes(lang.id), `debugger for ${lang.id}`);
   }
 });
 

@@ -21,7 +21,14 @@ test("the debugger contribution carries the adapter's launch/attach schema", () 
   const [debuggerEntry] = manifest.contributes.debuggers;
   assert.equal(debuggerEntry.type, DEBUG_TYPE);
   // F5 from an assembly file offers this debugger (VS Code otherwise asks the Marketplace for one)
-  assert.deepEqual(debuggerEntry.languages, ['c', 'retro-ca65', 'retro-sdas', 'retro-nasm']);
+  assert.deepEqual(debuggerEntry.languages, [
+    'c',
+    'retro-ca65',
+    'retro-sdas',
+    'retro-nasm',
+    'retro-acme',
+    'retro-64tass',
+  ]);
   assert.deepEqual(
     debuggerEntry.configurationAttributes.launch,
     JSON.parse(JSON.stringify(launchAttributes(CONNECTORS))),
@@ -31,6 +38,8 @@ test("the debugger contribution carries the adapter's launch/attach schema", () 
     { language: 'c' },
     { language: 'retro-ca65' },
     { language: 'retro-sdas' },
+    { language: 'retro-acme' },
+    { language: 'retro-64tass' },
   ]);
 });
 
