@@ -38,7 +38,7 @@ export function timeTravel(session: SessionApi): TimeTravel {
   } catch (err) {
     if (!(err instanceof RetroError) || err.code !== 'unsupported') throw err;
     throw unsupported(
-      `Time travel (step back, reverse continue, last_write, go_to) records the machine's past on the built-in C64 (emulator "builtin") only; this session's emulator has no recorded history (MAME's -rewind is the planned route there).`,
+      `Time travel (step back, reverse continue, last_write, go_to) records the machine's past on the built-in C64 (emulator "builtin") only; this session's emulator has no recorded history (on MAME, save states with a re-run are the planned route: docs/time-travel.md).`,
       { feature: TIME_TRAVEL_FEATURE.name },
     );
   }

@@ -8,6 +8,7 @@ import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { SessionApi, SessionEvent } from '../../src/session/types.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+import { hasTimeTravel, timeTravel } from '../../src/session/time-travel.js';
 import { watchTarget, type TargetTraffic } from '../support/target-traffic.js';
 
 let fx: ZxFixture;
@@ -281,4 +282,9 @@ test("Set Value: C lvalues encoded by their type, range-checked, never into code
   assert.equal(await num('$l'), 12);
   await assert.rejects(dap.setExpression('row', '256'), /out of range for unsigned char/);
   await assert.rejects(dap.setExpression('row', '1', 1), /lives in L of a calling frame/);
+});
+
+test('time travel on MAME is refused with a typed unsupported error that names where it exists', () => {
+  assert.equal(hasTimeTravel(session), false);
+  assert.throws(() => timeTravel(session), { code: 'unsupported', message: /built-in C64.*planned route/ });
 });
