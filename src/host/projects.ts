@@ -3,7 +3,9 @@
  * its real outputs (into `build/` beside the sources) and the launch configuration that
  * debugs them: the TaskProvider, "create a launch.json" and F5 without launch.json share it.
  *   cc65: the folder's .c files (+ ca65 .s) → cl65 -t c64 -g → NAME.prg + NAME.dbg, built-in C64
- *   SDCC: crt0.s (sdas) + .c → sdcc -mz80 --debug, the ZX demo's ROM layout → NAME.rom + NAME.cdb, MAME spectrum
+ *   SDCC: crt0.s (sdas) + .c → sdcc -mz80 --debug; crt0 at 0 is a ROM: the ZX demo's layout → NAME.rom + NAME.cdb,
+ *     MAME spectrum; crt0 at a DSS load address (0x4100 or above) is a Sprinter program: code 0x20 after it, data at
+ *     0xA000 → NAME.ihx (the launcher writes it as the .EXE) + NAME.cdb, MAME sprinter
  *   nasm: each .asm with `org 100h` → nasm -f bin → NAME.COM, DOSBox
  *   ACME, 64tass: each main source (one that sets the origin, `* = $0801`) → NAME.prg + the assembler's listing as
  *     debug info (ACME's report, 64tass's --list with --line-numbers), built-in C64
@@ -29,6 +31,8 @@ export interface Project {
   name: string;
   dir: string;
   toolchain: Toolchain;
+  /** the machine it runs on, where the toolchain builds for more than one (SDCC: spectrum or sprinter) */
+  machine?: string;
   sources: string[];
   program: string;
   debugInfo?: string;
@@ -68,23 +72,30 @@ function cc65Project(root: string, dir: string, c: string[], asm: string[]): Pro
   };
 }
 
-function sdccProject(root: string, dir: string, c: string[], crt0: string): Project {
+/** The lowest DSS load address (window 0 holds the ROM, the PSP takes 256 bytes). */
+const DSS_LOAD_MIN = 0x4100;
+/** Where crt0 puts its absolute header (`.org`), 0 when it names none. */
+const crt0Origin = (text: string) => Number(/^\s*\.org\s+(0x[0-9a-f]+|\d+)\b/im.exec(text)?.[1] ?? 0);
+
+function sdccProject(root: string, dir: string, c: string[], crt0: string, origin: number): Project {
   const stem = basename(dir) || 'program';
   const rels = c.map((f) => `${OUT}/${basename(f, '.c')}.rel`);
   const compile = c.map((f) => `sdcc -mz80 --debug -c -o ${OUT}/ ${quote(f)}`).join(' && ');
-  const link =
-    `sdcc -mz80 --debug --code-loc 0x100 --data-loc 0x8000 --no-std-crt0 -o ${OUT}/${stem}.ihx ` +
-    `${OUT}/crt0.rel ${rels.join(' ')}`;
+  const dss = origin >= DSS_LOAD_MIN;
+  const layout = dss
+    ? `--code-loc 0x${(origin + 0x20).toString(16)} --data-loc 0xA000`
+    : '--code-loc 0x100 --data-loc 0x8000';
+  const link = `sdcc -mz80 --debug ${layout} --no-std-crt0 -o ${OUT}/${stem}.ihx ${OUT}/crt0.rel ${rels.join(' ')}`;
+  const build = `mkdir -p ${OUT} && sdasz80 -l -o ${OUT}/crt0.rel ${quote(crt0)} && ${compile} && ${link}`;
   return {
     name: relative(root, dir) || '.',
     dir,
     toolchain: 'sdcc',
+    machine: dss ? 'sprinter' : 'spectrum',
     sources: [crt0, ...c],
-    program: join(dir, OUT, `${stem}.rom`),
+    program: join(dir, OUT, dss ? `${stem}.ihx` : `${stem}.rom`),
     debugInfo: join(dir, OUT, `${stem}.cdb`),
-    buildCommand:
-      `mkdir -p ${OUT} && sdasz80 -l -o ${OUT}/crt0.rel ${quote(crt0)} && ${compile} && ${link} && ` +
-      `makebin -s ${ZX_ROM_SIZE} ${OUT}/${stem}.ihx ${OUT}/${stem}.rom`,
+    buildCommand: dss ? build : `${build} && makebin -s ${ZX_ROM_SIZE} ${OUT}/${stem}.ihx ${OUT}/${stem}.rom`,
     problemMatcher: '$retro-sdcc',
   };
 }
@@ -152,7 +163,7 @@ export async function detectProjects(root: string): Promise<Project[]> {
     const c = files.filter((n) => n.endsWith('.c'));
     const ofDialect = (d: AsmDialect) => [...dialects].filter(([, v]) => v === d).map(([f]) => f);
     const crt0 = ofDialect('sdas').find((f) => /crt0/i.test(f));
-    if (c.length && crt0) found.push(sdccProject(root, dir, c, crt0));
+    if (c.length && crt0) found.push(sdccProject(root, dir, c, crt0, crt0Origin(await read(join(dir, crt0)))));
     else if (c.length) {
       const texts = await Promise.all(c.map((f) => read(join(dir, f))));
       if (texts.some((t) => /#\s*include\s*[<"](c64|cbm|conio|peekpoke)\.h[>"]/.test(t)) || ofDialect('ca65').length)
@@ -213,8 +224,8 @@ export function launchConfigurationFor(p: Project, workspaceFolder?: string): Re
   if (p.toolchain === 'sdcc')
     return {
       ...common,
-      name: `Retro: ${title} (MAME spectrum)`,
-      machine: 'spectrum',
+      name: `Retro: ${title} (MAME ${p.machine})`,
+      machine: p.machine,
       emulator: 'mame',
       program: inWs(p.program),
       debugInfo: inWs(p.debugInfo!),

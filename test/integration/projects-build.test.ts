@@ -1,5 +1,5 @@
 /**
- * Project detection and the build tasks' commands, run for real: the bundled C64 and ZX
+ * Project detection and the build tasks' commands, run for real: the bundled C64, ZX and Sprinter
  * demos, the cc65 project with a ca65 helper and a nasm DOS program are found, each task's
  * command builds the outputs its launch configuration names (which load as debug info),
  * and F5 without launch.json picks the active file's project with its build as preLaunchTask.
@@ -17,6 +17,7 @@ import {
   resolveDebugConfigurationDefaults,
 } from '../../src/host/debug-config.js';
 import { detectProjects, launchConfigurationFor, taskLabel } from '../../src/host/projects.js';
+import { diskProgram } from '../../src/connectors/mame/disk-program.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 let ws: string;
@@ -24,6 +25,7 @@ before(() => {
   ws = mkdtempSync(join(tmpdir(), 'rd-projects-'));
   cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
   cpSync(join(REPO_ROOT, 'examples/zx-demo'), join(ws, 'zx-demo'), { recursive: true });
+  cpSync(join(REPO_ROOT, 'examples/sprinter-demo'), join(ws, 'sprinter-demo'), { recursive: true });
   cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
   for (const asm of ['c64-acme', 'c64-64tass'])
     cpSync(join(REPO_ROOT, 'examples', asm), join(ws, asm), { recursive: true, filter: (f) => !f.includes('/build') });
@@ -45,6 +47,7 @@ test(
         ['c64-acme/hello.a', 'acme'],
         ['c64-demo', 'cc65'],
         ['dos/keyecho.asm', 'nasm'],
+        ['sprinter-demo', 'sdcc'],
         ['zx-demo', 'sdcc'],
       ],
     );
@@ -64,7 +67,7 @@ test(
       assert.equal(config.preLaunchTask, taskLabel(p));
       assert.equal(String(config.program).replace('${workspaceFolder}', ws), p.program);
     }
-    const [asmproj, tass, acme, c64, dos, zx] = projects.map((p) => launchConfigurationFor(p, ws));
+    const [asmproj, tass, acme, c64, dos, sprinter, zx] = projects.map((p) => launchConfigurationFor(p, ws));
     assert.deepEqual(
       [tass.machine, tass.emulator, tass.debugInfo, acme.debugInfo],
       [
@@ -86,6 +89,13 @@ test(
       [zx.machine, zx.program, zx.debugInfo],
       ['spectrum', '${workspaceFolder}/zx-demo/build/zx-demo.rom', '${workspaceFolder}/zx-demo/build/zx-demo.cdb'],
     );
+    // crt0 at the DSS load address: a Sprinter program, its Intel HEX loaded as the .EXE it makes
+    assert.deepEqual(
+      [sprinter.machine, sprinter.name, sprinter.program],
+      ['sprinter', 'Retro: sprinter-demo (MAME sprinter)', '${workspaceFolder}/sprinter-demo/build/sprinter-demo.ihx'],
+    );
+    const exe = await diskProgram('sprinter', projects[5].program);
+    assert.deepEqual([exe?.header.load, exe?.header.start], [0x8100, 0x8100]);
     assert.deepEqual(
       [dos.machine, dos.emulator, dos.program],
       ['dos', 'dosbox', '${workspaceFolder}/dos/build/KEYECHO.COM'],
@@ -93,8 +103,8 @@ test(
 
     // "create a launch.json": one configuration per project, each named once
     const generated = await generatedConfigurations(ws);
-    assert.equal(generated.length, 6);
-    assert.equal(new Set(generated.map((g) => g.name)).size, 6);
+    assert.equal(generated.length, 7);
+    assert.equal(new Set(generated.map((g) => g.name)).size, 7);
     // the Run and Debug view's dynamic list: the same, and nothing (no starter) where no project is
     assert.deepEqual(await detectedConfigurations(ws), generated);
     assert.deepEqual(await detectedConfigurations(join(ws, 'dos', 'build-none')), []);
@@ -121,6 +131,12 @@ test("F5 without launch.json debugs the active file's project, built first; seve
   );
   assert.ok('config' in fromZx);
   assert.equal(fromZx.config.machine, 'spectrum');
+  const fromSprinter = await resolveDebugConfigurationDefaults(
+    {},
+    { workspaceFolder: ws, activeFile: join(ws, 'sprinter-demo', 'demo.c'), activeLanguageId: 'c' },
+  );
+  assert.ok('config' in fromSprinter);
+  assert.deepEqual([fromSprinter.config.machine, fromSprinter.config.emulator], ['sprinter', 'mame']);
   // an ACME file included by the main source: its folder's project, built by acme, run on the built-in C64
   const fromAcme = await resolveDebugConfigurationDefaults(
     {},
@@ -132,7 +148,7 @@ test("F5 without launch.json debugs the active file's project, built first; seve
   assert.ok('error' in unsure);
   assert.match(
     unsure.error,
-    /one of the projects \(asmproj, c64-64tass\/hello\.asm, c64-acme\/hello\.a, c64-demo, dos\/keyecho\.asm, zx-demo\)/,
+    /one of the projects \(asmproj, c64-64tass\/hello\.asm, c64-acme\/hello\.a, c64-demo, dos\/keyecho\.asm, sprinter-demo, zx-demo\)/,
   );
 });
 

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pagesNeeded, parseExeHeader, pspLayout, windowsForLoad } from '../../src/machines/sprinter/exe-header.js';
-import { checkDiskProgram } from '../../src/connectors/mame/disk-program.js';
+import { diskProgram } from '../../src/connectors/mame/disk-program.js';
 import { RetroError } from '../../src/core/errors.js';
 
 /** A header as z88dk's pps_crt0 writes it: version 0, code at 512, load = start = 0x8100, stack 0xBFFF. */
@@ -63,10 +63,25 @@ test('a sprinter launch checks the EXE instead of staging it as a ROM; other mac
   const dir = mkdtempSync(join(tmpdir(), 'sprinter-exe-'));
   writeFileSync(join(dir, 'HELLO.EXE'), Buffer.concat([header(), Buffer.from([0xc9])]));
   writeFileSync(join(dir, 'junk.exe'), Buffer.from('not an exe at all, really'));
-  assert.equal((await checkDiskProgram('sprinter', join(dir, 'HELLO.EXE')))?.start, 0x8100);
+  assert.equal((await diskProgram('sprinter', join(dir, 'HELLO.EXE')))?.header.start, 0x8100);
   await assert.rejects(
-    checkDiskProgram('sprinter', join(dir, 'junk.exe')),
+    diskProgram('sprinter', join(dir, 'junk.exe')),
     (e) => e instanceof RetroError && e.code === 'launch_failed' && /not a DSS program/.test(e.message),
   );
-  assert.equal(await checkDiskProgram('spectrum', join(dir, 'junk.exe')), undefined);
+  assert.equal(await diskProgram('spectrum', join(dir, 'junk.exe')), undefined);
+});
+
+test("a sprinter launch takes SDCC's Intel HEX as the .EXE retro-debug exe writes from it", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sprinter-ihx-'));
+  // ld a,1 / ret at 0x8100
+  writeFileSync(join(dir, 'p.ihx'), ':038100003E01C974\n:00000001FF\n');
+  writeFileSync(join(dir, 'bad.ihx'), ':038100003E01C975\n');
+  const exe = await diskProgram('sprinter', join(dir, 'p.ihx'));
+  assert.deepEqual([exe?.header.load, exe?.header.start, exe?.header.stack], [0x8100, 0x8100, 0xbfff]);
+  assert.deepEqual([...(exe?.code ?? [])], [0x3e, 0x01, 0xc9]);
+  await assert.rejects(
+    diskProgram('sprinter', join(dir, 'bad.ihx')),
+    (e) =>
+      e instanceof RetroError && e.code === 'launch_failed' && /bad\.ihx line 1: checksum mismatch/.test(e.message),
+  );
 });

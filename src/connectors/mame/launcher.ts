@@ -12,10 +12,10 @@ import { join, resolve } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
 import { rompathFolders, type LaunchConfig } from '../../core/launch.js';
 import type { LoadedProgram } from '../../core/target.js';
-import { stagedExe, stageOpenSprinterRom } from './sprinter-open-rom.js';
+import { stageOpenSprinterRom } from './sprinter-open-rom.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
 import { requireDriver } from './driver-check.js';
-import { checkDiskProgram } from './disk-program.js';
+import { diskProgram } from './disk-program.js';
 import { mameForMachine, stockPluginCandidates } from './mame-finder.js';
 import { mameSearchPath } from './search-path.js';
 import { checkRomSet } from './rom-set.js';
@@ -104,11 +104,10 @@ async function buildLaunch(
   if (config.program) {
     const path = resolve(cwd, config.program);
     // A program its machine loads itself (a DSS .EXE) is no ROM: the open ROM carries it, or the user's disk does.
-    const header = await checkDiskProgram(config.machine, path);
-    if (!header) await stageProgram(config.machine, path, join(runDir, 'roms'));
+    const exe = await diskProgram(config.machine, path);
+    if (!exe) await stageProgram(config.machine, path, join(runDir, 'roms'));
     else {
-      const exe = await stagedExe(path, header);
-      loadedProgram = { path, load: header.load, code: exe.code };
+      loadedProgram = { path, load: exe.header.load, code: exe.code };
       if (!config.rompath) romArgs.push(...(await stageOpenSprinterRom(mamePath, join(runDir, 'roms'), exe, path)));
     }
   }

@@ -8,9 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { asRetroError, launchFailed } from '../../core/errors.js';
-import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
-import type { ExeHeader } from '../../machines/sprinter/exe-header.js';
-import { exeCode, OPEN_ROM_FILE, openRomImage, type StagedExe } from '../../machines/sprinter/open-rom.js';
+import { OPEN_ROM_FILE, openRomImage, type StagedExe } from '../../machines/sprinter/open-rom.js';
 import { listRoms, type ListedRom } from './rom-set.js';
 
 /** The Beta Disk ROMs `mame -listroms sprinter` names (every one is required, whatever its BIOS choice). */
@@ -27,16 +25,6 @@ function openRomPages(): { boot: Uint8Array; bios: Uint8Array } {
         `or set rompath to a folder holding your Sprinter BIOS (${OPEN_ROM_FILE}).`,
     );
   return { boot: readFileSync(join(dir, 'boot.bin')), bios: readFileSync(join(dir, 'bios.bin')) };
-}
-
-/** The program's code as DSS loads it (for the open ROM, and to check the load on a user's own BIOS). */
-export async function stagedExe(path: string, header: ExeHeader): Promise<StagedExe> {
-  const file = await readRegularFile(path, { maxBytes: MAX_PROGRAM_BYTES, what: 'program' });
-  try {
-    return exeCode(file, header, path);
-  } catch (err) {
-    throw launchFailed(asRetroError(err).message, { path });
-  }
 }
 
 /** Writes the open ROM set into `romDir`/sprinter; returns MAME's extra arguments for it. */
