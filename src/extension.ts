@@ -20,6 +20,7 @@ import {
   resolveDebugConfigurationDefaults,
 } from './host/debug-config.js';
 import { registerBuildTasks } from './host/build-tasks.js';
+import { registerTestExplorer } from './host/test-explorer.js';
 import {
   pruneStaleDiscoveryFiles,
   removeDiscoveryFile,
@@ -30,7 +31,7 @@ import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
 import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
 import { startHttpMcpServer } from './mcp/http.js';
-import { chooseView, CONNECTORS, TOOL_GROUPS } from './connectors/registry.js';
+import { chooseView, CONNECTORS, TEST_MACHINES, TOOL_GROUPS } from './connectors/registry.js';
 import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
 import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
@@ -134,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): void {
   };
   registerAsmAssociation(context, (m) => logProblem('warning', m));
   registerBuildTasks(context);
+  registerTestExplorer(context, TEST_MACHINES);
   startLanguageClient(context, (p) => readLiveMemory(manager, p)).catch((err: unknown) =>
     logProblem('error', `The Retro Debug language server did not start: ${asRetroError(err).message}`),
   );

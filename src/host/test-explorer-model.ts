@@ -1,0 +1,85 @@
+/**
+ * What VS Code's Test Explorer shows, without VS Code: the workspace's test
+ * projects (folders whose C files include retro_test.h), their tests as the
+ * runner finds them (built, from the debug info: the same discovery as
+ * `retro-debug test`), and how a runner result and its coverage read in the
+ * editor (state, message at the failing line, cycles, lines hit).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { prepareTests } from '../testing/build.js';
+import type { FileCoverage } from '../testing/coverage.js';
+import { loadTestProgram } from '../testing/program.js';
+import type { TestResult } from '../testing/runner.js';
+import { walkWorkspace } from './workspace-walk.js';
+
+const INCLUDES_HEADER = /#\s*include\s*[<"]retro_test\.h[>"]/;
+const BUILD_DIR = 'build';
+
+export interface ExplorerTest {
+  /** the TEST(name) */
+  name: string;
+  file?: string;
+  /** 1-based */
+  line?: number;
+}
+
+export interface ExplorerOutcome {
+  state: 'passed' | 'failed' | 'errored';
+  /** what failed or went wrong, with the stack of a timeout or crash */
+  message?: string;
+  /** where the message belongs: the failing EXPECT, else the test */
+  location?: { file: string; line: number };
+  /** "1234 cycles", shown beside the duration */
+  cycles?: string;
+}
+
+/** Folders under `root` with a C file that includes retro_test.h, in walk order. */
+export async function findTestProjects(root: string): Promise<string[]> {
+  const found: string[] = [];
+  await walkWorkspace(root, async (dir, files) => {
+    if (basename(dir) === BUILD_DIR) return;
+    for (const f of files.filter((n) => n.endsWith('.c'))) {
+      const text = await readFile(join(dir, f), 'utf8').catch(() => '');
+      if (INCLUDES_HEADER.test(text)) {
+        found.push(dir);
+        return;
+      }
+    }
+  });
+  return found;
+}
+
+/** Builds the project (or reuses its build) and lists its tests with absolute file names. */
+export async function discoverProjectTests(dir: string): Promise<ExplorerTest[]> {
+  const built = await prepareTests(dir);
+  const program = await loadTestProgram(built.program, built.debugInfo);
+  return program.suite.tests.map((t) => ({
+    name: t.name,
+    file: t.file === undefined ? undefined : absolute(built.sourceRoot, t.file),
+    line: t.line,
+  }));
+}
+
+export function outcomeOf(r: TestResult, sourceRoot: string): ExplorerOutcome {
+  const cycles =
+    r.cycles === undefined ? undefined : `${r.cycles} cycles${r.budget === undefined ? '' : ` (budget ${r.budget})`}`;
+  if (r.status === 'passed') return { state: 'passed', cycles };
+  const at = r.failure ?? (r.file && r.line ? { file: r.file, line: r.line } : undefined);
+  const stack = (r.stack ?? []).map((f) => `\n  at ${f}`).join('');
+  return {
+    state: r.status === 'failed' ? 'failed' : 'errored',
+    message: `${r.message ?? r.status}${stack}`,
+    location: at && { file: absolute(sourceRoot, at.file), line: at.line },
+    cycles,
+  };
+}
+
+/** Statement coverage per source file (absolute names), for VS Code's coverage API. */
+export function explorerCoverage(files: readonly FileCoverage[], sourceRoot: string): FileCoverage[] {
+  return files.map((f) => ({ ...f, file: absolute(sourceRoot, f.file) }));
+}
+
+function absolute(root: string, file: string): string {
+  return isAbsolute(file) ? file : resolve(root, file);
+}
