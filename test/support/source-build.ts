@@ -6,9 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
-/** `outRoot`/<hash of `names` in `sourceDir`>, built by `build` (in a temp folder holding the sources) unless `product` is there. */
+/**
+ * `outRoot`/<hash of `names` in `sourceDir`>, built by `build` (in a temp folder holding the sources, each by its base
+ * name: a name may reach into a subfolder) unless `product` is there.
+ */
 export async function buildOnce(
   sourceDir: string,
   names: string[],
@@ -27,7 +30,7 @@ export async function buildOnce(
   const tmp = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
   await mkdir(tmp, { recursive: true });
   try {
-    for (const name of names) await copyFile(join(sourceDir, name), join(tmp, name));
+    for (const name of names) await copyFile(join(sourceDir, name), join(tmp, basename(name)));
     await build(tmp);
     try {
       await rename(tmp, dir);

@@ -1,10 +1,10 @@
 /**
- * Builds the Sprinter test program (test/fixtures/sprinter) with the real SDCC at test time into a DSS .EXE
+ * Builds the Sprinter test program (test/fixtures/sprinter/main.c with the demo's start-up code) with the real SDCC at test time into a DSS .EXE
  * (512-byte header: load = start = 0x8100, stack 0xBFFF; the code from the linker's Intel HEX) with its .cdb, in
  * .test-work/sprinter-fixture/<hash of the sources>/.
  */
 import { execFile } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildOnce, findMarkers } from './source-build.js';
@@ -12,7 +12,13 @@ import { DEFAULT_EXE_STACK, exeFromIntelHex } from '../../src/machines/sprinter/
 
 const run = promisify(execFile);
 const REPO_ROOT = resolve(__dirname, '..', '..');
-const SOURCE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'sprinter');
+// the program is the fixture's; start-up code and the DSS console calls are the Sprinter demo's (what users copy)
+const SOURCES = [
+  'test/fixtures/sprinter/main.c',
+  'examples/sprinter-demo/crt0.s',
+  'examples/sprinter-demo/dss.c',
+  'examples/sprinter-demo/dss.h',
+];
 const OUT_ROOT = join(REPO_ROOT, '.test-work', 'sprinter-fixture');
 const C_FILES = ['main.c', 'dss.c'];
 export const SPRINTER_LOAD = 0x8100;
@@ -27,8 +33,7 @@ export interface SprinterFixture {
 }
 
 export async function buildSprinterFixture(): Promise<SprinterFixture> {
-  const names = (await readdir(SOURCE_DIR)).sort();
-  const dir = await buildOnce(SOURCE_DIR, names, OUT_ROOT, 'HELLO.EXE', async (tmp) => {
+  const dir = await buildOnce(REPO_ROOT, SOURCES, OUT_ROOT, 'HELLO.EXE', async (tmp) => {
     const opts = { cwd: tmp, timeout: 60_000 };
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
