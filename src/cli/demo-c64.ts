@@ -43,10 +43,14 @@ async function buildC64Demo(outDir: string, overwrite: boolean): Promise<C64Buil
   await mkdir(tmp);
   try {
     await copyFile(join(findSources(), 'demo.c'), join(tmp, 'demo.c'));
-    await run('cl65', ['-t', 'c64', '-g', '-O', '-Wl', '--dbgfile,demo.dbg', '-o', 'demo.prg', 'demo.c'], {
-      cwd: tmp,
-      timeout: 60_000,
-    });
+    await run(
+      'cl65',
+      ['-t', 'c64', '-g', '-O', '-Wl', '--dbgfile,demo.dbg', '-Ln', 'demo.lbl', '-o', 'demo.prg', 'demo.c'],
+      {
+        cwd: tmp,
+        timeout: 60_000,
+      },
+    );
     if (overwrite) await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
   } catch (err) {

@@ -145,13 +145,28 @@ export class DebugIndex {
 
   /** The debug info's label at exactly `address` (cc65's runtime `pushax`, an assembler label); banked ones not. */
   symbolAt(address: number): string | undefined {
+    const { addresses, names } = this.labelsSorted();
+    const i = lowerBound(addresses, address);
+    return addresses[i] === address ? names[i] : undefined;
+  }
+
+  /**
+   * The nearest label at or below `address`, as `name` or `name+offset` (a stop inside cc65's `pushax`), within
+   * `maxOffset` bytes: a runtime routine is short, and a label further down names something else.
+   */
+  symbolCovering(address: number, maxOffset = 0x100): string | undefined {
+    const { addresses, names } = this.labelsSorted();
+    const i = upperBound(addresses, address) - 1;
+    if (i < 0 || address - addresses[i] >= maxOffset) return undefined;
+    return address === addresses[i] ? names[i] : `${names[i]}+${address - addresses[i]}`;
+  }
+
+  private labelsSorted(): { addresses: number[]; names: string[] } {
     if (!this.labelsByAddress) {
       const list = this.info.symbols.filter((s) => s.bank === undefined).sort((a, b) => a.address - b.address);
       this.labelsByAddress = { addresses: list.map((s) => s.address), names: list.map((s) => s.name) };
     }
-    const { addresses, names } = this.labelsByAddress;
-    const i = lowerBound(addresses, address);
-    return addresses[i] === address ? names[i] : undefined;
+    return this.labelsByAddress;
   }
 
   /** By C name; SDCC's assembler name with a leading underscore is accepted too. */

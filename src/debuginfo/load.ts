@@ -5,6 +5,7 @@ import { readRegularFileSync } from '../core/files.js';
 import type { DebugInfo } from './model.js';
 import { parseCdbWithWarnings } from './sdcc-cdb.js';
 import { parseCc65Dbg } from './cc65-dbg.js';
+import { labelsBeside, type NamedAddress } from './cc65-labels.js';
 import { sourceLocator } from './source-near.js';
 import { isAcmeReport, parseAcmeReport } from './acme-report.js';
 import { isTassListing, parseTassListing } from './tass-list.js';
@@ -36,9 +37,26 @@ export async function loadDebugInfo(path: string, opts: { workspace?: string } =
     throw new RetroError(err.code === 'too_large' ? 'too_large' : 'bad_debug_info', err.message, err.details);
   }
   if (ext === '.rep' || ext === '.lst') return parseAssemblerListing(path, text, opts.workspace);
-  if (ext === '.dbg') return parseCc65Dbg(text, { fileName: path, locateSource: sourceLocator(path, opts.workspace) });
+  if (ext === '.dbg')
+    return withRuntimeLabels(
+      parseCc65Dbg(text, { fileName: path, locateSource: sourceLocator(path, opts.workspace) }),
+      labelsBeside(path),
+    );
   const { info, warnings } = parseCdbWithWarnings(text, { fileName: path });
   return warnings.length ? { ...info, warnings } : info;
+}
+
+/** The runtime's labels beside a cc65 program's own: an address or name the .dbg already has keeps its name. */
+function withRuntimeLabels(info: DebugInfo, labels: NamedAddress[]): DebugInfo {
+  const names = new Set(info.symbols.map((s) => s.name));
+  const addresses = new Set([...info.symbols.map((s) => s.address), ...info.functions.map((f) => f.start)]);
+  for (const l of labels)
+    if (!names.has(l.name) && !addresses.has(l.address)) {
+      info.symbols.push(l);
+      names.add(l.name);
+      addresses.add(l.address);
+    }
+  return info;
 }
 
 /** An assembler's listing, told apart by its content (a .lst may come from ca65 or sdas too). */

@@ -67,7 +67,8 @@ function cc65Project(root: string, dir: string, c: string[], asm: string[]): Pro
     sources,
     program: join(dir, program),
     debugInfo: join(dir, debugInfo),
-    buildCommand: `mkdir -p ${OUT} && cl65 -t c64 -g -O -Wl --dbgfile,${debugInfo} -o ${program} ${sources.map(quote).join(' ')}`,
+    // -Ln: the runtime's labels (pushax, incsp2), which the .dbg does not name, for the call stack and Disassembly
+    buildCommand: `mkdir -p ${OUT} && cl65 -t c64 -g -O -Wl --dbgfile,${debugInfo} -Ln ${OUT}/${stem}.lbl -o ${program} ${sources.map(quote).join(' ')}`,
     problemMatcher: '$retro-cc65',
   };
 }

@@ -70,7 +70,10 @@ export class Inspector {
     return frames.map((f, i) => ({
       index: i,
       pc: f.pc,
-      function: this.index?.functionAt(f.pc)?.name ?? `0x${f.pc.toString(16).padStart(4, '0')}`,
+      function:
+        this.index?.functionAt(f.pc)?.name ??
+        this.index?.symbolCovering(f.pc) ??
+        `0x${f.pc.toString(16).padStart(4, '0')}`,
       location: this.location(f.pc, i > 0),
     }));
   }

@@ -96,7 +96,12 @@ async function cc65(dir: string, c: string[], header: string, program: string, d
   const opts = { cwd: dir, timeout: 120_000 };
   for (const [i, f] of c.entries())
     await run('cl65', ['-t', 'c64', '-g', '-O', '-I', header, '-c', '-o', objects[i], f], opts);
-  await run('cl65', ['-t', 'c64', '-g', '-Wl', `--dbgfile,${debugInfo}`, '-o', program, ...objects], opts);
+  const labels = debugInfo.replace(/\.dbg$/, '.lbl'); // the runtime's names for a failing test's stack
+  await run(
+    'cl65',
+    ['-t', 'c64', '-g', '-Wl', `--dbgfile,${debugInfo}`, '-Ln', labels, '-o', program, ...objects],
+    opts,
+  );
 }
 
 /** The ZX demo's layout: crt0 at 0, code from 0x100, data at 0x8000, a 16 KiB ROM for MAME's spectrum. */
