@@ -25,6 +25,30 @@ export function replyModePerRequest(transport: StreamableHTTPServerTransport): v
     get: () => jsonMode.getStore() ?? false,
     set: () => undefined,
   });
+  forgetAnsweredJson(inner._streamMapping);
+}
+
+interface StreamEntry {
+  resolveJson?: (response: Response) => void;
+  cleanup: () => void;
+}
+
+/**
+ * The SDK (1.32) keeps a JSON reply's stream entry, and with it the reply's text, until the MCP session ends: 2,000
+ * reads of 64 KiB held 260 MB. Once answered, the entry goes, as an event stream's does when it ends.
+ */
+function forgetAnsweredJson(mapping: unknown): void {
+  if (!(mapping instanceof Map)) return;
+  const set = mapping.set.bind(mapping) as (id: string, entry: StreamEntry) => Map<string, StreamEntry>;
+  mapping.set = (id: string, entry: StreamEntry) => {
+    const resolve = entry.resolveJson;
+    if (resolve)
+      entry.resolveJson = (response) => {
+        resolve(response);
+        entry.cleanup();
+      };
+    return set(id, entry);
+  };
 }
 
 /** Runs `handle` (transport.handleRequest for one POST) in the reply mode its body calls for. */

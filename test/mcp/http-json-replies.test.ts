@@ -2,10 +2,13 @@
  * HTTP replies that need no stream are plain JSON; a call that asks for
  * progress keeps its event stream and gets the notifications, also while a
  * plain call runs at the same time on the same MCP session. Official SDK
- * client over a real HTTP server, the built-in C64 with a cc65 program.
+ * client over a real HTTP server, the built-in C64 with a cc65 program. A JSON
+ * reply is let go once sent.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -75,4 +78,25 @@ test('plain calls are JSON; a call with progress streams its notifications, also
   const types = Object.fromEntries(replies.map((r) => [r.method, r.type]));
   assert.equal(types.list_tool_groups, 'application/json');
   assert.equal(types.start_session, 'text/event-stream', 'progress asked: streamed');
+});
+
+test('a JSON reply is not kept once sent: 200 reads of 64 KiB leave the heap as it was', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const read = async () => {
+    const r = (await client.callTool({
+      name: 'read_memory',
+      arguments: { address: 0, length: 65536 },
+    })) as CallToolResult;
+    assert.ok(!r.isError, JSON.stringify(r.content));
+  };
+  for (let i = 0; i < 20; i++) await read();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 200; i++) await read();
+  gc();
+  const grown = (process.memoryUsage().heapUsed - before) / 2 ** 20;
+  // each reply's text is 128 KiB of hex: kept (the SDK's JSON stream entry) that was 26 MB more
+  assert.ok(grown < 8, `the heap grew ${grown.toFixed(1)} MB over 200 reads`);
+  assert.equal(replies.at(-1)?.type, 'application/json');
 });
