@@ -42,6 +42,9 @@ V_KEY	= 0x22
 	ei
 	reti
 
+	.org 0x0040		; with no program staged the BIOS waits here, ready (docs/sprinter.md: bridgeLoad.bootAddress)
+ready:	jr ready
+
 start:
 	ld sp,#0x8000		; W1 (RAM page 5); W3 is the decoder's RAM page 0x40 until the first IN
 	ld hl,#0xC000		; every port "no device" (code 0) first: the page holds whatever RAM held
@@ -100,7 +103,7 @@ start:
 no_program:
 	ld hl,#msg_none
 	call puts
-3$:	jr 3$
+	jp ready
 
 ; Runs in RAM at COPIER: W0 shows ROM page C while it copies. In: DE = destination, B = pages, HL = last page bytes.
 copier:

@@ -41,6 +41,18 @@ export interface LaunchConfig {
   builtinMonitorPort?: number;
   /** DOS guests (emulator "dosbox"): which backend, attach by PID, profile */
   dos?: DosLaunchOptions;
+  /** Sprinter: the debugger loads the DSS .EXE itself once the BIOS has booted (own BIOS, no DSS disk) */
+  bridgeLoad?: BridgeLoadOptions;
+}
+
+/** docs/sprinter.md, "Your own BIOS, no DSS disk" */
+export interface BridgeLoadOptions {
+  /** the boot point: the BIOS is ready once it executes this address (e.g. its idle loop) */
+  bootAddress?: number;
+  /** frames to run: the boot point itself without bootAddress (default 50), else the most to wait for it (500) */
+  bootFrames?: number;
+  /** 'absent' (default): a DSS call (RST 10h) stops with an exception; 'present': the booted system answers them */
+  dss?: 'absent' | 'present';
 }
 
 export interface DosLaunchOptions {

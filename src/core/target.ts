@@ -36,6 +36,8 @@ export interface StopInfo {
   inPast?: boolean;
   /** in the past: the frame shown and the present's frame (the machine's frame counts) */
   pastFrame?: { frame: number; present: number };
+  /** for an 'exception' stop: what happened, in words */
+  why?: string;
 }
 
 export type WatchKind = 'read' | 'write' | 'readwrite';

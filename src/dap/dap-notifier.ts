@@ -42,6 +42,7 @@ export class DapNotifier {
     const reason = byInstruction ? 'instruction breakpoint' : dapStopReason(stop.reason);
     const event = new StoppedEvent(reason, CPU_THREAD_ID) as DebugProtocol.StoppedEvent;
     event.body.description = describeStop(stop, location);
+    if (stop.why) event.body.text = stop.why;
     event.body.allThreadsStopped = true;
     const ids = mine?.known(hitIds) ?? [];
     if (ids.length) event.body.hitBreakpointIds = ids;

@@ -59,6 +59,7 @@ export function formatStop(status: SessionStatus) {
     ...(stop.watch ? { watch: stop.watch.map(formatWatchHit) } : {}),
     ...(stop.pages ? { pages: stop.pages } : {}),
     ...(stop.inPast ? { in_past: true } : {}),
+    ...(stop.why ? { why: stop.why } : {}),
   };
 }
 
@@ -78,7 +79,8 @@ export function stopSentence(status: SessionStatus): string {
         : ` by the ${w.access} at ${hex(w.access_pc)}${w.location ? ` in ${describeLocation(w.location)}` : ''}`;
     return `Watchpoint ${w.id} (${what}): ${change}${by}. `;
   });
-  return `${hits.join('')}Stopped in ${describeLocation(status.location)}.`;
+  const why = status.state === 'stopped' && status.last_stop?.why ? `${status.last_stop.why} ` : '';
+  return `${hits.join('')}${why}Stopped in ${describeLocation(status.location)}.`;
 }
 
 export function describeLocation(loc?: { file: string; line: number; function?: string }): string {

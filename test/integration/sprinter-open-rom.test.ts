@@ -4,23 +4,20 @@
 // and a machine that runs other code at main's address is refused ("the program was not loaded").
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import type { SessionApi } from '../../src/session/types.js';
 import { parseExeHeader } from '../../src/machines/sprinter/exe-header.js';
-import { exeCode, OPEN_ROM_FILE, openRomFont, openRomImage } from '../../src/machines/sprinter/open-rom.js';
-import { mameForMachine } from '../../src/connectors/mame/mame-finder.js';
+import { exeCode, openRomFont } from '../../src/machines/sprinter/open-rom.js';
 import { MAME_RAW_FEATURE, type MameRaw } from '../../src/connectors/mame/mame-raw.js';
 import { bankPages } from '../../src/connectors/mame/bank-pages.js';
 import { decodeMode, modeBytes, textScreen, VRAM_SIZE } from '../../src/machines/sprinter/video.js';
 import { FRAME, renderRgba, RESET_STATE } from '../../src/machines/sprinter/render.js';
 import { hex } from '../../src/core/hex.js';
-import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
-import { REPO_ROOT } from '../support/zx-fixture.js';
+import { buildSprinterFixture, ownBiosFolder, type SprinterFixture } from '../support/sprinter-fixture.js';
 
 let fx: SprinterFixture;
 let manager: SessionManager;
@@ -177,27 +174,15 @@ test("the picture decoded from VRAM (src/machines/sprinter/render.ts) is MAME's 
 });
 
 test('a machine that reaches main with other code there fails "the program was not loaded", nothing left running', async () => {
+  const file = readFileSync(fx.exe);
+  const header = parseExeHeader(file.subarray(0, 512));
+  const other = Buffer.from(file);
+  const main = parseInt(/L:G\$main\$0\$0:([0-9A-F]+)/.exec(readFileSync(fx.cdb, 'utf8'))![1], 16);
+  other[512 + (main - header.load) + 8] ^= 0xff; // past main's entry: the other build still gets there
   // a BIOS of ours that carries another build of the program: it runs to the same main with other bytes there;
   // its folder's name holds a ';', which MAME's -rompath cannot take as it is (found only through the staged link)
-  const rompath = mkdtempSync(join(tmpdir(), 'sprinter-other; roms-'));
+  const rompath = await ownBiosFolder('sprinter-other; roms-', exeCode(other, header, 'other'));
   try {
-    const file = readFileSync(fx.exe);
-    const header = parseExeHeader(file.subarray(0, 512));
-    const other = Buffer.from(file);
-    const main = parseInt(/L:G\$main\$0\$0:([0-9A-F]+)/.exec(readFileSync(fx.cdb, 'utf8'))![1], 16);
-    other[512 + (main - header.load) + 8] ^= 0xff; // past main's entry: the other build still gets there
-    const pages = ['boot', 'bios'].map((p) => readFileSync(join(REPO_ROOT, 'dist', 'sprinter-rom', `${p}.bin`)));
-    mkdirSync(join(rompath, 'sprinter'));
-    writeFileSync(
-      join(rompath, 'sprinter', OPEN_ROM_FILE),
-      openRomImage(pages[0], pages[1], exeCode(other, header, 'other')),
-    );
-    const mame = await mameForMachine({ machine: 'sprinter' });
-    const { execFileSync } = await import('node:child_process');
-    for (const m of execFileSync(mame, ['-listroms', 'sprinter'], { encoding: 'utf8' }).matchAll(
-      /^(\S+\.(?:rom|bin))\s+(\d+)/gm,
-    ))
-      if (m[1] !== OPEN_ROM_FILE) writeFileSync(join(rompath, 'sprinter', m[1]), new Uint8Array(Number(m[2])));
     const other2 = new SessionManager({ connectors: CONNECTORS });
     try {
       const { session: s } = other2.start(

@@ -4,11 +4,14 @@
  * .test-work/sprinter-fixture/<hash of the sources>/.
  */
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildOnce, findMarkers } from './source-build.js';
 import { DEFAULT_EXE_STACK, exeFromIntelHex } from '../../src/machines/sprinter/exe-header.js';
+import { OPEN_ROM_FILE, openRomImage, type StagedExe } from '../../src/machines/sprinter/open-rom.js';
+import { mameForMachine } from '../../src/connectors/mame/mame-finder.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -53,4 +56,23 @@ export async function buildSprinterFixture(): Promise<SprinterFixture> {
     sources,
     markers: await findMarkers(sources),
   };
+}
+
+/**
+ * A rompath folder standing in for a user's own Sprinter BIOS (none may be shipped): the open ROM as MAME's BIOS
+ * file, carrying `exe` or no program, beside zero-filled copies of every other ROM the driver lists. The caller
+ * removes the folder.
+ */
+export async function ownBiosFolder(prefix: string, exe?: StagedExe): Promise<string> {
+  const rompath = await mkdtemp(join(tmpdir(), prefix));
+  const pages = await Promise.all(
+    ['boot', 'bios'].map((p) => readFile(join(REPO_ROOT, 'dist', 'sprinter-rom', `${p}.bin`))),
+  );
+  await mkdir(join(rompath, 'sprinter'));
+  await writeFile(join(rompath, 'sprinter', OPEN_ROM_FILE), openRomImage(pages[0], pages[1], exe));
+  const mame = await mameForMachine({ machine: 'sprinter' });
+  const { stdout } = await run(mame, ['-listroms', 'sprinter']);
+  for (const m of stdout.matchAll(/^(\S+\.(?:rom|bin))\s+(\d+)/gm))
+    if (m[1] !== OPEN_ROM_FILE) await writeFile(join(rompath, 'sprinter', m[1]), new Uint8Array(Number(m[2])));
+  return rompath;
 }

@@ -26,6 +26,14 @@ export const mameConnector: ConnectorDescriptor = {
     media: z.record(z.string(), z.string()).optional().describe('user-only: MAME media, {"cart": "game.bin"}'),
     headless: z.boolean().optional().describe('no window or sound (default true)'),
     extraArgs: EXTRA_ARGS_OPTION,
+    bridgeLoad: z
+      .strictObject({
+        bootAddress: z.number().int().min(0).max(0xffff).optional().describe('the BIOS is ready at this PC'),
+        bootFrames: z.number().int().min(1).max(3000).optional().describe('frames to boot (default 50; 500 max wait)'),
+        dss: z.enum(['absent', 'present']).optional().describe('absent (default): a DSS call stops the program'),
+      })
+      .optional()
+      .describe('sprinter with your own BIOS and no DSS disk: the debugger loads the .EXE once the BIOS has booted'),
   },
   launchJsonDefaults: { media: {}, headless: true },
   notInLaunchJson: ['extraArgs'],

@@ -10,7 +10,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
-import { rompathFolders, type LaunchConfig } from '../../core/launch.js';
+import { rompathFolders, type BridgeLoadOptions, type LaunchConfig } from '../../core/launch.js';
+import type { StagedExe } from '../../machines/sprinter/open-rom.js';
 import type { LoadedProgram } from '../../core/target.js';
 import { stageOpenSprinterRom } from './sprinter-open-rom.js';
 import { loadProgramImage, romSlotFor } from './program-image.js';
@@ -58,6 +59,8 @@ export interface MameLaunch {
   runDir: string;
   /** a program the machine loads itself (see Target.loadedProgram) */
   loadedProgram?: LoadedProgram;
+  /** a DSS program the debugger loads once the BIOS has booted (bridge-load.ts) */
+  bridgeLoad?: { exe: StagedExe; options: BridgeLoadOptions };
   /** the media slots given, checked against what MAME mounted once it started */
   media: GivenMedia[];
 }
@@ -101,6 +104,7 @@ async function buildLaunch(
   const rompaths = [join(runDir, 'roms')];
   const romArgs: string[] = [];
   let loadedProgram: LoadedProgram | undefined;
+  let bridgeLoad: MameLaunch['bridgeLoad'];
   if (config.program) {
     const path = resolve(cwd, config.program);
     // A program its machine loads itself (a DSS .EXE) is no ROM: the open ROM carries it, or the user's disk does.
@@ -108,9 +112,16 @@ async function buildLaunch(
     if (!exe) await stageProgram(config.machine, path, join(runDir, 'roms'));
     else {
       loadedProgram = { path, load: exe.header.load, code: exe.code };
-      if (!config.rompath) romArgs.push(...(await stageOpenSprinterRom(mamePath, join(runDir, 'roms'), exe, path)));
+      if (config.bridgeLoad) bridgeLoad = { exe, options: config.bridgeLoad };
+      // on the bridge route without a BIOS of the user's, the open ROM boots without the program
+      const staged = bridgeLoad ? undefined : exe;
+      if (!config.rompath) romArgs.push(...(await stageOpenSprinterRom(mamePath, join(runDir, 'roms'), staged, path)));
     }
   }
+  if (config.bridgeLoad && !bridgeLoad)
+    throw launchFailed(
+      `bridgeLoad loads a DSS .EXE into the Sprinter; the ${config.machine} ${config.program ? 'loads its program itself' : 'session has no program'}: leave bridgeLoad out.`,
+    );
   const userRoms = rompathFolders(config.rompath).map((p) => resolve(cwd, p));
   await checkRomSet(mamePath, config.machine, userRoms, config.extraArgs);
   rompaths.push(...userRoms);
@@ -169,7 +180,7 @@ async function buildLaunch(
     MAMEBRIDGE_IDLE: 'stdin',
     ...(headless ? { SDL_VIDEODRIVER: 'dummy', SDL_AUDIODRIVER: 'dummy' } : {}),
   };
-  return { mamePath, args, env, cwd, runDir, loadedProgram, media: given };
+  return { mamePath, args, env, cwd, runDir, loadedProgram, bridgeLoad, media: given };
 }
 
 async function stageProgram(machine: string, program: string, romDir: string): Promise<void> {

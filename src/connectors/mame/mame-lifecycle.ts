@@ -2,7 +2,7 @@
  * Reset, reload and snapshots on MAME through the bridge's debugger console. A soft reset is scheduled and happens
  * once the CPU runs (breakpoints kept, no machine restart); a hard reset restarts the machine, which the bridge holds
  * at its first instruction again (its breakpoints put back under the same ids: the session re-arms them once). The
- * program is the machine's ROM (or the open ROM loads it), so a reload is a hard reset. `statesave`/`stateload` with
+ * program is the machine's ROM (or the open ROM loads it, or the debugger after the restart), so a reload is a hard reset. `statesave`/`stateload` with
  * an absolute path work at once while the CPU is stopped; the files live in MAME's private run folder only while
  * they are read or written (the session keeps the slot in the output folder).
  */
@@ -25,6 +25,8 @@ export class MameLifecycle implements TargetLifecycle {
     private readonly runDir: string,
     /** MAME checks its own header on load but says nothing when it refuses: its version and driver are checked first */
     readonly stateFormat: string,
+    /** after a hard reset, while held: what the launch did once the machine stood at entry (bridge-load.ts) */
+    private readonly afterRestart?: () => Promise<void>,
   ) {}
 
   async reset(kind: ResetKind): Promise<'runs' | 'held'> {
@@ -35,6 +37,7 @@ export class MameLifecycle implements TargetLifecycle {
       );
       await this.raw.console('hardreset');
       await started;
+      await this.afterRestart?.();
       return 'held';
     }
     // MAME resets softly once the CPU runs on, and the bridge says so ('reset', not hard): run until it has

@@ -17,7 +17,6 @@ import {
   type Register,
   type ScreenImage,
   type StopInfo,
-  type StopReason,
   type Target,
   type TargetBreakpoints,
   type TargetInfo,
@@ -35,6 +34,7 @@ import {
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
 import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-ops.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
+import { bridgeLoad } from './bridge-load.js';
 import { orderRegisters, reportedRegisters } from './registers.js';
 import { MAME_RAW_FEATURE, MameRawFeature } from './mame-raw.js';
 import { bankedCondition, pagedMemory } from './bank-pages.js';
@@ -50,23 +50,12 @@ import { MAX_TRANSFER } from '../../core/limits.js';
 import { checkMounted, mediaLoadFailure } from './media-check.js';
 import { unknownSystemMessage } from './unknown-system.js';
 import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
+import { num, StopTraps, toStopInfo } from './bridge-stops.js';
 
 const START_TIMEOUT_MS = 60_000;
 const EXIT_OP_TIMEOUT_MS = 2_000;
 /** Stepping over a long call or a long range takes emulated time: allow for it. */
 const RUN_CONTROL_TIMEOUT_MS = 15_000;
-
-const STOP_REASONS: Record<string, StopReason> = {
-  entry: 'entry',
-  breakpoint: 'breakpoint',
-  watchpoint: 'watchpoint',
-  goto: 'goto',
-  pause: 'pause',
-  step: 'step',
-  step_over: 'step',
-  step_out: 'step',
-  unknown: 'unknown',
-};
 
 export interface BreakpointInfo {
   id: number;
@@ -115,6 +104,7 @@ export class MameTarget implements Target {
   /** per MAME watchpoint id: its space address minus the address it was set at */
   private readonly watchShift = new Map<number, number>();
   private closing?: Promise<void>;
+  private readonly traps = new StopTraps();
 
   constructor(
     private readonly bridge: BridgeClient,
@@ -142,7 +132,9 @@ export class MameTarget implements Target {
     };
     const raw = new MameRawFeature(bridge, machine);
     const format = `mame/${String(hello.mame ?? 'unknown')}/${machine}`;
-    this.lifecycle = new MameLifecycle(raw, this.events, () => this.resume(), proc.launch.runDir, format);
+    const load = proc.launch.bridgeLoad;
+    const reload = load && (() => bridgeLoad(this, load.exe, load.options));
+    this.lifecycle = new MameLifecycle(raw, this.events, () => this.resume(), proc.launch.runDir, format, reload);
     this.features = new TargetFeatures()
       .provide(MAME_RAW_FEATURE, raw)
       .provide(DISASSEMBLER_FEATURE, new MameDisassembler(raw))
@@ -243,6 +235,13 @@ export class MameTarget implements Target {
     const when = bankedCondition(this.machine, offset, address.bank, condition);
     const { result } = await this.bridge.request('set_breakpoint', { address: offset, condition: when });
     return result.id;
+  }
+
+  /** A stop at `address` becomes an 'exception' stop saying `why` (from the registers at the stop). */
+  async trap(address: number, why: (registers: Register[]) => string): Promise<void> {
+    // a hard reset keeps the bridge's breakpoints, the trap among them
+    if (!this.traps.at(address))
+      this.traps.add(await this.setBreakpoint({ space: 'cpu', offset: address }), address, why);
   }
 
   async clearBreakpoint(id: number): Promise<void> {
@@ -368,6 +367,7 @@ export class MameTarget implements Target {
         stop.access.address -= this.watchShift.get(stop.watchpointId) ?? 0;
       this.state = 'stopped';
       this.stopRegisters = reportedRegisters(this.info.cpu, e.registers);
+      this.traps.apply(stop, this.stopRegisters);
       this.lastStop = stop;
       this.events.emit({ type: 'stopped', stop });
     } else if (e.event === 'machine_start') {
@@ -426,7 +426,12 @@ export async function launchMameTarget(
       checkMounted(launch.media, (await bridge.request('list_media')).result.images, config.machine);
     progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
     const options = { throttle: config.throttle };
-    return new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, options);
+    const target = new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, options);
+    if (launch.bridgeLoad) {
+      progress('booting the BIOS to load the program (bridgeLoad)');
+      await bridgeLoad(target, launch.bridgeLoad.exe, launch.bridgeLoad.options);
+    }
+    return target;
   } catch (err) {
     bridge.close();
     if (proc) await proc.stop(async () => {});
@@ -450,23 +455,6 @@ function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
     };
     tick();
   });
-}
-
-function toStopInfo(e: BridgeEvent): StopInfo {
-  const stop: StopInfo = { reason: STOP_REASONS[String(e.reason)] ?? 'unknown', pc: num(e.pc) ?? 0 };
-  if (typeof e.breakpoint === 'number') stop.breakpointId = e.breakpoint;
-  if (typeof e.watchpoint === 'number') stop.watchpointId = e.watchpoint;
-  if (Array.isArray(e.log) && e.log.length) stop.log = e.log.map(String);
-  if (e.pages && typeof e.pages === 'object') stop.pages = e.pages as Record<string, number>;
-  const a = e.access as Record<string, unknown> | undefined;
-  if (a && typeof a.pc === 'number' && typeof a.address === 'number') {
-    stop.access = { kind: String(a.kind), address: a.address, value: num(a.value) ?? 0, pc: a.pc };
-  }
-  return stop;
-}
-
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' ? v : undefined;
 }
 
 function checkInteger(v: unknown, what: string): void {

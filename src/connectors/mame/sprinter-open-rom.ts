@@ -27,11 +27,11 @@ function openRomPages(): { boot: Uint8Array; bios: Uint8Array } {
   return { boot: readFileSync(join(dir, 'boot.bin')), bios: readFileSync(join(dir, 'bios.bin')) };
 }
 
-/** Writes the open ROM set into `romDir`/sprinter; returns MAME's extra arguments for it. */
+/** Writes the open ROM set into `romDir`/sprinter (without `exe` it boots to a "no program" loop); returns MAME's extra arguments. */
 export async function stageOpenSprinterRom(
   mamePath: string,
   romDir: string,
-  exe: StagedExe,
+  exe: StagedExe | undefined,
   path: string,
 ): Promise<string[]> {
   const { boot, bios } = openRomPages();
