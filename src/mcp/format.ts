@@ -59,7 +59,6 @@ export function formatStop(status: SessionStatus) {
     ...(stop.watch ? { watch: stop.watch.map(formatWatchHit) } : {}),
     ...(stop.pages ? { pages: stop.pages } : {}),
     ...(stop.inPast ? { in_past: true } : {}),
-    ...(stop.why ? { why: stop.why } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import type { LaunchConfig } from '../../src/core/launch.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import { buildSprinterFixture, ownBiosFolder, type SprinterFixture } from '../support/sprinter-fixture.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
+import { stopSentence } from '../../src/mcp/format.js';
 
 let fx: SprinterFixture;
 let rompath: string;
@@ -51,6 +52,8 @@ test('without DSS: loaded at the boot point, stopped at main; its first DSS call
     assert.equal(stop.last_stop?.reason, 'exception');
     assert.equal(stop.pc, 0x0010);
     assert.match(stop.last_stop?.why ?? '', /^DSS call 0x5C \(PCHARS\) without DSS: the debugger loaded the program/);
+    // MCP's run-control summary leads with it
+    assert.match(stopSentence(await client.session.status()), /^DSS call 0x5C \(PCHARS\) without DSS.* Stopped in /);
     // the session lives on: the program's state is there to read
     assert.equal((await client.session.readVariable('total')).value, '0');
   } finally {

@@ -30,7 +30,7 @@ const startSession = (connectors: readonly Connector[]) =>
     description:
       // stopping at main is stopOnEntry's description
       'Start an emulator for a program; answers at once (poll session_status), or when ready with wait:true.',
-    unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*', 'history.*'],
+    unadvertised: [...USER_ONLY_LAUNCH_OPTIONS, 'dos.*', 'history.*', 'bridgeLoad'],
     openInput: true,
     input: {
       ...allLaunchOptions(connectors, true),
