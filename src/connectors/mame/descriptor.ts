@@ -33,7 +33,7 @@ export const mameConnector: ConnectorDescriptor = {
         dss: z.enum(['absent', 'present']).optional().describe('absent (default): a DSS call stops the program'),
       })
       .optional()
-      .describe('sprinter, own BIOS, no DSS disk: load the EXE at a boot point {bootAddress, bootFrames, dss}')
+      .describe('sprinter, own BIOS, no DSS disk: load the EXE at a boot point {bootAddress, bootFrames, dss}'),
   },
   launchJsonDefaults: { media: {}, headless: true },
   notInLaunchJson: ['extraArgs'],
