@@ -1,12 +1,13 @@
 /**
  * Memory over many sessions, as an agent farm uses one server: for each machine, N sessions started and stopped
  * through the MCP HTTP door (a new agent connection each, as farm agents come and go), with RSS and the JS heap
- * (after a full GC) printed after every 20. The figure is the growth after the first 20 (the caches' warm-up):
- * target <= 5 MB. Run after npm run build:
+ * (after a full GC), ArrayBuffers and the process's threads (a worker not ended would show) printed after every 20.
+ * The figure is the growth after the first 20 (the caches' warm-up), in MB and as a ratio to the RSS measured after
+ * those 20 in the same run: target <= 5 MB. Run after npm run build:
  *   node --expose-gc --import tsx bench/session-soak.bench.ts [sessions per machine, default 200] [machines…]
  * machines: c64 spectrum dos-native dos-wasm (default all).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionManager } from '../src/session/manager.js';
@@ -48,10 +49,28 @@ async function machines(): Promise<Machine[]> {
   return WANTED.length ? all.filter((m) => WANTED.includes(m.name)) : all;
 }
 
-function memory(): { rss: number; heap: number; external: number } {
+interface Row {
+  n: number;
+  rss: number;
+  heap: number;
+  external: number;
+  arrayBuffers: number;
+  threads: number;
+}
+
+function memory(n: number): Row {
   gc?.();
   const m = process.memoryUsage();
-  return { rss: m.rss / 2 ** 20, heap: m.heapUsed / 2 ** 20, external: m.external / 2 ** 20 };
+  const mb = (bytes: number) => bytes / 2 ** 20;
+  const threads = Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? NaN);
+  return {
+    n,
+    rss: mb(m.rss),
+    heap: mb(m.heapUsed),
+    external: mb(m.external),
+    arrayBuffers: mb(m.arrayBuffers),
+    threads,
+  };
 }
 
 async function main(): Promise<void> {
@@ -61,7 +80,8 @@ async function main(): Promise<void> {
   const server = await startHttpMcpServer({ manager, port: 0, outputDir, roots: () => ['/'], groups: TOOL_GROUPS });
   try {
     for (const m of await machines()) {
-      const rows: { n: number; rss: number; heap: number; external: number }[] = [];
+      const before = memory(0);
+      const rows: Row[] = [];
       const t0 = performance.now();
       for (let i = 1; i <= N; i++) {
         const agent = await connectHttpClient(server, `soak-${m.name}-${i}`);
@@ -70,21 +90,25 @@ async function main(): Promise<void> {
         // a client that leaves says so (DELETE); one that vanishes is closed after its grace (streamGoneMs)
         await (agent.transport as StreamableHTTPClientTransport).terminateSession();
         await agent.close();
-        if (i % STEP === 0) rows.push({ n: i, ...memory() });
+        if (i % STEP === 0) rows.push(memory(i));
       }
       const s = ((performance.now() - t0) / 1000).toFixed(0);
       console.log(`\n${m.name}: ${N} sessions in ${s} s`);
-      for (const r of rows)
+      for (const r of [before, ...rows])
         console.log(
           `  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB, ` +
-            `external ${r.external.toFixed(1)} MB`,
+            `external ${r.external.toFixed(1)} MB (ArrayBuffers ${r.arrayBuffers.toFixed(1)}), threads ${r.threads}`,
         );
       const first = rows[0];
       const last = rows.at(-1);
-      if (first && last && last !== first)
+      if (first && last && last !== first) {
+        const peak = Math.max(...rows.map((r) => r.rss));
         console.log(
-          `  growth after the first ${STEP}: RSS ${(last.rss - first.rss).toFixed(1)} MB, heap ${(last.heap - first.heap).toFixed(1)} MB (target <= 5 MB)`,
+          `  growth after the first ${STEP}: RSS ${(last.rss - first.rss).toFixed(1)} MB ` +
+            `(x${(last.rss / first.rss).toFixed(3)} of the RSS after ${STEP}; peak x${(peak / first.rss).toFixed(3)}), ` +
+            `heap ${(last.heap - first.heap).toFixed(1)} MB, threads ${first.threads} -> ${last.threads} (target <= 5 MB)`,
         );
+      }
     }
   } finally {
     await server.close();

@@ -24,6 +24,7 @@ import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import { CLEAR_SCREEN_COM, CLEAR_SCREEN_NAME, calibrationAutoexec } from './dosbox-conf.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
 import type { WasmReply, WasmRequest, WasmWorkerData } from './wasm-worker.js';
+import { compiledDosbox } from './wasm-module.js';
 
 export type WasmFlavour = 'dosbox' | 'dosbox-x';
 
@@ -96,7 +97,8 @@ export async function launchWasm(o: { flavour: WasmFlavour; program?: string; ar
     autoexec.push(`${name}${o.args ? ' ' + o.args : ''}`);
   }
   init.push({ dosboxConf: `[autoexec]\n${autoexec.join('\n')}\n`, jsdosConf: { version: PINNED_VERSION } });
-  const em = new WorkerEmulator(spawnWorker({ flavour: o.flavour, init, entry }), o.flavour);
+  const module = await compiledDosbox(entry, o.flavour);
+  const em = new WorkerEmulator(spawnWorker({ flavour: o.flavour, init, entry, module }), o.flavour);
   await em.ready();
   return em;
 }

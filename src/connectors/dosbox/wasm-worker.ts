@@ -25,6 +25,8 @@ export interface WasmWorkerData {
   init: unknown[];
   /** resolved entry of the "emulators" package (found by the parent) */
   entry: string;
+  /** the package's wasm, compiled once by the parent (wasm-module.ts) */
+  module: WebAssembly.Module;
 }
 
 export type WasmRequest =
@@ -51,8 +53,14 @@ interface CommandInterface {
   unmute(): void;
 }
 
+/** js-dos's loader of the Emscripten module (8.4.2): `emModule(Module)` instantiates it. */
+interface EmLoader {
+  emModule: (module: Record<string, unknown>) => Promise<unknown>;
+}
+
 interface Emulators {
   pathPrefix: string;
+  wasmModules(): Promise<{ dosbox(): Promise<EmLoader>; dosboxx(): Promise<EmLoader> }>;
   dosboxNode(init: unknown[]): Promise<CommandInterface>;
   dosboxXNode(init: unknown[]): Promise<CommandInterface>;
 }
@@ -70,9 +78,17 @@ async function start(port: NonNullable<typeof parentPort>, data: WasmWorkerData)
       readonly height: number,
     ) {}
   };
+  const usedParentModule = await instantiateFrom(g.emulators, data, (message) =>
+    port.postMessage({ type: 'failed', message } satisfies WasmReply),
+  );
   const ci = await (data.flavour === 'dosbox-x'
     ? g.emulators.dosboxXNode(data.init)
     : g.emulators.dosboxNode(data.init));
+  // a js-dos that compiles by itself would bring back the per-session compiler memory: refuse, do not drift
+  if (!usedParentModule())
+    throw new Error(
+      `did not take the compiled module (the npm package "emulators" in ${dirname(data.entry)} is not the pinned version)`,
+    );
   const heap = () => ci.transport.module.HEAPU8; // fetched per access: the heap may grow and detach old views
   ci.events().onExit(() => port.postMessage({ type: 'exited' } satisfies WasmReply));
   const reply = (id: number, value: unknown) =>
@@ -126,6 +142,38 @@ async function start(port: NonNullable<typeof parentPort>, data: WasmWorkerData)
     }
   });
   port.postMessage({ type: 'ready', heapSize: heap().length } satisfies WasmReply);
+}
+
+/**
+ * Emscripten's own hook (Module.instantiateWasm) given the parent's compiled
+ * module, so this worker instantiates it instead of compiling the file again.
+ */
+async function instantiateFrom(
+  emulators: Emulators,
+  data: WasmWorkerData,
+  fail: (message: string) => void,
+): Promise<() => boolean> {
+  let used = false;
+  const modules = await emulators.wasmModules();
+  const loader = await (data.flavour === 'dosbox-x' ? modules.dosboxx() : modules.dosbox());
+  if (typeof loader.emModule !== 'function')
+    throw new Error('found no Emscripten loader in the npm package "emulators" (not the pinned version)');
+  const make = loader.emModule;
+  loader.emModule = (em) => {
+    em.instantiateWasm = (
+      imports: WebAssembly.Imports,
+      done: (i: WebAssembly.Instance, m: WebAssembly.Module) => void,
+    ) => {
+      used = true;
+      WebAssembly.instantiate(data.module, imports).then(
+        (instance) => done(instance, data.module),
+        (err: Error) => fail(`could not instantiate the compiled module: ${err.message}`),
+      );
+      return {};
+    };
+    return make(em);
+  };
+  return () => used;
 }
 
 function answer(heap: () => Uint8Array, m: Extract<WasmRequest, { op: 'read' | 'write' | 'size' }>): unknown {
