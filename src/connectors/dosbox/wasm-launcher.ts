@@ -24,9 +24,9 @@ import { MAX_PROGRAM_BYTES, readRegularFile } from '../../core/files.js';
 import { CLEAR_SCREEN_COM, CLEAR_SCREEN_NAME, calibrationAutoexec } from './dosbox-conf.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
 import type { WasmReply, WasmRequest, WasmWorkerData } from './wasm-worker.js';
-import { compiledDosbox } from './wasm-module.js';
+import { compiledDosbox, type WasmFlavour } from './wasm-module.js';
 
-export type WasmFlavour = 'dosbox' | 'dosbox-x';
+export type { WasmFlavour };
 
 /** The package name, in a variable so bundlers leave it to run time. */
 const PACKAGE = 'emulators';

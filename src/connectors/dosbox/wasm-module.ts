@@ -9,7 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { launchFailed } from '../../core/errors.js';
-import type { WasmFlavour } from './wasm-launcher.js';
+
+export type WasmFlavour = 'dosbox' | 'dosbox-x';
 
 const WASM_FILE: Record<WasmFlavour, string> = { dosbox: 'wdosbox.wasm', 'dosbox-x': 'wdosbox-x.wasm' };
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
