@@ -8,6 +8,7 @@ import { registerValue } from './unwind/frames.js';
 import { unwindZ80Sdcc } from './unwind/z80-sdcc.js';
 import { unwind6502Cc65 } from './unwind/6502-cc65.js';
 import { VariableReader, type ReadCpu } from './variables.js';
+import { RegisterOwners } from './register-owners.js';
 import { ReadReplay } from './read-replay.js';
 import { compileExpression, locateLvalue, type ExprMachine } from '../debuginfo/expr/index.js';
 import { typeName } from '../debuginfo/values.js';
@@ -40,6 +41,7 @@ export class Inspector {
   private cached?: Promise<{ frames: RawFrame[]; regs: Register[] }>;
   private readonly replay = new ReadReplay();
   private readonly readMemory: ReadCpu = (offset, length) => this.readCpu(offset, length);
+  private readonly owners?: RegisterOwners;
 
   constructor(
     private readonly target: Target,
@@ -47,7 +49,9 @@ export class Inspector {
     private readonly paths: SourcePaths,
     /** the run facet's registers, refused by the session when the target has none */
     private readonly registers: () => Promise<Register[]>,
-  ) {}
+  ) {
+    if (index && RegisterOwners.applies(index)) this.owners = new RegisterOwners(index, paths);
+  }
 
   invalidate(): void {
     this.cached = undefined;
@@ -131,7 +135,17 @@ export class Inspector {
     const frame = this.frame(frames, frameIndex);
     const reader = this.reader(regs);
     const scope = reader.scope(frame);
-    return planAssignment(this.index!, scope, reader.machine(frame), expression, value, frame.registersValid);
+    const plan = await planAssignment(
+      this.index!,
+      scope,
+      reader.machine(frame),
+      expression,
+      value,
+      frame.registersValid,
+    );
+    // a register variable's register may hold another variable here: reading it first refuses that with the reason
+    if ('registers' in plan) await reader.evaluate(expression, frame);
+    return plan;
   }
 
   /** The memory object a C lvalue names in a frame (data breakpoints): its address, size and C type. */
@@ -203,7 +217,8 @@ export class Inspector {
   private reader(regs: Register[], read = this.readMemory): VariableReader {
     if (!this.index)
       throw badDebugInfo('This session has no debug info, so there are no C variables; load a program with its .cdb.');
-    return new VariableReader(this.index, read, regs);
+    const owners = this.owners;
+    return new VariableReader(this.index, read, regs, owners && ((fn) => owners.check(fn, read)));
   }
 
   private frame(frames: RawFrame[], index: number): RawFrame {

@@ -1,5 +1,5 @@
 import { notFound } from '../core/errors.js';
-import type { CType, Variable } from '../debuginfo/model.js';
+import type { CType, FunctionInfo, Variable } from '../debuginfo/model.js';
 import type { DebugIndex } from '../debuginfo/index.js';
 import { decodeValue, sizeOf, typeName } from '../debuginfo/values.js';
 import { evaluateExpression, scopeAt } from '../debuginfo/expr/index.js';
@@ -9,6 +9,7 @@ import type { Register } from '../core/target.js';
 import type { RawFrame } from './unwind/frames.js';
 import { registerValue } from './unwind/frames.js';
 import type { VariableValue } from './types.js';
+import type { OwnerCheck } from './z80-owners.js';
 
 export type ReadCpu = (offset: number, length: number) => Promise<Uint8Array>;
 
@@ -17,10 +18,15 @@ const MAX_VARIABLE_BYTES = 4096;
 
 /** Reads C variables and evaluates C expressions of one frame from memory and registers. */
 export class VariableReader {
+  /** each function's check once per reader (a reader lives for one stop) */
+  private readonly checks = new Map<FunctionInfo, Promise<OwnerCheck>>();
+
   constructor(
     private readonly index: DebugIndex,
     private readonly read: ReadCpu,
     private readonly regs: Register[],
+    /** which variable each register holds where (register-owners.ts); without it the debug info's word is taken */
+    private readonly owners?: (fn: FunctionInfo) => Promise<OwnerCheck>,
   ) {}
 
   async locals(frame: RawFrame): Promise<VariableValue[]> {
@@ -63,7 +69,7 @@ export class VariableReader {
   }
 
   /** Where `v` is in `frame`: an address, register bytes, or why it cannot be read. */
-  locate(v: Variable, frame?: RawFrame): Location {
+  async locate(v: Variable, frame?: RawFrame): Promise<Location> {
     const s = v.storage;
     switch (s.kind) {
       case 'static':
@@ -75,10 +81,18 @@ export class VariableReader {
         return { kind: 'memory', address: (base + s.offset) & 0xffff };
       }
       case 'register': {
-        if (frame && !frame.registersValid) return savedAcrossCall(s.registers, frame);
-        const bytes = registerBytes(s.registers, this.regs);
+        // a caller's frame: what it saved around its call, then whether that was this variable
+        const saved = frame && !frame.registersValid ? savedAcrossCall(s.registers, frame) : undefined;
+        if (saved?.kind === 'unavailable') return saved;
+        const fn = frame && this.owners && this.index.functionAt(frame.pc);
+        const owned = fn ? (await this.ownerCheck(fn))(v, frame.pc, !!saved) : { registers: s.registers };
+        if ('reason' in owned) return { kind: 'unavailable', reason: owned.reason };
+        if (saved)
+          return owned.registers.join() === s.registers.join() ? saved : savedAcrossCall(owned.registers, frame!);
+        const registers = owned.registers;
+        const bytes = registerBytes(registers, this.regs);
         if (!bytes)
-          return { kind: 'unavailable', reason: `register ${s.registers.join(':')} not reported by the emulator` };
+          return { kind: 'unavailable', reason: `register ${registers.join(':')} not reported by the emulator` };
         return { kind: 'value', bytes };
       }
       case 'stack':
@@ -88,6 +102,12 @@ export class VariableReader {
     }
   }
 
+  private ownerCheck(fn: FunctionInfo): Promise<OwnerCheck> {
+    let check = this.checks.get(fn);
+    if (!check) this.checks.set(fn, (check = this.owners!(fn)));
+    return check;
+  }
+
   /** An array larger than MAX_VARIABLE_BYTES shows its first elements and says so; other large objects say why not. */
   async value(v: Variable, frame?: RawFrame): Promise<VariableValue> {
     const full = sizeOf(v.type);
@@ -95,7 +115,7 @@ export class VariableReader {
     if (!type)
       return unavailable(v, `${full} bytes, more than the ${MAX_VARIABLE_BYTES} a variable shows; read it as memory`);
     const size = sizeOf(type);
-    const loc = this.locate(v, frame);
+    const loc = await this.locate(v, frame);
     if (loc.kind === 'unavailable') return unavailable(v, loc.reason);
     const value =
       loc.kind === 'value'
