@@ -115,6 +115,12 @@ test(
       });
       t.diagnostic(`after Pause: ${paused.state}, ${paused.control}`);
       assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no dialog');
+      // the shot waits for the Variables view's scopes (it was taken before they came); Locals stays empty here:
+      // main's only local, `c`, is declared in a block, and cc65's .dbg has no record of block-scoped locals
+      await waitUntil('the scopes in the Variables view', 30_000, async () => {
+        const rows = await page!.locator('.debug-variables .monaco-list-row').allInnerTexts();
+        return rows.some((r) => r.includes('Globals')) ? rows : undefined;
+      });
       await page.screenshot({ path: join(OUT, '3-paused-no-dialog.png') });
 
       // the screen right at a stop: a breakpoint on the line after the program prints a key (the same frame, so the
