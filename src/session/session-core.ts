@@ -109,7 +109,9 @@ export abstract class SessionCore {
     this.clients = new ClientRegistry(leaseMs, clock);
     this.lease = new ControlLease(leaseMs, clock, (holder) => this.leaseLapsed(holder));
     const cwd = config.cwd ?? process.cwd();
-    const roots = [cwd, ...(config.debugInfo ? [dirname(resolve(cwd, config.debugInfo))] : [])];
+    // the debug info found beside the program names its sources from there too
+    const beside = [config.debugInfo, config.program].filter((f): f is string => !!f);
+    const roots = [cwd, ...beside.map((f) => dirname(resolve(cwd, f)))];
     this.paths = new SourcePaths(roots);
   }
 

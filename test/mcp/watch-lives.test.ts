@@ -83,6 +83,33 @@ for (const [name, build, launch] of MACHINES)
       }
     });
 
+    if (name === 'spectrum')
+      test("two locals in one register: each shown only where the register holds it, never the other's value", async () => {
+        const fx = await build();
+        const session_id = await start(fx);
+        const localsAt = async (marker: string) => {
+          const bp = await d.call('set_breakpoint', { session_id, file: 'lives.c', line: lineOf(fx, marker) });
+          const r = await d.call('resume', { session_id, wait: true, timeout_ms: 30_000 });
+          assert.equal(r.stop?.reason, 'breakpoint', JSON.stringify(r));
+          await d.call('clear_breakpoint', { session_id, id: bp.breakpoint.id });
+          const vars = (await d.call('list_variables', { session_id })).variables as { name: string; value: string }[];
+          return Object.fromEntries(vars.map((v) => [v.name, v.value]));
+        };
+        try {
+          // cell_at(1, 2): row arrives in A, col in L; cell = row * 8 + col goes into C
+          const def = await localsAt('cell_def');
+          assert.deepEqual([num(def.row), num(def.col)], ['1', '2'], JSON.stringify(def));
+          assert.match(def.cell, /^<not available here: C holds another value>$/);
+          const use = await localsAt('cell_use');
+          assert.deepEqual([num(use.cell), num(use.col)], ['10', '2'], JSON.stringify(use));
+          assert.match(use.row, /^<not available here: C holds cell>$/, 'row is not shown with cell’s 10');
+          const err = await d.fail('evaluate', { session_id, expression: 'row + 1' });
+          assert.match(err.message, /`row` is not available here: C holds cell/);
+        } finally {
+          await d.call('stop_session', { session_id });
+        }
+      });
+
     test('a change watch (by C name, and by address) passes over a write of the same value', async () => {
       const fx = await build();
       const session_id = await start(fx);

@@ -74,7 +74,10 @@ export class Evaluator {
     switch (t.k) {
       case 'var': {
         const loc = await this.machine.locate(t.variable);
-        if (loc.kind === 'unavailable') this.fail(t.at, `\`${t.variable.name}\` is not available here: ${loc.reason}`);
+        if (loc.kind === 'unavailable') {
+          const why = loc.reason.startsWith('not available here') ? loc.reason : `not available here: ${loc.reason}`;
+          this.fail(t.at, `\`${t.variable.name}\` is ${why}`);
+        }
         return loc;
       }
       case 'deref': {
