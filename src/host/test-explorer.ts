@@ -47,6 +47,8 @@ export function registerTestExplorer(context: vscode.ExtensionContext, machines:
     }
   };
   ctrl.resolveHandler = async (item) => (item ? resolveProject(item) : discover());
+  // the projects at once (a bounded walk): Run All works before the Test Explorer was opened
+  void discover().catch(() => undefined);
   ctrl.refreshHandler = async () => {
     await discover();
     for (const [, project] of ctrl.items) await resolveProject(project);
