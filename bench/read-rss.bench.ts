@@ -8,7 +8,7 @@
  */
 import { buildC64Fixture } from '../test/support/c64-fixture.js';
 import { call, connectHttpClient } from '../test/mcp/mcp-helpers.js';
-import { startServe } from './serve-process.js';
+import { runBench, startServe } from './serve-process.js';
 
 const N = Number(process.argv[2] ?? 2000);
 const WINDOW = 200;
@@ -51,10 +51,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

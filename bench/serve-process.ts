@@ -17,12 +17,12 @@ export interface ServeProcess {
   close(): Promise<void>;
 }
 
-export async function startServe(cwd: string): Promise<ServeProcess> {
+export async function startServe(cwd: string, extraArgs: string[] = []): Promise<ServeProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-serve-'));
   const tokenFile = join(dir, 'token');
   const child: ChildProcess = spawn(
     process.execPath,
-    [join(REPO_ROOT, 'dist', 'cli.js'), 'serve', '--token-file', tokenFile, '--out', dir],
+    [join(REPO_ROOT, 'dist', 'cli.js'), 'serve', '--token-file', tokenFile, '--out', dir, ...extraArgs],
     { cwd, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
@@ -46,4 +46,15 @@ export async function startServe(cwd: string): Promise<ServeProcess> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs a bench's main and exits (0, or 1 with the error): the SDK clients' sockets would keep the process up. */
+export function runBench(main: () => Promise<unknown>): void {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

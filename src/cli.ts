@@ -40,6 +40,7 @@ Commands:
             --overwrite      replace an existing token file
             --out DIR        folder for relative screenshot paths
             --profile P      tool groups visible at start (default ${DEFAULT_PROFILE}); per connection: <url>?profile=P
+            --max-mcp-sessions N  MCP sessions at once (default 32; past it an idle one is closed, else refused)
   Both mcp and serve: agents read, write and load files only inside the current folder, --out
   and the roots their client declares:
             --root DIR       one more folder agents may use (repeatable)
@@ -75,6 +76,7 @@ const OPTIONS = {
   port: { type: 'string' },
   'dap-port': { type: 'string' },
   'token-file': { type: 'string' },
+  'max-mcp-sessions': { type: 'string' },
   out: { type: 'string' },
   profile: { type: 'string' },
   machine: { type: 'string' },
@@ -94,6 +96,15 @@ const OPTIONS = {
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
 class UsageError extends Error {}
+
+/** A positive count, or undefined when not given (the default applies). */
+function countOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000)
+    throw new UsageError(`--${name} must be a count (1-10000), not "${value}".`);
+  return n;
+}
 
 function portOption(value: string | undefined, name: string): number {
   if (value === undefined) return 0;
@@ -189,6 +200,7 @@ async function commandServe(values: Values): Promise<void> {
     launchPolicy: launchPolicyOption(values),
     profile: profileOption(values.profile),
     groups: TOOL_GROUPS,
+    maxSessions: countOption(values['max-mcp-sessions'], 'max-mcp-sessions'),
   });
   const dap = await serveDap(manager, dapPort, { token, chooseView });
   process.stdout.write(

@@ -46,7 +46,7 @@ export interface HttpMcpOptions {
    * (default: the lease time): its client went (a killed client's stream ends; a live one reopens it at once)
    */
   streamGoneMs?: number;
-  /** authenticated TCP connections at once; a request on one more is refused (default 128) */
+  /** authenticated TCP connections at once; a request on one more is refused (default 128, or 4 per MCP session) */
   maxConnections?: number;
   /** connections that sent no authenticated request yet: at most this many (the oldest closed; default 16) */
   maxUnauthenticated?: number;
@@ -131,7 +131,8 @@ export async function startHttpMcpServer(opts: HttpMcpOptions): Promise<HttpMcpS
   const sessions = new Map<string, Entry>();
   const evictIdleMs = opts.manager.leaseMs;
   const budget = new ConnectionBudget({
-    maxAuthenticated: opts.maxConnections ?? 128,
+    // each MCP session holds its event stream and a few POSTs at once: 50 agents needed ~150
+    maxAuthenticated: opts.maxConnections ?? Math.max(128, 4 * maxSessions),
     maxUnauthenticated: opts.maxUnauthenticated ?? 16,
     unauthenticatedMs: opts.unauthenticatedMs ?? 5000,
   });

@@ -184,7 +184,7 @@ export const launchTarget = jsonTarget('launch-arguments', launchSeeds, (v) => {
 });
 
 /** The replies and events a VICE session sees, as the (byte-faithful) built-in monitor encodes them. */
-function viceSeeds(): Buffer[] {
+export function viceSeeds(): Buffer[] {
   const regs = [
     { id: 3, value: 0x080d },
     { id: 0, value: 1 },
@@ -245,7 +245,7 @@ function viceSeeds(): Buffer[] {
 }
 
 /** Mostly a consistent header with a mutated body (the decoders' inputs); sometimes raw byte edits. */
-function mutateFrame(r: Rng, seeds: readonly Buffer[]): Buffer {
+export function mutateFrame(r: Rng, seeds: readonly Buffer[]): Buffer {
   const seed = pick(r, seeds);
   if (r() < 0.25) return mutateBytes(r, seed, seeds, 4096);
   const body = mutateBytes(r, seed.subarray(RESPONSE_HEADER), seeds, 4096);
