@@ -56,8 +56,9 @@ export abstract class SessionLifecycle extends SessionStops {
 
   /** The machine's state as a snapshot file's bytes (stopped CPU, the lease). */
   async saveState(clientId: string, opts?: MutationOptions): Promise<Uint8Array> {
-    this.requireMutation(clientId, opts, 'stopped');
+    // a machine that can never snapshot says so, not "pause it first" (DOSBox cannot pause either)
     const life = this.snapshots();
+    this.requireMutation(clientId, opts, 'stopped');
     const payload = await life.saveState!();
     const { machine, emulator, program } = this.config;
     return encodeSnapshot({ machine, emulator, program, format: life.stateFormat!, pc: this.lastStop?.pc }, payload);
@@ -65,8 +66,9 @@ export abstract class SessionLifecycle extends SessionStops {
 
   /** Puts a snapshot back (checked whole first), re-arms the breakpoints once, bumps the generation. */
   async loadState(clientId: string, file: Uint8Array, opts?: MutationOptions): Promise<void> {
-    this.requireMutation(clientId, opts, 'stopped');
+    // a machine that can never snapshot says so, not "pause it first" (DOSBox cannot pause either)
     const life = this.snapshots();
+    this.requireMutation(clientId, opts, 'stopped');
     const { machine, emulator } = this.config;
     const { payload } = decodeSnapshot(file, { machine, emulator, format: life.stateFormat! });
     await this.breakpoints.settled();

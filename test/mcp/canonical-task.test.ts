@@ -195,6 +195,17 @@ for (const over of TRANSPORTS)
         ['set_breakpoint', { address: base + ke.labels.mainloop }],
       ] as const)
         assert.match((await callExpectingError(agent, tool, args, 'unsupported')).message, /never stops/, tool);
+      // nor can DOSBox be reset or snapshotted from outside: a typed refusal saying what to do instead
+      await call(agent, 'load_tool_group', { group: 'state' });
+      for (const [tool, args] of [
+        ['reset', { kind: 'hard' }],
+        ['save_state', { slot: 'one' }],
+      ] as const)
+        assert.match(
+          (await callExpectingError(agent, tool, args, 'unsupported')).message,
+          /DOSBox offers no reset or save state.*stop_session and start it again/,
+          tool,
+        );
       await call(agent, 'stop_session', {});
     });
   });
