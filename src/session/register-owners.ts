@@ -1,8 +1,8 @@
 /**
  * The register-ownership checks (z80-owners.ts) of the functions a stop
  * looks at, from the code in the machine's memory and the C source lines.
- * A function is analysed again only when its bytes changed; its callees'
- * bytes are read once, when it is first analysed.
+ * A function's bytes (and its callees') are read once, when it is first
+ * analysed: SDCC programs do not rewrite their code.
  */
 import { readFileSync } from 'node:fs';
 import type { DebugIndex } from '../debuginfo/index.js';
@@ -17,7 +17,7 @@ import { calleeCleanup, registerOwners, type OwnerCheck } from './z80-owners.js'
 const MAX_FUNCTION_BYTES = 16384;
 
 export class RegisterOwners {
-  private readonly analysed = new Map<FunctionInfo, { code: Uint8Array; check: OwnerCheck }>();
+  private readonly analysed = new Map<FunctionInfo, { check: OwnerCheck }>();
   private readonly sourceLines = new Map<string, string[] | undefined>();
   private readonly assigned = new Map<string, Set<string>>();
 
@@ -35,16 +35,17 @@ export class RegisterOwners {
     const size = fn.end - fn.start + 1;
     if (size <= 0 || size > MAX_FUNCTION_BYTES)
       return () => ({ reason: `not available here: ${fn.name} is too long to follow` });
-    const code = await read(fn.start, size);
+    // the program's code is read once: a stop (and a breakpoint condition at each hit) costs no extra round trip
     const old = this.analysed.get(fn);
-    if (old && equal(old.code, code)) return old.check;
+    if (old) return old.check;
+    const code = await read(fn.start, size);
     const cleanups = await this.cleanups(fn, code, read);
     const check = registerOwners(fn, code, {
       lineAt: (address) => this.index.lineAt(address),
       assigned: (file, line) => this.assignedIn(file, line),
       cleanup: (target) => cleanups.get(target) ?? 0,
     });
-    this.analysed.set(fn, { code, check });
+    this.analysed.set(fn, { check });
     return check;
   }
 
@@ -83,8 +84,4 @@ export class RegisterOwners {
     }
     return this.sourceLines.get(file);
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
