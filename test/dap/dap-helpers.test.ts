@@ -79,11 +79,16 @@ test('launch args: every schema attribute is read, and the session is always ask
     CONNECTORS,
   ).config;
   assert.equal(builtinConfig.drive8, 'disk.d64');
+  const sprinterConfig = parseLaunchArgs(
+    { machine: 'sprinter', program: 'A.EXE', rompath: 'roms', bridgeLoad: { bootAddress: 0x40, dss: 'absent' } },
+    CONNECTORS,
+  ).config;
+  assert.deepEqual(sprinterConfig.bridgeLoad, { bootAddress: 0x40, dss: 'absent' });
   // dapToken is read by serve's gate (src/dap/dap-gate.ts) before the adapter sees the request
   const adapterKeys = (props: object) => Object.keys(props).filter((k) => k !== DAP_TOKEN_ATTRIBUTE);
   for (const key of adapterKeys(launchAttributes(CONNECTORS).properties))
     assert.ok(
-      key in config || key in dosConfig || key in viceConfig || key in builtinConfig,
+      key in config || key in dosConfig || key in viceConfig || key in builtinConfig || key in sprinterConfig,
       `schema attribute ${key} is not passed on`,
     );
   assert.deepEqual(
