@@ -1,4 +1,5 @@
-// reset {soft|hard|reload}, save_state and load_state, live on the built-in C64 and real MAME (spectrum), with three
+// reset {soft|hard|reload}, save_state and load_state, live on the built-in C64 and real MAME (spectrum; sprinter
+// snapshots on MAME 0.276), with three
 // line breakpoints: after every reset, reload and snapshot load the emulator holds exactly one arm per listed
 // breakpoint (VICE checkpoints / MAME bplist) and each fires once, naming exactly its own id. A loaded snapshot gives
 // back the saved registers and the SHA-256 of all 64 KiB; slot names that could leave the output folder, a damaged
@@ -9,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildC64Fixture } from '../support/c64-fixture.js';
 import { buildZxFixture } from '../support/zx-fixture.js';
+import { buildSprinterFixture } from '../support/sprinter-fixture.js';
 import { ToolDriver } from '../support/dos-fixture.js';
 
 const d = new ToolDriver();
@@ -152,6 +154,31 @@ test('spectrum (MAME): reset soft/hard/reload keep 3 breakpoints armed once; a s
 
     await snapshotRoundTrip(session_id, 'zx', ids, () => bplistUnderLease(session_id, bplist));
     await refusals(session_id, 'zx', join(d.outputDir, 'snapshots', 'c64.rdsnap'));
+  } finally {
+    await d.call('stop_session', { session_id });
+  }
+});
+
+test('sprinter (MAME 0.276, open ROM): a snapshot gives the banked machine back, breakpoints armed once', async () => {
+  const fx = await buildSprinterFixture();
+  const started = await d.call('start_session', {
+    machine: 'sprinter',
+    program: fx.exe,
+    debugInfo: fx.cdb,
+    wait: true,
+  });
+  const session_id = started.session_id as string;
+  try {
+    const ids = await setBreakpoints(session_id, [fx.markers.loop, fx.markers.square]);
+    await firesOnceEach(session_id, ids.slice(0, 1), 'the first turn');
+    const bplist = async () => {
+      const { lines } = await d.call<{ lines: string[] }>('debugger_command', { session_id, command: 'bplist' });
+      return lines.filter((l) => /^\s*[0-9A-Fa-f]+\s*D?\s*@/.test(l)).length;
+    };
+    await snapshotRoundTrip(session_id, 'spr', ids, () => bplistUnderLease(session_id, bplist));
+    // the square the program computes after the load is the one it computed before it
+    assert.equal((await d.call('evaluate', { session_id, expression: 'n' })).result.value, '1');
+    await refusals(session_id, 'spr', join(d.outputDir, 'snapshots', 'zx.rdsnap'));
   } finally {
     await d.call('stop_session', { session_id });
   }
