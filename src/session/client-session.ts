@@ -7,7 +7,7 @@
  */
 import { RetroError, targetLost, notFound, timedOut } from '../core/errors.js';
 import type { Address, FeatureKey, TypedKeys } from '../core/target.js';
-import type { SessionWatchSpec } from './types.js';
+import type { SessionWatchSpec, SnapshotSource } from './types.js';
 import type { KeyStroke } from '../core/keys.js';
 import type {
   BreakpointExtras,
@@ -43,7 +43,7 @@ export interface ClientEngine {
   stepOut(clientId: string, opts?: MutationOptions): Promise<void>;
   reset(clientId: string, kind: RestartKind, opts?: MutationOptions): Promise<void>;
   saveState(clientId: string, opts?: MutationOptions): Promise<Uint8Array>;
-  loadState(clientId: string, file: Uint8Array, opts?: MutationOptions): Promise<void>;
+  loadState(clientId: string, file: SnapshotSource, opts?: MutationOptions): Promise<void>;
   setLineBreakpoint(
     clientId: string,
     file: string,
@@ -306,7 +306,7 @@ export class ClientHandle implements ClientSession {
     return this.engine.saveState(this.live(), opts);
   }
 
-  async loadState(file: Uint8Array, opts?: MutationOptions): Promise<void> {
+  async loadState(file: SnapshotSource, opts?: MutationOptions): Promise<void> {
     return this.engine.loadState(this.live(), file, opts);
   }
 

@@ -8,7 +8,7 @@ import { unsupported } from '../core/errors.js';
 import type { StopInfo, TargetLifecycle } from '../core/target.js';
 import { SessionStops } from './session-stops.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot-file.js';
-import type { MutationOptions, RestartKind } from './types.js';
+import type { MutationOptions, RestartKind, SnapshotSource } from './types.js';
 
 /** How long a reloaded program may take from its start to main (as at boot). */
 const RELOAD_TO_MAIN_MS = 60_000;
@@ -65,10 +65,12 @@ export abstract class SessionLifecycle extends SessionStops {
   }
 
   /** Puts a snapshot back (checked whole first), re-arms the breakpoints once, bumps the generation. */
-  async loadState(clientId: string, file: Uint8Array, opts?: MutationOptions): Promise<void> {
-    // a machine that can never snapshot says so, not "pause it first" (DOSBox cannot pause either)
+  async loadState(clientId: string, source: SnapshotSource, opts?: MutationOptions): Promise<void> {
+    // a machine that can never snapshot says so, not "pause it first" (DOSBox cannot pause either), nor that a slot
+    // file is missing: the file is read only once the machine could take it
     const life = this.snapshots();
     this.requireMutation(clientId, opts, 'stopped');
+    const file = typeof source === 'function' ? await source() : source;
     const { machine, emulator } = this.config;
     const { payload } = decodeSnapshot(file, { machine, emulator, format: life.stateFormat! });
     await this.breakpoints.settled();

@@ -102,7 +102,7 @@ export interface ClientSession {
   /** the machine's state as a snapshot file's bytes (stopped CPU) */
   saveState(opts?: MutationOptions): Promise<Uint8Array>;
   /** a snapshot file's bytes put back whole (or refused with nothing changed); bumps the generation */
-  loadState(file: Uint8Array, opts?: MutationOptions): Promise<void>;
+  loadState(file: SnapshotSource, opts?: MutationOptions): Promise<void>;
   writeMemory(address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void>;
   /** Set Value on a C lvalue (`x`, `p->y`, `arr[3]`) in a frame: range-checked by its type, never into code. */
   setExpression(expression: string, value: string, frameIndex?: number, opts?: MutationOptions): Promise<VariableValue>;
@@ -122,6 +122,8 @@ export interface ClientSession {
 }
 
 export type RestartKind = 'soft' | 'hard' | 'reload';
+/** A snapshot file's bytes, or how to read them once the session has checked it could load them. */
+export type SnapshotSource = Uint8Array | (() => Promise<Uint8Array>);
 
 /** Who joins a session, and how its handle keeps itself alive. */
 export interface ClientStarter extends ClientOptions {

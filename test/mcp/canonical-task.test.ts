@@ -200,6 +200,7 @@ for (const over of TRANSPORTS)
       for (const [tool, args] of [
         ['reset', { kind: 'hard' }],
         ['save_state', { slot: 'one' }],
+        ['load_state', { slot: 'never-saved' }], // unsupported, not a missing file: DOSBox could take none
       ] as const)
         assert.match(
           (await callExpectingError(agent, tool, args, 'unsupported')).message,

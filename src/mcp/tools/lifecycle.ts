@@ -88,12 +88,10 @@ const loadState = defineTool({
   output: runOutput,
   annotations: RESETS,
   async run(args, ctx) {
-    // a missing slot is not_found, naming the file
-    const { data } = await readToolFile(ctx, resolveOutputPath(ctx.outputDir, slotFile(args.slot)), {
-      maxBytes: MAX_SNAPSHOT_FILE,
-      what: 'snapshot',
-    });
-    return runControl(ctx, { ...args, wait: true, timeout_ms: DEFAULT_WAIT_MS }, (c, o) => c.loadState(data, o));
+    const path = resolveOutputPath(ctx.outputDir, slotFile(args.slot));
+    // read once the session could load it: a missing slot is not_found naming the file, on a machine that has snapshots
+    const read = async () => (await readToolFile(ctx, path, { maxBytes: MAX_SNAPSHOT_FILE, what: 'snapshot' })).data;
+    return runControl(ctx, { ...args, wait: true, timeout_ms: DEFAULT_WAIT_MS }, (c, o) => c.loadState(read, o));
   },
 });
 
