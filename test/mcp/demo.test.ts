@@ -33,7 +33,9 @@ test('the demo builds, stops in the loop, prints stack and variables, saves a sc
   assert.match(run.stdout, /Stopped at main at demo\.c:\d+/);
   assert.match(run.stdout, new RegExp(`Hit the breakpoint: paint_row at demo\\.c:${paintLine}\\b`));
   assert.match(run.stdout, new RegExp(`#0 paint_row at demo\\.c:${paintLine}\\n\\s+#1 main at demo\\.c:\\d+`));
-  assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned char row = 0/);
+  // row 0's cells start at 0x5800; `row` itself is dead by the loop (its register B holds i): said so, not misread
+  assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned char \* cell = 0x5800\n/);
+  assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned char row = <not available here: B holds i>\n/);
   assert.match(run.stdout, /Globals:\n(\s+.+\n)*\s+unsigned int passes = 0/);
   const passes = Number(/after (\d+) passes/.exec(run.stdout)?.[1]);
   assert.ok(passes > 0, 'the program ran between the breakpoint and the pause');
@@ -55,6 +57,8 @@ test('the Sprinter demo: a DSS program on the open ROM stops in show_pass, print
   assert.match(run.stdout, new RegExp(`#0 show_pass at demo\\.c:${paintLine}\\n\\s+#1 main at demo\\.c:\\d+`));
   // the first pass: width 1, the loop's first turn (its register local), nothing counted yet
   assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned char width = 1\n/);
+  // `pass` came in HL and went to put_number: HL holds other values by the bar's loop
+  assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned int pass = <not available here: L holds another value>\n/);
   assert.match(run.stdout, /Locals:\n(\s+.+\n)*\s+unsigned char i = 0 /);
   assert.match(run.stdout, /Globals:\n(\s+.+\n)*\s+unsigned int passes = 0/);
   const passes = Number(/after (\d+) passes/.exec(run.stdout)?.[1]);
