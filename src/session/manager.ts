@@ -37,6 +37,8 @@ export interface SessionManagerOptions {
 /** Owns the sessions of one process and boots them. */
 export class SessionManager implements SessionManagerApi {
   private readonly sessions: Session[] = [];
+  /** each ended session's drop timer, cleared when it goes earlier (more than MAX_ENDED ended) */
+  private readonly dropTimers = new Map<string, NodeJS.Timeout>();
   private readonly listeners = new Set<() => void>();
   /** sessions still starting: closeAll waits for them, so no emulator outlives its manager */
   private readonly boots = new Set<Promise<void>>();
@@ -129,7 +131,7 @@ export class SessionManager implements SessionManagerApi {
   private ended(session: Session): void {
     void this.workDirs.release(session.id);
     const id = session.id;
-    setTimeout(() => this.dropId(id), this.endedKeepMs).unref();
+    this.dropTimers.set(id, setTimeout(() => this.dropId(id), this.endedKeepMs).unref());
     const ended = this.sessions.filter((s) => s.statusPhase() === 'exited' || s.statusPhase() === 'failed');
     for (const old of ended.slice(0, Math.max(0, ended.length - MAX_ENDED))) this.drop(old);
   }
@@ -142,6 +144,8 @@ export class SessionManager implements SessionManagerApi {
   private drop(session: Session): void {
     const at = this.sessions.indexOf(session);
     if (at < 0) return;
+    clearTimeout(this.dropTimers.get(session.id));
+    this.dropTimers.delete(session.id);
     this.sessions.splice(at, 1);
     this.changed();
   }

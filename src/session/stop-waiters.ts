@@ -4,6 +4,8 @@ import type { StopInfo } from '../core/target.js';
 interface Waiter {
   resolve: (s: StopInfo) => void;
   reject: (e: unknown) => void;
+  /** the timeout, cleared once answered: a pending one would keep the waiter (and what it holds) until it fires */
+  timer?: NodeJS.Timeout;
 }
 
 /**
@@ -20,10 +22,10 @@ export class StopWaiters {
   /** The next stop; arm it before issuing the command so a fast stop cannot slip past. */
   arm(timeoutMs?: number): Promise<StopInfo> {
     return new Promise<StopInfo>((resolve, reject) => {
-      const waiter = { resolve, reject };
+      const waiter: Waiter = { resolve, reject };
       this.waiters.push(waiter);
       if (!timeoutMs) return;
-      setTimeout(() => {
+      waiter.timer = setTimeout(() => {
         if (!this.waiters.includes(waiter)) return;
         this.waiters = this.waiters.filter((w) => w !== waiter);
         reject(
@@ -49,6 +51,7 @@ export class StopWaiters {
   private take(): Waiter[] {
     const waiters = this.waiters;
     this.waiters = [];
+    for (const w of waiters) clearTimeout(w.timer);
     return waiters;
   }
 }
