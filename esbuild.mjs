@@ -9,6 +9,10 @@ const common = {
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
+  // minified (names kept: error classes and stack frames stay readable; the maps carry the source):
+  // the VSIX ships these files, and its size is bounded by test/integration/vsix-package.test.ts
+  minify: true,
+  keepNames: true,
   logLevel: 'warning',
 };
 const entries = [
@@ -32,6 +36,7 @@ if (existsSync('media/screen-panel.ts')) {
     platform: 'browser',
     format: 'iife',
     target: 'es2020',
+    minify: true,
     logLevel: 'warning',
   });
 }
