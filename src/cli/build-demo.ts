@@ -13,65 +13,31 @@ import { promisify } from 'node:util';
 import { RetroError, notFound, launchFailed, fileExists, internalError } from '../core/errors.js';
 import { findUp } from '../core/find-up.js';
 import { exeFromIntelHex } from '../machines/sprinter/exe-header.js';
+import { sdccLinkLayout, ZX_ROM_SIZE, type SdccMachine } from '../machines/sdcc-layout.js';
 
 const run = promisify(execFile);
-const ZX_ROM_SIZE = 16384;
+const opts = (cwd: string) => ({ cwd, timeout: 60_000 });
 
-type SdccDemoMachine = 'spectrum' | 'sprinter';
-type Build = (tmp: string) => Promise<void>;
-interface Recipe {
-  folder: string;
-  sources: string[];
-  program: string;
-  cdb: string;
-  build: Build;
-}
-
-const sdcc = (tmp: string, args: string[]) => run('sdcc', ['-mz80', '--debug', ...args], { cwd: tmp, timeout: 60_000 });
-const sdas = (tmp: string) => run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], { cwd: tmp, timeout: 60_000 });
-
-const RECIPES: Record<SdccDemoMachine, Recipe> = {
-  // the program is the machine's ROM: code from 0x100 after crt0's vectors, RAM above the screen
-  spectrum: {
-    folder: 'zx-demo',
-    sources: ['demo.c', 'crt0.s'],
-    program: 'demo.rom',
-    cdb: 'demo.cdb',
-    build: async (tmp) => {
-      await sdas(tmp);
-      await sdcc(tmp, ['-c', 'demo.c']);
-      await sdcc(tmp, [
-        '--code-loc',
-        '0x100',
-        '--data-loc',
-        '0x8000',
-        '--no-std-crt0',
-        '-o',
-        'demo.ihx',
-        'crt0.rel',
-        'demo.rel',
-      ]);
-      await run('makebin', ['-s', String(ZX_ROM_SIZE), 'demo.ihx', 'demo.rom'], { cwd: tmp, timeout: 60_000 });
-    },
-  },
-  // a DSS program: crt0 at 0x8100 (the load address), code after it, data at 0xA000
-  sprinter: {
-    folder: 'sprinter-demo',
-    sources: ['demo.c', 'dss.c', 'dss.h', 'crt0.s'],
-    program: 'DEMO.EXE',
-    cdb: 'demo.cdb',
-    build: async (tmp) => {
-      await sdas(tmp);
-      for (const c of ['demo.c', 'dss.c']) await sdcc(tmp, ['-c', c]);
-      const link = ['--code-loc', '0x8120', '--data-loc', '0xA000', '--no-std-crt0', '-o', 'demo.ihx'];
-      await sdcc(tmp, [...link, 'crt0.rel', 'demo.rel', 'dss.rel']);
-      const ihx = await readFile(join(tmp, 'demo.ihx'), 'utf8');
-      await writeFile(join(tmp, 'DEMO.EXE'), exeFromIntelHex(ihx, 'demo.ihx'));
-    },
-  },
+/** Each demo's folder under examples/, its files, and the program the session loads (a ROM, a DSS .EXE). */
+const DEMOS: Record<SdccMachine, { folder: string; sources: string[]; program: string }> = {
+  spectrum: { folder: 'zx-demo', sources: ['demo.c', 'crt0.s'], program: 'demo.rom' },
+  sprinter: { folder: 'sprinter-demo', sources: ['demo.c', 'dss.c', 'dss.h', 'crt0.s'], program: 'DEMO.EXE' },
 };
 
-export const isSdccDemoMachine = (m: string): m is SdccDemoMachine => m in RECIPES;
+/** crt0, the C files, the machine's link layout; then the ROM padded for the Spectrum, the .EXE for the Sprinter. */
+async function buildIn(tmp: string, machine: SdccMachine): Promise<void> {
+  const c = DEMOS[machine].sources.filter((n) => n.endsWith('.c'));
+  const sdcc = (args: string[]) => run('sdcc', ['-mz80', '--debug', ...args], opts(tmp));
+  await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts(tmp));
+  for (const f of c) await sdcc(['-c', f]);
+  const rels = c.map((f) => f.replace(/\.c$/, '.rel'));
+  await sdcc([...sdccLinkLayout(machine), '--no-std-crt0', '-o', 'demo.ihx', 'crt0.rel', ...rels]);
+  if (machine === 'spectrum') await run('makebin', ['-s', String(ZX_ROM_SIZE), 'demo.ihx', 'demo.rom'], opts(tmp));
+  else
+    await writeFile(join(tmp, 'DEMO.EXE'), exeFromIntelHex(await readFile(join(tmp, 'demo.ihx'), 'utf8'), 'demo.ihx'));
+}
+
+export const isSdccDemoMachine = (m: string): m is SdccMachine => m in DEMOS;
 
 export interface DemoBuild {
   dir: string;
@@ -109,10 +75,10 @@ export async function checkSdcc(): Promise<void> {
 export async function buildDemo(
   outDir: string,
   overwrite: boolean,
-  machine: SdccDemoMachine = 'spectrum',
+  machine: SdccMachine = 'spectrum',
 ): Promise<DemoBuild> {
-  const recipe = RECIPES[machine];
-  const src = findDemoSources(recipe.folder);
+  const demo = DEMOS[machine];
+  const src = findDemoSources(demo.folder);
   const dir = join(outDir, 'build');
   if (existsSync(dir) && !overwrite) {
     throw fileExists(`${dir} already exists; use --overwrite or another --out folder.`, {
@@ -123,8 +89,8 @@ export async function buildDemo(
   const tmp = join(outDir, `.build-${randomBytes(4).toString('hex')}`);
   await mkdir(tmp);
   try {
-    for (const name of recipe.sources) await copyFile(join(src, name), join(tmp, name));
-    await recipe.build(tmp);
+    for (const name of demo.sources) await copyFile(join(src, name), join(tmp, name));
+    await buildIn(tmp, machine);
     if (overwrite) await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
   } catch (err) {
@@ -138,5 +104,5 @@ export async function buildDemo(
   const lines = (await readFile(source, 'utf8')).split('\n');
   const paintLine = lines.findIndex((l) => /\/\*\s*DEMO:paint\s*\*\//.test(l)) + 1;
   if (paintLine === 0) throw internalError('demo.c has no DEMO:paint marker.');
-  return { dir, program: join(dir, recipe.program), cdb: join(dir, recipe.cdb), source, paintLine };
+  return { dir, program: join(dir, demo.program), cdb: join(dir, 'demo.cdb'), source, paintLine };
 }

@@ -15,6 +15,7 @@ import { basename, extname, join, relative } from 'node:path';
 import { detectAsmDialect, type AsmDialect } from '../lsp/asm-dialect.js';
 import { DEBUG_TYPE } from '../dap/launch-schema.js';
 import { walkWorkspace } from './workspace-walk.js';
+import { crt0Origin, sdccLinkLayout, sdccMachineFor, ZX_ROM_SIZE } from '../machines/sdcc-layout.js';
 
 /** A launch.json entry of type "retro" (the LaunchConfig fields plus VS Code's own). */
 export interface RetroDebugConfiguration {
@@ -48,7 +49,6 @@ export const taskName = (p: Project) => `build ${p.name}`;
 export const taskLabel = (p: Project) => `${TASK_SOURCE}: ${taskName(p)}`;
 
 const OUT = 'build';
-const ZX_ROM_SIZE = 16384;
 const quote = (s: string) => (/^[\w./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 async function read(path: string): Promise<string> {
@@ -73,26 +73,20 @@ function cc65Project(root: string, dir: string, c: string[], asm: string[]): Pro
   };
 }
 
-/** The lowest DSS load address (window 0 holds the ROM, the PSP takes 256 bytes). */
-const DSS_LOAD_MIN = 0x4100;
-/** Where crt0 puts its absolute header (`.org`), 0 when it names none. */
-const crt0Origin = (text: string) => Number(/^\s*\.org\s+(0x[0-9a-f]+|\d+)\b/im.exec(text)?.[1] ?? 0);
-
 function sdccProject(root: string, dir: string, c: string[], crt0: string, origin: number): Project {
   const stem = basename(dir) || 'program';
   const rels = c.map((f) => `${OUT}/${basename(f, '.c')}.rel`);
   const compile = c.map((f) => `sdcc -mz80 --debug -c -o ${OUT}/ ${quote(f)}`).join(' && ');
-  const dss = origin >= DSS_LOAD_MIN;
-  const layout = dss
-    ? `--code-loc 0x${(origin + 0x20).toString(16)} --data-loc 0xA000`
-    : '--code-loc 0x100 --data-loc 0x8000';
+  const machine = sdccMachineFor(origin);
+  const dss = machine === 'sprinter';
+  const layout = sdccLinkLayout(machine, origin).join(' ');
   const link = `sdcc -mz80 --debug ${layout} --no-std-crt0 -o ${OUT}/${stem}.ihx ${OUT}/crt0.rel ${rels.join(' ')}`;
   const build = `mkdir -p ${OUT} && sdasz80 -l -o ${OUT}/crt0.rel ${quote(crt0)} && ${compile} && ${link}`;
   return {
     name: relative(root, dir) || '.',
     dir,
     toolchain: 'sdcc',
-    machine: dss ? 'sprinter' : 'spectrum',
+    machine,
     sources: [crt0, ...c],
     program: join(dir, OUT, dss ? `${stem}.ihx` : `${stem}.rom`),
     debugInfo: join(dir, OUT, `${stem}.cdb`),

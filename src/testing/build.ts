@@ -11,11 +11,11 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { findUp } from '../core/find-up.js';
 import { badRequest, launchFailed, notFound } from '../core/errors.js';
+import { sdccLinkLayout, ZX_ROM_SIZE } from '../machines/sdcc-layout.js';
 
 const run = promisify(execFile);
 const OUT = 'build';
 const STEM = 'tests';
-const ZX_ROM_SIZE = 16384;
 
 export type TestToolchain = 'cc65' | 'sdcc';
 
@@ -110,7 +110,7 @@ async function sdcc(dir: string, c: string[], crt0: string, header: string, out:
   await run('sdasz80', ['-l', '-o', join(OUT, 'crt0.rel'), crt0], opts);
   for (const f of c) await run('sdcc', ['-mz80', '--debug', '-I', header, '-c', '-o', `${OUT}/`, f], opts);
   const rels = c.map((f) => join(OUT, basename(f, '.c') + '.rel'));
-  const link = ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0'];
+  const link = ['-mz80', '--debug', ...sdccLinkLayout('spectrum'), '--no-std-crt0'];
   await run('sdcc', [...link, '-o', join(OUT, `${STEM}.ihx`), join(OUT, 'crt0.rel'), ...rels], opts);
   await run('makebin', ['-s', String(ZX_ROM_SIZE), join(OUT, `${STEM}.ihx`), join(out, `${STEM}.rom`)], opts);
 }

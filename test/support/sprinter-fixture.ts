@@ -12,6 +12,7 @@ import { buildOnce, findMarkers } from './source-build.js';
 import { DEFAULT_EXE_STACK, exeFromIntelHex } from '../../src/machines/sprinter/exe-header.js';
 import { OPEN_ROM_FILE, openRomImage, type StagedExe } from '../../src/machines/sprinter/open-rom.js';
 import { mameForMachine } from '../../src/connectors/mame/mame-finder.js';
+import { sdccLinkLayout } from '../../src/machines/sdcc-layout.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = resolve(__dirname, '..', '..');
@@ -41,7 +42,7 @@ export async function buildSprinterFixture(): Promise<SprinterFixture> {
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
     const rels = C_FILES.map((c) => c.replace(/\.c$/, '.rel'));
-    const link = ['-mz80', '--debug', '--code-loc', '0x8120', '--data-loc', '0xA000', '--no-std-crt0'];
+    const link = ['-mz80', '--debug', ...sdccLinkLayout('sprinter'), '--no-std-crt0'];
     await run('sdcc', [...link, '-o', 'HELLO.ihx', 'crt0.rel', ...rels], opts);
     await writeFile(
       join(tmp, 'HELLO.EXE'),

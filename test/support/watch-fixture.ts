@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildCc65Program, REPO_ROOT } from './c64-fixture.js';
 import { buildOnce, findMarkers } from './source-build.js';
+import { sdccLinkLayout } from '../../src/machines/sdcc-layout.js';
 
 const run = promisify(execFile);
 const SOURCE_DIR = join(REPO_ROOT, 'test', 'fixtures', 'watch');
@@ -42,7 +43,7 @@ export async function buildWatchZx(): Promise<WatchFixture> {
     await copyFile(CRT0, join(tmp, 'crt0.s'));
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     await run('sdcc', ['-mz80', '--debug', '-c', 'lives.c'], opts);
-    const link = ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0'];
+    const link = ['-mz80', '--debug', ...sdccLinkLayout('spectrum'), '--no-std-crt0'];
     await run('sdcc', [...link, '-o', 'spectrum.ihx', 'crt0.rel', 'lives.rel'], opts);
     await run('makebin', ['-s', '16384', 'spectrum.ihx', 'spectrum.rom'], opts);
   });

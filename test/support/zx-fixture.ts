@@ -11,6 +11,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { buildOnce, findMarkers } from './source-build.js';
+import { sdccLinkLayout } from '../../src/machines/sdcc-layout.js';
 
 const run = promisify(execFile);
 
@@ -39,7 +40,7 @@ export async function buildZxFixture(): Promise<ZxFixture> {
     const opts = { cwd: tmp, timeout: 60_000 };
     await run('sdasz80', ['-l', '-o', 'crt0.rel', 'crt0.s'], opts);
     for (const c of C_FILES) await run('sdcc', ['-mz80', '--debug', '-c', c], opts);
-    const link = ['-mz80', '--debug', '--code-loc', '0x100', '--data-loc', '0x8000', '--no-std-crt0'];
+    const link = ['-mz80', '--debug', ...sdccLinkLayout('spectrum'), '--no-std-crt0'];
     const rels = C_FILES.map((c) => c.replace(/\.c$/, '.rel'));
     await run('sdcc', [...link, '-o', 'spectrum.ihx', 'crt0.rel', ...rels], opts);
     await run('makebin', ['-s', String(ROM_SIZE), 'spectrum.ihx', 'spectrum.rom'], opts);
