@@ -98,6 +98,11 @@ function mainOp(code: Uint8Array, at: number, pc: number, ix: [Z80Reg, Z80Reg] |
   const usesMem = (...fields: number[]) => fields.includes(6);
   const pair = (i: number): Z80Reg[] => (i === 2 ? [...hl] : i === 3 ? [] : [...RP[i]]);
   const len = (n: number) => n + pre;
+  /** PUSH/POP's pair: BC, DE, HL (IX/IY under a prefix) or AF (A and the flags, which are not tracked) */
+  const stackPair = (i: number) => {
+    const regs: [Z80Reg | undefined, Z80Reg | undefined] = i === 3 ? ['A', undefined] : (pair(i) as [Z80Reg, Z80Reg]);
+    return { regs, named: regs.filter((g): g is Z80Reg => !!g) };
+  };
 
   if (x === 1) {
     if (op === 0x76) return access(len(1), [], []); // halt
@@ -157,16 +162,8 @@ function mainOp(code: Uint8Array, at: number, pc: number, ix: [Z80Reg, Z80Reg] |
       return access(len(1), [], [], { kind: 'ret', cond: true });
     case 1:
       if (q === 0) {
-        const regs: [Z80Reg | undefined, Z80Reg | undefined] =
-          p === 3 ? ['A', undefined] : (pair(p) as [Z80Reg, Z80Reg]);
-        return {
-          ...access(
-            len(1),
-            [],
-            regs.filter((g): g is Z80Reg => !!g),
-          ),
-          stack: { kind: 'pop', regs },
-        };
+        const { regs, named } = stackPair(p);
+        return { ...access(len(1), [], named), stack: { kind: 'pop', regs } };
       }
       if (p === 0) return access(len(1), [], [], { kind: 'ret', cond: false });
       if (p === 1) return { ...access(len(1), [], ['B', 'C', 'D', 'E', 'H', 'L']), swap: 'exx' };
@@ -193,16 +190,8 @@ function mainOp(code: Uint8Array, at: number, pc: number, ix: [Z80Reg, Z80Reg] |
       return access(len(3), [], [], { kind: 'call', target: word(code, at + 1), cond: true });
     case 5:
       if (q === 0) {
-        const regs: [Z80Reg | undefined, Z80Reg | undefined] =
-          p === 3 ? ['A', undefined] : (pair(p) as [Z80Reg, Z80Reg]);
-        return {
-          ...access(
-            len(1),
-            regs.filter((g): g is Z80Reg => !!g),
-            [],
-          ),
-          stack: { kind: 'push', regs },
-        };
+        const { regs, named } = stackPair(p);
+        return { ...access(len(1), named, []), stack: { kind: 'push', regs } };
       }
       return access(len(3), [], [], { kind: 'call', target: word(code, at + 1), cond: false }); // call nn (p = 0)
     case 6:
