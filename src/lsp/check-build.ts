@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { headerFolder } from '../testing/build.js';
 import type { AsmDialect } from './asm-dialect.js';
 import type { Machine } from './hardware-lookup.js';
 import { parseToolchainOutput, TOOLCHAIN_FORMATS, type ToolchainMessage } from './toolchain-messages.js';
@@ -37,10 +38,27 @@ const ASM_CHECKS: Partial<Record<AsmDialect, CheckCommand>> = {
   },
 };
 
+/** retro_test.h's folder on the include path, as the test builds have it: a test file's checks see what its build does */
+function testHeaderInclude(): string[] {
+  try {
+    return ['-I', headerFolder()];
+  } catch {
+    return []; // no data/ beside this bundle: the check goes on without it
+  }
+}
+
 const C_CHECKS: Partial<Record<Machine, CheckCommand>> = {
-  c64: { tool: 'cc65', args: (f, o) => ['-t', 'c64', '-o', join(o, 'check.s'), f], format: 'retro-cc65' },
-  zx: { tool: 'sdcc', args: (f, o) => ['-mz80', '-c', '-o', `${o}/`, f], format: 'retro-sdcc' },
-  sprinter: { tool: 'sdcc', args: (f, o) => ['-mz80', '-c', '-o', `${o}/`, f], format: 'retro-sdcc' },
+  c64: {
+    tool: 'cc65',
+    args: (f, o) => ['-t', 'c64', ...testHeaderInclude(), '-o', join(o, 'check.s'), f],
+    format: 'retro-cc65',
+  },
+  zx: { tool: 'sdcc', args: (f, o) => ['-mz80', ...testHeaderInclude(), '-c', '-o', `${o}/`, f], format: 'retro-sdcc' },
+  sprinter: {
+    tool: 'sdcc',
+    args: (f, o) => ['-mz80', ...testHeaderInclude(), '-c', '-o', `${o}/`, f],
+    format: 'retro-sdcc',
+  },
 };
 
 export type CheckResult = { messages: ToolchainMessage[] } | { skipped: string };

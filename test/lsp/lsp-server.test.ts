@@ -220,6 +220,15 @@ test('diagnostics from a failing build: cc65, ca65, sdas and nasm messages land 
       name,
     );
   }
+  // a unit-test file is checked with retro_test.h on the include path, as its build has it: only its own error shows
+  const testFile = join(ws, 'c64', 'tests.c');
+  writeFileSync(testFile, '#define RETRO_TEST_MAIN\n#include "retro_test.h"\nTEST(t) {\n  EXPECT_EQ(1, missing);\n}\n');
+  await lsp.open(testFile, 'c');
+  const { diagnostics: inTest } = await lsp.diagnostics(testFile, 30_000);
+  assert.deepEqual(
+    inTest.filter((d) => d.severity === 1).map((d) => [d.range.start.line, d.message]),
+    [[3, "Undefined symbol: 'missing'"]],
+  );
   // fixing the file and saving it clears its problems; its include is found, its map is not written beside it
   const fixed = join(ws, 'dos', 'bad.asm');
   writeFileSync(fixed, '[map symbols bad.map]\norg 100h\n    call putc\n    ret\n%include "print.inc"\n');
