@@ -8,6 +8,7 @@ import type { ToolGroup } from './tool-kit.js';
 import { cTools } from './tools/c.js';
 import { runTo } from './tools/run-to.js';
 import { historyTools } from './tools/history.js';
+import { cpuHistoryTool } from './tools/cpu-history.js';
 import { watchListTools, watchTools } from './tools/watch.js';
 import { resetTools, stateTools } from './tools/lifecycle.js';
 import { memoryTools, rawTools } from './tools/raw.js';
@@ -34,8 +35,8 @@ export function genericToolGroups(connectors: readonly Connector[]): ToolGroup[]
     {
       name: 'history',
       description:
-        'time travel (built-in C64): last_write (who corrupted a value), go_to a frame or the present, history',
-      tools: historyTools,
+        'time travel (built-in C64): last_write (who corrupted a value), go_to a frame or the present, history; cpu_history (recent instructions, also VICE 3.10+)',
+      tools: [...historyTools, cpuHistoryTool],
     },
     { name: 'state', description: 'machine snapshots in named slots: save_state, load_state', tools: stateTools },
     { name: 'memory', description: 'memory as hex bytes, with the symbol there', tools: memoryTools },

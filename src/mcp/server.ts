@@ -33,7 +33,7 @@ export const SERVER_INSTRUCTIONS = [
   'Every result also has session_id, build_id, generation (bumped by reset/reload) and state; tools that change ' +
     'the machine take generation too (refused as stale_generation after a reset). Inputs: session_id default ' +
     'the current session; timeout_ms default 10000, at most 50000; an address space is cpu, program, data, io, vram or share. A failed call has isError and {error: {code, message, details}} instead of the listed fields.',
-  'Who corrupted a value: last_write (group history).',
+  'Who corrupted a value: last_write (group history); what the CPU just ran: cpu_history (same group).',
   'More tools (raw MAME, C64, DOS, VICE) come in groups: list_tool_groups {query} finds them, load_tool_group loads one.',
 ].join('\n');
 

@@ -70,6 +70,7 @@ const CLASSES: Record<string, { hints: Hints; tools: string[] }> = {
       'decode_c64_sprites',
       'list_tool_groups',
       'history',
+      'cpu_history',
     ],
   },
   // a capture may also write a new file (no overwrite unless asked); a later capture shows a later screen

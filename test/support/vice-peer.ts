@@ -17,3 +17,15 @@ export function chunkedPeer(answer: (command: number) => Buffer, chunk: number):
   });
   return peer;
 }
+
+/** A peer that answers every request with VICE's error reply (type 0x00, `code`, the request's id, no body). */
+export function errorPeer(code: number): Duplex {
+  const peer: Duplex = new Duplex({
+    read() {},
+    write(frame: Buffer, _enc, done) {
+      peer.push(encodeResponse(0x00, code, frame.readUInt32LE(6)));
+      done();
+    },
+  });
+  return peer;
+}

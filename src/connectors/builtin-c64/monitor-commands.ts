@@ -4,11 +4,19 @@
  * reply (type, body) or the VICE error code to send, checking every length
  * before reading, in VICE's order of checks.
  */
-import { ErrCode, Reg, encodeCheckpoint, encodeRegisters, type RegisterName } from '../vice/protocol.js';
+import {
+  ErrCode,
+  Reg,
+  encodeCheckpoint,
+  encodeCpuHistory,
+  encodeRegisters,
+  type RegisterName,
+} from '../vice/protocol.js';
 import { dirname } from 'node:path';
 import { readRegularFileSync } from '../../core/files.js';
 import type { BuiltinC64 } from './c64.js';
 import { HostFolderDrive } from './host-drive.js';
+import type { MachineHistory } from './history/machine-history.js';
 
 export const REGISTER_NAMES: RegisterName[] = [
   { id: Reg.PC, bits: 16, name: 'PC' },
@@ -224,4 +232,24 @@ export function conditionSet(m: BuiltinC64, body: Buffer, log: (text: string) =>
     return { error: ErrCode.FAILURE };
   }
   return { type: 0x22 };
+}
+
+/** VICE's ring at its default size (MonitorChisLines 8192, raised to 10 140, × 5 + 1): it gives at most one less */
+export const VICE_HISTORY_ENTRIES = 10_140 * 5;
+
+/**
+ * CPUHISTORY_GET as VICE 3.10 answers it, from the recorded history (back to its oldest snapshot, so not across
+ * a reset as VICE's ring is); with the history off, "command failed" as a VICE built without CPU history.
+ */
+export function cpuHistory(history: MachineHistory, body: Buffer, log: (text: string) => void): Answer {
+  if (body.length < 5) return { error: ErrCode.INVALID_LENGTH };
+  if (body[0] !== 0) return { error: ErrCode.INVALID_MEMSPACE }; // no drives here
+  const count = body.readUInt32LE(1) & 0xffff; // VICE keeps 16 bits of it
+  if (count < 1) return { error: ErrCode.INVALID_PARAMETER };
+  const off = history.recorder.off;
+  if (off) {
+    log(`Monitor: no CPU history: ${off}.`);
+    return { error: ErrCode.FAILURE };
+  }
+  return { type: 0x86, body: encodeCpuHistory(history.travel.recent(Math.min(count, VICE_HISTORY_ENTRIES))) };
 }

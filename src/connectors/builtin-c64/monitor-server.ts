@@ -7,8 +7,8 @@
  * 0x00 with the request id, a bad API byte drops the 6-byte prefix, JAM sends
  * an empty 0x61. Deliberate differences: the stop comes at the next
  * instruction, not frame; no drives (memspaces 1-4 are "invalid memspace";
- * device 8 is a host folder at KERNAL level); snapshots and CPU history fail
- * with 0x8F; display get answers the fixed (r46020) layout; the waiting
+ * device 8 is a host folder at KERNAL level); snapshots are our own format, CPU
+ * history comes from the recorded history; display get answers the fixed (r46020) layout; the waiting
  * queue is bounded; AUTOSTART reads only inside autostartRoots.
  */
 import { createServer, type Server, type Socket } from 'node:net';
@@ -43,6 +43,7 @@ import {
   autostart,
   checkpointGet,
   conditionSet,
+  cpuHistory,
   machineRegisters,
   memGet,
   memSet,
@@ -482,8 +483,7 @@ export class BuiltinMonitorServer {
         if (body.length < 1 || body.length < 1 + body[0]) return this.error(id, ErrCode.INVALID_LENGTH);
         return this.answer(id, undumpAnswer(m, body.toString('utf8', 1, 1 + body[0]), this.opts, this.log));
       case Cmd.CPUHISTORY_GET:
-        this.opts.onLog?.('Monitor: CPU history (0x86) is not available in the built-in C64.');
-        return this.error(id, ErrCode.FAILURE);
+        return this.answer(id, cpuHistory(this.history, body, this.log));
       default:
         return this.error(id, ErrCode.INVALID_TYPE);
     }

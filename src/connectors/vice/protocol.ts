@@ -5,6 +5,8 @@
  * exact bytes of the reference (shared/reference/vice-binary-monitor.md).
  */
 
+import type { ExecutedInstruction } from '../../core/cpu-history.js';
+
 export const STX = 0x02;
 export const API_VERSION = 0x02;
 export const REQUEST_HEADER = 11;
@@ -390,3 +392,59 @@ export function encodeMemHeader(
 
 /** JOYPORT_ID_IO_SIMULATION in VICE's joyport.h: the one device whose lines JOYPORT_SET drives */
 export const IO_SIMULATION_DEVICE = 37;
+
+/** CPUHISTORY_GET (VICE 3.10): registers of each item, in the order monitor_binary.c writes them for the 6510. */
+const HISTORY_REGS = [Reg.PC, Reg.A, Reg.X, Reg.Y, Reg.SP, Reg.FL, Reg.LIN, Reg.CYC] as const;
+/** bytes after an item's size byte: register count, 8 register items, u64 clock, instruction length, 4 bytes */
+const HISTORY_ITEM = 2 + HISTORY_REGS.length * 4 + 8 + 1 + 4;
+
+/** The 0x86 reply: u32 count, then items oldest first; LIN/CYC are VICE's 0xFFFF placeholders, the 4th byte 0xFF. */
+export function encodeCpuHistory(items: ExecutedInstruction[]): Buffer {
+  const b = Buffer.alloc(4 + items.length * (HISTORY_ITEM + 1));
+  b.writeUInt32LE(items.length, 0);
+  items.forEach((it, i) => {
+    let at = 4 + i * (HISTORY_ITEM + 1);
+    b[at++] = HISTORY_ITEM;
+    const values = [it.pc, it.a, it.x, it.y, it.sp, it.flags, 0xffff, 0xffff];
+    encodeRegisters(HISTORY_REGS.map((id, k) => ({ id, value: values[k] }))).copy(b, at);
+    at += 2 + HISTORY_REGS.length * 4;
+    b.writeBigUInt64LE(BigInt(it.cycle), at);
+    b[at + 8] = 4;
+    b.set([...it.bytes, 0xff], at + 9);
+  });
+  return b;
+}
+
+/** Items are walked by their own size bytes and register counts (a later VICE may add fields). */
+export function decodeCpuHistory(body: Buffer): ExecutedInstruction[] {
+  if (body.length < 4) throw new Error('CPU history shorter than its count');
+  const count = body.readUInt32LE(0);
+  const out: ExecutedInstruction[] = [];
+  let at = 4;
+  for (let i = 0; i < count; i++) {
+    if (at + 1 > body.length || at + 1 + body[at] > body.length)
+      throw new Error(`CPU history ends inside item ${i} of ${count}`);
+    const size = body[at];
+    const item = body.subarray(at + 1, at + 1 + size);
+    const regCount = item.readUInt16LE(0);
+    const regs = new Map(decodeRegisters(item.subarray(0, 2 + regCount * 4)).map((r) => [r.id, r.value]));
+    const clock = 2 + regCount * 4;
+    if (clock + 9 > size) throw new Error(`CPU history item ${i} has no clock and instruction`);
+    const length = item[clock + 8];
+    if (clock + 9 + Math.min(length, 3) > size) throw new Error(`CPU history item ${i} ends inside its instruction`);
+    const bytes = [0, 1, 2].map((k) => (k < length ? item[clock + 9 + k] : 0)) as [number, number, number];
+    const reg = (id: number) => regs.get(id) ?? 0;
+    out.push({
+      cycle: Number(item.readBigUInt64LE(clock)),
+      pc: reg(Reg.PC),
+      a: reg(Reg.A),
+      x: reg(Reg.X),
+      y: reg(Reg.Y),
+      sp: reg(Reg.SP),
+      flags: reg(Reg.FL),
+      bytes,
+    });
+    at += size + 1;
+  }
+  return out;
+}

@@ -5,15 +5,8 @@
  * unseen, unless a checkpoint fired meanwhile. It is the 'vice' feature the
  * vice_* tools use; ViceTarget puts the Target facets on top of it.
  */
-import {
-  RetroError,
-  notStopped,
-  badAddress,
-  incompatibleTarget,
-  tooLarge,
-  badRequest,
-  launchFailed,
-} from '../../core/errors.js';
+import { RetroError, notStopped, incompatibleTarget, tooLarge, badRequest, launchFailed } from '../../core/errors.js';
+import type { ExecutedInstruction } from '../../core/cpu-history.js';
 import type { Address, Register, StopInfo, StopReason, TargetEmitter } from '../../core/target.js';
 import { handshake, type ViceInfo } from './handshake.js';
 import { MonitorErrorReply, type MonitorClient, type MonitorEvent } from './monitor-client.js';
@@ -30,7 +23,8 @@ import {
 } from './protocol.js';
 import { peerName, type CaptureResult, type ViceFeature, type ViceStatus } from './vice-feature.js';
 import { captureDisplay } from './vice-capture.js';
-import { MAX_MEM_REQUEST, OP_EXEC, checkRange, u32, type CheckpointSpec } from './vice-requests.js';
+import { MAX_MEM_REQUEST, OP_EXEC, bankIdIn, checkRange, u32, type CheckpointSpec } from './vice-requests.js';
+import { readCpuHistory } from './vice-cpu-history.js';
 
 export class ViceConnection implements ViceFeature {
   private state: 'running' | 'stopped' = 'running';
@@ -129,18 +123,12 @@ export class ViceConnection implements ViceFeature {
   }
 
   bankId(bank: Address['bank']): number {
-    if (bank === undefined) return 0;
-    const found =
-      typeof bank === 'number'
-        ? this.info.banks.find((b) => b.id === bank)
-        : this.info.banks.find((b) => b.name === bank);
-    if (!found) {
-      throw badAddress(
-        `VICE has no bank ${JSON.stringify(bank)}; it has ${this.info.banks.map((b) => `${b.name} (${b.id})`).join(', ')}.`,
-        { bank },
-      );
-    }
-    return found.id;
+    return bankIdIn(this.info.banks, bank);
+  }
+
+  /** The main CPU's last `count` instructions (VICE ≥ 3.10's CPU history; vice-cpu-history.ts). */
+  cpuHistory(count: number): Promise<ExecutedInstruction[]> {
+    return this.whileStopped(() => readCpuHistory(this.client, this.connector, this.info.version, count));
   }
 
   /** Bank-aware read, no wrap past $FFFF, no side effects. */

@@ -16,6 +16,18 @@ export interface CheckpointSpec {
   memspace?: number;
 }
 
+/** The id of a bank given by name or id, or a bad_address naming the banks this VICE has. */
+export function bankIdIn(banks: readonly { name: string; id: number }[], bank: string | number | undefined): number {
+  if (bank === undefined) return 0;
+  const found = typeof bank === 'number' ? banks.find((b) => b.id === bank) : banks.find((b) => b.name === bank);
+  if (!found)
+    throw badAddress(
+      `VICE has no bank ${JSON.stringify(bank)}; it has ${banks.map((b) => `${b.name} (${b.id})`).join(', ')}.`,
+      { bank },
+    );
+  return found.id;
+}
+
 /** VICE addresses 16 bits and never wraps past $FFFF. */
 export function checkRange(start: number, length: number): void {
   if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 1 || start + length > 0x10000) {

@@ -40,6 +40,8 @@ import { ViceConnection } from './vice-connection.js';
 import { StopCost } from './vice-stop-cost.js';
 import { OP_EXEC, checkRange } from './vice-requests.js';
 import { peerName, type ViceFeature } from './vice-feature.js';
+import { ViceCpuHistory } from './vice-cpu-history.js';
+import { CPU_HISTORY_FEATURE } from '../../core/cpu-history.js';
 
 /** The 'vice' feature: what the vice_* tools use beyond the facets. */
 export const VICE_FEATURE = featureKey<ViceFeature>('vice');
@@ -131,7 +133,8 @@ export class ViceTarget implements Target {
     this.features = new TargetFeatures()
       .provide(VICE_FEATURE, vice)
       .provide(JOYSTICK_FEATURE, new ViceJoystick(vice))
-      .provide(MOUSE_FEATURE, viceNoMouse);
+      .provide(MOUSE_FEATURE, viceNoMouse)
+      .provide(CPU_HISTORY_FEATURE, new ViceCpuHistory((count) => vice.cpuHistory(count), vice.connector));
     opts.logSource?.((text) => events.emit({ type: 'output', text }));
     opts.messageSource?.((text) => events.emit({ type: 'output', text, machine: true }));
     this.screen = opts.frames ? this.pushedScreen(opts.frames) : this.stoppingScreen();

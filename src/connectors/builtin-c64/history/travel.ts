@@ -8,6 +8,7 @@
  */
 import { badRequest } from '../../../core/errors.js';
 import type { HistorySpan, InstructionTrace, WriteRecord } from '../../../core/time-travel.js';
+import type { ExecutedInstruction } from '../../../core/cpu-history.js';
 import { WATCH_STORE } from '../c64-bus.js';
 import { CYCLES_PER_FRAME, type BuiltinC64 } from '../c64.js';
 import { captureMachine, restoreMachine, type MachineState } from '../machine-state.js';
@@ -108,6 +109,46 @@ export class MachineTravel {
       }
     });
     return trace;
+  }
+
+  /** The last `count` instructions before now, oldest first: the intervals back from now, replayed with an observer. */
+  recent(count: number): ExecutedInstruction[] {
+    const parts: ExecutedInstruction[][] = [];
+    let have = 0;
+    let before = this.m.cpu.cycles;
+    while (have < count) {
+      const snap = this.recorder.snapshotBefore(before - 1);
+      if (!snap || snap.state.cycle >= before) break;
+      const part = this.instructions(snap, before);
+      parts.unshift(part);
+      have += part.length;
+      before = snap.state.cycle;
+    }
+    return parts.flat().slice(-count);
+  }
+
+  /** Each instruction from `snap` up to `end` as the CPU was about to run it (after any interrupt entry). */
+  private instructions(snap: Snapshot, end: number): ExecutedInstruction[] {
+    const out: ExecutedInstruction[] = [];
+    this.aside(() => {
+      const { cpu, bus } = this.m;
+      const observer = cpu.onInstruction; // a headless run's profiler: not fed by a replay
+      try {
+        restoreMachine(this.m, snap.state); // (an unset observer is a field of the state: set ours after it)
+        cpu.onInstruction = (pc, cycle, sp) => {
+          const bytes: [number, number, number] = [
+            bus.peek(pc),
+            bus.peek((pc + 1) & 0xffff),
+            bus.peek((pc + 2) & 0xffff),
+          ];
+          out.push({ cycle, pc, a: cpu.a, x: cpu.x, y: cpu.y, sp, flags: cpu.p, bytes });
+        };
+        if (end > cpu.cycles) this.m.runQuiet(end - cpu.cycles);
+      } finally {
+        cpu.onInstruction = observer;
+      }
+    });
+    return out;
   }
 
   lastWrite(address: number, length: number, before: number): WriteRecord | undefined {
