@@ -23,8 +23,8 @@ export interface HeadlessMachine {
   readonly exactCycles: boolean;
   /** Resets the machine and starts `program` (the machine's loadable form) at its entry. */
   start(program: Uint8Array): Promise<void>;
-  /** the CPU's state now (cycles since `start`) */
-  state(): Promise<{ pc: number; sp: number; cycles: number }>;
+  /** the CPU's state now (cycles since `start`; `ix`: the Z80's frame pointer, for SDCC's call stack) */
+  state(): Promise<{ pc: number; sp: number; cycles: number; ix?: number }>;
   /**
    * Runs until the CPU reaches one of `stops`, `maxCycles` more cycles have
    * passed, `deadline` (Date.now() ms) passed, or the machine crashes. The

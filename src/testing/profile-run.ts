@@ -38,7 +38,7 @@ export async function profileProgram(machines: readonly TestMachineSpec[], opts:
   if ((opts.frames === undefined) === (opts.until === undefined))
     throw badRequest('Give either frames (how long to run) or until (a C function to run to).');
   const built = await prepareTests(opts.target);
-  const spec = pickMachine(machines, opts.machine, built.toolchain);
+  const spec = pickMachine(machines, opts.machine, built);
   const program = await loadTestProgram(built.program, built.debugInfo);
   const stopAt = opts.until === undefined ? undefined : program.index.functionByName(opts.until);
   if (opts.until !== undefined && !stopAt) throw notFound(`No C function "${opts.until}" in ${built.program}.`);

@@ -8,14 +8,14 @@ import { unsupported } from '../core/errors.js';
 import type { HeadlessMachine } from '../core/headless.js';
 import { CoverageCounter, type FileCoverage } from './coverage.js';
 import type { CharDecoder } from './mailbox.js';
-import { prepareTests, type TestToolchain } from './build.js';
+import { prepareTests, type BuiltTests } from './build.js';
 import { loadTestProgram } from './program.js';
 import { runSuite, type RunLimits, type TestResult } from './runner.js';
 
 /** A machine tests can run on: what builds for it and how to start one. */
 export interface TestMachineSpec {
+  /** also the build layout it runs (build.ts TestLayout) */
   machine: string;
-  toolchain: TestToolchain;
   /** cycles are exact (the built-in C64); else the emulator's own count */
   exact: boolean;
   create(): Promise<HeadlessMachine>;
@@ -53,7 +53,7 @@ export interface TestRunReport {
 export async function runTests(machines: readonly TestMachineSpec[], opts: TestRunOptions): Promise<TestRunReport> {
   const started = Date.now();
   const built = await prepareTests(opts.target);
-  const spec = pickMachine(machines, opts.machine, built.toolchain);
+  const spec = pickMachine(machines, opts.machine, built);
   const program = await loadTestProgram(built.program, built.debugInfo);
   const machine = await spec.create();
   const counter = opts.coverage ? new CoverageCounter() : undefined;
@@ -98,15 +98,16 @@ export async function runTests(machines: readonly TestMachineSpec[], opts: TestR
 export function pickMachine(
   machines: readonly TestMachineSpec[],
   wanted: string | undefined,
-  toolchain: TestToolchain,
+  built: Pick<BuiltTests, 'toolchain' | 'layout'>,
 ) {
   const names = machines.map((m) => m.machine).join(', ');
-  const spec = wanted ? machines.find((m) => m.machine === wanted) : machines.find((m) => m.toolchain === toolchain);
-  if (!spec)
-    throw unsupported(`Tests run on ${names}; not on ${wanted ?? `a ${toolchain} build`}.`, { machine: wanted });
-  if (spec.toolchain !== toolchain)
+  const spec = machines.find((m) => m.machine === (wanted ?? built.layout));
+  if (!spec) throw unsupported(`Tests run on ${names}; not on ${wanted ?? built.layout}.`, { machine: wanted });
+  if (spec.machine !== built.layout)
     throw unsupported(
-      `Machine ${spec.machine} runs ${spec.toolchain} builds; this program is built with ${toolchain}.`,
+      `This program is a ${built.toolchain} build for the ${built.layout} (its crt0.s decides: at 0 a ZX ROM, at a ` +
+        `DSS load address a Sprinter .EXE); it does not run on ${spec.machine}.`,
+      { machine: wanted },
     );
   return spec;
 }

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,9 +13,9 @@ import { profileProgram } from '../../src/testing/profile-run.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
+import { z80TestProject } from '../support/z80-test-project.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
-const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'testing');
 let work: string;
 let manager: SessionManager;
 let server: HttpMcpServer;
@@ -24,11 +24,7 @@ let agent: Client;
 before(async () => {
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
   work = mkdtempSync(join(tmpdir(), 'rd-zx-unit-'));
-  for (const name of ['zx-tests', 'zx-profile']) {
-    cpSync(join(FIXTURES, name), join(work, name), { recursive: true });
-    // the ZX demo's start-up code: ROM at 0, globals from 0x8000
-    cpSync(join(REPO_ROOT, 'examples', 'zx-demo', 'crt0.s'), join(work, name, 'crt0.s'));
-  }
+  for (const name of ['zx-tests', 'zx-profile']) z80TestProject(name, 'spectrum', work);
   manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { profile: 'full', outputDir: work, roots: () => [work] });
   agent = await connectHttpClient(server, 'zx-tests');

@@ -47,16 +47,30 @@ const DSS_CALLS: Record<number, string> = {
 /** Boots, loads `exe`, and leaves the CPU held at its start address. */
 export async function bridgeLoad(target: LoadTarget, exe: StagedExe, options: BridgeLoadOptions): Promise<void> {
   const booted = await runToBootPoint(target, options);
+  const wrong = await placeExe(target, exe);
+  if (wrong)
+    throw launchFailed(
+      `The program could not be loaded: at the boot point (PC ${hex(booted.pc)}, pages ${pages(booted)}) ` +
+        `${hex(exe.header.load + wrong.offset)} is not RAM (wrote ${hex(exe.code[wrong.offset], 2)}, read ${hex(wrong.read, 2)}). ` +
+        'Choose a boot point where the BIOS maps RAM over the program (bridgeLoad.bootAddress), or use the open ROM.',
+    );
+  if (options.dss !== 'present') await target.trap(RST_10H, dssAbsent);
+}
+
+/**
+ * Loads `exe` as DSS does into a running machine: the code at its load address (read back), the PSP with its exit
+ * below it, and SP, IX and PC from the header, so the next resume starts it. Also how the unit-test runner starts a
+ * Sprinter program afresh. Returns the first code byte that did not read back (not RAM), if any.
+ */
+export async function placeExe(
+  target: Pick<LoadTarget, 'readMemory' | 'writeMemory' | 'writeRegister'>,
+  exe: StagedExe,
+): Promise<{ offset: number; read: number } | undefined> {
   const { load, start, stack } = exe.header;
   await target.writeMemory({ space: 'cpu', offset: load }, exe.code);
   const back = await target.readMemory({ space: 'cpu', offset: load }, exe.code.length);
   const wrong = exe.code.findIndex((b, i) => b !== back[i]);
-  if (wrong >= 0)
-    throw launchFailed(
-      `The program could not be loaded: at the boot point (PC ${hex(booted.pc)}, pages ${pages(booted)}) ` +
-        `${hex(load + wrong)} is not RAM (wrote ${hex(exe.code[wrong], 2)}, read ${hex(back[wrong], 2)}). ` +
-        'Choose a boot point where the BIOS maps RAM over the program (bridgeLoad.bootAddress), or use the open ROM.',
-    );
+  if (wrong >= 0) return { offset: wrong, read: back[wrong] };
   const psp = new Uint8Array(0x100);
   psp.set(PSP_EXIT);
   await target.writeMemory({ space: 'cpu', offset: load - 0x100 }, psp);
@@ -66,7 +80,7 @@ export async function bridgeLoad(target: LoadTarget, exe: StagedExe, options: Br
   await target.writeRegister('SP', sp);
   await target.writeRegister('IX', load - 0x80);
   await target.writeRegister('PC', start);
-  if (options.dss !== 'present') await target.trap(RST_10H, dssAbsent);
+  return undefined;
 }
 
 function pages(stop: StopInfo): string {

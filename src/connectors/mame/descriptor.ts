@@ -8,7 +8,7 @@ import { launchMameTarget } from './mame-target.js';
 import { requireDriver } from './driver-check.js';
 import { mameForMachine } from './mame-finder.js';
 import { mameDriverReport } from './mame-report.js';
-import { spectrumTestMachine } from './front/test-machine.js';
+import { spectrumTestMachine, sprinterTestMachine } from './front/test-machine.js';
 
 export const NEEDS_PROGRAM =
   'launch.json needs "program": the image to run (e.g. a .rom built by SDCC, a .prg built by cc65).';
@@ -52,5 +52,5 @@ export const mameConnector: ConnectorDescriptor = {
   launch: launchMameTarget,
   features: [MAME_RAW_FEATURE],
   toolGroups: [mameToolGroup],
-  testMachines: [spectrumTestMachine],
+  testMachines: [spectrumTestMachine, sprinterTestMachine],
 };

@@ -1,9 +1,8 @@
 /**
  * MAME as a HeadlessMachine (unit tests, coverage and the profiler on MAME's
- * Z80 machines that run a program from ROM, like spectrum). One MAME process
- * per run with the program as its ROM; starting the same program again puts
- * the CPU back at its entry (PC 0: crt0 sets SP, clears and initialises the
- * globals), a register write instead of a machine restart. Cycles are the
+ * Z80 machines: spectrum's ROM programs, the Sprinter's DSS .EXE). One MAME
+ * process per run with the program; starting the same program again puts
+ * the CPU back at its entry (headless-entry.ts) instead of restarting MAME. Cycles are the
  * debugger's `totalcycles`, MAME's own count for the CPU. MAME has no cycle
  * breakpoint, so a cycle limit is watched by polling while it runs: a timeout
  * stops a little past the limit (the count reported is the real one).
@@ -17,6 +16,7 @@ import type { StopInfo } from '../../core/target.js';
 import { MAME_RAW_FEATURE, type MameRaw } from './mame-raw.js';
 import { launchMameTarget, type MameTarget } from './mame-target.js';
 import { MameTrace } from './mame-trace.js';
+import { romEntry, type ProgramEntry } from './headless-entry.js';
 
 const POLL_MS = 2;
 /** while observing, the trace is read back at least this often (its file grows ~4 bytes a cycle) */
@@ -38,15 +38,19 @@ export class HeadlessMame implements HeadlessMachine {
   private observer?: InstructionObserver;
   private trace?: MameTrace;
 
-  constructor(private readonly machine: string) {}
+  constructor(
+    private readonly machine: string,
+    private readonly entry: ProgramEntry = romEntry,
+  ) {}
 
   async start(program: Uint8Array): Promise<void> {
-    if (this.target && this.program && Buffer.compare(program, this.program) === 0) {
-      await this.target.writeRegister('PC', 0);
-    } else {
+    const launched = !(this.target && this.program && Buffer.compare(program, this.program) === 0);
+    // a test that ended in HALT leaves the CPU halted whatever PC says
+    if (!launched) await this.need().target.writeRegister('HALT', 0);
+    if (launched) {
       await this.close();
       this.workDir = await mkdtemp(join(tmpdir(), 'rd-headless-mame-'));
-      const rom = join(this.workDir, 'program.rom');
+      const rom = join(this.workDir, this.entry.file);
       await writeFile(rom, program);
       this.target = await launchMameTarget(
         { machine: this.machine, emulator: 'mame', program: rom },
@@ -56,14 +60,24 @@ export class HeadlessMame implements HeadlessMachine {
       this.trace = new MameTrace(this.need().raw, join(this.workDir, 'trace.log'), CPU_TAG);
       this.program = program;
     }
+    const runUnobserved = async (stops: readonly number[], maxCycles: number, deadline: number) => {
+      const observer = this.observer;
+      this.observer = undefined;
+      try {
+        return await this.runUntil(stops, maxCycles, deadline);
+      } finally {
+        this.observer = observer;
+      }
+    };
+    await this.entry.restart({ target: this.need().target, runUnobserved }, program, launched);
     this.trace?.moved();
     this.base = await this.totalCycles();
   }
 
-  async state(): Promise<{ pc: number; sp: number; cycles: number }> {
+  async state(): Promise<{ pc: number; sp: number; cycles: number; ix: number }> {
     const regs = await this.need().target.readRegisters();
     const reg = (name: string) => regs.find((r) => r.name === name)?.value ?? 0;
-    return { pc: reg('PC'), sp: reg('SP'), cycles: (await this.totalCycles()) - this.base };
+    return { pc: reg('PC'), sp: reg('SP'), ix: reg('IX'), cycles: (await this.totalCycles()) - this.base };
   }
 
   async runUntil(stops: readonly number[], maxCycles: number, deadline: number): Promise<HeadlessStop> {

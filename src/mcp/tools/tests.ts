@@ -17,7 +17,9 @@ import { toolPath, writeOutputToolFile } from '../tool-files.js';
 /** builds (files under the project's build/) and runs a private machine: changes nothing of any session */
 const HEADLESS = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
 
-const project = z.string().describe('project folder (built with its toolchain) or a built .prg with its .dbg beside');
+const project = z
+  .string()
+  .describe('project folder (built with its toolchain) or a built .prg/.rom/.exe with its .dbg/.cdb beside');
 const fileOut = z.string().optional().describe('path under the output folder');
 const fileResult = z.string().optional().describe('absolute path written');
 
@@ -34,7 +36,10 @@ const resultSchema = z.object({
 
 export function testTools(machines: readonly TestMachineSpec[]): ToolDef[] {
   const machineNames = machines.map((m) => m.machine) as [string, ...string[]];
-  const machine = z.enum(machineNames).optional().describe('default: by toolchain (cc65: c64, sdcc: spectrum)');
+  const machine = z
+    .enum(machineNames)
+    .optional()
+    .describe('default: by the build (cc65: c64; SDCC with crt0.s at 0: spectrum, at a DSS load address: sprinter)');
   const runTestsTool = defineTool({
     name: 'run_tests',
     title: 'Run C unit tests',

@@ -6,7 +6,6 @@ import { CYCLES_PER_FRAME } from '../c64.js';
 
 export const c64TestMachine: TestMachineSpec = {
   machine: 'c64',
-  toolchain: 'cc65',
   exact: true,
   create: async () => new HeadlessC64(),
   decode: petsciiChars,
