@@ -80,25 +80,63 @@ test('a live PID with another start time is not the editor that wrote the file (
   assert.equal(existsSync(path), false);
 });
 
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+/**
+ * A real process writes its discovery file and is ended one way; `how` is the child's last act, run when the
+ * parent has seen the file. Resolves with the path, the exit code and the signal that ended it.
+ */
+async function endWithFile(tag: string, how: string, signal?: NodeJS.Signals) {
+  const dir = join(root, tag);
+  const script = `
+    const d = require('./src/host/mcp-discovery.ts');
+    d.writeDiscoveryFile({ pid: process.pid, port: 1, url: 'u', token: 't', workspace: [], startedAt: 1 }, ${JSON.stringify(dir)})
+      .then((path) => {
+        d.removeDiscoveryFileOnExit(path);
+        setInterval(() => {}, 1000);
+        process.stdin.once('data', () => { ${how} });
+        console.log(path);
+      });`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+    cwd: join(__dirname, '..', '..'),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const path = await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
+  assert.equal(existsSync(path), true, 'the file is there while the process runs');
+  const ended = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.once('exit', (code, sig) => resolve([code, sig])),
+  );
+  if (signal) child.kill(signal);
+  else child.stdin.write('go\n');
+  const [code, sig] = await ended;
+  return { dir, path, code, sig };
+}
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
   test(`the discovery file is removed when the process is ended by ${signal}, which still ends it`, async () => {
-    const dir = join(root, `signal-${signal}`);
-    const script = `
-      const d = require('./src/host/mcp-discovery.ts');
-      d.writeDiscoveryFile({ pid: process.pid, port: 1, url: 'u', token: 't', workspace: [], startedAt: 1 }, ${JSON.stringify(dir)})
-        .then((path) => { d.removeDiscoveryFileOnExit(path); console.log(path); setInterval(() => {}, 1000); });`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-      cwd: join(__dirname, '..', '..'),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const path = await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
-    assert.equal(existsSync(path), true);
-    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, sig) => resolve(sig)));
-    child.kill(signal);
-    assert.equal(await ended, signal, 'the signal still ended the process');
+    const { path, sig } = await endWithFile(`signal-${signal}`, '', signal);
+    assert.equal(sig, signal, 'the signal still ended the process');
     assert.equal(existsSync(path), false, 'the file went first');
   });
 }
+
+for (const [label, how, exitCode] of [
+  ['process.exit()', 'process.exit(3)', 3],
+  ['an uncaught exception', "throw new Error('boom')", 1],
+] as const) {
+  test(`the discovery file is removed when the process ends by ${label}`, async () => {
+    const { path, code } = await endWithFile(`exit-${exitCode}`, how);
+    assert.equal(code, exitCode);
+    assert.equal(existsSync(path), false);
+  });
+}
+
+test('SIGKILL leaves the file (nothing can catch it): a client ignores it, and the prune removes it', async () => {
+  const { dir, path, sig } = await endWithFile('sigkill', '', 'SIGKILL');
+  assert.equal(sig, 'SIGKILL');
+  assert.equal(existsSync(path), true, 'the killed process could not remove it');
+  assert.deepEqual(await listDiscoveryFiles(dir), [], "a dead process's file is not offered to a client");
+  assert.equal(await pruneStaleDiscoveryFiles(dir), 1);
+  assert.equal(existsSync(path), false, 'the stale file (and its token) is gone');
+});
 
 test('client snippets: Claude Code .mcp.json carries the token; Codex reads it from the environment', () => {
   const json = JSON.parse(claudeCodeMcpJson('http://127.0.0.1:5000/mcp', 'secret'));

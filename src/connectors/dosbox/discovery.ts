@@ -7,9 +7,8 @@ import { sleep } from '../../core/async.js';
 import { notFound, incompatibleTarget } from '../../core/errors.js';
 import { BDA, RING_SIGNATURE, dword, physical, plausibleBda, vector } from '../../machines/dos/bda.js';
 import type { HostMemory } from './host-memory.js';
+import { searchRegion } from './host-search.js';
 
-const CHUNK = 16 << 20;
-const OVERLAP = 4096;
 /** A guest needs at least this much behind physical 0 (1 MiB + HMA). */
 const GUEST_SPAN = 0x110000;
 const LIVENESS_MS = 150;
@@ -24,23 +23,11 @@ export async function scanForGuests(mem: HostMemory): Promise<GuestCandidate[]> 
   const found: GuestCandidate[] = [];
   for (const region of await mem.regions()) {
     if (region.end - region.start < GUEST_SPAN) continue;
-    for (let at = region.start; at < region.end; at += CHUNK) {
-      const len = Math.min(CHUNK + OVERLAP, region.end - at);
-      let chunk: Buffer;
-      try {
-        const bytes = await mem.read(at, len);
-        chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); // a view: 16 MiB copies add up
-      } catch (err) {
-        if (!mem.alive()) throw err;
-        continue; // a guard page or a mapping that vanished: skip it
-      }
-      for (let i = chunk.indexOf(RING_SIGNATURE); i >= 0 && i < CHUNK; i = chunk.indexOf(RING_SIGNATURE, i + 1)) {
-        const base = at + i - BDA.kbdStart;
-        if (base < region.start || base + GUEST_SPAN > region.end) continue;
-        if (found.some((c) => c.base === base)) continue;
-        const checked = await validate(mem, base);
-        if (checked) found.push(checked);
-      }
+    for (const hit of await searchRegion(mem, region, { bytes: RING_SIGNATURE, stride: 1 })) {
+      const base = hit - BDA.kbdStart;
+      if (base < region.start || base + GUEST_SPAN > region.end) continue;
+      const checked = await validate(mem, base);
+      if (checked) found.push(checked);
     }
   }
   return found;

@@ -5,6 +5,7 @@
  */
 import { targetLost, badAddress } from '../../core/errors.js';
 import type { HostMemory, HostRegion } from './host-memory.js';
+import { heapHits, type SearchPattern } from './host-search.js';
 
 export class HeapMemory implements HostMemory {
   readonly backend = 'wasm' as const;
@@ -23,6 +24,10 @@ export class HeapMemory implements HostMemory {
     const h = this.view();
     this.check(address, length, h.length);
     return h.slice(address, address + length);
+  }
+
+  async search(start: number, end: number, pattern: SearchPattern, limit: number): Promise<number[]> {
+    return heapHits(this.view(), start, end, pattern, limit);
   }
 
   async write(address: number, data: Uint8Array): Promise<void> {

@@ -3,6 +3,7 @@
  * emulator process (/proc/PID/mem) and the wasm emulator's heap in our own
  * process. Addresses are the host's (process virtual address or heap index).
  */
+import type { SearchPattern } from './host-search.js';
 
 export interface HostRegion {
   start: number;
@@ -17,7 +18,13 @@ export interface HostMemory {
   readonly backend: 'native' | 'wasm';
   /** readable+writable regions worth scanning for the guest */
   regions(): Promise<HostRegion[]>;
-  read(address: number, length: number): Promise<Uint8Array>;
+  /** `into`, when given, is a scratch buffer the bytes may be read into (a view of it is returned) */
+  read(address: number, length: number, into?: Uint8Array): Promise<Uint8Array>;
+  /**
+   * Addresses in [start, end) where the pattern matches, at most `limit`, found where the memory lives
+   * (the wasm worker), so nothing is copied out; without it host-search.ts reads the region in chunks.
+   */
+  search?(start: number, end: number, pattern: SearchPattern, limit: number): Promise<number[]>;
   write(address: number, data: Uint8Array): Promise<void>;
   /** false once the process/emulator is gone */
   alive(): boolean;

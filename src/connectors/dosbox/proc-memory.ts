@@ -65,8 +65,8 @@ export class ProcMemory implements HostMemory {
     return undefined;
   }
 
-  async read(address: number, length: number): Promise<Uint8Array> {
-    const buf = Buffer.allocUnsafe(length);
+  async read(address: number, length: number, into?: Uint8Array): Promise<Uint8Array> {
+    const buf = into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
     let got: number;
     try {
       got = readSync(this.handle(), buf, 0, length, address);

@@ -9,11 +9,11 @@
 import { unsupported } from '../../core/errors.js';
 import { findRomFont, fontFrom32, fontFromRom, type Font } from '../../machines/dos/video-modes.js';
 import type { DosGuest } from './guest.js';
+import { searchHost } from './host-search.js';
 import type { TextStride } from '../../machines/dos/video.js';
 
 const VGA_BIOS = 0xc0000;
 const VGA_BIOS_SIZE = 0x8000;
-const CHUNK = 16 << 20;
 
 export interface ActiveFont {
   font: Font;
@@ -65,21 +65,11 @@ export class FontLocator {
   private async searchArray(rom: Uint8Array, height: number): Promise<number | undefined> {
     const a = rom.subarray(0x41 * height, 0x42 * height);
     const b = rom.subarray(0x42 * height, 0x43 * height);
-    const hits: number[] = [];
     const mem = this.guest.host;
-    for (const region of await mem.regions()) {
-      for (let at = region.start; at < region.end; at += CHUNK) {
-        const len = Math.min(CHUNK + 64, region.end - at);
-        let buf: Buffer;
-        try {
-          buf = Buffer.from(await mem.read(at, len));
-        } catch {
-          continue;
-        }
-        for (let i = buf.indexOf(a); i >= 0 && i < CHUNK; i = buf.indexOf(a, i + 1)) {
-          if (i + 32 + height <= buf.length && buf.subarray(i + 32, i + 32 + height).equals(b)) hits.push(at + i);
-        }
-      }
+    const hits: number[] = [];
+    for (const at of await searchHost(mem, { bytes: a, stride: 1 })) {
+      const next = await mem.read(at + 32, height).catch(() => undefined);
+      if (next && Buffer.from(next.buffer, next.byteOffset, next.byteLength).equals(b)) hits.push(at);
     }
     const arrays = hits.map((h) => h - 0x41 * 32).filter((h) => !this.isGuest(h));
     return arrays.length === 1 ? arrays[0] : undefined;

@@ -4,12 +4,13 @@
  * frames. A mode-13h page is only "confirmed" byte for byte against a
  * reference frame; the confirmed page is cached, a blind read is marked.
  */
-import { targetLost, incompatibleTarget, unsupported } from '../../core/errors.js';
+import { incompatibleTarget, unsupported } from '../../core/errors.js';
 import { decodeText, textIndex, textSpan, type TextScreen, type TextStride } from '../../machines/dos/video.js';
 import { findRomFont } from '../../machines/dos/video-modes.js';
 import { CALIBRATION_TEXT } from './dosbox-conf.js';
 import type { DosGuest } from './guest.js';
 import type { HostMemory } from './host-memory.js';
+import { searchHost } from './host-search.js';
 import { FrameReader, type FrameResult } from './vga-frame.js';
 import { FontLocator } from './vga-font.js';
 
@@ -24,30 +25,10 @@ export interface VgaLocation {
 /** DOSBox 0.74 (Debian amd64 build) allocates vga.mem.linear 0x201000 below guest memory. */
 const DOSBOX074_VGA_DELTA = 0x201000;
 
-/** Host address of `text` written as screen cells with the given stride (char bytes at i, i+s, …). */
-export async function searchStridedText(mem: HostMemory, text: string | Uint8Array, stride: number): Promise<number[]> {
+/** Host addresses of `text` written as screen cells with the given stride (char bytes at i, i+s, …); 17 at most. */
+export function searchStridedText(mem: HostMemory, text: string | Uint8Array, stride: number): Promise<number[]> {
   const bytes = typeof text === 'string' ? Buffer.from(text, 'latin1') : text;
-  const hits: number[] = [];
-  for (const region of await mem.regions()) {
-    const CH = 16 << 20;
-    for (let at = region.start; at < region.end; at += CH) {
-      const len = Math.min(CH + bytes.length * stride, region.end - at);
-      let buf: Buffer;
-      try {
-        buf = Buffer.from(await mem.read(at, len));
-      } catch {
-        if (!mem.alive()) throw targetLost(`${mem.description} has gone away.`);
-        continue;
-      }
-      for (let i = buf.indexOf(bytes[0]); i >= 0 && i < CH; i = buf.indexOf(bytes[0], i + 1)) {
-        let ok = i + (bytes.length - 1) * stride < buf.length;
-        for (let k = 1; ok && k < bytes.length; k++) ok = buf[i + k * stride] === bytes[k];
-        if (ok) hits.push(at + i);
-      }
-      if (hits.length > 16) return hits;
-    }
-  }
-  return hits;
+  return searchHost(mem, { bytes, stride }, 17);
 }
 
 /**

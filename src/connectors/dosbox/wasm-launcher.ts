@@ -159,6 +159,7 @@ class WorkerEmulator implements WasmEmulator {
         return [{ start: 0, end: this.heapSize, label: 'wasm heap' }];
       },
       read: (address, length) => this.request<Uint8Array>({ op: 'read', address, length }),
+      search: (start, end, pattern, limit) => this.request<number[]>({ op: 'search', start, end, pattern, limit }),
       write: async (address, data) => {
         await this.request({ op: 'write', address, data: data.slice() });
       },

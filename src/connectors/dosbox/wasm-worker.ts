@@ -18,6 +18,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { heapHits, type SearchPattern } from './host-search.js';
 
 export interface WasmWorkerData {
   flavour: 'dosbox' | 'dosbox-x';
@@ -33,6 +34,7 @@ export type WasmRequest =
   | { id: number; op: 'read'; address: number; length: number }
   | { id: number; op: 'write'; address: number; data: Uint8Array }
   | { id: number; op: 'size' }
+  | { id: number; op: 'search'; start: number; end: number; pattern: SearchPattern; limit: number }
   | { id: number; op: 'screenshot' }
   | { id: number; op: 'sound-start' }
   | { id: number; op: 'sound-stop' };
@@ -176,7 +178,10 @@ async function instantiateFrom(
   return () => used;
 }
 
-function answer(heap: () => Uint8Array, m: Extract<WasmRequest, { op: 'read' | 'write' | 'size' }>): unknown {
+function answer(
+  heap: () => Uint8Array,
+  m: Extract<WasmRequest, { op: 'read' | 'write' | 'size' | 'search' }>,
+): unknown {
   switch (m.op) {
     case 'read': {
       const h = heap();
@@ -192,6 +197,8 @@ function answer(heap: () => Uint8Array, m: Extract<WasmRequest, { op: 'read' | '
     }
     case 'size':
       return heap().length;
+    case 'search': // in place: copying the heap out to search it cost the parent megabytes a session
+      return heapHits(heap(), m.start, m.end, m.pattern, m.limit);
   }
 }
 
