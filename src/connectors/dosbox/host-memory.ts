@@ -3,7 +3,11 @@
  * emulator process (/proc/PID/mem) and the wasm emulator's heap in our own
  * process. Addresses are the host's (process virtual address or heap index).
  */
-import type { SearchPattern } from './host-search.js';
+/** `bytes[k]` expected at `start + k * stride` (searched by host-search.ts). */
+export interface SearchPattern {
+  bytes: Uint8Array;
+  stride: number;
+}
 
 export interface HostRegion {
   start: number;

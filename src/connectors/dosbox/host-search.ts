@@ -7,13 +7,9 @@
  * session (the copies freed on another thread than the one that made them).
  */
 import { targetLost } from '../../core/errors.js';
-import type { HostMemory, HostRegion } from './host-memory.js';
+import type { HostMemory, HostRegion, SearchPattern } from './host-memory.js';
 
-/** `bytes[k]` expected at `start + k * stride`. */
-export interface SearchPattern {
-  bytes: Uint8Array;
-  stride: number;
-}
+export type { SearchPattern };
 
 const CHUNK = 16 << 20;
 
