@@ -21,6 +21,7 @@ import {
 } from './host/debug-config.js';
 import { registerBuildTasks } from './host/build-tasks.js';
 import { registerTestExplorer } from './host/test-explorer.js';
+import { registerProfiler } from './host/profile-command.js';
 import {
   pruneStaleDiscoveryFiles,
   removeDiscoveryFile,
@@ -29,7 +30,7 @@ import {
 } from './host/mcp-discovery.js';
 import { LazyMcpEndpoint, type RunningMcpServer } from './host/mcp-endpoint.js';
 import { claudeCodeMcpJson, codexConfigToml, MCP_TOKEN_ENV } from './host/mcp-snippets.js';
-import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, SETTINGS } from './host/manifest.js';
+import { COMMANDS, MCP_PROVIDER_ID, MCP_PROVIDER_LABEL, PROFILE_SHOWN_KEY, SETTINGS } from './host/manifest.js';
 import { startHttpMcpServer } from './mcp/http.js';
 import { chooseView, CONNECTORS, TEST_MACHINES, TOOL_GROUPS } from './connectors/registry.js';
 import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
@@ -136,6 +137,18 @@ export function activate(context: vscode.ExtensionContext): void {
   registerAsmAssociation(context, (m) => logProblem('warning', m));
   registerBuildTasks(context);
   registerTestExplorer(context, TEST_MACHINES);
+  context.subscriptions.push(
+    ...registerProfiler(
+      DEBUG_TYPE,
+      {
+        profile: COMMANDS.profile.command,
+        clear: COMMANDS.clearProfile.command,
+        show: COMMANDS.showProfile.command,
+        shownKey: PROFILE_SHOWN_KEY,
+      },
+      TEST_MACHINES,
+    ),
+  );
   startLanguageClient(context, (p) => readLiveMemory(manager, p)).catch((err: unknown) =>
     logProblem('error', `The Retro Debug language server did not start: ${asRetroError(err).message}`),
   );

@@ -25,7 +25,13 @@ export const COMMANDS = {
   diagnostics: { command: 'retro.diagnostics', title: 'Diagnostics' },
   whoLastWrote: { command: 'retro.whoLastWrote', title: 'Who Last Wrote This?' },
   stepBackOut: { command: 'retro.stepBackOut', title: 'Step Back Out' },
+  profile: { command: 'retro.profile', title: 'Profile', icon: '$(flame)' },
+  showProfile: { command: 'retro.showProfile', title: 'Show Profile Flame Graph' },
+  clearProfile: { command: 'retro.clearProfile', title: 'Clear Profile' },
 } as const;
+
+/** The context key set while a profile's lenses and hot lines are shown. */
+export const PROFILE_SHOWN_KEY = 'retro.profileShown';
 
 export const SETTINGS = {
   mamePath: 'retro.mamePath',
@@ -58,10 +64,15 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
     breakpoints: BREAKPOINT_LANGUAGES.map((language) => ({ language })),
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {
-      commandPalette: [COMMANDS.takeControl, COMMANDS.whoLastWrote, COMMANDS.stepBackOut].map((c) => ({
-        command: c.command,
-        when: `inDebugMode && debugType == ${DEBUG_TYPE}`,
-      })),
+      commandPalette: [
+        ...[COMMANDS.takeControl, COMMANDS.whoLastWrote, COMMANDS.stepBackOut].map((c) => ({
+          command: c.command,
+          when: `inDebugMode && debugType == ${DEBUG_TYPE}`,
+        })),
+        ...[COMMANDS.showProfile, COMMANDS.clearProfile].map((c) => ({ command: c.command, when: PROFILE_SHOWN_KEY })),
+      ],
+      // profiles the session's program headless from its start (the session itself runs on)
+      'debug/toolbar': [{ command: COMMANDS.profile.command, when: `debugType == ${DEBUG_TYPE}` }],
       // time travel: the adapter offers Step Back only where the machine records its past
       'debug/variables/context': [
         { command: COMMANDS.whoLastWrote.command, when: `debugType == ${DEBUG_TYPE} && debugState == stopped` },

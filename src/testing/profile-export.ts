@@ -4,7 +4,21 @@
  * cycle is written as one microsecond (about right for a 1 MHz 6502), so the
  * viewers' times read as cycles.
  */
+import { relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ProfileRun } from './profile-run.js';
 import type { CallNode, Profiler } from './profiler.js';
+
+export const PROFILE_FORMATS = ['cpuprofile', 'speedscope'] as const;
+export type ProfileFormat = (typeof PROFILE_FORMATS)[number];
+
+/** A run's profile in `format`, its sources named by file URL (the viewers open them). */
+export function exportRun(run: ProfileRun, format: ProfileFormat): object {
+  const url = (file: string) => pathToFileURL(resolve(run.sourceRoot, file)).href;
+  return format === 'cpuprofile'
+    ? toCpuProfile(run.profiler, url)
+    : toSpeedscope(run.profiler, relative(run.sourceRoot, run.program), url);
+}
 
 interface CpuProfileNode {
   id: number;

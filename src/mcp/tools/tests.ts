@@ -4,12 +4,12 @@
  * so an agent can run the suite after each edit. Paths stay inside the
  * connection's roots; files go under the output folder.
  */
-import { relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import * as z from 'zod/v4';
 import { toJunit } from '../../testing/junit.js';
 import { toLcov } from '../../testing/lcov.js';
 import { profileProgram } from '../../testing/profile-run.js';
-import { toCpuProfile, toSpeedscope } from '../../testing/profile-export.js';
+import { exportRun } from '../../testing/profile-export.js';
 import { runTests, type TestMachineSpec } from '../../testing/run-tests.js';
 import { defineTool, type ToolDef } from '../tool-kit.js';
 import { toolPath, writeOutputToolFile } from '../tool-files.js';
@@ -161,13 +161,10 @@ export function testTools(machines: readonly TestMachineSpec[]): ToolDef[] {
         until: args.until,
       });
       const p = run.profiler;
-      const url = (file: string) => `file://${resolve(run.sourceRoot, file)}`;
       const write = (path: string, value: object) =>
         writeOutputToolFile(ctx, path, Buffer.from(JSON.stringify(value)), true);
-      const cpuprofile = args.cpuprofile ? await write(args.cpuprofile, toCpuProfile(p, url)) : undefined;
-      const speedscope = args.speedscope
-        ? await write(args.speedscope, toSpeedscope(p, relative(run.sourceRoot, run.program), url))
-        : undefined;
+      const cpuprofile = args.cpuprofile ? await write(args.cpuprofile, exportRun(run, 'cpuprofile')) : undefined;
+      const speedscope = args.speedscope ? await write(args.speedscope, exportRun(run, 'speedscope')) : undefined;
       return {
         data: {
           program: run.program,
