@@ -20,12 +20,26 @@ export function assignedNames(line: string): Set<string> {
     const before = tokens[i - 1];
     const prefixed = (before === '++' || before === '--') && !MEMBER.has(after) && after !== '[';
     if (!prefixed && !ASSIGN.has(after)) return;
-    // `*p = …` writes through p; `char *p = …` (a name before the star) declares p
-    if (before === '*' && !IDENT.test(tokens[i - 2] ?? '') && tokens[i - 2] !== '*') return;
+    // `*p = …` writes through p; `char *p = …` (a name before the star) and `int n = 0, *p = q` declare p
+    const prior = tokens[i - 2] ?? '';
+    if (before === '*' && !IDENT.test(prior) && prior !== '*' && !(prior === ',' && declaration(tokens, i))) return;
     names.add(t);
   });
   return names;
 }
+
+/** Words that start a declaration. */
+const DECLARES = new Set(['char', 'short', 'int', 'long', 'signed', 'unsigned', 'float', 'double', 'void', '_Bool', 'const', 'volatile', 'static', 'register', 'auto', 'extern', 'struct', 'union', 'enum']); // prettier-ignore
+
+/** Whether the statement holding token `i` is a declaration: a type word first, or a typedef name and a declarator. */
+function declaration(tokens: string[], i: number): boolean {
+  let start = i;
+  while (start > 0 && !STATEMENT_ENDS.has(tokens[start - 1])) start--;
+  const [a, b, c] = tokens.slice(start, start + 3);
+  return DECLARES.has(a) || (IDENT.test(a) && (IDENT.test(b) || (b === '*' && IDENT.test(c ?? ''))));
+}
+
+const STATEMENT_ENDS = new Set([';', '{', '}']);
 
 /** The line without comments, string and character literals (a block comment left open runs to the end). */
 function stripped(line: string): string {

@@ -22,6 +22,18 @@ export interface DeclaredObject {
   linkage: 'extern' | 'static' | 'global' | 'local' | 'local-static' | 'register';
   file: string;
   line: number;
+  /** a local of a block inside the function's body (not of the body itself) */
+  block?: DeclBlock;
+}
+
+/** A `{ … }` inside a function body, by source lines. */
+export interface DeclBlock {
+  open: number;
+  close: number;
+  /** the line of its first statement (after its declarations) */
+  body: number;
+  /** 1: directly inside the function's body */
+  depth: number;
 }
 
 export interface FunctionDecls {
@@ -83,6 +95,8 @@ class Parser extends TokenCursor {
     tags: new Map(),
     constants: new Map(),
   };
+  /** the blocks open inside the function body being read, innermost last */
+  private blocks: DeclBlock[] = [];
 
   constructor(
     t: CToken[],
@@ -155,6 +169,7 @@ class Parser extends TokenCursor {
     const linkage = spec.storage === 'static' ? 'local-static' : spec.storage === 'register' ? 'register' : 'local';
     const existing = scope.locals.findIndex((l) => l.name === d.name && l.line === d.line);
     const entry: DeclaredObject = { name: d.name, type, linkage, file, line: d.line };
+    if (this.blocks.length) entry.block = this.blocks[this.blocks.length - 1];
     if (existing >= 0) scope.locals[existing] = entry;
     else scope.locals.push(entry);
   }
@@ -366,19 +381,32 @@ class Parser extends TokenCursor {
     void spec;
     this.at++;
     let depth = 1;
+    this.blocks = [];
+    // a block's declarations end at the first token of anything else
+    const statement = () => {
+      const top = this.blocks[this.blocks.length - 1];
+      if (top && !top.body) top.body = this.peek()?.line ?? top.open;
+    };
     while (this.at < this.t.length && depth > 0) {
-      if (this.take('{')) {
+      if (this.is('{')) {
+        statement();
+        const line = this.t[this.at++].line;
+        this.blocks.push({ open: line, close: line, body: 0, depth: this.blocks.length + 1 });
         depth++;
         continue;
       }
       if (this.is('}')) {
+        statement();
         fn.bodyEnd = this.t[this.at++].line;
+        const done = depth > 1 ? this.blocks.pop() : undefined;
+        if (done) done.close = fn.bodyEnd;
         depth--;
         continue;
       }
       if (this.take(';')) continue;
       const spec = this.peek()?.kind === 'id' && !this.is(':', 1) ? this.specifiers() : undefined;
       if (!spec) {
+        statement();
         this.skipInBody();
         continue;
       }
@@ -395,6 +423,7 @@ class Parser extends TokenCursor {
         this.skipInBody();
       }
     }
+    this.blocks = [];
     if (fn.name) this.out.functions.set(fn.name, fn);
   }
 

@@ -61,10 +61,10 @@ export class CSourceTypes {
     return this.parsed.get(file);
   }
 
-  /** A function's parameter or local by name (its own declarations, never another function's). */
+  /** A function's parameter or body-level local by name (its own declarations, never another function's). */
   local(file: string, fn: string, name: string): DeclaredObject | undefined {
     const f = this.declarations(file)?.functions.get(fn);
-    return f?.locals.find((l) => l.name === name) ?? f?.params.find((p) => p.name === name);
+    return f?.locals.find((l) => l.name === name && !l.block) ?? f?.params.find((p) => p.name === name);
   }
 
   /** A file-scope object of `file` (its statics, its definitions, the externs it declares). */

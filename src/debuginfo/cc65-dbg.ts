@@ -20,12 +20,12 @@ import { tooLarge, badDebugInfo } from '../core/errors.js';
 import { CSourceTypes, cc65Predefined, type SourceLocator } from './cc65-c-decls.js';
 import { parseFields, RecTable, type DbgRec } from './cc65-dbg-fields.js';
 import type { CType, DebugInfo, FunctionInfo, Variable } from './model.js';
+import { blockLocals, CC65_FRAME_REGISTER, frameSizes, type Local } from './cc65-frame-layout.js';
 import { LineTableBuilder } from './line-table.js';
 import { upperBound } from './sorted.js';
 import { sizeOf } from './values.js';
 
-/** The frame register name the 6502/cc65 unwinder provides. */
-export const CC65_FRAME_REGISTER = 'CSP';
+export { CC65_FRAME_REGISTER };
 const MAX_RECORDS = 2_000_000;
 /** Line spans overlapping one address (cc65 nests a few: a statement inside its function's line) */
 const MAX_OVERLAP = 64;
@@ -281,6 +281,9 @@ class Builder {
         vars.push(v);
         (v.isParam ? params : locals).push(v.v);
       }
+      const sizes = frameSizes(vars);
+      const inBlocks = file ? this.types?.declarations(file)?.functions.get(fnCsym.name)?.locals : undefined;
+      const blocks = inBlocks && blockLocals(inBlocks, sizes.frameBytes, locals);
       out.push({
         name: fnCsym.name,
         file,
@@ -288,7 +291,8 @@ class Builder {
         end: start + Math.max(1, size) - 1,
         params,
         locals,
-        ...frameSizes(vars),
+        ...sizes,
+        ...(blocks?.length ? { blocks } : {}),
       });
     }
     return out.sort((a, b) => a.start - b.start);
@@ -334,7 +338,9 @@ class Builder {
           name: c.name,
           type,
           storage:
-            this.regbank === undefined ? { kind: 'optimized_out' } : { kind: 'static', address: this.regbank + offset },
+            this.regbank === undefined
+              ? { kind: 'optimized_out' }
+              : { kind: 'zp-register', address: this.regbank + offset },
         },
         isParam: isParam ?? false,
         registerBytes: sizeOf(type),
@@ -470,28 +476,4 @@ const BYTES = Array.from({ length: 9 }, (_, size) => Object.freeze(bytesType(siz
 
 function bytesType(size: number): CType {
   return { kind: 'bytes', size: Math.max(1, size), name: `byte[${Math.max(1, size)}]` };
-}
-
-/** A C local and what the frame layout needs to know of it. */
-interface Local {
-  v: Variable;
-  isParam: boolean;
-  registerBytes?: number;
-}
-
-/**
- * The C-stack bytes a function's frame holds at its body (locals and the
- * register-bank bytes its register locals saved, in declaration order: an
- * auto local's offset already counts the saves before it) and the bytes of
- * parameters it pops on return (register parameters keep their stack slot).
- */
-function frameSizes(vars: Local[]): { frameBytes: number; paramBytes: number } {
-  let frameBytes = 0;
-  let paramBytes = 0;
-  for (const { v, isParam, registerBytes } of vars) {
-    if (isParam) paramBytes += sizeOf(v.type);
-    else if (v.storage.kind === 'frame' && v.storage.offset < 0) frameBytes = Math.max(frameBytes, -v.storage.offset);
-    else if (registerBytes) frameBytes += registerBytes;
-  }
-  return { frameBytes, paramBytes };
 }

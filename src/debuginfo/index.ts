@@ -201,7 +201,12 @@ export class DebugIndex {
       here >= 0 && this.info.functions[this.segFn[here]] === fn ? this.lines.block(this.segLine[here]) : undefined;
     let levels = this.blockLevels.get(fn);
     if (!levels) this.blockLevels.set(fn, (levels = this.blocksOf(fn)));
-    const visible = [...fn.params, ...fn.locals].filter((v) => inScope(v, current, levels));
+    const line = fn.blocks ? this.lineAt(address)?.line : undefined;
+    const visible = [...fn.params, ...fn.locals].filter(
+      (v) =>
+        inScope(v, current, levels) &&
+        (!v.lines || (line !== undefined && v.lines.first <= line && line <= v.lines.last)),
+    );
     const best = new Map<string, Variable>();
     for (const v of visible) {
       const old = best.get(v.name);

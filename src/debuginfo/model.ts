@@ -37,6 +37,11 @@ export type Storage =
   /** offset relative to the stack pointer at function entry after prologue */
   | { kind: 'stack'; offset: number }
   | { kind: 'register'; registers: string[] }
+  /**
+   * cc65 `register`: the zero-page register-bank bytes at `address` while the function has them (after its prologue
+   * saved the caller's bytes, before its exit restores them); `save`: where it saved them, from the frame register
+   */
+  | { kind: 'zp-register'; address: number; save?: number }
   | { kind: 'optimized_out' };
 
 export interface Variable {
@@ -48,6 +53,8 @@ export interface Variable {
   block?: number;
   /** a file static: the C file (as its lines name it) whose functions see it; other files' do not */
   file?: string;
+  /** cc65 block locals: the function's source lines where the name is in scope (the .dbg has no blocks) */
+  lines?: { first: number; last: number };
 }
 
 export interface FunctionInfo {
@@ -68,6 +75,22 @@ export interface FunctionInfo {
   frameBytes?: number;
   /** cc65: C-stack bytes of the parameters the function pops on return */
   paramBytes?: number;
+  /** cc65: the blocks in the body with locals of their own (from the C source: the .dbg records none) */
+  blocks?: LocalsBlock[];
+}
+
+/**
+ * A block's locals on cc65's C stack: allocated by the code of its
+ * declaration lines `first`…`body` (uninitialised ones as late as the first
+ * statement's), below the `base` bytes allocated before it, `bytes` in all,
+ * freed at `last` (its closing line).
+ */
+export interface LocalsBlock {
+  first: number;
+  body: number;
+  last: number;
+  base: number;
+  bytes: number;
 }
 
 export interface DebugInfo {

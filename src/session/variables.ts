@@ -78,6 +78,8 @@ export class VariableReader {
         const base = frame?.frameRegs[s.register.toUpperCase()];
         if (base === undefined)
           return { kind: 'unavailable', reason: `frame register ${s.register} unknown in this frame` };
+        if (v.lines && frame?.localsDepth !== undefined && -s.offset > frame.localsDepth)
+          return { kind: 'unavailable', reason: 'not available here: its block has not allocated it yet' };
         return { kind: 'memory', address: (base + s.offset) & 0xffff };
       }
       case 'register': {
@@ -95,11 +97,25 @@ export class VariableReader {
           return { kind: 'unavailable', reason: `register ${registers.join(':')} not reported by the emulator` };
         return { kind: 'value', bytes };
       }
+      case 'zp-register':
+        return this.regvar(v, s.address, frame);
       case 'stack':
         return { kind: 'unavailable', reason: 'stack-relative storage without a frame pointer is not supported yet' };
       case 'optimized_out':
         return { kind: 'unavailable', reason: 'optimized out' };
     }
+  }
+
+  /** A cc65 register variable: where the frame's unwinding placed its bytes (cc65-regvars.ts), or why not there. */
+  private async regvar(v: Variable, address: number, frame?: RawFrame): Promise<Location> {
+    const place = frame?.regvars?.get(v.name);
+    if (!place) return { kind: 'memory', address };
+    if ('reason' in place) return { kind: 'unavailable', reason: place.reason };
+    const [first] = place.addresses;
+    if (place.addresses.every((a, k) => a === first + k)) return { kind: 'memory', address: first };
+    // bytes saved by different frames: read one by one (not writable as one object)
+    const bytes = await Promise.all(place.addresses.map(async (a) => (await this.read(a, 1))[0]));
+    return { kind: 'value', bytes: Uint8Array.from(bytes) };
   }
 
   private ownerCheck(fn: FunctionInfo): Promise<OwnerCheck> {

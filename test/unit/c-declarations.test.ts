@@ -130,3 +130,29 @@ test("each function's own parameters and locals; statics, externs and prototypes
   assert.equal(sum.bodyStart, 4);
   assert.equal(sum.bodyEnd, 8);
 });
+
+test("locals of blocks inside a function body: their block's lines, its first statement and its depth", () => {
+  const d = parse(
+    [
+      'int f(int n) {', // 1
+      '  int top = n;', // 2
+      '  for (top = 0; top < n; ++top) {', // 3
+      '    int a;', // 4
+      '    char b = 1;', // 5
+      '    a = b;', // 6
+      '    if (a) {', // 7
+      '      int c = a, *p = &c;', // 8
+      '      *p = 2;', // 9
+      '    }', // 10
+      '  }', // 11
+      '  return top;', // 12
+      '}',
+    ].join('\n'),
+  );
+  const locals = Object.fromEntries(d.functions.get('f')!.locals.map((l) => [l.name, l]));
+  assert.equal(locals.top.block, undefined, "the body's own local");
+  assert.deepEqual(locals.a.block, { open: 3, close: 11, body: 6, depth: 1 });
+  assert.equal(locals.b.block, locals.a.block);
+  assert.deepEqual(locals.c.block, { open: 7, close: 10, body: 9, depth: 2 });
+  assert.equal(typeName(locals.p.type), 'int *');
+});

@@ -5,7 +5,9 @@ import type { Register } from '../../core/target.js';
 import { instructionLength } from '../../cpu/6502/cpu6502.js';
 import { registerValue, type RawFrame, type ReadMemory } from './frames.js';
 import { fastcallBytes, localBytes, paramBytes } from './cc65-frame-sizes.js';
-import { pushedBeforeCall } from './cc65-pushes.js';
+import { pushedBeforeCall, pushedSince } from './cc65-pushes.js';
+import { placeRegvars } from './cc65-regvars.js';
+import { depthAt, inBlock, settledDepth } from './cc65-blocks.js';
 
 const MAX_DEPTH = 32;
 const OP_JSR = 0x20;
@@ -39,16 +41,33 @@ export async function unwind6502Cc65(
   const csp = cspBytes ? cspBytes[0] | (cspBytes[1] << 8) : undefined;
 
   const frames: RawFrame[] = [];
-  let fn = index.functionAt(pc);
-  let entry = fn && csp !== undefined ? csp + (await allocatedAt(fn, pc, index, read)) : undefined;
+  const fn = index.functionAt(pc);
+  const allocated = fn && csp !== undefined ? await allocatedAt(fn, pc, index, read, spAddress, csp) : undefined;
+  const entry = allocated !== undefined ? csp! + allocated : undefined;
   frames.push({
     pc,
     sp: s,
     frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {},
     registersValid: true,
+    localsDepth: allocated,
   });
-  if (depth <= 1) return frames;
+  if (depth > 1) await callers(frames, fn, entry, regs, index, read, spAddress);
+  // only cc65's own debug info has register variables (assembly listings have no C)
+  if (index.info.format === 'cc65-dbg') await placeRegvars(frames, index, read);
+  return frames;
+}
 
+/** The calling frames, pushed onto `frames`: JSR return addresses on the hardware stack above S. */
+async function callers(
+  frames: RawFrame[],
+  fn: FunctionInfo | undefined,
+  entry: number | undefined,
+  regs: Register[],
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number | undefined,
+): Promise<void> {
+  const s = registerValue(regs, 'SP') ?? 0xff;
   const stack = await read(0x100, 0x100);
   for (let at = s + 1; at < 0xff && frames.length < MAX_DEPTH; at++) {
     const word = stack[at] | (stack[at + 1] << 8);
@@ -62,11 +81,11 @@ export async function unwind6502Cc65(
       sp: (at + 1) & 0xff,
       frameRegs: entry !== undefined ? { [CC65_FRAME_REGISTER]: entry } : {},
       registersValid: false,
+      localsDepth: settledDepth(caller, word - 2, index),
     });
     fn = caller;
     at++;
   }
-  return frames;
 }
 
 /** The C stack pointer at `caller`'s entry, from its callee's entry and the call at `call`. */
@@ -89,21 +108,37 @@ async function callerEntry(
       start = atCall + pushed;
     }
   }
-  return start + localBytes(caller);
+  return start + settledDepth(caller, call, index);
 }
 
 /**
  * Bytes of locals already allocated at `pc`. cc65 allocates them at the
- * start of the function, one JSR a declaration (push0/pushax for
- * initialised ones, decspN for the others), after the JSR that pushes the
+ * start of the function (push0/pushax for initialised ones, decspN for the
+ * others, the saves of register variables), after the JSR that pushes the
  * fastcall parameter (the one at offset 0); that code belongs to the `{`
- * line and the first body line, so a stop there may come before some of it.
+ * line and the first body lines, so a stop there may come before some of
+ * it: the prologue is run up to `pc` (cc65-pushes.ts). Inside the body, the
+ * blocks' locals count too (cc65-blocks.ts).
  */
-async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read: ReadMemory): Promise<number> {
+async function allocatedAt(
+  fn: FunctionInfo,
+  pc: number,
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number | undefined,
+  sp: number,
+): Promise<number | undefined> {
   const all = localBytes(fn);
   const body = index.bodyStart(fn);
   const prologueEnd = Math.max(body, ...index.lineRanges(body).map((r) => r[1]));
-  if (all === 0 || pc > prologueEnd) return all;
+  // past the prologue, or in a block (a `for` line's code may come after its block's)
+  if (all === 0 || pc > prologueEnd || inBlock(fn, pc, index)) return depthAt(fn, pc, index, read, spAddress, sp);
+  // the prologue run from the entry on a scratch copy: what it pushed less the fastcall parameter's push
+  if (spAddress !== undefined && pc > fn.start) {
+    const pushed = await pushedSince(fn.start, pc, index, read, spAddress, sp);
+    if (pushed !== undefined) return Math.min(all, Math.max(0, pushed - fastcallBytes(fn)));
+  }
+  // else one JSR a declaration (a register parameter's swap through the runtime would count too)
   const code = await read(fn.start, prologueEnd - fn.start + 1);
   const jsrs: number[] = [];
   for (let at = 0; at < code.length;) {
@@ -111,9 +146,16 @@ async function allocatedAt(fn: FunctionInfo, pc: number, index: DebugIndex, read
     at += instructionLength(code[at]);
   }
   if (fn.params.some((p) => p.storage.kind === 'frame' && p.storage.offset === 0)) jsrs.shift(); // the fastcall push
+  // each auto local's bytes and each register local's saved bank bytes (pushax after lda/ldx regbank)
   const locals = fn.locals
-    .filter((v) => v.storage.kind === 'frame' && v.storage.offset < 0)
-    .map((v) => -(v.storage as { offset: number }).offset)
+    .map((v) =>
+      v.storage.kind === 'frame' && v.storage.offset < 0 && !v.lines
+        ? -v.storage.offset
+        : v.storage.kind === 'zp-register' && v.storage.save !== undefined
+          ? -v.storage.save
+          : 0,
+    )
+    .filter((depth) => depth > 0)
     .sort((a, b) => a - b);
   let allocated = 0;
   locals.forEach((depth, i) => {

@@ -40,10 +40,22 @@ export async function pushedBeforeCall(
   const range = index.lineRanges(call).find(([first, last]) => first <= call && call <= last);
   // the declaration line (prologue) is no balanced statement start
   if (!fn || !range || range[0] === fn.start) return undefined;
+  return pushedBetween(range[0], call, index, read, spAddress, spStart);
+}
+
+/** Bytes pushed on the C stack by the code from `start` to `stop`, run as pushedBeforeCall runs a statement. */
+export async function pushedBetween(
+  start: number,
+  stop: number,
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number,
+  spStart: number,
+): Promise<number | undefined> {
   const pages = new Map<number, Uint8Array>();
   for (let reads = 0; reads <= MAX_PAGE_READS; reads++) {
     try {
-      return runStatement(range[0], call, index, pages, spAddress, spStart);
+      return runStatement(start, stop, index, pages, spAddress, spStart);
     } catch (err) {
       if (!(err instanceof PageMiss)) throw err;
       if (err.page >= IO_PAGES.first && err.page <= IO_PAGES.last) return undefined; // reads there may act
@@ -99,4 +111,23 @@ function runStatement(
     if (!cpu.step() || cpu.s > START_S) return undefined; // a JAM, or a return out of the statement
   }
   return undefined;
+}
+
+/**
+ * Bytes pushed by the code from `start` to `stop`, where the C stack pointer
+ * is `spNow`: run again from where its own count says sp was at `start` (the
+ * code may read locals through sp).
+ */
+export async function pushedSince(
+  start: number,
+  stop: number,
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number,
+  spNow: number,
+): Promise<number | undefined> {
+  let pushed: number | undefined = 0;
+  for (let tries = 0; tries < 2 && pushed !== undefined; tries++)
+    pushed = await pushedBetween(start, stop, index, read, spAddress, (spNow + pushed) & 0xffff);
+  return pushed;
 }

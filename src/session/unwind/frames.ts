@@ -11,7 +11,14 @@ export interface RawFrame {
   registersValid: boolean;
   /** a calling frame's registers it saved around its call and still needs, 8-bit names (e.g. { H: 5 }) */
   saved?: Record<string, number>;
+  /** cc65: bytes of locals allocated below the frame register here (a block's are not there before its declarations) */
+  localsDepth?: number;
+  /** cc65: where each register variable of the frame's function is, by name (cc65-regvars.ts) */
+  regvars?: Map<string, RegvarPlace>;
 }
+
+/** A cc65 register variable's bytes (each where this frame's value of it is), or why it has none here. */
+export type RegvarPlace = { addresses: number[] } | { reason: string };
 
 export type ReadMemory = (offset: number, length: number) => Promise<Uint8Array>;
 
