@@ -6,7 +6,7 @@
  * editor (state, message at the failing line, cycles, lines hit).
  */
 import { readFile } from 'node:fs/promises';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { prepareTests } from '../testing/build.js';
 import type { FileCoverage } from '../testing/coverage.js';
 import { loadTestProgram } from '../testing/program.js';
@@ -48,6 +48,16 @@ export async function findTestProjects(root: string): Promise<string[]> {
     }
   });
   return found;
+}
+
+/** the files a test build reads (build.ts): a save of one re-runs its project's tests in a continuous run */
+const BUILD_INPUT = new Set(['.c', '.h', '.s']);
+
+/** The test project a saved file belongs to (the build reads a project's own folder, not below), if any. */
+export function projectOfSource(projects: readonly string[], file: string): string | undefined {
+  if (!BUILD_INPUT.has(extname(file).toLowerCase())) return undefined;
+  const dir = resolve(dirname(file));
+  return projects.find((p) => resolve(p) === dir);
 }
 
 /** Builds the project (or reuses its build) and lists its tests with absolute file names. */

@@ -3,7 +3,9 @@
  * project, one per TEST found in its build's debug info; Run and Coverage
  * profiles drive the same headless runner as `retro-debug test`, with each
  * failure shown at its EXPECT's line and coverage through VS Code's own
- * coverage API. The logic lives in test-explorer-model.ts.
+ * coverage API. Both run continuously on request: a saved source of a test
+ * project re-runs that project's chosen tests. The logic lives in
+ * test-explorer-model.ts.
  */
 import { relative } from 'node:path';
 import * as vscode from 'vscode';
@@ -14,6 +16,7 @@ import {
   explorerCoverage,
   findTestProjects,
   outcomeOf,
+  projectOfSource,
   type ExplorerTest,
 } from './test-explorer-model.js';
 
@@ -54,7 +57,7 @@ export function registerTestExplorer(context: vscode.ExtensionContext, machines:
     for (const [, project] of ctrl.items) await resolveProject(project);
   };
 
-  const run = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, coverage: boolean) => {
+  const runOnce = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, coverage: boolean) => {
     const testRun = ctrl.createTestRun(request);
     const wanted = request.include ?? [...ctrl.items].map(([, item]) => item);
     const byProject = new Map<string, vscode.TestItem[]>();
@@ -108,8 +111,45 @@ export function registerTestExplorer(context: vscode.ExtensionContext, machines:
       testRun.end();
     }
   };
-  ctrl.createRunProfile('Run', vscode.TestRunProfileKind.Run, (r, t) => run(r, t, false), true);
-  ctrl.createRunProfile('Coverage', vscode.TestRunProfileKind.Coverage, (r, t) => run(r, t, true), true);
+  /** A continuous run lasts until cancelled: each save of a project's source re-runs (one run at a time) what it chose there. */
+  const run = async (request: vscode.TestRunRequest, token: vscode.CancellationToken, coverage: boolean) => {
+    await runOnce(request, token, coverage);
+    if (!request.continuous || token.isCancellationRequested) return;
+    let queue = Promise.resolve();
+    await new Promise<void>((done) => {
+      const saved = vscode.workspace.onDidSaveTextDocument((doc) => {
+        const dir = projectOfSource(
+          [...ctrl.items].map(([id]) => id),
+          doc.uri.fsPath,
+        );
+        const project = dir === undefined ? undefined : ctrl.items.get(dir);
+        if (!project) return;
+        const chosen = request.include?.filter((i) => (i.parent ?? i) === project) ?? [project];
+        if (!chosen.length) return;
+        queue = queue.then(async () => {
+          // a whole project is discovered again: the save may have added or renamed tests
+          if (chosen.includes(project)) await resolveProject(project);
+          const again = new vscode.TestRunRequest(chosen, request.exclude, request.profile, true);
+          await runOnce(again, token, coverage);
+        });
+      });
+      token.onCancellationRequested(() => {
+        saved.dispose();
+        done();
+      });
+    });
+    await queue;
+  };
+  // continuous runs: VS Code's "Turn on Continuous Run" on either profile
+  ctrl.createRunProfile('Run', vscode.TestRunProfileKind.Run, (r, t) => run(r, t, false), true, undefined, true);
+  ctrl.createRunProfile(
+    'Coverage',
+    vscode.TestRunProfileKind.Coverage,
+    (r, t) => run(r, t, true),
+    true,
+    undefined,
+    true,
+  );
 }
 
 function testItem(ctrl: vscode.TestController, dir: string, t: ExplorerTest): vscode.TestItem {

@@ -11,6 +11,7 @@ import {
   explorerCoverage,
   findTestProjects,
   outcomeOf,
+  projectOfSource,
 } from '../../src/host/test-explorer-model.js';
 import { runTests } from '../../src/testing/run-tests.js';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
@@ -73,4 +74,22 @@ test('a run reads in the editor: failures at their EXPECT, errors with the stack
   const bad = files.find((f) => f.file === source)!;
   assert.ok(bad, `coverage names ${files.map((f) => f.file).join(', ')}`);
   assert.ok(bad.lines.some((l) => l.count > 0) && bad.lines.some((l) => l.count === 0));
+});
+
+test('a continuous run re-runs the project a saved build input belongs to, and a re-run sees the saved change', async () => {
+  const projects = await findTestProjects(ws);
+  const bad = join(ws, 'bad');
+  assert.equal(projectOfSource(projects, join(bad, 'bad.c')), bad);
+  assert.equal(projectOfSource(projects, join(bad, 'fixed.h')), bad, 'a header is a build input');
+  assert.equal(projectOfSource(projects, join(bad, 'notes.txt')), undefined);
+  assert.equal(projectOfSource(projects, join(bad, 'build', 'copy.c')), undefined, 'the build reads the folder only');
+  assert.equal(projectOfSource(projects, join(ws, 'plain', 'plain.c')), undefined, 'not a test project');
+
+  const source = join(bad, 'bad.c');
+  const fixed = readFileSync(source, 'utf8').replace('EXPECT_EQ(10, triple(3))', 'EXPECT_EQ(9, triple(3))');
+  writeFileSync(source, fixed);
+  const again = await runTests(TEST_MACHINES, { target: bad, filter: 'b_fails' });
+  assert.equal(again.built, true, 'the saved source is rebuilt');
+  // its first EXPECT passes now; the second still fails, at its own line
+  assert.equal(again.results[0].failure?.line, lineOf(source, 'EXPECT_TRUE(triple(0) == 1)'));
 });
