@@ -84,6 +84,8 @@ void retro_test_failed(void);
 
 #ifdef RETRO_TEST_MAIN
 struct retro_test_mailbox_t retro_test_mailbox;
+/* the one test a debug session runs (the editor's Debug profile writes it at main's entry); 0: the runner's loop */
+void (*retro_test_only)(void);
 
 void retro_test_ready(void) {
   retro_test_mailbox.state = 1;
@@ -127,6 +129,12 @@ int main(void) {
   retro_test_mailbox.end[2] = 0x54; retro_test_mailbox.end[3] = 0x52;
   retro_test_mailbox.version = RETRO_TEST_VERSION;
   retro_test_mailbox.state = 1;
+  if (retro_test_only) {
+    retro_test_mailbox.state = 2;
+    retro_test_only();
+    retro_test_mailbox.state = 3;
+    return 0;
+  }
   for (;;) {
     retro_test_mailbox.run = 0;
     retro_test_ready();

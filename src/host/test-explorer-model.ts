@@ -7,7 +7,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
-import { prepareTests } from '../testing/build.js';
+import { unsupported } from '../core/errors.js';
+import { prepareTests, type TestLayout } from '../testing/build.js';
 import type { FileCoverage } from '../testing/coverage.js';
 import { loadTestProgram } from '../testing/program.js';
 import type { TestResult } from '../testing/runner.js';
@@ -69,6 +70,47 @@ export async function discoverProjectTests(dir: string): Promise<ExplorerTest[]>
     file: t.file === undefined ? undefined : absolute(built.sourceRoot, t.file),
     line: t.line,
   }));
+}
+
+/** What the Debug profile launches for one test: the build, its machine, and where to write the test's address. */
+export interface DebugTarget {
+  launch: { machine: string; emulator: 'builtin' | 'mame'; program: string; debugInfo: string; cwd: string };
+  /** the test function */
+  testAddress: number;
+  functionName: string;
+  /** retro_test_only: main runs the function written here instead of the runner's loop */
+  onlyAddress: number;
+}
+
+const EMULATOR: Record<TestLayout, DebugTarget['launch']['emulator']> = {
+  c64: 'builtin',
+  spectrum: 'mame',
+  sprinter: 'mame',
+};
+
+export async function debugTarget(dir: string, testName: string): Promise<DebugTarget> {
+  const built = await prepareTests(dir);
+  const program = await loadTestProgram(built.program, built.debugInfo);
+  const test = program.suite.tests.find((t) => t.name === testName);
+  if (!test) throw unsupported(`${built.program} has no test ${testName}.`);
+  const only = program.suite.harness?.only;
+  if (only === undefined)
+    throw unsupported(
+      `${built.program} has no retro_test_only: debugging one test needs this extension's retro_test.h with ` +
+        'RETRO_TEST_MAIN defined in one file.',
+    );
+  return {
+    launch: {
+      machine: built.layout,
+      emulator: EMULATOR[built.layout],
+      program: built.program,
+      debugInfo: built.debugInfo,
+      cwd: dir,
+    },
+    testAddress: test.address,
+    functionName: test.functionName,
+    onlyAddress: only,
+  };
 }
 
 export function outcomeOf(r: TestResult, sourceRoot: string): ExplorerOutcome {

@@ -3,7 +3,9 @@
  * project, one per TEST found in its build's debug info; Run and Coverage
  * profiles drive the same headless runner as `retro-debug test`, with each
  * failure shown at its EXPECT's line and coverage through VS Code's own
- * coverage API. Both run continuously on request: a saved source of a test
+ * coverage API; the Debug profile shows the result the same way and then
+ * debugs each chosen test in a real session (test-debug.ts). Run and
+ * Coverage also run continuously on request: a saved source of a test
  * project re-runs that project's chosen tests. The logic lives in
  * test-explorer-model.ts.
  */
@@ -11,7 +13,9 @@ import { relative } from 'node:path';
 import * as vscode from 'vscode';
 import { asRetroError } from '../core/errors.js';
 import { runTests, type TestMachineSpec } from '../testing/run-tests.js';
+import { debugOneTest, registerTestDebugTracker } from './test-debug.js';
 import {
+  debugTarget,
   discoverProjectTests,
   explorerCoverage,
   findTestProjects,
@@ -140,6 +144,25 @@ export function registerTestExplorer(context: vscode.ExtensionContext, machines:
     });
     await queue;
   };
+  /** Each chosen test (a project: its tests): its result as Run reports it, then a debug session of it alone. */
+  const debug = async (request: vscode.TestRunRequest, token: vscode.CancellationToken) => {
+    const wanted = request.include ?? [...ctrl.items].map(([, item]) => item);
+    for (const item of wanted) if (!item.parent && !item.children.size) await resolveProject(item);
+    const tests = wanted.flatMap((i) => (i.parent ? [i] : [...i.children].map(([, c]) => c)));
+    for (const item of tests) {
+      if (token.isCancellationRequested) break;
+      await runOnce(new vscode.TestRunRequest([item], undefined, request.profile), token, false);
+      const dir = (item.parent as vscode.TestItem).id;
+      try {
+        const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(dir));
+        await debugOneTest(await debugTarget(dir, item.label), folder, token);
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Debugging ${item.label}: ${asRetroError(err).message}`);
+      }
+    }
+  };
+  registerTestDebugTracker(context);
+  ctrl.createRunProfile('Debug', vscode.TestRunProfileKind.Debug, debug, true);
   // continuous runs: VS Code's "Turn on Continuous Run" on either profile
   ctrl.createRunProfile('Run', vscode.TestRunProfileKind.Run, (r, t) => run(r, t, false), true, undefined, true);
   ctrl.createRunProfile(

@@ -27,6 +27,8 @@ export interface Harness {
   mailbox: number;
   ready: number;
   failed: number;
+  /** `retro_test_only`: a debug session writes the one test to run there (absent in builds of older headers) */
+  only?: number;
 }
 
 export interface TestSuite {
@@ -50,7 +52,7 @@ export function discoverTests(index: DebugIndex): TestSuite {
         'the program has no retro_test.h runner (retro_test_mailbox, retro_test_ready): include "retro_test.h" ' +
         'with RETRO_TEST_MAIN defined in one file',
     };
-  return { tests, harness: { mailbox, ready, failed } };
+  return { tests, harness: { mailbox, ready, failed, only: symbolAddress(index, 'retro_test_only') } };
 }
 
 function testCase(index: DebugIndex, f: FunctionInfo): TestCase {

@@ -1,9 +1,11 @@
 /**
  * The Test Explorer in a real VS Code (code-server) with the packaged VSIX: a workspace holding a retro_test.h
  * project (test/fixtures/testing/c64-bad), its source open; "Test: Run All Tests" builds it with cc65 and runs it on
- * the built-in C64, and VS Code shows the failure with expected/actual. Screenshots in
+ * the built-in C64, and VS Code shows the failure with expected/actual. "Test: Debug Test at Cursor" on the failing
+ * test then debugs it alone in a real session that stops at the failing EXPECT, the Call Stack's focus on the test. Screenshots in
  * .test-work/e2e-tests/. Needs scripts/install-e2e.sh.
  */
+import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,11 +18,12 @@ import {
   type Workbench,
 } from '../support/workbench.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
+import { findMarkers } from '../support/c64-fixture.js';
 
 const OUT = join(REPO_ROOT, '.test-work', 'e2e-tests');
 
 test(
-  'VS Code: Run All Tests runs the C tests headless; the failure shows at its EXPECT',
+  'VS Code: Run All Tests runs the C tests headless; the failure shows at its EXPECT; Debug stops there',
   { timeout: 420_000 },
   async () => {
     let wb: Workbench | undefined;
@@ -51,6 +54,27 @@ test(
         .first()
         .waitFor({ state: 'visible', timeout: 180_000 });
       await page.screenshot({ path: join(OUT, 'results.png') });
+
+      // the Debug profile on b_fails: a real session that runs it alone and stops at its failing EXPECT
+      const failLine = (await findMarkers([join(wb.ws, 'bad', 'bad.c')])).fail.line;
+      await openFileAtLine(page, 'bad.c', failLine, 30_000);
+      await runCommand(page, 'Test: Debug Test at Cursor');
+      // stopped in retro_test_failed at the failure; the Call Stack's focus is on the test's frame, at the EXPECT
+      const focused = await waitUntil('the focus on test_b_fails at the failing EXPECT', 180_000, async () => {
+        const rows = await p.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+        const names = rows.map((r) => r.trim().split(/\s+/)[0]);
+        if (names[0] !== 'retro_test_failed' || !names.includes('test_b_fails')) return undefined;
+        const chosen = await p
+          .locator(
+            '.debug-call-stack .monaco-list-row.selected .stack-frame, .debug-call-stack .monaco-list-row.focused .stack-frame',
+          )
+          .allInnerTexts();
+        return chosen.find((r) => r.trim().startsWith('test_b_fails'));
+      });
+      assert.match(focused, new RegExp(`bad\\.c\\s*${failLine}:`), `the EXPECT's line: ${focused}`);
+      await page.screenshot({ path: join(OUT, 'debug.png') });
+      await runCommand(page, 'Debug: Stop');
+      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
     } catch (err) {
       await page?.screenshot({ path: join(OUT, 'failed.png') }).catch(() => undefined);
       throw err;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_MACHINES } from '../../src/connectors/registry.js';
 import {
+  debugTarget,
   discoverProjectTests,
   explorerCoverage,
   findTestProjects,
@@ -14,6 +15,7 @@ import {
   projectOfSource,
 } from '../../src/host/test-explorer-model.js';
 import { runTests } from '../../src/testing/run-tests.js';
+import { loadTestProgram } from '../../src/testing/program.js';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'testing');
@@ -92,4 +94,31 @@ test('a continuous run re-runs the project a saved build input belongs to, and a
   assert.equal(again.built, true, 'the saved source is rebuilt');
   // its first EXPECT passes now; the second still fails, at its own line
   assert.equal(again.results[0].failure?.line, lineOf(source, 'EXPECT_TRUE(triple(0) == 1)'));
+});
+
+test('the Debug profile launches the build on its machine; with retro_test_only written main runs that test alone', async () => {
+  const dir = join(ws, 'bad');
+  const target = await debugTarget(dir, 'g_over_budget');
+  assert.deepEqual(
+    { machine: target.launch.machine, emulator: target.launch.emulator, fn: target.functionName },
+    { machine: 'c64', emulator: 'builtin', fn: 'test_g_over_budget' },
+  );
+  // what a debug session does at main's entry, on the machine itself: the test runs, and only it
+  const program = await loadTestProgram(target.launch.program, target.launch.debugInfo);
+  const main = program.index.functionByName('main')!.start;
+  const others = program.suite.tests.filter((t) => t.name !== 'g_over_budget').map((t) => t.address);
+  const m = await TEST_MACHINES.find((x) => x.machine === 'c64')!.create();
+  try {
+    await m.start(program.bytes);
+    assert.equal((await m.runUntil([main], 5_000_000, Date.now() + 10_000)).kind, 'reached');
+    await m.write(target.onlyAddress, new Uint8Array([target.testAddress & 0xff, target.testAddress >> 8]));
+    const entered = await m.runUntil([target.testAddress, ...others], 5_000_000, Date.now() + 10_000);
+    assert.deepEqual(entered, { kind: 'reached', pc: target.testAddress });
+    // it returns to main, which ends: no other test runs
+    const after = await m.runUntil(others, 5_000_000, Date.now() + 10_000);
+    assert.notEqual(after.kind, 'reached', `another test ran: ${JSON.stringify(after)}`);
+  } finally {
+    await m.close();
+  }
+  await assert.rejects(debugTarget(dir, 'no_such_test'), /has no test no_such_test/);
 });
