@@ -24,17 +24,12 @@ export interface DeclaredObject {
   line: number;
   /** a local of a block inside the function's body (not of the body itself) */
   block?: DeclBlock;
+  /** a local with an initialiser */
+  initialised?: boolean;
 }
 
-/** A `{ … }` inside a function body, by source lines. */
-export interface DeclBlock {
-  open: number;
-  close: number;
-  /** the line of its first statement (after its declarations) */
-  body: number;
-  /** 1: directly inside the function's body */
-  depth: number;
-}
+/** A `{ … }` inside a function body by source lines: `body` is its first statement's; `depth` 1 is directly inside. */
+export type DeclBlock = { open: number; close: number; body: number; depth: number };
 
 export interface FunctionDecls {
   name: string;
@@ -170,6 +165,8 @@ class Parser extends TokenCursor {
     const existing = scope.locals.findIndex((l) => l.name === d.name && l.line === d.line);
     const entry: DeclaredObject = { name: d.name, type, linkage, file, line: d.line };
     if (this.blocks.length) entry.block = this.blocks[this.blocks.length - 1];
+    // called before `=` is taken (and again after the initialiser when it sizes an array)
+    if (this.is('=') || scope.locals[existing]?.initialised) entry.initialised = true;
     if (existing >= 0) scope.locals[existing] = entry;
     else scope.locals.push(entry);
   }

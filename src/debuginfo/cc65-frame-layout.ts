@@ -62,8 +62,10 @@ export function blockLocals(declared: DeclaredObject[], frameBytes: number, loca
     for (const [outer, o] of blocks)
       if (outer.depth < block.depth && outer.open <= block.open && outer.close >= block.close) base += o.bytes;
     let depth = base;
+    const pushes: LocalsBlock['pushes'] = [];
     for (const d of own) {
       depth += sizeOf(d.type);
+      if (d.initialised) pushes.push({ line: d.line, depth });
       locals.push({
         name: d.name,
         type: d.type,
@@ -72,7 +74,7 @@ export function blockLocals(declared: DeclaredObject[], frameBytes: number, loca
         lines: { first: d.line, last: block.close },
       });
     }
-    out.push({ first: own[0].line, body: block.body || block.close, last: block.close, base, bytes });
+    out.push({ first: own[0].line, body: block.body || block.close, last: block.close, base, bytes, pushes });
   }
   return out;
 }

@@ -91,6 +91,11 @@ export interface LocalsBlock {
   last: number;
   base: number;
   bytes: number;
+  /**
+   * Where its declaration lines allocate: an initialised local's line and the depth (from the frame register) once
+   * it is pushed, with every uninitialised one before it; the rest come with the first statement's code
+   */
+  pushes: { line: number; depth: number }[];
 }
 
 export interface DebugInfo {

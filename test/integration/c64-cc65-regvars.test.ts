@@ -5,7 +5,7 @@
 // caller's register variable is read from where its callee saved it; locals
 // of nested blocks (no .dbg record) at their C-stack places, not yet there
 // before their block allocated them, and the enclosing frame right inside
-// blocks.
+// blocks, a block's local initialised from I/O at its first statement.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -125,6 +125,15 @@ test('out of the block its local is gone; the register local still reads', async
   await runTo('after');
   const locals = byName(await session.variables('locals', 0));
   assert.equal(locals.c, undefined);
+  assert.equal(first(locals.x), String(A + 2 + 46 + 8));
+  assert.equal(first(locals.r), String(0x1234));
+});
+
+test("at a line's start a block's locals count from its declarations, without running their code (it reads I/O)", async () => {
+  await runTo('io_init');
+  const locals = byName(await session.variables('locals', 0));
+  const border = (await session.readMemory({ space: 'cpu', offset: 0xd020 }, 1))[0] & 15;
+  assert.equal(first(locals.border), String(border));
   assert.equal(first(locals.x), String(A + 2 + 46 + 8));
   assert.equal(first(locals.r), String(0x1234));
 });

@@ -153,6 +153,7 @@ test("locals of blocks inside a function body: their block's lines, its first st
   assert.equal(locals.top.block, undefined, "the body's own local");
   assert.deepEqual(locals.a.block, { open: 3, close: 11, body: 6, depth: 1 });
   assert.equal(locals.b.block, locals.a.block);
+  assert.deepEqual([locals.a.initialised, locals.b.initialised], [undefined, true], 'what cc65 pushes on its line');
   assert.deepEqual(locals.c.block, { open: 7, close: 10, body: 9, depth: 2 });
   assert.equal(typeName(locals.p.type), 'int *');
 });

@@ -4,9 +4,10 @@
  * each enclosing block (FunctionInfo.blocks, cc65-frame-layout.ts). A block's
  * locals are all there once its first statement's code has run; on its
  * declaration lines (and that first statement, where cc65 puts the
- * allocation of the trailing uninitialised ones) the code since the block's
- * first byte is run on a scratch copy (cc65-pushes.ts) to count what it has
- * pushed so far.
+ * allocation of the trailing uninitialised ones) a line's start has what
+ * the lines before pushed (an initialised local is pushed with every
+ * uninitialised one before it); elsewhere the code since the block's first
+ * byte is run on a scratch copy (cc65-pushes.ts) to count what it pushed.
  */
 import type { DebugIndex } from '../../debuginfo/index.js';
 import type { FunctionInfo, LocalsBlock } from '../../debuginfo/model.js';
@@ -39,6 +40,10 @@ export async function depthAt(
 ): Promise<number | undefined> {
   const { depth, allocating } = enclosing(fn, pc, index);
   if (!allocating) return depth;
+  // at a line's start: what the lines before pushed (running the code may mean running a library call)
+  const line = index.isLineStart(pc) ? index.lineAt(pc)?.line : undefined;
+  if (line !== undefined)
+    return Math.max(depth, allocating.base, ...allocating.pushes.filter((p) => p.line < line).map((p) => p.depth));
   const start = firstCode(fn, allocating, index);
   if (start === undefined || start >= pc) return Math.max(depth, allocating.base);
   if (spAddress === undefined) return undefined;
