@@ -5,12 +5,14 @@
  * frame (frames that come between two are counted, not drawn), forwards keys pressed while the
  * canvas has the keys (a click captures them, Esc releases them; the host acts under the user's
  * lease), asks the host what is under the pointer (Ctrl+click opens it in a memory view), and
- * offers the border/grid toggles, warp and the "Take back" button when an agent holds control.
+ * offers the border/grid toggles, warp and the "Take back" button when an agent holds control; the timeline
+ * slider under the picture is timeline.ts.
  */
 import type { HostMessage, WebviewMessage } from '../src/ui/screen-messages.js';
 import { isVsCodeKey, joystickControl, panelKeyAction } from '../src/ui/panel-keys.js';
 import { HeldFrame, frameKey } from '../src/ui/frame-delta.js';
 import { JOYSTICK_IDLE, type JoystickState } from '../src/core/input-devices.js';
+import { timelineView } from './timeline.js';
 
 declare function acquireVsCodeApi(): { postMessage(message: WebviewMessage): void };
 
@@ -36,6 +38,7 @@ const spritesBox = byId<HTMLInputElement>('sprites');
 const joystickSelect = byId<HTMLSelectElement>('joystick');
 const mouseBox = byId<HTMLInputElement>('mouse');
 const refreshSelect = byId<HTMLSelectElement>('refresh-rate');
+const showTimeline = timelineView((m) => vscode.postMessage(m));
 
 type Raw = Extract<HostMessage, { type: 'raw' }>;
 let last: Raw | undefined;
@@ -218,6 +221,8 @@ function render(m: HostMessage): void {
       inspector.textContent = m.lines.join(' · ');
       hoverReference = m.reference;
       return;
+    case 'timeline':
+      return showTimeline(m);
   }
 }
 

@@ -106,7 +106,10 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
     vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
-      ScreenPanel.show(context.extensionUri, manager, (id) => userAdapter(id)?.client);
+      ScreenPanel.show(context.extensionUri, manager, {
+        userClient: (id) => userAdapter(id)?.client,
+        userGoTo: (id, frame) => userAdapter(id)?.goToFrame(frame),
+      });
     }),
     vscode.commands.registerCommand(COMMANDS.takeControl.command, async () => {
       const active = vscode.debug.activeDebugSession;

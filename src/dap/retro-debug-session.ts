@@ -10,7 +10,14 @@
  */
 import { DebugSession, InitializedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { reverseContinue, stepBackOutTarget, stepBackTarget, travelTo } from '../session/time-travel.js';
+import {
+  frameCycle,
+  reverseContinue,
+  stepBackOutTarget,
+  stepBackTarget,
+  timeTravel,
+  travelTo,
+} from '../session/time-travel.js';
 import { lastWriteReply } from './last-write-request.js';
 import { unsupported, sessionExists, badRequest } from '../core/errors.js';
 import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
@@ -292,6 +299,21 @@ export class RetroDebugSession extends DebugSession {
       },
       release,
     );
+  }
+
+  /**
+   * A move the screen panel's timeline makes for this debug session (no DAP request): its run events held as for
+   * a step, so VS Code gets the stop without a "continued" just before it (which leaves it showing "running").
+   */
+  async goToFrame(frame: number | 'present'): Promise<void> {
+    const release = this.notify.holdRunEvents();
+    try {
+      const me = this.binding.control();
+      this.handles.reset();
+      await travelTo(me, frameCycle(timeTravel(me.session).span(), frame));
+    } finally {
+      release();
+    }
   }
 
   // ---- inspection: through the session's view -----------------------------------------------

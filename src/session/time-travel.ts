@@ -54,6 +54,12 @@ export function hasTimeTravel(session: SessionApi): boolean {
   }
 }
 
+/** The cycle a frame picked on a timeline starts at inside the span; the present's frame (or later) is the present. */
+export function frameCycle(span: HistorySpan, frame: number | 'present'): number {
+  if (frame === 'present' || frame >= Math.floor(span.endCycle / span.cyclesPerFrame)) return span.endCycle;
+  return Math.max(span.startCycle, frame * span.cyclesPerFrame);
+}
+
 /** Moves the stopped machine to `cycle` (the present: span().endCycle); the stop follows as an event. */
 export async function travelTo(me: ClientSession, cycle: number, opts: MutationOptions = {}): Promise<void> {
   await me.control(TIME_TRAVEL_FEATURE, { ...opts, needs: 'stopped', effect: 'runs' }, (t) => t.goTo(cycle));

@@ -3,7 +3,7 @@
  * session, feeds the webview raw frames from the session's live screen feed
  * (pushed while running, one at each stop), shows who holds control, types
  * the keys pressed in the panel and drives the joystick and mouse
- * (panel-devices.ts) for the user: under the lease of the user's own VS Code
+ * (panel-devices.ts) and the timeline slider (panel-timeline.ts) for the user: under the lease of the user's own VS Code
  * debug session on this session when there is one, else as the panel's own
  * client; either claims a free lease when it acts, and an agent's lease is
  * taken back only on request ("Take back", the status-bar item). It also
@@ -22,6 +22,7 @@ import type { ClientSession, SessionApi, SessionManagerApi } from '../session/ty
 import { FrameDelta, frameKey } from './frame-delta.js';
 import { isUsersClient, panelRefusal } from './control-text.js';
 import { PanelDevices } from './panel-devices.js';
+import { PanelTimeline, panelMove, timelineMessage } from './panel-timeline.js';
 import { c64SpriteOutlines, inspectPoint } from './screen-inspect.js';
 import { parseWebviewMessage, type HostMessage } from './screen-messages.js';
 
@@ -35,6 +36,8 @@ export interface ScreenControllerOptions {
   timeoutMs?: number;
   /** the user's VS Code debug session's handle on this session, if any: the panel acts through it */
   userClient?: (sessionId: string) => ClientSession | undefined;
+  /** a timeline move made by the user's debug session on this session (undefined: none there) */
+  userGoTo?: (sessionId: string, frame: number | 'present') => Promise<void> | undefined;
 }
 
 export const NO_SESSION_MESSAGE =
@@ -67,6 +70,9 @@ export class ScreenController {
   private spriteOutlines = false;
   private outlining = false;
   private outlinedAt = 0;
+
+  /** the slider's moves in the recorded history */
+  private readonly timeline = new PanelTimeline();
 
   /** joystick and mouse from the panel, under the panel's control lease */
   private readonly devices = new PanelDevices({
@@ -127,6 +133,9 @@ export class ScreenController {
           return await this.devices.joystick(message.port, message.state);
         case 'pointer':
           return await this.devices.pointer(message.x, message.y, message.buttons);
+        case 'go-to-frame':
+        case 'go-to-present':
+          return await this.travel(message.type === 'go-to-frame' ? message.frame : 'present');
       }
     } catch (err) {
       this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: asRetroError(err).message });
@@ -159,6 +168,7 @@ export class ScreenController {
       this.postSource();
       await this.postControl();
       this.post({ ...(await this.devices.describe(session)), spriteOutlines: status.machine === 'c64' });
+      await this.postTimeline();
     } catch (err) {
       this.post({ type: 'status', sessionId: session.id, state: this.state, message: asRetroError(err).message });
     }
@@ -192,6 +202,29 @@ export class ScreenController {
     this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: panelRefusal(holder) });
     await this.postControl();
     return undefined;
+  }
+
+  /**
+   * The timeline slider's move (single-flight in PanelTimeline): by the user's debug session when there is one, so
+   * VS Code takes the stop as its own (no "continued" first), else by the panel under its lease; the stop updates
+   * the panel. A refusal becomes the panel's status line.
+   */
+  private async travel(frame: number | 'present'): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    await this.timeline.goTo(frame, async (next) => {
+      const byUser = this.opts.userGoTo?.(session.id, next);
+      const me = byUser ? undefined : await this.controlling();
+      await (byUser ?? (me && panelMove(me, next)))?.catch((err: unknown) =>
+        this.post({ type: 'status', sessionId: session.id, state: this.state, message: asRetroError(err).message }),
+      );
+    });
+  }
+
+  /** The recorded span and the stops in it, for the slider (hidden where the machine records no history). */
+  private async postTimeline(): Promise<void> {
+    const session = this.session;
+    if (session) this.post(await timelineMessage(session));
   }
 
   private async typeKey(text: string): Promise<void> {
@@ -265,7 +298,10 @@ export class ScreenController {
       });
     if (current) {
       this.stopListening = current.onEvent(({ event }) => {
-        if (event.type === 'running' || event.type === 'stopped') this.state = event.type;
+        if (event.type === 'running' || event.type === 'stopped') {
+          this.state = event.type;
+          void this.postTimeline().catch(() => undefined);
+        }
         if (event.type === 'phase' && event.phase === 'ready') void this.refresh();
         else if (event.type === 'lease_changed') void this.postControl().catch(() => undefined);
         else if (event.type === 'exited')

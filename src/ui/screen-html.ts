@@ -60,6 +60,16 @@ export function screenPanelHtml(opts: ScreenHtmlOptions): string {
   <canvas id="screen" tabindex="0" hidden title="Click to type on the machine (Esc gives the keys back; F1 and Ctrl+Shift+P stay VS Code's). Hover to inspect; Ctrl+click opens the address in a memory view"></canvas>
   <p id="message" class="message">Waiting for the extension…</p>
 </main>
+<section id="timeline" class="bar timeline" hidden>
+  <span id="time-badge" class="badge past" hidden title="The machine shows a recorded moment: memory, registers and variables are read-only here">time travel — read-only</span>
+  <div class="track" title="The recorded history in frames; marks are the stops recorded in it. Drag to go to a frame (the machine must be stopped)">
+    <input id="time-slider" type="range" min="0" max="0" step="1" value="0" aria-label="Recorded frame">
+    <div id="time-marks" class="marks"></div>
+  </div>
+  <span id="time-frame" class="field"></span>
+  <button id="time-present" type="button" hidden title="Back to the present, exactly where the machine was">Back to present</button>
+  <p id="time-note" class="field note"></p>
+</section>
 <footer class="bar">
   <p id="inspector" class="field inspector"></p>
   <p id="cost" class="field cost"></p>

@@ -76,6 +76,21 @@ export type HostMessage =
       cost: string;
     }
   | {
+      /** the recorded history under the picture (time travel); `available: false` hides the slider */
+      type: 'timeline';
+      available: boolean;
+      startFrame?: number;
+      /** the present's frame */
+      endFrame?: number;
+      /** the frame the machine shows now */
+      nowFrame?: number;
+      inPast?: boolean;
+      /** moves need a stopped machine: while it runs the slider only shows the span */
+      stopped?: boolean;
+      /** recorded stops (breakpoint hits, steps, pauses) by frame */
+      marks?: { frame: number; reason: string }[];
+    }
+  | {
       /** what is under the pointer, in lines for people; `reference` (core/memory-reference.ts) opens the memory view on click */
       type: 'inspect';
       x: number;
@@ -105,7 +120,10 @@ export type WebviewMessage =
   /** the joystick mapping's state of one port (cursor keys and fire held in the panel) */
   | { type: 'joystick'; port: number; state: JoystickState }
   /** the pointer over the screen (a frame pixel) with its buttons, while the panel drives the mouse */
-  | { type: 'pointer'; x: number; y: number; buttons: number };
+  | { type: 'pointer'; x: number; y: number; buttons: number }
+  /** the timeline slider: the machine to this recorded frame (as MCP go_to {frame}), or back to the present */
+  | { type: 'go-to-frame'; frame: number }
+  | { type: 'go-to-present' };
 
 const DIRECTIONS = ['up', 'down', 'left', 'right', 'fire'] as const;
 
@@ -122,7 +140,10 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     case 'full-frame':
     case 'take-control':
     case 'release-control':
+    case 'go-to-present':
       return { type: m.type };
+    case 'go-to-frame':
+      return num(m.frame, 2 ** 31) ? { type: 'go-to-frame', frame: m.frame } : undefined;
     case 'key':
       return typeof m.text === 'string' && m.text.length >= 1 && m.text.length <= 32
         ? { type: 'key', text: m.text }

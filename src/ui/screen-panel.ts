@@ -1,8 +1,8 @@
 /** The "Retro Debug: Show Screen" webview panel: VS Code plumbing around ScreenController. */
 import * as vscode from 'vscode';
-import type { ClientSession, SessionManagerApi } from '../session/types.js';
+import type { SessionManagerApi } from '../session/types.js';
 import { HEX_EDITOR_ID, openMemory, type MemoryViewHost } from './open-memory.js';
-import { ScreenController } from './screen-controller.js';
+import { ScreenController, type ScreenControllerOptions } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
 import { parseWebviewMessage } from './screen-messages.js';
 
@@ -22,7 +22,7 @@ export class ScreenPanel {
   static show(
     extensionUri: vscode.Uri,
     sessions: SessionManagerApi,
-    userClient: (sessionId: string) => ClientSession | undefined,
+    user: Pick<ScreenControllerOptions, 'userClient' | 'userGoTo'>,
   ): ScreenPanel {
     if (ScreenPanel.current) {
       ScreenPanel.current.panel.reveal(undefined, true);
@@ -42,7 +42,7 @@ export class ScreenPanel {
         ],
       },
     );
-    ScreenPanel.current = new ScreenPanel(panel, extensionUri, sessions, userClient);
+    ScreenPanel.current = new ScreenPanel(panel, extensionUri, sessions, user);
     return ScreenPanel.current;
   }
 
@@ -56,7 +56,7 @@ export class ScreenPanel {
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     sessions: SessionManagerApi,
-    userClient: (sessionId: string) => ClientSession | undefined,
+    user: Pick<ScreenControllerOptions, 'userClient' | 'userGoTo'>,
   ) {
     const webview = panel.webview;
     webview.html = screenPanelHtml({
@@ -64,7 +64,7 @@ export class ScreenPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'media', 'screen-panel.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'screen-panel.css')).toString(),
     });
-    this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m), userClient });
+    this.controller = new ScreenController({ sessions, post: (m) => webview.postMessage(m), ...user });
     const subscription = webview.onDidReceiveMessage((m) => {
       const message = parseWebviewMessage(m);
       if (message?.type === 'open-memory') void openMemory(memoryViews, message.reference);

@@ -25,7 +25,8 @@ export interface Locator {
 }
 export interface Frame {
   url(): string;
-  evaluate<T>(fn: () => T): Promise<T>;
+  /** a function, or an expression as text (a value from the test goes in as text: no arguments are passed) */
+  evaluate<T>(fn: (() => T) | string): Promise<T>;
 }
 export interface Page {
   goto(url: string, opts?: { timeout?: number }): Promise<unknown>;
