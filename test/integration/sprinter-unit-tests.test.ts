@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SessionManager } from '../../src/session/manager.js';
-import { CONNECTORS } from '../../src/connectors/registry.js';
+import { CONNECTORS, TEST_MACHINES } from '../../src/connectors/registry.js';
+import { debugTarget } from '../../src/host/test-explorer-model.js';
+import { loadTestProgram } from '../../src/testing/program.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callRaw, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
@@ -86,4 +88,24 @@ test('profile_run on the Sprinter counts hand-counted T-states exactly', async (
   const fn = (name: string) => r.functions.find((f: { name: string }) => f.name === name);
   assert.deepEqual([fn('delay100').calls, fn('delay100').self], [20, 20 * perDelay]);
   assert.deepEqual([fn('outer').calls, fn('outer').self, fn('outer').total], [10, 10 * 44, 10 * (44 + 2 * perDelay)]);
+});
+
+test("the Test Explorer's Debug route on the Sprinter: a MAME launch, and retro_test_only makes main run that test", async () => {
+  const dir = z80TestProject('z80-suite', 'sprinter', work, 'sprinter-debug');
+  const target = await debugTarget(dir, 'gcd_of_pairs');
+  assert.deepEqual([target.launch.machine, target.launch.emulator], ['sprinter', 'mame']);
+  const program = await loadTestProgram(target.launch.program, target.launch.debugInfo);
+  const main = program.index.functionByName('main')!.start;
+  const others = program.suite.tests.filter((t) => t.name !== 'gcd_of_pairs').map((t) => t.address);
+  const m = await TEST_MACHINES.find((x) => x.machine === 'sprinter')!.create();
+  try {
+    await m.start(program.bytes);
+    assert.equal((await m.runUntil([main], 5_000_000, Date.now() + 30_000)).kind, 'reached');
+    await m.write(target.onlyAddress, new Uint8Array([target.testAddress & 0xff, target.testAddress >> 8]));
+    // without the write main's loop finds no test to run and returns; with it the chosen test runs first
+    const entered = await m.runUntil([target.testAddress, ...others], 5_000_000, Date.now() + 30_000);
+    assert.deepEqual(entered, { kind: 'reached', pc: target.testAddress });
+  } finally {
+    await m.close();
+  }
 });
