@@ -3,6 +3,7 @@
  * feature (the built-in C64). Moments are the machine's cycle counts; the
  * session maps them to C lines, frames and seconds.
  */
+import { badRequest } from './errors.js';
 import { featureKey } from './target.js';
 
 export interface HistorySpan {
@@ -67,3 +68,18 @@ export interface TimeTravel {
 }
 
 export const TIME_TRAVEL_FEATURE = featureKey<TimeTravel>('time-travel');
+
+/** A move to `cycle` stays inside the span, or is refused with the span named (the machine stays). */
+export function checkInSpan(span: HistorySpan, cycle: number): void {
+  if (!Number.isFinite(cycle) || cycle < span.startCycle || cycle > span.endCycle)
+    throw badRequest(
+      `cycle ${cycle} is outside the recorded history (cycles ${span.startCycle}-${span.endCycle}); the machine stays at cycle ${span.nowCycle}.`,
+      { startCycle: span.startCycle, endCycle: span.endCycle },
+    );
+}
+
+/** Why a history budget records nothing (either bound at 0), or undefined. */
+export function historyOff(budget: { seconds: number; maxBytes: number }): string | undefined {
+  if (budget.seconds > 0 && budget.maxBytes > 0) return undefined;
+  return `history is off: the launch options set ${budget.seconds > 0 ? 'history.maxMegabytes' : 'history.seconds'} to 0 (set both above 0 to record)`;
+}

@@ -31,14 +31,14 @@ async function* backwards(t: TimeTravel, now: number): AsyncGenerator<Moment> {
   }
 }
 
-/** The session's time travel, or `unsupported` naming where it exists (MAME, VICE and DOS have none yet). */
+/** The session's time travel, or `unsupported` naming where it exists (VICE and DOS have none yet). */
 export function timeTravel(session: SessionApi): TimeTravel {
   try {
     return session.feature(TIME_TRAVEL_FEATURE);
   } catch (err) {
     if (!(err instanceof RetroError) || err.code !== 'unsupported') throw err;
     throw unsupported(
-      `Time travel (step back, reverse continue, last_write, go_to) records the machine's past on the built-in C64 (emulator "builtin") only; this session's emulator has no recorded history (on MAME, save states with a re-run are the planned route: docs/time-travel.md).`,
+      `Time travel (step back, reverse continue, last_write, go_to) records the machine's past on the built-in C64 (emulator "builtin") and on MAME's Z80 machines (spectrum, sprinter); this session's emulator or machine has no recorded history (docs/time-travel.md).`,
       { feature: TIME_TRAVEL_FEATURE.name },
     );
   }

@@ -56,6 +56,17 @@ export interface BridgeSpace {
 }
 
 type None = Record<string, never>;
+/**
+ * Time travel's recording rides on run control (no round trip of its own): `record`, an absolute path, has MAME save
+ * a state there while the CPU is still held; the reply gives its size and MAME's cycle count at that moment.
+ */
+interface RecordArgs {
+  record?: string;
+}
+interface Recorded {
+  saved?: number;
+  cycles?: number;
+}
 type Op<Args, Result> = { args: Args; result: Result };
 
 export interface MediaSlot {
@@ -92,12 +103,12 @@ export interface BridgeOps {
   set_breakpoint: Op<{ address: number; condition: string }, { id: number }>;
   clear_breakpoint: Op<{ id: number }, None>;
   list_breakpoints: Op<None, { breakpoints: Array<{ id: number; address: number; condition: string }> }>;
-  resume: Op<None, None>;
+  resume: Op<RecordArgs, Recorded>;
   pause: Op<None, { already?: boolean }>;
-  step: Op<{ count: number }, None>;
-  step_over: Op<{ count?: number }, None>;
-  step_out: Op<None, None>;
-  step_range: Op<{ ranges: Array<[number, number]>; mode: 'into' | 'over'; max: number }, None>;
+  step: Op<{ count: number } & RecordArgs, Recorded>;
+  step_over: Op<{ count?: number } & RecordArgs, Recorded>;
+  step_out: Op<RecordArgs, Recorded>;
+  step_range: Op<{ ranges: Array<[number, number]>; mode: 'into' | 'over'; max: number } & RecordArgs, Recorded>;
   screen_info: Op<None, { width: number; height: number; refresh: number; frame: number }>;
   screen_pixels: Op<None, { width: number; height: number; frame: number; format: 'bgra' }>;
   /**

@@ -17,6 +17,9 @@ import type { MameRawFeature } from './mame-raw.js';
 const RESTART_TIMEOUT_MS = 30_000;
 
 export class MameLifecycle implements TargetLifecycle {
+  /** called after a state was loaded (the time-travel history cannot reach back past it) */
+  onStateLoaded?: () => void;
+
   constructor(
     private readonly raw: Pick<MameRawFeature, 'console'>,
     private readonly events: TargetEmitter,
@@ -66,6 +69,7 @@ export class MameLifecycle implements TargetLifecycle {
       await writeFile(file, payload, { mode: 0o600 });
       await this.raw.console(`stateload "${file}"`);
     });
+    this.onStateLoaded?.();
   }
 
   private async viaFile<T>(act: (file: string) => Promise<T>): Promise<T> {

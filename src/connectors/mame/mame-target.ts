@@ -1,13 +1,5 @@
 /** The Target for MAME, through the mamebridge Lua plugin: run control, registers, memory, breakpoints, screen. */
-import {
-  RetroError,
-  badRequest,
-  tooLarge,
-  internalError,
-  launchFailed,
-  timedOut,
-  badAddress,
-} from '../../core/errors.js';
+import { RetroError, badRequest, tooLarge, internalError, launchFailed, timedOut } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import {
   TargetEmitter,
@@ -32,7 +24,7 @@ import {
   type WatchSpec,
 } from '../../core/target.js';
 import { BridgeClient, type BridgeEvent, type BridgeReply } from './bridge-client.js';
-import type { BridgeArgs, BridgeSpace, InputStep, RunControlOp } from './bridge-ops.js';
+import type { BridgeArgs, InputStep, RunControlOp } from './bridge-ops.js';
 import { prepareMameLaunch, spawnMame, type MameProcess } from './launcher.js';
 import { bridgeLoad } from './bridge-load.js';
 import { orderRegisters, reportedRegisters } from './registers.js';
@@ -51,6 +43,11 @@ import { checkMounted, mediaLoadFailure } from './media-check.js';
 import { unknownSystemMessage } from './unknown-system.js';
 import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
 import { num, StopTraps, toStopInfo } from './bridge-stops.js';
+import { bridgeSpace, checkInteger } from './bridge-space.js';
+import { TIME_TRAVEL_FEATURE } from '../../core/time-travel.js';
+import type { MameTimeTravel } from './history/mame-travel.js';
+import { makeMameHistory } from './history/make-history.js';
+import { QuietRuns } from './history/quiet-runs.js';
 
 const START_TIMEOUT_MS = 60_000;
 const EXIT_OP_TIMEOUT_MS = 2_000;
@@ -105,6 +102,10 @@ export class MameTarget implements Target {
   private readonly watchShift = new Map<number, number>();
   private closing?: Promise<void>;
   private readonly traps = new StopTraps();
+  /** time travel's history (Z80 machines) */
+  private readonly history?: MameTimeTravel;
+  /** time travel's replays: their stops do not reach the session */
+  private readonly quiet: QuietRuns;
 
   constructor(
     private readonly bridge: BridgeClient,
@@ -112,9 +113,10 @@ export class MameTarget implements Target {
     hello: Record<string, unknown>,
     initialStop: StopInfo,
     private readonly machine = 'unknown',
-    opts: { throttle?: boolean } = {},
+    opts: { throttle?: boolean; history?: LaunchConfig['history']; entryRegisters?: Record<string, number> } = {},
   ) {
     this.lastStop = initialStop;
+    this.quiet = new QuietRuns(bridge);
     this.loadedProgram = proc.launch.loadedProgram;
     const frames = new MameFrames(bridge, {
       throttle: opts.throttle === true,
@@ -139,6 +141,14 @@ export class MameTarget implements Target {
       .provide(MAME_RAW_FEATURE, raw)
       .provide(DISASSEMBLER_FEATURE, new MameDisassembler(raw))
       .provide(MOUSE_FEATURE, new MameMouse(raw));
+    // Z80s (the Spectrum's z80, the Sprinter's z84c015): the history knows their registers
+    if (typeof hello.cpu_type === 'string' && /^z8[04]/.test(hello.cpu_type)) {
+      const entry = { pc: initialStop.pc, registers: opts.entryRegisters ?? {} };
+      const parts = { raw, quiet: this.quiet, hello, runDir: proc.launch.runDir, entry };
+      this.history = makeMameHistory(this, parts, opts.history ?? {});
+      this.features.provide(TIME_TRAVEL_FEATURE, this.history);
+      this.lifecycle.onStateLoaded = () => this.history?.forget();
+    }
     const programBits = typeof hello.program_mask === 'number' ? Math.ceil(Math.log2(hello.program_mask + 1)) : 16;
     this.info = {
       kind: 'mame',
@@ -157,6 +167,10 @@ export class MameTarget implements Target {
     });
   }
 
+  isRunning(): boolean {
+    return this.state === 'running';
+  }
+
   /** MAME's process id (for measurements). */
   get pid(): number | undefined {
     return this.proc.pid;
@@ -173,6 +187,7 @@ export class MameTarget implements Target {
       this.keysOnResume.push(steps);
       return { typed: strokes.length, pending: true, note: 'typed once the machine is resumed' };
     }
+    this.history?.typed();
     const { done } = await raw.enqueueInput(steps);
     const how = await done;
     return {
@@ -284,6 +299,7 @@ export class MameTarget implements Target {
     await this.runControl('resume', {});
     // keys typed while stopped: MAME presses fields only while frames run
     const queued = this.keysOnResume.splice(0);
+    if (queued.length) this.history?.typed();
     const raw = this.features.get(MAME_RAW_FEATURE)!;
     for (const steps of queued) await raw.enqueueInput(steps).catch(() => undefined);
   }
@@ -350,10 +366,13 @@ export class MameTarget implements Target {
   }
 
   private async runControl<K extends RunControlOp>(op: K, args: BridgeArgs<K>): Promise<void> {
-    await this.bridge.request(op, args, {
+    // time travel's state, saved by the same op (no round trip of its own, and nothing between a pause and this)
+    const record = this.history?.beforeRun() ?? {};
+    await this.bridge.request(op, { ...args, ...record } as BridgeArgs<K>, {
       timeoutMs: RUN_CONTROL_TIMEOUT_MS,
       // Synchronously, so 'running' cannot overtake a 'stopped' that follows in the same chunk.
-      onReply: () => {
+      onReply: (reply) => {
+        this.history?.ran(reply.result);
         this.state = 'running';
         this.events.emit({ type: 'running' });
       },
@@ -363,14 +382,22 @@ export class MameTarget implements Target {
   private onBridgeEvent(e: BridgeEvent): void {
     if (e.event === 'stopped') {
       const stop = toStopInfo(e);
+      const registers = (e.registers ?? {}) as Record<string, number>;
       if (stop.access && stop.watchpointId !== undefined)
         stop.access.address -= this.watchShift.get(stop.watchpointId) ?? 0;
+      if (this.quiet.take(stop, registers, num(e.cycles))) {
+        this.state = 'stopped';
+        this.stopRegisters = reportedRegisters(this.info.cpu, e.registers);
+        return;
+      }
       this.state = 'stopped';
       this.stopRegisters = reportedRegisters(this.info.cpu, e.registers);
       this.traps.apply(stop, this.stopRegisters);
       this.lastStop = stop;
+      this.history?.stopped(stop, registers, num(e.cycles));
       this.events.emit({ type: 'stopped', stop });
     } else if (e.event === 'machine_start') {
+      this.history?.forget();
       this.events.emit({ type: 'reset', hard: e.hard_reset === true });
     } else if (e.event === 'bridge_error') {
       this.events.emit({ type: 'output', text: `MAME bridge: ${String(e.message)}\n` });
@@ -396,8 +423,11 @@ export async function launchMameTarget(
   const bridge = await BridgeClient.listen();
   let proc: MameProcess | undefined;
   const stops: StopInfo[] = [];
+  let entryRegisters: Record<string, number> = {};
   bridge.onEvent((e) => {
-    if (e.event === 'stopped') stops.push(toStopInfo(e));
+    if (e.event !== 'stopped') return;
+    stops.push(toStopInfo(e));
+    entryRegisters = (e.registers ?? {}) as Record<string, number>;
   });
   let hello: Record<string, unknown> | undefined;
   bridge.onEvent((e) => {
@@ -425,7 +455,7 @@ export async function launchMameTarget(
     if (launch.media.length)
       checkMounted(launch.media, (await bridge.request('list_media')).result.images, config.machine);
     progress(`CPU held at entry, PC=0x${entry.pc.toString(16).padStart(4, '0')}`);
-    const options = { throttle: config.throttle };
+    const options = { throttle: config.throttle, history: config.history, entryRegisters };
     const target = new MameTarget(bridge, started, { ...hello, ...reply.result }, entry, config.machine, options);
     if (launch.bridgeLoad) {
       progress('booting the BIOS to load the program (bridgeLoad)');
@@ -455,33 +485,4 @@ function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
     };
     tick();
   });
-}
-
-function checkInteger(v: unknown, what: string): void {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    throw badRequest(`${what} must be a non-negative integer, not ${String(v)}.`);
-  }
-}
-
-/** The bridge's space arguments for a typed address. */
-function bridgeSpace(address: Address): BridgeSpace {
-  if (!address || typeof address !== 'object') throw badRequest('An address {space, offset} is needed.');
-  checkInteger(address.offset, 'The address offset');
-  switch (address.space) {
-    case 'cpu':
-      return { space: 'program', address: address.offset, logical: true };
-    case 'program':
-      return { space: 'program', address: address.offset };
-    case 'io':
-    case 'data':
-      return { space: address.space, address: address.offset };
-    case 'vram':
-      return { space: 'vram', address: address.offset };
-    case 'share':
-      if (typeof address.bank !== 'string')
-        throw badAddress('A share address needs its tag in bank, e.g. ":video_ram".');
-      return { space: 'share', tag: address.bank, address: address.offset };
-    default:
-      throw badAddress(`Unknown address space "${String((address as Address).space)}".`);
-  }
 }

@@ -11,6 +11,7 @@
  */
 import type { BuiltinC64 } from '../c64.js';
 import { captureMachine, type MachineState } from '../machine-state.js';
+import { historyOff } from '../../../core/time-travel.js';
 
 /** PAL C64: cycles a second */
 export const CYCLES_PER_SECOND = 985_248;
@@ -47,9 +48,8 @@ export class HistoryRecorder {
     readonly budget: HistoryBudget,
     private readonly cyclesPerFrame: number,
   ) {
-    if (!(budget.seconds > 0) || !(budget.maxBytes > 0))
-      this.off = `history is off: the launch options set ${budget.seconds > 0 ? 'history.maxMegabytes' : 'history.seconds'} to 0 (set both above 0 to record)`;
-    else {
+    this.off = historyOff(budget);
+    if (!this.off) {
       const one = captureMachine(m).bytes + BITMAP_BYTES;
       if (2 * one > budget.maxBytes)
         this.off = `history is off: history.maxMegabytes (${(budget.maxBytes / 2 ** 20).toFixed(3)}) holds less than two snapshots of ${one} bytes`;

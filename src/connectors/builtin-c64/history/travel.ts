@@ -6,8 +6,7 @@
  * future (leavePast). Traces and write searches run from a snapshot and
  * put the machine back where it was, pictures included.
  */
-import { badRequest } from '../../../core/errors.js';
-import type { HistorySpan, InstructionTrace, WriteRecord } from '../../../core/time-travel.js';
+import { checkInSpan, type HistorySpan, type InstructionTrace, type WriteRecord } from '../../../core/time-travel.js';
 import type { ExecutedInstruction } from '../../../core/cpu-history.js';
 import { WATCH_STORE } from '../c64-bus.js';
 import { CYCLES_PER_FRAME, type BuiltinC64 } from '../c64.js';
@@ -55,11 +54,7 @@ export class MachineTravel {
   /** Takes the machine to the first instruction boundary at or after `cycle`; returns the cycle reached. */
   goTo(cycle: number): number {
     const span = this.span();
-    if (!Number.isFinite(cycle) || cycle < span.startCycle || cycle > span.endCycle)
-      throw badRequest(
-        `cycle ${cycle} is outside the recorded history (cycles ${span.startCycle}-${span.endCycle}); the machine stays at cycle ${span.nowCycle}.`,
-        { startCycle: span.startCycle, endCycle: span.endCycle },
-      );
+    checkInSpan(span, cycle);
     if (cycle === span.endCycle) {
       this.backToPresent();
       return this.m.cpu.cycles;

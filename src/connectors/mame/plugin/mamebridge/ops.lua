@@ -39,7 +39,7 @@ function ops.hello(args)
   if args.token ~= ctx.config.token then ctx.fail('unauthorized', 'wrong token') end
   ctx.authed = true
   return { version = VERSION, system = emu.romname(), driver = emu.gamename(), cpu = ctx.cpu.tag,
-           cpu_type = ctx.cpu.shortname, state = state_name(), lua = _VERSION,
+           cpu_type = ctx.cpu.shortname, clock = ctx.cpu.clock, state = state_name(), lua = _VERSION,
            program_mask = ctx.cpu.spaces['program'] and ctx.cpu.spaces['program'].address_mask or nil }
 end
 
@@ -103,9 +103,23 @@ function ops.list_breakpoints()
   return { breakpoints = list }
 end
 
-function ops.resume()
-  if ctx.held() then ctx.go() end
-  return {}
+-- Time travel's recording, before the CPU runs from a stop: MAME's cycle count here and, when asked, a state saved
+-- at args.record (its size in the reply). No round trip of its own.
+local function record(args)
+  local out = { cycles = rc.total_cycles() }
+  if type(args.record) == 'string' and args.record ~= '' then
+    rawops.console_lines('statesave "' .. args.record .. '"')
+    local f = io.open(args.record, 'rb')
+    if f then out.saved = f:seek('end') f:close() end
+  end
+  return out
+end
+
+function ops.resume(args)
+  if not ctx.held() then return {} end
+  local out = record(args)
+  ctx.go()
+  return out
 end
 
 function ops.pause()
@@ -120,26 +134,29 @@ function ops.step(args)
   need_held('step')
   local count = math.tointeger(args.count) or 1
   if count < 1 then ctx.fail('bad_request', 'count must be at least 1') end
+  local out = record(args)
   ctx.pending = 'step'
   ctx.cpu.debug:step(count)
-  return {}
+  return out
 end
 
 function ops.step_over(args)
   need_held('step_over')
   local count = math.tointeger(args.count) or 1
+  local out = record(args)
   ctx.pending = 'step_over'
   ctx.dbg.visible_cpu = ctx.cpu
   ctx.dbg:command(count > 1 and ('over ' .. count) or 'over')
-  return {}
+  return out
 end
 
 function ops.step_out()
   need_held('step_out')
+  local out = record(args)
   ctx.pending = 'step_out'
   ctx.dbg.visible_cpu = ctx.cpu
   ctx.dbg:command('out')
-  return {}
+  return out
 end
 
 function ops.step_range(args)
@@ -149,8 +166,9 @@ function ops.step_range(args)
   local max = math.tointeger(args.max) or 1000000
   if max < 1 or max > MAX_RANGE_STEPS then ctx.fail('bad_request', 'max must be 1..' .. MAX_RANGE_STEPS) end
   if type(args.ranges) ~= 'table' then ctx.fail('bad_request', 'ranges must be a list of [first, last]') end
+  local out = record(args)
   rc.start_range(args.ranges, mode, max)
-  return {}
+  return out
 end
 
 function ops.screen_info()

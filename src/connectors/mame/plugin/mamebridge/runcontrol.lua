@@ -37,6 +37,17 @@ local function condition_true(cond)
   return v ~= nil and v ~= 0
 end
 
+-- The CPU's totalcycles at the stop (time travel's clock), read like a condition: no round trip.
+function rc.total_cycles()
+  ctx.dbg.visible_cpu = ctx.cpu
+  local mark = #ctx.dbg.consolelog
+  ctx.dbg:command('printf "%X",totalcycles')
+  local line = ctx.dbg.consolelog[#ctx.dbg.consolelog]
+  ctx.log_mark = math.max(ctx.log_mark, #ctx.dbg.consolelog)
+  if #ctx.dbg.consolelog == mark or not line then return nil end
+  return tonumber(line:match('^%s*(%x+)%s*$') or '', 16)
+end
+
 local function breakpoint_at(pc)
   for id, bp in pairs(ctx.bps) do
     if bp.address == pc and condition_true(bp.condition) then return id end
@@ -105,7 +116,7 @@ function rc.handle_stop()
   end
   local ev = { reason = reason, pc = pc, breakpoint = bp, watchpoint = wp, log = lines, access = extra.access,
                limit = extra.limit, steps = extra.steps, registers = ctx.registers(),
-               pages = ctx.window_pages() }
+               pages = ctx.window_pages(), cycles = rc.total_cycles() }
   ctx.event('stopped', ev)
   return true
 end

@@ -1,0 +1,66 @@
+/**
+ * Time travel on MAME (spectrum, the SDCC fixture), in one run: each round runs to the next loop breakpoint hit,
+ * steps three C lines forward (the floor: a forward C line step), then steps back two C lines (the first replays
+ * and traces the interval since the last state, the second uses the kept trace), asks `last_write` of `total`, and
+ * returns to the present. Figures are medians, and ratios against the forward step's median.
+ * Run: node --import tsx bench/mame-time-travel.bench.ts [rounds]
+ */
+import { SessionManager } from '../src/session/manager.js';
+import { CONNECTORS } from '../src/connectors/registry.js';
+import type { ClientSession } from '../src/session/client-session.js';
+import { findLastWrite, stepBackTarget, timeTravel, travelTo } from '../src/session/time-travel.js';
+import { buildZxFixture } from '../test/support/zx-fixture.js';
+
+const ROUNDS = Number(process.argv[2] ?? 8);
+
+const median = (t: number[]) => [...t].sort((a, b) => a - b)[Math.floor(t.length / 2)];
+
+async function timed(me: ClientSession, move: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  const stop = me.nextStop(60_000);
+  await move();
+  await stop;
+  return performance.now() - t0;
+}
+
+async function main(): Promise<void> {
+  const fx = await buildZxFixture();
+  const manager = new SessionManager({ connectors: CONNECTORS });
+  const me = manager.start(
+    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
+    { kind: 'cli', label: 'bench' },
+  );
+  const beat = setInterval(() => me.beat(), 300);
+  try {
+    await me.session.waitForStop(60_000);
+    const m = fx.markers.loop_body;
+    await me.setLineBreakpoint(m.file, m.line);
+    await timed(me, () => me.resume());
+    const total = await me.session.locateLvalue('total');
+    const [forward, backFirst, backKept, lastWrites] = [[], [], [], []] as number[][];
+    for (let round = 0; round < ROUNDS; round++) {
+      await timed(me, () => me.resume());
+      for (let i = 0; i < 3; i++) forward.push(await timed(me, () => me.stepOver('line')));
+      backFirst.push(await timed(me, async () => travelTo(me, await stepBackTarget(me.session, 'line'))));
+      backKept.push(await timed(me, async () => travelTo(me, await stepBackTarget(me.session, 'line'))));
+      let t0 = performance.now();
+      await findLastWrite(me.session, total.address, total.length);
+      lastWrites.push(performance.now() - t0);
+      t0 = performance.now();
+      await timed(me, () => travelTo(me, timeTravel(me.session).span().endCycle));
+    }
+    const floor = median(forward);
+    const fig = (t: number[]) => `median ${median(t).toFixed(1)} ms (x${(median(t) / floor).toFixed(1)} forward step)`;
+    const span = timeTravel(me.session).span();
+    console.log(`${ROUNDS} rounds; history: ${span.snapshots} states, ${span.bytes} bytes`);
+    console.log(`forward C line step (floor): median ${floor.toFixed(1)} ms`);
+    console.log(`step back a C line, interval replayed and traced: ${fig(backFirst)}`);
+    console.log(`step back a C line, trace kept: ${fig(backKept)}`);
+    console.log(`last_write of a global: ${fig(lastWrites)}`);
+  } finally {
+    clearInterval(beat);
+    await manager.closeAll();
+  }
+}
+
+void main();

@@ -1,0 +1,326 @@
+/**
+ * Time travel on MAME (TIME_TRAVEL_FEATURE): a ring of save states taken at stops (one when at least
+ * MIN_GAP_CYCLES ran since the last, and one for the present before a trip to the past), and replays from them.
+ * A moment in the past is a state and a count of instructions after it: the machine is taken there by loading the
+ * state and stepping that many instructions quietly (no stop reaches the session); an interval's instructions and
+ * writes come from a replay with MAME's trace (interval-trace.ts). The timeline's cycles are MAME's totalcycles as
+ * the machine ran forward; inside an interval they are the replay's, kept in order.
+ */
+import { join } from 'node:path';
+import { mkdir, stat } from 'node:fs/promises';
+import { badRequest, internalError, notStopped, unsupported } from '../../../core/errors.js';
+import type { TargetEmitter, StopInfo } from '../../../core/target.js';
+import {
+  checkInSpan,
+  historyOff,
+  type HistorySpan,
+  type InstructionTrace,
+  type RecordedStop,
+  type TimeTravel,
+  type WriteRecord,
+} from '../../../core/time-travel.js';
+import { StateRing, type RingBudget } from './state-ring.js';
+import { traceInterval, type Replayer, type TracedInterval } from './interval-trace.js';
+
+/** a new state once this many cycles ran since the last (a C line step is far less; a frame is 69 888) */
+const MIN_GAP_CYCLES = 50_000;
+/** an interval longer than this (about 2 s of a Spectrum) is not replayed instruction by instruction */
+const MAX_TRACE_CYCLES = 7_000_000;
+const MAX_STOPS = 200;
+const TRACES_KEPT = 4;
+
+export interface MameHistoryHost extends Replayer {
+  running(): boolean;
+  readonly cpuTag: string;
+  readonly events: TargetEmitter;
+  registers(): Promise<Record<string, number>>;
+}
+
+interface Position {
+  /** ring index of the state */
+  k: number;
+  /** instructions after it */
+  n: number;
+}
+
+export class MameTimeTravel implements TimeTravel {
+  readonly granularity =
+    'MAME keeps a save state at stops (at least 50 000 cycles apart, and one for the present); any instruction boundary since the oldest state is reached by loading the state before it and stepping forward';
+  private readonly ring: StateRing;
+  private readonly recorded: RecordedStop[] = [];
+  private readonly traces = new Map<string, TracedInterval>();
+  /** the timeline's moment where the machine is */
+  private now = 0;
+  /** MAME's totalcycles there, when it continues the count (not right after a state load) */
+  private tc?: number;
+  private lastStop: { pc: number; registers: Record<string, number> };
+  /** where the machine is while in the past */
+  private past?: Position;
+  private seq = 0;
+  /** the state a run-control op was asked to save */
+  private recording?: { file: string; at: { pc: number; registers: Record<string, number> } };
+  readonly off?: string;
+
+  constructor(
+    private readonly host: MameHistoryHost,
+    private readonly dir: string,
+    budget: RingBudget,
+    private readonly cyclesPerSecond: number,
+    private readonly cyclesPerFrame: number,
+    first: { pc: number; registers: Record<string, number>; cycles?: number },
+  ) {
+    this.ring = new StateRing(budget, cyclesPerSecond);
+    this.off = historyOff(budget);
+    this.lastStop = first;
+    this.tc = first.cycles;
+  }
+
+  /** A stop the session sees (not a time-travel move): the clock moves on by MAME's cycles. */
+  stopped(stop: StopInfo, registers: Record<string, number>, cycles: number | undefined): void {
+    if (this.off) return;
+    if (this.tc !== undefined && cycles !== undefined && cycles > this.tc) this.now += cycles - this.tc;
+    this.tc = cycles;
+    this.lastStop = { pc: stop.pc, registers };
+    while (this.recorded.length && this.recorded[this.recorded.length - 1].cycle >= this.now) this.recorded.pop();
+    this.recorded.push({ cycle: this.now, reason: stop.reason, pc: stop.pc });
+    if (this.recorded.length > MAX_STOPS) this.recorded.shift();
+  }
+
+  /**
+   * Before the CPU runs from a stop: leaves the past (its future is dropped) and, when one is due, names the file
+   * the run-control op has MAME save a state in first (`ran` takes the reply).
+   */
+  beforeRun(): { record?: string } {
+    if (this.off) return {};
+    if (this.past) {
+      // at the oldest state itself MAME's cycle count does not go on from the recorded one: the history restarts here
+      this.ring.truncateAfter(this.past.n === 0 && this.past.k === 0 ? -1 : this.past.k);
+      this.traces.clear();
+      this.past = undefined;
+    }
+    const last = this.ring.last;
+    if (last && this.now - last.cycle < MIN_GAP_CYCLES) return {};
+    this.recording = { file: join(this.dir, `h${++this.seq}.sta`), at: { ...this.lastStop } };
+    return { record: this.recording.file };
+  }
+
+  /** The run-control op's reply: the state it saved, and MAME's cycle count where the CPU started. */
+  ran(reply: { saved?: number; cycles?: number }): void {
+    const rec = this.recording;
+    this.recording = undefined;
+    if (this.tc === undefined) this.tc = reply.cycles;
+    if (!rec || !reply.saved) return;
+    this.ring.add({ file: rec.file, bytes: reply.saved, cycle: this.now, pc: rec.at.pc, registers: rec.at.registers });
+  }
+
+  /** Keys reach the machine while it runs from the newest state: replaying that interval would not see them. */
+  typed(): void {
+    const last = this.ring.last;
+    if (last) last.typed = true;
+  }
+
+  /** A reset or a restart: nothing before it can be returned to. */
+  forget(): void {
+    this.ring.clear();
+    this.traces.clear();
+    this.past = undefined;
+    this.tc = undefined;
+  }
+
+  stops(): RecordedStop[] {
+    const span = this.span();
+    return this.recorded.filter((s) => s.cycle >= span.startCycle && s.cycle <= span.endCycle);
+  }
+
+  span(): HistorySpan {
+    if (this.off) throw unsupported(`No time travel: ${this.off}.`, { history: 'off' });
+    const first = this.ring.states[0];
+    const end = this.past ? this.ring.last!.cycle : this.now;
+    return {
+      startCycle: first?.cycle ?? this.now,
+      endCycle: end,
+      nowCycle: this.now,
+      inPast: this.past !== undefined,
+      cyclesPerFrame: this.cyclesPerFrame,
+      cyclesPerSecond: this.cyclesPerSecond,
+      snapshots: this.ring.states.length,
+      bytes: this.ring.bytes,
+      maxBytes: this.ring.budget.maxBytes,
+      seconds: this.ring.budget.seconds,
+    };
+  }
+
+  async goTo(cycle: number, quiet = false): Promise<void> {
+    this.requireStopped('travel in time');
+    checkInSpan(this.span(), cycle);
+    await this.keepPresent();
+    const pos = await this.positionOf(cycle);
+    await this.moveTo(pos);
+    this.past = pos.k === this.ring.states.length - 1 && pos.n === 0 ? undefined : pos;
+    if (quiet) return;
+    const frame = (c: number) => Math.floor(c / this.cyclesPerFrame);
+    const inPast = this.past !== undefined;
+    const pastFrame = inPast ? { frame: frame(this.now), present: frame(this.ring.last!.cycle) } : undefined;
+    this.host.events.emit({ type: 'stopped', stop: { reason: 'goto', pc: this.lastStop.pc, inPast, pastFrame } });
+  }
+
+  async trace(before: number): Promise<InstructionTrace | undefined> {
+    this.requireStopped('read the history');
+    await this.keepPresent();
+    const k = this.ring.indexAt(before - 1);
+    if (k < 0 || k >= this.ring.states.length - 1) return undefined;
+    const cycles = await this.aside(async () => this.cyclesOf(k, await this.traced(k)));
+    const t = this.traces.get(this.ring.states[k].file)!;
+    let n = cycles.length;
+    while (n > 0 && cycles[n - 1] >= before) n--;
+    return {
+      start: this.ring.states[k].cycle,
+      cycles: cycles.slice(0, n),
+      pcs: t.pcs.slice(0, n),
+      sps: t.sps.slice(0, n),
+    };
+  }
+
+  async lastWrite(address: number, length: number, before: number): Promise<WriteRecord | undefined> {
+    this.requireStopped('search the history');
+    await this.keepPresent();
+    return this.aside(async () => {
+      for (let k = Math.min(this.ring.indexAt(before - 1), this.ring.states.length - 2); k >= 0; k--) {
+        const t = await this.replay(k, { address, length });
+        // positions are the same in every replay, MAME's cycle counts not quite: the timeline's are the cached trace's
+        const cycles = this.cyclesOf(k, await this.traced(k));
+        const end = this.ring.states[k + 1].cycle;
+        const at = (p: number) => (p < cycles.length ? cycles[p] : end);
+        const w = t.writes.filter((x) => at(x.position - 1) < before).at(-1);
+        if (w)
+          return {
+            cycle: at(w.position),
+            at: at(w.position - 1),
+            pc: w.pc,
+            address: w.address,
+            old: w.old,
+            value: w.value,
+          };
+      }
+      return undefined;
+    });
+  }
+
+  /** The present gets a state of its own before the machine leaves it (so a trip back ends exactly there). */
+  private async keepPresent(): Promise<void> {
+    if (this.past || this.ring.last?.cycle === this.now) return;
+    await this.save();
+  }
+
+  private async save(): Promise<void> {
+    if (!Object.keys(this.lastStop.registers).length) this.lastStop.registers = await this.host.registers();
+    await mkdir(this.dir, { recursive: true });
+    const file = join(this.dir, `h${++this.seq}.sta`);
+    await this.host.console(`statesave "${file}"`);
+    const bytes = (await stat(file).catch(() => undefined))?.size;
+    if (!bytes) throw internalError('MAME wrote no state file for the history.');
+    this.ring.add({ file, bytes, cycle: this.now, pc: this.lastStop.pc, registers: this.lastStop.registers });
+  }
+
+  /** The state and instruction count of the first instruction boundary at or after `cycle`. */
+  private async positionOf(cycle: number): Promise<Position> {
+    const states = this.ring.states;
+    const k = this.ring.indexAt(cycle);
+    if (states[k].cycle === cycle) return { k, n: 0 };
+    const cycles = this.cyclesOf(k, await this.traced(k));
+    let n = 0;
+    while (n < cycles.length && cycles[n] < cycle) n++;
+    if (n === cycles.length) return { k: k + 1, n: 0 };
+    return { k, n };
+  }
+
+  /** Loads the position's state and steps to it; MAME's cycle count goes on from there only after a step. */
+  private async moveTo(pos: Position): Promise<void> {
+    let { k, n } = pos;
+    if (n === 0 && k > 0) {
+      // reached from the state before, so MAME's cycle count runs on from there when the machine is resumed
+      const before = await this.traced(k - 1);
+      [k, n] = [k - 1, before.pcs.length];
+    }
+    const state = this.ring.states[k];
+    await this.host.console(`stateload "${state.file}"`);
+    this.tc = undefined;
+    let where = { pc: state.pc, registers: state.registers };
+    if (n > 0) {
+      // a breakpoint or watchpoint would end MAME's step count early: off while stepping
+      await this.host.console('bpdisable');
+      await this.host.console('wpdisable');
+      try {
+        await this.host.quietly(n, (stop, registers, cycles) => {
+          where = { pc: stop.pc, registers };
+          this.tc = cycles;
+          return true;
+        });
+      } finally {
+        await this.host.console('bpenable');
+        await this.host.console('wpenable');
+      }
+    }
+    const cycles = n > 0 ? this.cyclesOf(k, await this.traced(k)) : [];
+    const expected =
+      n === 0 ? state.pc : n < cycles.length ? this.traces.get(state.file)!.pcs[n] : this.ring.states[k + 1].pc;
+    if (where.pc !== expected)
+      throw internalError(
+        `MAME's replay did not come back to the recorded moment (PC $${where.pc.toString(16)}, recorded $${expected.toString(16)}).`,
+      );
+    this.now = n === 0 ? state.cycle : n < cycles.length ? cycles[n] : this.ring.states[k + 1].cycle;
+    this.lastStop = where;
+  }
+
+  /** Runs `fn` (which moves the machine) and takes the machine back where it was. */
+  private async aside<T>(fn: () => Promise<T>): Promise<T> {
+    const back = this.past ?? { k: this.ring.states.length - 1, n: 0 };
+    try {
+      return await fn();
+    } finally {
+      await this.moveTo(back);
+    }
+  }
+
+  /** The interval from state k to the next, traced once (the last few kept). */
+  private async traced(k: number): Promise<TracedInterval> {
+    const key = this.ring.states[k].file;
+    let t = this.traces.get(key);
+    if (!t) {
+      t = await this.replay(k);
+      this.traces.set(key, t);
+      if (this.traces.size > TRACES_KEPT) this.traces.delete(this.traces.keys().next().value!);
+    }
+    return t;
+  }
+
+  private async replay(k: number, watch?: { address: number; length: number }): Promise<TracedInterval> {
+    const [state, next] = [this.ring.states[k], this.ring.states[k + 1]];
+    if (state.typed)
+      throw badRequest(
+        'Keys were typed while the machine ran in this part of the history; MAME replays without them, so it cannot be returned to exactly.',
+      );
+    if (next.cycle - state.cycle > MAX_TRACE_CYCLES)
+      throw badRequest(
+        `The machine ran ${next.cycle - state.cycle} cycles between two recorded stops here (more than ${MAX_TRACE_CYCLES}); MAME replays such a run only to its ends, not instruction by instruction.`,
+      );
+    await this.host.console(`stateload "${state.file}"`);
+    this.tc = undefined;
+    return traceInterval(this.host, join(this.dir, 'trace.log'), this.host.cpuTag, state, next, watch);
+  }
+
+  /** The timeline's cycles of an interval's positions: its start plus the replay's offsets, kept before its end. */
+  private cyclesOf(k: number, t: TracedInterval): number[] {
+    const start = this.ring.states[k].cycle;
+    const end = this.ring.states[k + 1].cycle;
+    const len = t.offsets.length;
+    const out: number[] = [];
+    for (let n = 0; n < len; n++) out.push(Math.max(start + n, Math.min(start + t.offsets[n], end - (len - n))));
+    return out;
+  }
+
+  private requireStopped(what: string): void {
+    if (this.off) throw unsupported(`No time travel: ${this.off}.`, { history: 'off' });
+    if (this.host.running()) throw notStopped('running', { action: what });
+  }
+}

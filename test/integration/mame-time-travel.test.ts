@@ -1,0 +1,155 @@
+// Time travel on real MAME (spectrum, the SDCC fixture): Step Back a C line lands on the line run before with the
+// registers and 64 KiB a forward run had there; Reverse Continue goes back to the previous breakpoint hit; last_write
+// names the C line that wrote a global and the session shows the moment after it (in the past, writes refused);
+// stepping back past the start of the history is refused and the session stays where it was.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
+import type { ClientSession } from '../../src/session/client-session.js';
+import { findLastWrite, reverseContinue, stepBackTarget, timeTravel, travelTo } from '../../src/session/time-travel.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+
+let fx: ZxFixture;
+let manager: SessionManager;
+let me: ClientSession;
+let beat: NodeJS.Timeout;
+
+async function machineHash(): Promise<string> {
+  const h = createHash('sha256');
+  h.update(await me.session.readMemory({ space: 'cpu', offset: 0 }, 0x10000));
+  for (const r of await me.session.readRegisters()) h.update(`${r.name}=${r.value};`);
+  return h.digest('hex');
+}
+
+async function where(): Promise<{ line?: number; pc?: number; inPast?: boolean }> {
+  const stop = (await me.session.status()).last_stop;
+  const pc = stop?.pc ?? -1;
+  return { line: me.session.locationAt(pc)?.line, pc, inPast: stop?.inPast === true };
+}
+
+/** Runs `move` and waits for the stop it makes. */
+async function stopAfter(move: () => Promise<unknown>): Promise<void> {
+  const stop = me.nextStop(60_000);
+  await move();
+  await stop;
+}
+
+before(async () => {
+  fx = await buildZxFixture();
+  manager = new SessionManager({ connectors: CONNECTORS });
+  me = manager.start(
+    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
+    { kind: 'cli', label: 'time-travel test' },
+  );
+  beat = setInterval(() => me.beat(), 300);
+  await me.session.waitForStop(60_000);
+  const m = fx.markers.loop_body;
+  await me.setLineBreakpoint(m.file, m.line);
+  await stopAfter(() => me.resume());
+  await stopAfter(() => me.resume());
+});
+
+after(async () => {
+  clearInterval(beat);
+  await manager?.closeAll();
+});
+
+test('Step Back a C line returns to the previous line as a forward run had it; Reverse Continue to the last hit', async () => {
+  const atHit = { where: await where(), hash: await machineHash() };
+  assert.equal(atHit.where.line, fx.markers.loop_body.line);
+  const forward: { line?: number; hash: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    await stopAfter(() => me.stepOver('line'));
+    forward.push({ line: (await where()).line, hash: await machineHash() });
+  }
+  assert.deepEqual(
+    forward.slice(0, 2).map((f) => f.line),
+    [fx.markers.call_draw.line, fx.markers.call_shade.line],
+  );
+
+  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  const back = await where();
+  assert.equal(back.line, forward[1].line, 'one C line back');
+  assert.equal(back.inPast, true, 'the stop says it is in the past');
+  assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');
+
+  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  assert.equal((await where()).line, forward[0].line);
+  assert.equal(await machineHash(), forward[0].hash);
+
+  const { hit } = await reverseContinue(me);
+  assert.equal(hit, true, 'a breakpoint hit is recorded before');
+  assert.deepEqual(await where(), { ...atHit.where, inPast: true });
+  assert.equal(await machineHash(), atHit.hash, 'the breakpoint hit as it was');
+
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  assert.equal((await where()).inPast, false);
+  assert.equal(await machineHash(), forward[2].hash, 'back in the present exactly');
+});
+
+test('last_write finds the C line that wrote a global and shows the moment after it', async () => {
+  const { address, length } = await me.session.locateLvalue('total');
+  assert.equal(length, 2);
+  const found = await findLastWrite(me.session, address, length);
+  assert.equal(found.location?.line, fx.markers.call_draw.line, JSON.stringify(found));
+  assert.equal(found.location?.function, 'main');
+  assert.ok(found.address === address || found.address === address + 1);
+  await stopAfter(() => travelTo(me, found.cycle));
+  assert.equal((await where()).inPast, true);
+  const [byte] = await me.session.readMemory({ space: 'cpu', offset: found.address }, 1);
+  assert.equal(byte, found.value, 'the byte holds the written value after the write');
+  await assert.rejects(
+    me.writeMemory({ space: 'cpu', offset: found.address }, Uint8Array.of(0)),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /past/.test(e.message),
+  );
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+});
+
+test('stepping back past the start of the history is refused and the session stays', async () => {
+  const span = timeTravel(me.session).span();
+  await stopAfter(() => travelTo(me, span.startCycle));
+  const here = await where();
+  const hash = await machineHash();
+  await assert.rejects(
+    stepBackTarget(me.session, 'instruction'),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /start of its recorded history/.test(e.message),
+  );
+  await assert.rejects(
+    travelTo(me, span.startCycle - 1),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /outside the recorded history/.test(e.message),
+  );
+  assert.deepEqual(await where(), here);
+  assert.equal(await machineHash(), hash);
+  await stopAfter(() => travelTo(me, span.endCycle));
+  assert.equal((await where()).inPast, false);
+});
+
+test('a history budget of 0 turns MAME time travel off with a typed error; the session goes on', async () => {
+  // a copy of the ROM: one session per program
+  const rom = join(mkdtempSync(join(tmpdir(), 'rd-history-off-')), 'spectrum.rom');
+  copyFileSync(fx.rom, rom);
+  const off = manager.start(
+    { machine: 'spectrum', emulator: 'mame', program: rom, debugInfo: fx.cdb, history: { maxMegabytes: 0 } },
+    { kind: 'cli', label: 'history off' },
+  );
+  const offBeat = setInterval(() => off.beat(), 300);
+  try {
+    await off.session.waitForStop(60_000);
+    assert.throws(() => timeTravel(off.session).span(), {
+      code: 'unsupported',
+      message: /history is off: the launch options set history.maxMegabytes to 0/,
+    });
+    await assert.rejects(stepBackTarget(off.session, 'line'), { code: 'unsupported' });
+    const stop = off.nextStop(30_000);
+    await off.stepInto('instruction');
+    assert.equal((await stop).state, 'stopped', 'the session still steps');
+  } finally {
+    clearInterval(offBeat);
+    off.close();
+  }
+});
