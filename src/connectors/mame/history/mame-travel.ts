@@ -169,8 +169,10 @@ export class MameTimeTravel implements TimeTravel {
     await this.keepPresent();
     const k = this.ring.indexAt(before - 1);
     if (k < 0 || k >= this.ring.states.length - 1) return undefined;
-    const cycles = await this.aside(async () => this.cyclesOf(k, await this.traced(k)));
-    const t = this.traces.get(this.ring.states[k].file)!;
+    const kept = this.traces.get(this.ring.states[k].file);
+    // a replay moves the machine: it goes back after one, not when the interval's trace is kept
+    const t = kept ?? (await this.aside(() => this.traced(k)));
+    const cycles = this.cyclesOf(k, t);
     let n = cycles.length;
     while (n > 0 && cycles[n - 1] >= before) n--;
     return {
