@@ -37,6 +37,7 @@ import { DEFAULT_PROFILE, isProfile } from './mcp/groups.js';
 import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
 import { ScreenPanel } from './ui/screen-panel.js';
+import { registerHexViewTracker } from './ui/hex-view.js';
 import { ControlStatusItem } from './ui/control-status.js';
 
 const PORT_STATE_KEY = 'retro.mcp.lastPort';
@@ -105,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): void {
       { provideDebugConfigurations: (folder) => detectedConfigurations(folder?.uri.fsPath) },
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
+    registerHexViewTracker(),
     vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
       ScreenPanel.show(context.extensionUri, manager, {
         userClient: (id) => userAdapter(id)?.client,

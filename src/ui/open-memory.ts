@@ -3,7 +3,7 @@
  * Code's memory view: the hex editor over the debug session's memory (the
  * `vscode-debug-memory` document DAP readMemory serves, as "View Binary Data"
  * on a variable opens). Without a Retro Debug session or the Hex Editor
- * extension it says the address and what is missing instead. The VS Code
+ * extension the built-in hex view opens; without a session it says so. The VS Code
  * calls come in as parameters so this is testable without VS Code.
  */
 import { hex } from '../core/hex.js';
@@ -20,6 +20,8 @@ export interface MemoryViewHost {
     viewType: string,
   ): Thenable<unknown>;
   showInformation(text: string): void;
+  /** the built-in hex view (ui/hex-view.ts), for a VS Code without the Hex Editor */
+  openBuiltIn(reference: string): void;
 }
 
 export const HEX_EDITOR = 'hexEditor.hexedit';
@@ -52,10 +54,9 @@ export async function openMemory(host: MemoryViewHost, reference: string): Promi
     host.showInformation(`Address ${where}: start a Retro Debug session to open it in a memory view.`);
     return 'told';
   }
-  const missing = `Address ${where}: the memory view needs the Hex Editor extension (${HEX_EDITOR_ID}); it is not installed.`;
   if (!host.hasHexEditor()) {
-    host.showInformation(missing);
-    return 'told';
+    host.openBuiltIn(reference);
+    return 'opened';
   }
   try {
     await host.openWith(memoryViewUri(session.id, reference), HEX_EDITOR);

@@ -1,6 +1,7 @@
 /** The "Retro Debug: Show Screen" webview panel: VS Code plumbing around ScreenController. */
 import * as vscode from 'vscode';
 import type { SessionManagerApi } from '../session/types.js';
+import { HexView } from './hex-view.js';
 import { HEX_EDITOR_ID, openMemory, type MemoryViewHost } from './open-memory.js';
 import { ScreenController, type ScreenControllerOptions } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
@@ -12,6 +13,10 @@ const memoryViews: MemoryViewHost = {
   hasHexEditor: () => vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined,
   openWith: (uri, viewType) => vscode.commands.executeCommand('vscode.openWith', vscode.Uri.from(uri), viewType),
   showInformation: (text) => void vscode.window.showInformationMessage(text),
+  openBuiltIn: (reference) => {
+    const session = vscode.debug.activeDebugSession;
+    if (session) new HexView(session, reference);
+  },
 };
 
 export class ScreenPanel {

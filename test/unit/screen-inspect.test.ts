@@ -147,7 +147,7 @@ test('DOS mode 13h: offset and palette index, the frame doubled or not; other mo
   ]);
 });
 
-test('a click opens the address in the hex editor over the debug session, else says what is missing', async () => {
+test('a click opens the address in the hex editor over the debug session, else the built-in view', async () => {
   const calls: unknown[] = [];
   const host = (type: string | undefined, editor: boolean, fails = false): MemoryViewHost => ({
     session: () => (type ? { id: 'dbg-1', type } : undefined),
@@ -157,15 +157,16 @@ test('a click opens the address in the hex editor over the debug session, else s
       if (fails) throw new Error('no such editor');
     },
     showInformation: (text) => calls.push(text),
+    openBuiltIn: (reference) => calls.push(['built-in', reference]),
   });
   assert.equal(await openMemory(host('retro', true), '0x4CD'), 'opened');
   assert.deepEqual(calls.pop(), [
     { scheme: 'vscode-debug-memory', authority: 'dbg-1', path: '/0x4CD/memory.bin', query: 'range=0:256' },
     HEX_EDITOR,
   ]);
-  assert.equal(await openMemory(host('retro', false), '0x4CD'), 'told');
-  assert.match(String(calls.pop()), /\$4CD: the memory view needs the Hex Editor extension/);
-  assert.equal(calls.length, 0, 'without the hex editor nothing is opened (VS Code would show the bytes as text)');
+  assert.equal(await openMemory(host('retro', false), '0x4CD'), 'opened');
+  assert.deepEqual(calls.pop(), ['built-in', '0x4CD'], 'without the hex editor: the built-in hex view');
+  assert.equal(calls.length, 0);
   assert.equal(await openMemory(host(undefined, true), '0xB8000'), 'told');
   assert.match(String(calls.pop()), /\$B8000: start a Retro Debug session/);
   assert.equal(await openMemory(host('retro', true, true), '16'), 'told');
@@ -177,8 +178,8 @@ test('a click opens the address in the hex editor over the debug session, else s
     { scheme: 'vscode-debug-memory', authority: 'dbg-1', path: '/vram%3A0x3718/memory.bin', query: 'range=0:256' },
     HEX_EDITOR,
   ]);
-  assert.equal(await openMemory(host('retro', false), 'vram:0x3718'), 'told');
-  assert.match(String(calls.pop()), /vram \$3718: the memory view needs/);
+  assert.equal(await openMemory(host('retro', false), 'vram:0x3718'), 'opened');
+  assert.deepEqual(calls.pop(), ['built-in', 'vram:0x3718']);
   assert.equal(await openMemory(host('retro', true), 'main'), 'told');
   assert.match(String(calls.pop()), /"main" is not a memory address/);
   assert.equal(calls.length, 0, 'a bad reference opens nothing');
