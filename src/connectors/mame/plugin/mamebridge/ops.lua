@@ -106,6 +106,7 @@ end
 -- Time travel's recording, before the CPU runs from a stop: MAME's cycle count here and, when asked, a state saved
 -- at args.record (its size in the reply). No round trip of its own.
 local function record(args)
+  args = args or {}
   local out = { cycles = rc.total_cycles() }
   if type(args.record) == 'string' and args.record ~= '' then
     rawops.console_lines('statesave "' .. args.record .. '"')
@@ -150,7 +151,7 @@ function ops.step_over(args)
   return out
 end
 
-function ops.step_out()
+function ops.step_out(args)
   need_held('step_out')
   local out = record(args)
   ctx.pending = 'step_out'
