@@ -3,10 +3,12 @@
  *  - the same generated 50-test suite as unit-tests.bench.ts, built with SDCC: wall time of `runTests` with the
  *    build reused (one MAME start included), and its ratio to the suite's machine time at 3.5 MHz;
  *  - MAME's speed with every instruction traced (coverage, the profiler) as a ratio to its speed untraced, on the
- *    same program in the same MAME.
+ *    same program in the same MAME;
+ *  - profile accuracy: per-function T-states of test/fixtures/testing/zx-profile against its hand count (asked:
+ *    within 1 %).
  * Run: node --import tsx bench/unit-tests-mame.bench.ts
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_MACHINES } from '../src/connectors/registry.js';
@@ -16,6 +18,8 @@ import { loadTestProgram } from '../src/testing/program.js';
 import { runTests } from '../src/testing/run-tests.js';
 import { CoverageCounter } from '../src/testing/coverage.js';
 import type { InstructionObserver } from '../src/core/headless.js';
+import { profileProgram } from '../src/testing/profile-run.js';
+import { accuracyLine } from './profile-accuracy.js';
 import { suiteSource } from './unit-tests.bench.js';
 
 const Z80_HZ = 3_500_000;
@@ -62,6 +66,17 @@ async function main(): Promise<void> {
     const traced = await speed(m, prog.bytes, N, new CoverageCounter().observer);
     const mhz = (x: number) => (x / 1e6).toFixed(1);
     console.log(`speed: untraced ${mhz(plain)} MHz, traced ${mhz(traced)} MHz (${(traced / plain).toFixed(2)}x)`);
+    const prof = join(dir, 'prof');
+    cpSync(join(__dirname, '..', 'test', 'fixtures', 'testing', 'zx-profile'), prof, { recursive: true });
+    copyFileSync(join(dir, 'crt0.s'), join(prof, 'crt0.s'));
+    const run = await profileProgram(TEST_MACHINES, { target: prof, machine: 'spectrum', until: 'done' });
+    const perDelay = 7 + 99 * 13 + 8 + 10; // ld b; djnz taken 99 times, not taken once; ret
+    console.log(
+      accuracyLine(run, {
+        delay100: { self: 20 * perDelay, total: 20 * perDelay, calls: 20 },
+        outer: { self: 10 * 44, total: 10 * (44 + 2 * perDelay), calls: 10 },
+      }),
+    );
   } finally {
     await m.close();
     rmSync(dir, { recursive: true, force: true });

@@ -3,10 +3,11 @@
  *  - a generated 50-test cc65 suite: wall time of `runTests` with the build reused (the stat check included),
  *    and its ratio to the suite's machine time at 1 MHz (the cycles its tests take);
  *  - the emulation's speed with the profiler and with coverage only, as ratios to the speed without an observer
- *    on the same program in the same run (the issue asks ≥ 0.5 and ≥ 0.8).
+ *    on the same program in the same run (best of 5 alternating rounds each) (the issue asks ≥ 0.5 and ≥ 0.8);
+ *  - profile accuracy: per-function cycles of test/fixtures/testing/c64-profile against its hand count (asked: exact).
  * Run: node --import tsx bench/unit-tests.bench.ts
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TEST_MACHINES } from '../src/connectors/registry.js';
@@ -17,6 +18,8 @@ import { runTests } from '../src/testing/run-tests.js';
 import { CoverageCounter } from '../src/testing/coverage.js';
 import { Profiler } from '../src/testing/profiler.js';
 import type { InstructionObserver } from '../src/core/headless.js';
+import { profileProgram } from '../src/testing/profile-run.js';
+import { accuracyLine } from './profile-accuracy.js';
 
 const TESTS = 50;
 
@@ -63,17 +66,36 @@ async function main(): Promise<void> {
         'unsigned int acc;\nint main(void) { for (;;) acc += sum_to(200); }\n',
     );
     const prog = await loadTestProgram((await prepareTests(dir)).program, built.debugInfo);
-    const N = 20_000_000;
+    // rounds of the three in turn, the best of each kept: on a loaded machine the other processes only ever slow a
+    // run down, and alternating keeps a load change from landing on one of the three alone
+    const N = 5_000_000;
     await speed(prog.bytes, 2_000_000); // warm-up
-    const plain = await speed(prog.bytes, N);
-    const cov = new CoverageCounter();
-    const covered = await speed(prog.bytes, N, cov.observer);
-    const profiler = new Profiler(prog.index);
-    const profiled = await speed(prog.bytes, N, profiler.observer);
+    let [plain, covered, profiled] = [0, 0, 0];
+    for (let round = 0; round < 5; round++) {
+      plain = Math.max(plain, await speed(prog.bytes, N));
+      covered = Math.max(covered, await speed(prog.bytes, N, new CoverageCounter().observer));
+      profiled = Math.max(profiled, await speed(prog.bytes, N, new Profiler(prog.index).observer));
+    }
     const mhz = (x: number) => (x / 1e6).toFixed(1);
     console.log(
       `speed: none ${mhz(plain)} MHz, coverage ${mhz(covered)} MHz (${(covered / plain).toFixed(2)}x), ` +
         `profiler ${mhz(profiled)} MHz (${(profiled / plain).toFixed(2)}x)`,
+    );
+    cpSync(join(__dirname, '..', 'test', 'fixtures', 'testing', 'c64-profile'), join(dir, 'prof'), { recursive: true });
+    const run = await profileProgram(TEST_MACHINES, { target: join(dir, 'prof'), until: 'done' });
+    const delay = (await loadTestProgram(run.program, run.program.replace(/\.prg$/, '.dbg'))).index.functionByName(
+      'delay100',
+    );
+    if (!delay) throw new Error('prof.c has no delay100');
+    // its bne at +3 branches back to +2: a taken branch costs 4 when that crosses a page
+    const crosses = (delay.start + 2) >> 8 !== (delay.start + 5) >> 8;
+    const perDelay = 2 + 100 * 2 + 99 * (crosses ? 4 : 3) + 2 + 6;
+    console.log(
+      accuracyLine(run, {
+        delay100: { self: 30 * perDelay, total: 30 * perDelay, calls: 30 },
+        // cc65 -O makes outer's last call a tail call (JSR 6 + JSR 6 + JMP 3 of its own)
+        outer: { self: 10 * 15, total: 10 * (15 + 2 * perDelay), calls: 10 },
+      }),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -114,6 +114,19 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
   await pick(page, 'F1', '>', `>${title}`, title, timeoutMs);
 }
 
+/** Runs a command once the palette offers it (an extension's command appears when it has activated). */
+export async function runCommandWhenOffered(page: Page, title: string, timeoutMs = 120_000): Promise<void> {
+  await waitUntil(`"${title}" to be offered`, timeoutMs, async () => {
+    try {
+      await runCommand(page, title, 5_000);
+      return true;
+    } catch {
+      await page.keyboard.press('Escape');
+      return undefined;
+    }
+  });
+}
+
 /** Opens a workspace file through Quick Open and moves the cursor to `line`. */
 export async function openFileAtLine(page: Page, fileName: string, line: number, timeoutMs = 30_000): Promise<void> {
   await pick(page, 'Control+P', '', fileName, fileName, timeoutMs);
