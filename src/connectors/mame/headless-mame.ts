@@ -53,7 +53,8 @@ export class HeadlessMame implements HeadlessMachine {
       const rom = join(this.workDir, this.entry.file);
       await writeFile(rom, program);
       this.target = await launchMameTarget(
-        { machine: this.machine, emulator: 'mame', program: rom },
+        // no time-travel history: its save states would only slow test and profile runs
+        { machine: this.machine, emulator: 'mame', program: rom, history: { seconds: 0, maxMegabytes: 0 } },
         { workDir: this.workDir },
       );
       this.raw = this.target.features.get(MAME_RAW_FEATURE);
