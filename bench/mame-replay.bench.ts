@@ -7,19 +7,12 @@
  * Run: node --import tsx bench/mame-replay.bench.ts [rounds]
  */
 import { createHash } from 'node:crypto';
-import { SessionManager } from '../src/session/manager.js';
-import { CONNECTORS } from '../src/connectors/registry.js';
 import type { ClientSession } from '../src/session/client-session.js';
-import { buildZxFixture } from '../test/support/zx-fixture.js';
-import type { Figures } from './measure.js';
+import { figuresOf as figures, type Figures } from './measure.js';
+import { timedStop, withZxMameLoop } from './zx-mame-session.js';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const CHECKPOINTS = [1, 5, 25];
-
-function figures(times: number[]): Figures {
-  const t = [...times].sort((a, b) => a - b);
-  return { median: t[Math.floor(t.length / 2)], p95: t[Math.min(t.length - 1, Math.floor(t.length * 0.95))] };
-}
 
 async function machineHash(me: ClientSession): Promise<string> {
   const h = createHash('sha256');
@@ -29,13 +22,7 @@ async function machineHash(me: ClientSession): Promise<string> {
 }
 
 /** Runs on to the next breakpoint hit; the milliseconds it took. */
-async function nextHit(me: ClientSession): Promise<number> {
-  const t0 = performance.now();
-  const stop = me.nextStop(30_000);
-  await me.resume();
-  await stop;
-  return performance.now() - t0;
-}
+const nextHit = (me: ClientSession) => timedStop(me, () => me.resume(), 30_000);
 
 /** Hashes at each of CHECKPOINTS hits after the current stop. */
 async function runHashes(me: ClientSession, hitTimes: number[]): Promise<string[]> {
@@ -48,17 +35,7 @@ async function runHashes(me: ClientSession, hitTimes: number[]): Promise<string[
 }
 
 async function main(): Promise<void> {
-  const fx = await buildZxFixture();
-  const manager = new SessionManager({ connectors: CONNECTORS });
-  const me = manager.start(
-    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
-    { kind: 'cli', label: 'bench' },
-  );
-  const beat = setInterval(() => me.beat(), 300);
-  try {
-    await me.session.waitForStop(60_000);
-    const m = fx.markers.loop_body;
-    await me.setLineBreakpoint(m.file, m.line);
+  await withZxMameLoop(async (me) => {
     await nextHit(me);
     const hitTimes: number[] = [];
     const saves: number[] = [];
@@ -96,10 +73,7 @@ async function main(): Promise<void> {
     console.log(`save state ${ms(figures(saves))}; load state ${ms(figures(loads))}`);
     console.log(`step back ${CHECKPOINTS[CHECKPOINTS.length - 1]} hits later by load + re-run: ${ms(figures(backs))}`);
     console.log(`replay exact: ${equal} of ${equal + differ} hashes equal a fresh run's`);
-  } finally {
-    clearInterval(beat);
-    await manager.closeAll();
-  }
+  });
 }
 
 void main();

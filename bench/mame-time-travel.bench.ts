@@ -5,36 +5,16 @@
  * returns to the present. Figures are medians, and ratios against the forward step's median.
  * Run: node --import tsx bench/mame-time-travel.bench.ts [rounds]
  */
-import { SessionManager } from '../src/session/manager.js';
-import { CONNECTORS } from '../src/connectors/registry.js';
-import type { ClientSession } from '../src/session/client-session.js';
 import { findLastWrite, stepBackTarget, timeTravel, travelTo } from '../src/session/time-travel.js';
-import { buildZxFixture } from '../test/support/zx-fixture.js';
+import { figuresOf } from './measure.js';
+import { timedStop as timed, withZxMameLoop } from './zx-mame-session.js';
 
 const ROUNDS = Number(process.argv[2] ?? 8);
 
-const median = (t: number[]) => [...t].sort((a, b) => a - b)[Math.floor(t.length / 2)];
-
-async function timed(me: ClientSession, move: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  const stop = me.nextStop(60_000);
-  await move();
-  await stop;
-  return performance.now() - t0;
-}
+const median = (t: number[]) => figuresOf(t).median;
 
 async function main(): Promise<void> {
-  const fx = await buildZxFixture();
-  const manager = new SessionManager({ connectors: CONNECTORS });
-  const me = manager.start(
-    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
-    { kind: 'cli', label: 'bench' },
-  );
-  const beat = setInterval(() => me.beat(), 300);
-  try {
-    await me.session.waitForStop(60_000);
-    const m = fx.markers.loop_body;
-    await me.setLineBreakpoint(m.file, m.line);
+  await withZxMameLoop(async (me) => {
     await timed(me, () => me.resume());
     const total = await me.session.locateLvalue('total');
     const [forward, backFirst, backKept, lastWrites] = [[], [], [], []] as number[][];
@@ -57,10 +37,7 @@ async function main(): Promise<void> {
     console.log(`step back a C line, interval replayed and traced: ${fig(backFirst)}`);
     console.log(`step back a C line, trace kept: ${fig(backKept)}`);
     console.log(`last_write of a global: ${fig(lastWrites)}`);
-  } finally {
-    clearInterval(beat);
-    await manager.closeAll();
-  }
+  });
 }
 
 void main();

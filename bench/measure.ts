@@ -4,6 +4,15 @@ export interface Figures {
   p95: number;
 }
 
+/** median and p95 of some timings */
+export function figuresOf(times: number[]): Figures {
+  const sorted = [...times].sort((x, y) => x - y);
+  return {
+    median: sorted[Math.floor(sorted.length / 2)],
+    p95: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))],
+  };
+}
+
 export async function measure(fn: () => Promise<unknown>, n: number): Promise<Figures> {
   for (let i = 0; i < Math.min(3, n); i++) await fn();
   const times: number[] = [];
@@ -12,8 +21,7 @@ export async function measure(fn: () => Promise<unknown>, n: number): Promise<Fi
     await fn();
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(n / 2)], p95: times[Math.min(n - 1, Math.floor(n * 0.95))] };
+  return figuresOf(times);
 }
 
 /**
@@ -39,9 +47,5 @@ export async function measurePaired(
     tb.push(await time(b));
     ratios.push(tb[i] / ta[i]);
   }
-  const figures = (times: number[]): Figures => {
-    const sorted = [...times].sort((x, y) => x - y);
-    return { median: sorted[Math.floor(n / 2)], p95: sorted[Math.min(n - 1, Math.floor(n * 0.95))] };
-  };
-  return { a: figures(ta), b: figures(tb), ratio: figures(ratios).median };
+  return { a: figuresOf(ta), b: figuresOf(tb), ratio: figuresOf(ratios).median };
 }
