@@ -1,0 +1,140 @@
+// Time travel on the real Sprinter (MAME's `sprinter` driver, the project's open ROM, the SDCC fixture as a DSS .EXE):
+// Step Back two C lines lands where a forward run was, with the same registers and 64 KiB; Reverse Continue goes back
+// to the previous breakpoint hit; last_write names the C line that wrote the global `total` and the session shows the
+// moment after it (in the past, writes refused); stepping back past the start of the history is refused and the
+// session stays where it was.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { SessionManager } from '../../src/session/manager.js';
+import { CONNECTORS } from '../../src/connectors/registry.js';
+import type { ClientSession } from '../../src/session/client-session.js';
+import { findLastWrite, reverseContinue, stepBackTarget, timeTravel, travelTo } from '../../src/session/time-travel.js';
+import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
+
+let fx: SprinterFixture;
+let manager: SessionManager;
+let me: ClientSession;
+let beat: NodeJS.Timeout;
+
+async function machineHash(): Promise<string> {
+  const h = createHash('sha256');
+  h.update(await me.session.readMemory({ space: 'cpu', offset: 0 }, 0x10000));
+  for (const r of await me.session.readRegisters()) h.update(`${r.name}=${r.value};`);
+  return h.digest('hex');
+}
+
+async function where(): Promise<{ line?: number; inPast: boolean }> {
+  const stop = (await me.session.status()).last_stop;
+  return { line: me.session.locationAt(stop?.pc ?? -1)?.line, inPast: stop?.inPast === true };
+}
+
+const num = async (expression: string) => (await me.session.readVariable(expression)).numeric!;
+
+/** Runs `move` and waits for the stop it makes. */
+const stopAfter = (move: () => Promise<unknown>) => me.nextStop(60_000, async () => void (await move()));
+
+before(async () => {
+  fx = await buildSprinterFixture();
+  manager = new SessionManager({ connectors: CONNECTORS });
+  me = manager.start(
+    { machine: 'sprinter', emulator: 'mame', program: fx.exe, debugInfo: fx.cdb, cwd: fx.dir },
+    { kind: 'cli', label: 'sprinter time travel' },
+  );
+  beat = setInterval(() => me.beat(), 300);
+  const st = await me.session.waitForStop(60_000);
+  assert.equal(st.phase, 'ready', JSON.stringify(st.error ?? st.progress));
+  const loop = fx.markers.loop;
+  const bp = await me.setLineBreakpoint(loop.file, loop.line);
+  assert.equal(bp.verified, true, bp.message);
+  await stopAfter(() => me.resume()); // i == 1
+  await stopAfter(() => me.resume()); // i == 2
+  await me.clearBreakpoint(bp.id);
+});
+
+after(async () => {
+  clearInterval(beat);
+  await manager?.closeAll();
+});
+
+test('two C lines back equal a forward run there; Reverse Continue returns to the breakpoint hit', async () => {
+  const loop = fx.markers.loop;
+  const atHit = { where: await where(), hash: await machineHash() };
+  assert.deepEqual(atHit.where, { line: loop.line, inPast: false });
+  assert.equal(await num('i'), 2);
+  const bp = await me.setLineBreakpoint(loop.file, loop.line);
+  const forward: { line?: number; hash: string }[] = [];
+  for (let n = 0; n < 3; n++) {
+    await stopAfter(() => me.stepOver('line'));
+    forward.push({ line: (await where()).line, hash: await machineHash() });
+  }
+  // the loop's lines: its test (with i++), its body, its test again
+  assert.deepEqual(
+    forward.map((f) => f.line),
+    [loop.line - 1, loop.line, loop.line - 1],
+  );
+  assert.deepEqual([await num('i'), await num('total')], [3, 1 + 4 + 9], 'at the test, before i++');
+
+  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  assert.deepEqual(await where(), { line: forward[1].line, inPast: true }, 'one C line back, in the past');
+  assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');
+  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  assert.deepEqual(await where(), { line: forward[0].line, inPast: true }, 'two C lines back');
+  assert.equal(await machineHash(), forward[0].hash);
+  assert.deepEqual([await num('i'), await num('total')], [2, 1 + 4], 'the variables as they were');
+
+  const { hit } = await reverseContinue(me);
+  assert.equal(hit, true, 'a breakpoint hit is recorded before');
+  assert.deepEqual(await where(), { ...atHit.where, inPast: true });
+  assert.equal(await machineHash(), atHit.hash, 'the breakpoint hit as it was');
+  assert.deepEqual([await num('i'), await num('total')], [2, 1]);
+  await me.clearBreakpoint(bp.id);
+
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  assert.equal((await where()).inPast, false);
+  assert.equal(await machineHash(), forward[2].hash, 'back in the present exactly');
+});
+
+test('last_write finds the C line that added to total and shows the moment after it, read-only', async () => {
+  const { address, length } = await me.session.locateLvalue('total');
+  assert.equal(length, 2);
+  const found = await findLastWrite(me.session, address, length);
+  assert.equal(found.location?.line, fx.markers.loop.line, JSON.stringify(found));
+  assert.equal(found.location?.function, 'main');
+  assert.ok(found.address === address || found.address === address + 1);
+  await stopAfter(() => travelTo(me, found.cycle));
+  assert.equal((await where()).inPast, true);
+  const [byte] = await me.session.readMemory({ space: 'cpu', offset: found.address }, 1);
+  assert.equal(byte, found.value, 'the byte holds the written value after the write');
+  assert.equal(await num('total'), 1 + 4 + 9, 'square(3) added: the last write of the loop so far');
+  await assert.rejects(
+    me.writeMemory({ space: 'cpu', offset: found.address }, Uint8Array.of(0)),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /past/.test(e.message),
+  );
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  assert.equal((await where()).inPast, false);
+});
+
+test('stepping back past the start of the history is refused and the session stays', async () => {
+  const span = timeTravel(me.session).span();
+  await stopAfter(() => travelTo(me, span.startCycle));
+  const here = await where();
+  assert.equal(here.inPast, true);
+  const hash = await machineHash();
+  await assert.rejects(
+    stepBackTarget(me.session, 'line'),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /start of its recorded history/.test(e.message),
+  );
+  await assert.rejects(
+    reverseContinue(me),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /start of its recorded history/.test(e.message),
+  );
+  await assert.rejects(
+    travelTo(me, span.startCycle - 1),
+    (e: Error & { code?: string }) => e.code === 'bad_request' && /outside the recorded history/.test(e.message),
+  );
+  assert.deepEqual(await where(), here);
+  assert.equal(await machineHash(), hash);
+  await stopAfter(() => travelTo(me, span.endCycle));
+  assert.equal((await where()).inPast, false);
+});
