@@ -22,12 +22,19 @@ import {
 import { StateRing, type RingBudget } from './state-ring.js';
 import { traceInterval, type Replayer, type TracedInterval } from './interval-trace.js';
 
-/** a new state once this many cycles ran since the last (a C line step is far less; a frame is 69 888) */
+/**
+ * A state at every stop while they are small (a Spectrum's is about 1 KB, saved in about 1 ms), so the interval a
+ * Step Back replays is the last step's; larger ones (a Sprinter's, 140 KB) once MIN_GAP_CYCLES ran since the last
+ * (a C line step is far less; a frame is 69 888).
+ */
+const DENSE_STATE_BYTES = 16 * 1024;
 const MIN_GAP_CYCLES = 50_000;
 /** an interval longer than this (about 2 s of a Spectrum) is not replayed instruction by instruction */
 const MAX_TRACE_CYCLES = 7_000_000;
 const MAX_STOPS = 200;
 const TRACES_KEPT = 4;
+/** MAME's debugger variable that counts a moved-to PC's arrivals */
+const COUNTER = 'temp7';
 
 export interface MameHistoryHost extends Replayer {
   running(): boolean;
@@ -45,7 +52,7 @@ interface Position {
 
 export class MameTimeTravel implements TimeTravel {
   readonly granularity =
-    'MAME keeps a save state at stops (at least 50 000 cycles apart, and one for the present); any instruction boundary since the oldest state is reached by loading the state before it and stepping forward';
+    'MAME keeps a save state at each stop (at least 50 000 cycles apart where states are large, as the Sprinter\'s; and one for the present); any instruction boundary since the oldest state is reached by loading the state before it and running forward';
   private readonly ring: StateRing;
   private readonly recorded: RecordedStop[] = [];
   private readonly traces = new Map<string, TracedInterval>();
@@ -99,7 +106,8 @@ export class MameTimeTravel implements TimeTravel {
       this.past = undefined;
     }
     const last = this.ring.last;
-    if (last && this.now - last.cycle < MIN_GAP_CYCLES) return {};
+    if (last && (this.now <= last.cycle || (last.bytes > DENSE_STATE_BYTES && this.now - last.cycle < MIN_GAP_CYCLES)))
+      return {};
     this.recording = { file: join(this.dir, `h${++this.seq}.sta`), at: { ...this.lastStop } };
     return { record: this.recording.file };
   }
@@ -236,40 +244,43 @@ export class MameTimeTravel implements TimeTravel {
     return { k, n };
   }
 
-  /** Loads the position's state and steps to it; MAME's cycle count goes on from there only after a step. */
+  /**
+   * Loads the position's state and runs to it: to the (c+1)-th arrival at its PC after the state, counted by a
+   * breakpoint condition in MAME (MAME's `step n` redraws the debugger's views every 100 steps and each of the
+   * last 200: ten times slower). Position 0's own PC is not counted: the CPU leaves it without a breakpoint check.
+   */
   private async moveTo(pos: Position): Promise<void> {
-    let { k, n } = pos;
-    if (n === 0 && k > 0) {
-      // reached from the state before, so MAME's cycle count runs on from there when the machine is resumed
-      const before = await this.traced(k - 1);
-      [k, n] = [k - 1, before.pcs.length];
-    }
+    const { k, n } = pos;
     const state = this.ring.states[k];
     await this.host.console(`stateload "${state.file}"`);
+    // MAME's totalcycles reads the count from before the load until the CPU runs; from there on it counts on
     this.tc = undefined;
     let where = { pc: state.pc, registers: state.registers };
+    let expected = state.pc;
     if (n > 0) {
-      // a breakpoint or watchpoint would end MAME's step count early: off while stepping
-      await this.host.console('bpdisable');
-      await this.host.console('wpdisable');
+      const t = await this.traced(k);
+      expected = n < t.pcs.length ? t.pcs[n] : this.ring.states[k + 1].pc;
+      let hits = 1;
+      for (let i = 1; i < n; i++) if (t.pcs[i] === expected) hits++;
+      // a user's breakpoint or watchpoint on the way would stop the run early: off while it runs
+      await this.host.console(`bpdisable; wpdisable; ${COUNTER} = 0`);
+      const bp = await this.host.setBreakpoint(expected, `(${COUNTER} = ${COUNTER} + 1) == ${hits.toString(16)}`);
       try {
-        await this.host.quietly(n, (stop, registers, cycles) => {
+        await this.host.quietly('resume', (stop, registers, cycles) => {
           where = { pc: stop.pc, registers };
           this.tc = cycles;
           return true;
         });
       } finally {
-        await this.host.console('bpenable');
-        await this.host.console('wpenable');
+        await this.host.clearBreakpoint(bp);
+        await this.host.console('bpenable; wpenable');
       }
     }
-    const cycles = n > 0 ? this.cyclesOf(k, await this.traced(k)) : [];
-    const expected =
-      n === 0 ? state.pc : n < cycles.length ? this.traces.get(state.file)!.pcs[n] : this.ring.states[k + 1].pc;
     if (where.pc !== expected)
       throw internalError(
         `MAME's replay did not come back to the recorded moment (PC $${where.pc.toString(16)}, recorded $${expected.toString(16)}).`,
       );
+    const cycles = n > 0 ? this.cyclesOf(k, this.traces.get(state.file)!) : [];
     this.now = n === 0 ? state.cycle : n < cycles.length ? cycles[n] : this.ring.states[k + 1].cycle;
     this.lastStop = where;
   }
