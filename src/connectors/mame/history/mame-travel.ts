@@ -52,7 +52,7 @@ interface Position {
 
 export class MameTimeTravel implements TimeTravel {
   readonly granularity =
-    'MAME keeps a save state at each stop (at least 50 000 cycles apart where states are large, as the Sprinter\'s; and one for the present); any instruction boundary since the oldest state is reached by loading the state before it and running forward';
+    "MAME keeps a save state at each stop (at least 50 000 cycles apart where states are large, as the Sprinter's; and one for the present); any instruction boundary since the oldest state is reached by loading the state before it and running forward";
   private readonly ring: StateRing;
   private readonly recorded: RecordedStop[] = [];
   private readonly traces = new Map<string, TracedInterval>();
