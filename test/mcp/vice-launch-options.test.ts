@@ -143,3 +143,38 @@ test('drive8 or extraArgs when attaching to a running VICE: refused, not ignored
   );
   await assert.rejects(client.whenReady(10_000), /drive8 start x64sc with them/);
 });
+
+// the odd names of test/integration/odd-paths.test.ts (which runs them live on the built-in C64, whose monitor is
+// VICE's): here they must reach x64sc itself, as the executable, the program's folder and drive 8, byte for byte
+for (const [label, folder] of [
+  ['shell metacharacters and quotes', `sp ace 'q' "dq" $(x) \`b\`; s`],
+  ['Cyrillic, CJK and emoji', 'Ж-cyrillic 中文 🎮'],
+  ['a path over 255 bytes', 'Длинный-'.repeat(14)],
+] as const) {
+  test(`x64sc under ${label}, with drive8 and extraArgs there: started with those paths as they are`, async () => {
+    const odd = join(dir, folder);
+    mkdirSync(join(odd, 'disk Ж "q"'), { recursive: true });
+    const x64sc = join(odd, 'x64sc $y');
+    writeFileSync(x64sc, readFileSync(join(dir, 'x64sc')));
+    chmodSync(x64sc, 0o755);
+    writeFileSync(join(odd, 'p "q".prg'), Buffer.from([0x01, 0x08, 0x00, 0x00]));
+    rmSync(join(dir, 'args.txt'), { force: true });
+    const started = await call(agent, 'start_session', {
+      machine: 'c64',
+      emulator: 'vice',
+      program: join(odd, 'p "q".prg'),
+      cwd: odd,
+      vicePath: x64sc,
+      drive8: 'disk Ж "q"',
+      extraArgs: ['-fs9', join(odd, 'disk Ж "q"')],
+    });
+    await failedLaunch(started.session_id);
+    const args = readFileSync(join(dir, 'args.txt'), 'utf8').trimEnd().split('\n');
+    assert.deepEqual(args.slice(args.indexOf('-fs8')), [
+      '-fs8',
+      join(odd, 'disk Ж "q"'),
+      '-fs9',
+      join(odd, 'disk Ж "q"'),
+    ]);
+  });
+}
