@@ -73,6 +73,13 @@ function memory(n: number): Row {
   };
 }
 
+function print(r: Row): void {
+  console.log(
+    `  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB, ` +
+      `external ${r.external.toFixed(1)} MB (ArrayBuffers ${r.arrayBuffers.toFixed(1)}), threads ${r.threads}`,
+  );
+}
+
 async function main(): Promise<void> {
   if (!gc) console.log('(no --expose-gc: heap figures include garbage)');
   const outputDir = mkdtempSync(join(tmpdir(), 'soak-out-'));
@@ -81,6 +88,8 @@ async function main(): Promise<void> {
   try {
     for (const m of await machines()) {
       const before = memory(0);
+      console.log(`\n${m.name}:`);
+      print(before);
       const rows: Row[] = [];
       const t0 = performance.now();
       for (let i = 1; i <= N; i++) {
@@ -90,15 +99,13 @@ async function main(): Promise<void> {
         // a client that leaves says so (DELETE); one that vanishes is closed after its grace (streamGoneMs)
         await (agent.transport as StreamableHTTPClientTransport).terminateSession();
         await agent.close();
-        if (i % STEP === 0) rows.push(memory(i));
+        if (i % STEP === 0) {
+          rows.push(memory(i));
+          print(rows.at(-1)!); // as it comes: a long run cut short still says what it saw
+        }
       }
       const s = ((performance.now() - t0) / 1000).toFixed(0);
-      console.log(`\n${m.name}: ${N} sessions in ${s} s`);
-      for (const r of [before, ...rows])
-        console.log(
-          `  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB, ` +
-            `external ${r.external.toFixed(1)} MB (ArrayBuffers ${r.arrayBuffers.toFixed(1)}), threads ${r.threads}`,
-        );
+      console.log(`${m.name}: ${N} sessions in ${s} s`);
       const first = rows[0];
       const last = rows.at(-1);
       if (first && last && last !== first) {

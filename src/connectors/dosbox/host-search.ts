@@ -54,7 +54,7 @@ export async function searchRegion(
     const len = Math.min(CHUNK + span(p) - 1, region.end - at);
     let chunk: Uint8Array;
     try {
-      chunk = await mem.read(at, len, (scratch ??= Buffer.allocUnsafe(CHUNK + span(p) - 1)));
+      chunk = await mem.read(at, len, (scratch ??= Buffer.allocUnsafe(len))); // the first chunk is the longest
     } catch {
       if (!mem.alive()) throw targetLost(`${mem.description} has gone away.`);
       continue; // a guard page or a mapping that vanished: skip it
