@@ -1,11 +1,12 @@
 /**
  * Memory over many sessions, as an agent farm uses one server: for each machine, N sessions started and stopped
  * through the MCP HTTP door (a new agent connection each, as farm agents come and go), with RSS and the JS heap
- * (after a full GC), ArrayBuffers and the process's threads (a worker not ended would show) printed after every 20.
+ * (after a full GC), ArrayBuffers, the process's threads (a worker not ended would show) and where the anonymous
+ * memory lives (glibc's brk heap and per-thread arena heaps, anon-memory.ts) printed after every 20.
  * The figure is the growth after the first 20 (the caches' warm-up), in MB and as a ratio to the RSS measured after
  * those 20 in the same run: target <= 5 MB. Run after npm run build:
  *   node --expose-gc --import tsx bench/session-soak.bench.ts [sessions per machine, default 200] [machines…]
- * machines: c64 spectrum dos-native dos-wasm (default all).
+ * machines: c64 spectrum sprinter dos-native dos-wasm (default all).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,10 @@ import { startHttpMcpServer } from '../src/mcp/http.js';
 import { buildC64Fixture } from '../test/support/c64-fixture.js';
 import { buildZxFixture } from '../test/support/zx-fixture.js';
 import { buildDosFixtures } from '../test/support/dos-fixture.js';
+import { buildSprinterFixture } from '../test/support/sprinter-fixture.js';
 import { call, connectHttpClient } from '../test/mcp/mcp-helpers.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { anonMemory, type AnonMemory } from './anon-memory.js';
 
 const N = Number(process.argv[2] ?? 200);
 const WANTED = process.argv.slice(3);
@@ -31,7 +34,12 @@ interface Machine {
 }
 
 async function machines(): Promise<Machine[]> {
-  const [c64, zx, dos] = await Promise.all([buildC64Fixture(), buildZxFixture(), buildDosFixtures()]);
+  const [c64, zx, sprinter, dos] = await Promise.all([
+    buildC64Fixture(),
+    buildZxFixture(),
+    buildSprinterFixture(),
+    buildDosFixtures(),
+  ]);
   const all: Machine[] = [
     {
       name: 'c64',
@@ -43,13 +51,18 @@ async function machines(): Promise<Machine[]> {
       start: 'start_session',
       args: { machine: 'spectrum', emulator: 'mame', program: zx.rom, debugInfo: zx.cdb, wait: true },
     },
+    {
+      name: 'sprinter',
+      start: 'start_session',
+      args: { machine: 'sprinter', emulator: 'mame', program: sprinter.exe, debugInfo: sprinter.cdb, wait: true },
+    },
     { name: 'dos-native', start: 'dosbox_launch', args: { program: dos.programs.keyecho.com, backend: 'native' } },
     { name: 'dos-wasm', start: 'dosbox_launch', args: { program: dos.programs.keyecho.com, backend: 'wasm-dosbox-x' } },
   ];
   return WANTED.length ? all.filter((m) => WANTED.includes(m.name)) : all;
 }
 
-interface Row {
+interface Row extends AnonMemory {
   n: number;
   rss: number;
   heap: number;
@@ -70,13 +83,15 @@ function memory(n: number): Row {
     external: mb(m.external),
     arrayBuffers: mb(m.arrayBuffers),
     threads,
+    ...anonMemory(),
   };
 }
 
 function print(r: Row): void {
   console.log(
     `  after ${String(r.n).padStart(4)}: RSS ${r.rss.toFixed(1)} MB, heap ${r.heap.toFixed(1)} MB, ` +
-      `external ${r.external.toFixed(1)} MB (ArrayBuffers ${r.arrayBuffers.toFixed(1)}), threads ${r.threads}`,
+      `external ${r.external.toFixed(1)} MB (ArrayBuffers ${r.arrayBuffers.toFixed(1)}), threads ${r.threads}; ` +
+      `anonymous ${r.anon.toFixed(1)} MB: brk heap ${r.brk.toFixed(1)}, ${r.arenas} glibc arena heaps ${r.arenaRss.toFixed(1)}`,
   );
 }
 
@@ -113,7 +128,8 @@ async function main(): Promise<void> {
         console.log(
           `  growth after the first ${STEP}: RSS ${(last.rss - first.rss).toFixed(1)} MB ` +
             `(x${(last.rss / first.rss).toFixed(3)} of the RSS after ${STEP}; peak x${(peak / first.rss).toFixed(3)}), ` +
-            `heap ${(last.heap - first.heap).toFixed(1)} MB, threads ${first.threads} -> ${last.threads} (target <= 5 MB)`,
+            `heap ${(last.heap - first.heap).toFixed(1)} MB, glibc arena heaps ${(last.arenaRss - first.arenaRss).toFixed(1)} MB ` +
+            `(${first.arenas} -> ${last.arenas}), threads ${first.threads} -> ${last.threads} (target <= 5 MB)`,
         );
       }
     }
