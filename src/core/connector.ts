@@ -44,6 +44,8 @@ export interface Connector {
   readonly hostPaths?: readonly (keyof LaunchConfig)[];
   /** false: the machine runs on its own without a CPU debugger: no stop at main, no stop on entry */
   readonly stopsAtEntry: boolean;
+  /** true: `debugInfo` (or a file beside the program) is the connector's to read; the session loads no C debug info */
+  readonly ownDebugInfo?: boolean;
   /** why a launch.json without "program" cannot start here; undefined when it can */
   missingProgram(config: LaunchConfig): string | undefined;
   /**

@@ -104,7 +104,8 @@ function nasmProject(root: string, dir: string, asm: string): Project {
     toolchain: 'nasm',
     sources: [asm],
     program: join(dir, OUT, `${stem}.COM`),
-    buildCommand: `mkdir -p ${OUT} && nasm -f bin -o ${OUT}/${stem}.COM ${quote(asm)}`,
+    // -l: the listing beside the program names its data labels in the debugger (connectors/dosbox/listing-profile.ts)
+    buildCommand: `mkdir -p ${OUT} && nasm -f bin -l ${OUT}/${stem}.lst -o ${OUT}/${stem}.COM ${quote(asm)}`,
     problemMatcher: '$retro-nasm',
   };
 }

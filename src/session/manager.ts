@@ -172,11 +172,12 @@ export class SessionManager implements SessionManagerApi {
     const config = session.config;
     const cwd = config.cwd ?? process.cwd();
     try {
-      const debugInfoPath = this.debugInfoPath(config, cwd);
+      const connector = this.connector(config.emulator)!;
+      const debugInfoPath = connector.ownDebugInfo ? undefined : this.debugInfoPath(config, cwd);
       const info = debugInfoPath ? await loadDebugInfo(debugInfoPath, { workspace: cwd }) : undefined;
       if (session.statusPhase() === 'exited') return; // stopped before anything started
       session.setPhase('starting_emulator', `Starting ${config.emulator} for ${config.machine}`);
-      const target = await this.connector(config.emulator)!.launch(
+      const target = await connector.launch(
         { ...config, cwd },
         {
           workDir: this.workDirs.forSession(session.id),

@@ -51,6 +51,7 @@ export const dosboxConnector: ConnectorDescriptor = {
   },
   launchJsonDefaults: { dos: {} },
   stopsAtEntry: false,
+  ownDebugInfo: true, // a .COM's nasm listing: its data labels (listing-profile.ts)
   missingProgram: (config) =>
     config.program || config.dos?.pid
       ? undefined

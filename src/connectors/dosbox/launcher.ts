@@ -24,6 +24,7 @@ import { PrivateDisplay } from './x-display.js';
 import { ProcMemory } from './proc-memory.js';
 import { launchWasm, wasmAvailable } from './wasm-launcher.js';
 import { loadProfileFile } from '../../machines/dos/profile.js';
+import { loadListingLabels } from './listing-profile.js';
 
 export type DosBackend = 'native' | 'wasm-dosbox' | 'wasm-dosbox-x';
 
@@ -170,6 +171,14 @@ async function launchOnce(config: LaunchConfig, opts: LaunchOpts): Promise<Dosbo
       progress(where ? `VGA buffer: ${where.how}` : 'VGA buffer not located yet (text screen needs calibration)');
     }
     if (dos.profile) await machine.loadProfile(loadProfileFile(resolve(cwd, dos.profile)), resolve(cwd, dos.profile));
+    else if (started && asked && !dos.pid && !dos.conf)
+      await loadListingLabels(
+        machine,
+        asked,
+        config.debugInfo && resolve(cwd, config.debugInfo),
+        started.name,
+        progress,
+      );
     return new DosboxTarget(machine, shutdown);
   } catch (err) {
     await shutdown().catch(() => undefined);
