@@ -4,7 +4,7 @@
  * stop that follows shows the writing line, in the past). The MCP tool last_write asks the same session functions.
  */
 import { hex } from '../core/hex.js';
-import { findLastWrite, timeTravel, travelTo } from '../session/time-travel.js';
+import { findLastWrite, granularityNote, timeTravel, travelTo } from '../session/time-travel.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { LastWriteReply } from './adapter-parts.js';
 
@@ -28,6 +28,6 @@ export async function lastWriteReply(
     old: write.old,
     value: write.value,
     writer: w && { file: w.file, path: w.path, line: w.line, function: w.function },
-    message: `${row.expression} was last written ${write.old} → ${write.value} by ${where} (${hex(write.pc)}), frame ${frame}; the session is there now, in the past.`,
+    message: `${row.expression} was last written ${write.old} → ${write.value} by ${where} (${hex(write.pc)}), frame ${frame}; the session is there now, in the past. ${granularityNote(session)}`,
   };
 }

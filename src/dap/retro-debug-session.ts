@@ -12,6 +12,7 @@ import { DebugSession, InitializedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import {
   frameCycle,
+  granularityNote,
   reverseContinue,
   stepBackOutTarget,
   stepBackTarget,
@@ -268,7 +269,7 @@ export class RetroDebugSession extends DebugSession {
     response: DebugProtocol.StepBackResponse,
     args: DebugProtocol.StepBackArguments,
   ): void {
-    this.run(response, async (me) => travelTo(me, await stepBackTarget(me.session, granularity(args?.granularity))));
+    this.travel(response, async (me) => travelTo(me, await stepBackTarget(me.session, granularity(args?.granularity))));
   }
 
   /**
@@ -276,7 +277,15 @@ export class RetroDebugSession extends DebugSession {
    * the hits counted backwards meet (logpoints do not stop), else the history's start.
    */
   protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse): void {
-    this.run(response, async (me) => void (await reverseContinue(me)));
+    this.travel(response, (me) => reverseContinue(me));
+  }
+
+  /** A move in the recorded past: the stop says it is the past, the Debug Console how exact this machine's past is. */
+  private travel<R extends DebugProtocol.Response>(response: R, move: (me: ClientSession) => Promise<unknown>): void {
+    this.run(response, async (me) => {
+      await move(me);
+      this.notify.output(`${granularityNote(me.session)}\n`);
+    });
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
@@ -311,6 +320,7 @@ export class RetroDebugSession extends DebugSession {
       const me = this.binding.control();
       this.handles.reset();
       await travelTo(me, frameCycle(timeTravel(me.session).span(), frame));
+      this.notify.output(`${granularityNote(me.session)}\n`);
     } finally {
       release();
     }
@@ -414,7 +424,7 @@ export class RetroDebugSession extends DebugSession {
       case FRAME_SOURCE_REQUEST:
         return this.handle(response, () => this.frameSource(args));
       case STEP_BACK_OUT_REQUEST:
-        return this.run(response, async (me) => travelTo(me, await stepBackOutTarget(me.session)));
+        return this.travel(response, async (me) => travelTo(me, await stepBackOutTarget(me.session)));
       case LAST_WRITE_REQUEST:
         return this.lastWrite(response, args as RowArguments);
       case 'retro/takeControl':

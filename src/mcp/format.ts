@@ -79,7 +79,12 @@ export function stopSentence(status: SessionStatus): string {
     return `Watchpoint ${w.id} (${what}): ${change}${by}. `;
   });
   const why = status.state === 'stopped' && status.last_stop?.why ? `${status.last_stop.why} ` : '';
-  return `${hits.join('')}${why}Stopped in ${describeLocation(status.location)}.`;
+  return `${hits.join('')}${why}Stopped in ${describeLocation(status.location)}${pastNote(status)}.`;
+}
+
+/** Said after a stop's place when it is in the recorded past, so no summary reads as the present. */
+export function pastNote(status: SessionStatus): string {
+  return status.state === 'stopped' && status.last_stop?.inPast ? ' (in the past: read-only)' : '';
 }
 
 export function describeLocation(loc?: { file: string; line: number; function?: string }): string {

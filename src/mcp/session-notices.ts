@@ -31,7 +31,7 @@ export function watchHandle(handle: ClientSession, notify: Notify): () => void {
 export function stopByOther(handle: ClientSession, q: QueuedEvent): string | undefined {
   const e = q.event;
   if (e.type !== 'stopped' || handle.closed) return undefined;
-  const where = `Session ${handle.session.id} stopped in ${describeLocation(e.location)} (${e.stop.reason})`;
+  const where = `Session ${handle.session.id} stopped in ${describeLocation(e.location)} (${e.stop.reason}${e.stop.inPast ? ', in the past' : ''})`;
   if (e.breakpoint_ids.length) {
     const owners = handle.session
       .listBreakpoints()

@@ -44,6 +44,11 @@ export function timeTravel(session: SessionApi): TimeTravel {
   }
 }
 
+/** The sentence every time-travel reply carries: what a move in this machine's past is exact to and how it is made. */
+export function granularityNote(session: SessionApi): string {
+  return `Time travel granularity here: ${timeTravel(session).granularity}.`;
+}
+
 /** True when the session's target records a history it can go back in (a missing or switched-off one: false). */
 export function hasTimeTravel(session: SessionApi): boolean {
   try {

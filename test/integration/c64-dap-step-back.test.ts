@@ -1,7 +1,8 @@
 // Reverse debugging over the DAP wire on the built-in C64 (a cc65 game loop): the adapter offers Step Back once the
 // target records; Step Back goes to the C line run before this one (the stop says it is the past), an instruction
 // back in the Disassembly view moves one instruction, Reverse Continue returns to the previous breakpoint hit with
-// the variables as they were, and continuing from the past runs on (the future is dropped) to the next hit.
+// the variables as they were, and continuing from the past runs on (the future is dropped) to the next hit; each
+// move prints the machine's time-travel granularity in the Debug Console.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -41,6 +42,17 @@ async function stopAfter(action: () => Promise<unknown>): Promise<DebugProtocol.
   return dc.next<DebugProtocol.StoppedEvent>('stopped', 30_000);
 }
 
+/** The Debug Console line each time-travel move prints: the built-in C64's past is exact to the cycle. */
+const GRANULARITY = /^Time travel granularity here: exact to the cycle: .*snapshot every \d+ frames/;
+
+/** Runs a time-travel move; its stop, and the granularity line printed for it. */
+async function travelled(move: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
+  dc.drain('output');
+  const stop = await stopAfter(move);
+  await dc.next<DebugProtocol.OutputEvent>('output', 10_000, (e) => GRANULARITY.test(e.body.output));
+  return stop;
+}
+
 async function frames(): Promise<number> {
   const frame = await dc.topFrame();
   const r = await dc.evaluateRequest({ expression: 'frames', frameId: frame.id, context: 'watch' });
@@ -55,16 +67,16 @@ test('Step Back, an instruction back, Reverse Continue, and continuing from the 
   assert.equal((await dc.topFrame()).line, markers.trail.line);
   const present = await frames();
 
-  const back = await stopAfter(() => dc.send('stepBack', { threadId: 1 }));
+  const back = await travelled(() => dc.send('stepBack', { threadId: 1 }));
   assert.match(back.body.description ?? '', /time travel/);
   assert.equal((await dc.topFrame()).line, markers.keys.line, 'the line run before the breakpoint line');
   assert.equal(await frames(), present);
 
   const before = (await dc.topFrame()).instructionPointerReference;
-  await stopAfter(() => dc.send('stepBack', { threadId: 1, granularity: 'instruction' }));
+  await travelled(() => dc.send('stepBack', { threadId: 1, granularity: 'instruction' }));
   assert.notEqual((await dc.topFrame()).instructionPointerReference, before);
 
-  await stopAfter(() => dc.send('reverseContinue', { threadId: 1 }));
+  await travelled(() => dc.send('reverseContinue', { threadId: 1 }));
   assert.equal((await dc.topFrame()).line, markers.trail.line);
   assert.equal(await frames(), present - 1, 'the previous hit, with the globals as they were');
 
@@ -92,6 +104,7 @@ test('Who last wrote this (a Variables row), writes refused in the past, Step Ba
   assert.equal(reply.body.writer.line, markers.corrupt.line);
   assert.equal(reply.body.writer.function, 'corrupt');
   assert.deepEqual([reply.body.old, reply.body.value], [3, corruptedAt & 0xff]);
+  assert.match(reply.body.message, /in the past\. Time travel granularity here: exact to the cycle: /);
   assert.match(moved.body.description ?? '', new RegExp(`in the past, frame \\d+ of \\d+, read-only`));
   assert.equal(await frames(), corruptedAt);
 
@@ -103,7 +116,7 @@ test('Who last wrote this (a Variables row), writes refused in the past, Step Ba
   );
   await assert.rejects(dc.send('retro/lastWrite', { name: '1 + 2' }), /./, 'an expression with no address');
 
-  await stopAfter(() => dc.send('retro/stepBackOut', { threadId: 1 }));
+  await travelled(() => dc.send('retro/stepBackOut', { threadId: 1 }));
   const caller = await dc.topFrame();
   assert.equal(caller.line, markers.maybe_corrupt.line, 'the call in main');
   assert.match(caller.name, /main/);

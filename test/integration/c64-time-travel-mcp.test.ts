@@ -1,22 +1,33 @@
 // Time travel over MCP on the built-in C64 (a cc65 game loop with a stray write): last_write finds the C line that
 // corrupted `lives` and moves the session there (in_past: true, the variables as they were), history shows the span,
-// go_to returns to the present; bad input (no address, outside the span, two targets) is refused and the session
-// stays where it was.
+// go_to returns to the present; every reply names the granularity and a stop in the past says so (to another agent
+// too); bad input (no address, outside the span, two targets) is refused and the session stays where it was.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { REPO_ROOT, buildCc65Program, findMarkers } from '../support/c64-fixture.js';
-import { call, callExpectingError, connectHttpClient, startHttpServerOn, waitUntilReady } from '../mcp/mcp-helpers.js';
+import {
+  call,
+  callExpectingError,
+  callRaw,
+  connectHttpClient,
+  startHttpServerOn,
+  waitUntilReady,
+} from '../mcp/mcp-helpers.js';
 
 let manager: SessionManager;
 let http: HttpMcpServer;
 let agent: Client;
+/** a second agent on the session: told of the first one's moves as stops it did not cause */
+let watcher: Client;
+const watcherTold: string[] = [];
 let markers: Awaited<ReturnType<typeof findMarkers>>;
 
 before(async () => {
@@ -32,6 +43,9 @@ before(async () => {
     cwd: dir,
   });
   await waitUntilReady(agent, started.session_id, 60_000);
+  watcher = await connectHttpClient(http, 'time-watcher');
+  watcher.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void watcherTold.push(String(n.params.data)));
+  await call(watcher, 'session_status', { session_id: started.session_id });
   await call(agent, 'set_breakpoint', { file: 'game.c', line: markers.trail.line, condition: 'frames == 70' });
   const stop = await call(agent, 'resume', { wait: true, timeout_ms: 45_000 });
   assert.equal(stop.location.line, markers.trail.line);
@@ -39,6 +53,7 @@ before(async () => {
 
 after(async () => {
   await agent?.close().catch(() => undefined);
+  await watcher?.close().catch(() => undefined);
   await http?.close();
   await manager?.closeAll();
 });
@@ -83,6 +98,44 @@ test('last_write on a struct field and an array element; go_to a frame', async (
   assert.equal(moved.in_past, true);
   assert.equal((await call(agent, 'history', {})).now.frame, present - 20);
   await call(agent, 'go_to', { present: true });
+});
+
+async function until(probe: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !probe(); await new Promise((r) => setTimeout(r, 20)))
+    assert.ok(Date.now() < end, `not within ${ms} ms: ${JSON.stringify(watcherTold)}`);
+}
+
+/** A tool's reply: the text an agent reads (summary, then the JSON) and the structured data. */
+async function reply(name: string, args: Record<string, unknown> = {}) {
+  const r = await callRaw(agent, name, args);
+  assert.ok(!r.isError, `${name} failed: ${JSON.stringify(r.content)}`);
+  const [first] = r.content;
+  return { text: first.type === 'text' ? first.text : '', data: r.structuredContent as Record<string, unknown> };
+}
+
+test('every time-travel reply names the granularity; a stop in the past says so in every summary', async () => {
+  const sentence =
+    /Time travel granularity here: exact to the cycle: the built-in C64 keeps a snapshot every \d+ frames/;
+  const past = /\(in the past: read-only\)/;
+  for (const [name, args] of [
+    ['history', {}],
+    ['last_write', { expression: 'lives' }],
+    ['go_to', { present: true }],
+  ] as const) {
+    const r = await reply(name, args);
+    assert.match(r.text.split('\n')[0], sentence, `${name}'s summary`);
+    assert.match(String(r.data.granularity), /^exact to the cycle: /, `${name}'s granularity`);
+    if (name === 'last_write') {
+      assert.equal(r.data.in_past, true);
+      await until(() =>
+        watcherTold.some((t) => /stopped in .*\(goto, in the past\), not by a call of this client/.test(t)),
+      );
+      assert.match((await reply('session_status')).text, past);
+      assert.match((await reply('wait_for_stop', { timeout_ms: 1000 })).text, past);
+    }
+  }
+  assert.doesNotMatch((await reply('session_status')).text, past, 'back in the present');
+  assert.doesNotMatch((await reply('wait_for_stop', { timeout_ms: 1000 })).text, past);
 });
 
 test('bad input is refused and the session stays where it was', async () => {

@@ -9,7 +9,14 @@ import { createHash } from 'node:crypto';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ClientSession } from '../../src/session/client-session.js';
-import { findLastWrite, reverseContinue, stepBackTarget, timeTravel, travelTo } from '../../src/session/time-travel.js';
+import {
+  findLastWrite,
+  granularityNote,
+  reverseContinue,
+  stepBackTarget,
+  timeTravel,
+  travelTo,
+} from '../../src/session/time-travel.js';
 import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
 
 let fx: SprinterFixture;
@@ -77,6 +84,7 @@ test('two C lines back equal a forward run there; Reverse Continue returns to th
 
   await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
   assert.deepEqual(await where(), { line: forward[1].line, inPast: true }, 'one C line back, in the past');
+  assert.match(granularityNote(me.session), /^Time travel granularity here: MAME .*save state/);
   assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');
   await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
   assert.deepEqual(await where(), { line: forward[0].line, inPast: true }, 'two C lines back');

@@ -2,12 +2,12 @@
  * The `history` group: time travel on machines that record their past (the
  * built-in C64). history {} shows the span; go_to moves to a frame, a cycle
  * or back to the present; last_write answers "who last wrote this" and moves
- * there. Stops in the past carry `in_past: true`.
+ * there. Stops in the past carry `in_past: true`; every reply says the machine's time-travel granularity.
  */
 import * as z from 'zod/v4';
 import { badRequest } from '../../core/errors.js';
 import { hex } from '../../core/hex.js';
-import { findLastWrite, timeTravel, travelTo } from '../../session/time-travel.js';
+import { findLastWrite, granularityNote, timeTravel, travelTo } from '../../session/time-travel.js';
 import { describeLocation, formatStop } from '../format.js';
 import { runThenWait, waitTimeoutInput } from '../run-control.js';
 import { generationInput, locationSchema, sessionIdInput } from '../schemas.js';
@@ -30,6 +30,7 @@ function spanData(span: HistorySpan) {
 }
 
 const momentSchema = z.object({ cycle: z.number(), frame: z.number().int() });
+const granularitySchema = z.string(); // the sentence is in the summary: no description to pay for in tools/list
 
 export const historyTool = defineTool({
   name: 'history',
@@ -49,6 +50,7 @@ export const historyTool = defineTool({
     stops: z
       .array(z.object({ cycle: z.number(), frame: z.number().int(), reason: z.string(), pc: z.number().int() }))
       .describe('breakpoint hits, steps and pauses in the span (go_to {cycle} returns to one)'),
+    granularity: granularitySchema,
   },
   annotations: READ_ONLY,
   async run(args, ctx) {
@@ -56,11 +58,11 @@ export const historyTool = defineTool({
     const t = timeTravel(session);
     const span = t.span();
     const stops = t.stops().map((s) => ({ ...s, frame: Math.floor(s.cycle / span.cyclesPerFrame) }));
-    const data = { ...spanData(span), stops };
+    const data = { ...spanData(span), stops, granularity: t.granularity };
     return {
       session,
       data,
-      summary: `History: frames ${data.start.frame}-${data.end.frame} (${data.seconds.toFixed(1)} s); now at frame ${data.now.frame}${data.in_past ? ' (in the past)' : ''}.`,
+      summary: `History: frames ${data.start.frame}-${data.end.frame} (${data.seconds.toFixed(1)} s); now at frame ${data.now.frame}${data.in_past ? ' (in the past)' : ''}. ${granularityNote(session)}`,
     };
   },
 });
@@ -77,11 +79,12 @@ export const goToTool = defineTool({
     present: z.boolean().optional().describe('back to the present'),
     timeout_ms: waitTimeoutInput,
   },
-  output: { ...runOutput, in_past: z.boolean() },
+  output: { ...runOutput, in_past: z.boolean(), granularity: granularitySchema },
   annotations: MUTATES,
   async run(args, ctx) {
     const me = ctx.connection.use(args.session_id);
-    const span = timeTravel(me.session).span();
+    const t = timeTravel(me.session);
+    const span = t.span();
     const given = [args.frame, args.cycle, args.present || undefined].filter((v) => v !== undefined).length;
     if (given !== 1) throw badRequest('Give one of frame, cycle or present: true.');
     const cycle = args.present ? span.endCycle : (args.cycle ?? args.frame! * span.cyclesPerFrame);
@@ -95,8 +98,8 @@ export const goToTool = defineTool({
     return {
       session: me.session,
       state: status.state,
-      data: { timed_out, stop, location: status.location, in_past: !!stop?.in_past },
-      summary: `${stop?.in_past ? 'In the past' : 'In the present'} at ${describeLocation(status.location)}.`,
+      data: { timed_out, stop, location: status.location, in_past: !!stop?.in_past, granularity: t.granularity },
+      summary: `${stop?.in_past ? 'In the past' : 'In the present'} at ${describeLocation(status.location)}. ${granularityNote(me.session)}`,
     };
   },
 });
@@ -124,6 +127,7 @@ export const lastWriteTool = defineTool({
     value: z.number().int(),
     writer: locationSchema.optional().describe('C line of the write'),
     in_past: z.boolean(),
+    granularity: granularitySchema,
   },
   annotations: MUTATES,
   async run(args, ctx) {
@@ -136,7 +140,8 @@ export const lastWriteTool = defineTool({
         ? await session.locateLvalue(args.expression)
         : { address: args.address!, length: args.length ?? 1 };
     const write = await findLastWrite(session, place.address, args.length ?? place.length);
-    const span = timeTravel(session).span();
+    const t = timeTravel(session);
+    const span = t.span();
     const { status, timed_out } = await runThenWait(
       me,
       () => travelTo(me, write.cycle, { generation: args.generation }),
@@ -160,8 +165,9 @@ export const lastWriteTool = defineTool({
         value: write.value,
         writer: write.location,
         in_past: !!stop?.in_past,
+        granularity: t.granularity,
       },
-      summary: `${what} was last written ${write.old} -> ${write.value} at ${hex(write.pc)} (${describeLocation(write.location)}), cycle ${write.at}; the session is there now (in the past).`,
+      summary: `${what} was last written ${write.old} -> ${write.value} at ${hex(write.pc)} (${describeLocation(write.location)}), cycle ${write.at}; the session is there now (in the past). ${granularityNote(session)}`,
     };
   },
 });

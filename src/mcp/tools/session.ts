@@ -6,7 +6,7 @@ import { USER_ONLY_LAUNCH_OPTIONS, agentLaunchConfig } from '../../session/launc
 import { COMMON_OPTIONS, allLaunchOptions, parseLaunchConfig } from '../../session/launch-options.js';
 import type { Connector } from '../../core/connector.js';
 import { isStarter } from '../connection.js';
-import { describeLocation, formatStop, stopSentence } from '../format.js';
+import { describeLocation, formatStop, pastNote, stopSentence } from '../format.js';
 import { waitForStopOrTimeout, waitTimeoutInput, waitUntilReady } from '../run-control.js';
 import { launchPathsInRoots, requireProgramFile } from '../launch-check.js';
 import { allowedRoots } from '../tool-files.js';
@@ -116,7 +116,7 @@ const sessionStatus = defineTool({
       session,
       state: st.state,
       data: statusData(st, client.id),
-      summary: `${st.phase}, ${st.state}${st.state === 'stopped' ? ' in ' + describeLocation(st.location) : ''}`,
+      summary: `${st.phase}, ${st.state}${st.state === 'stopped' ? ' in ' + describeLocation(st.location) + pastNote(st) : ''}`,
     };
   },
 });

@@ -11,10 +11,10 @@ import type { InstructionTrace, RecordedStop, TimeTravel, WriteRecord } from '..
 const MAX_STOPS = 200;
 import type { ViceConnection } from '../../vice/vice-connection.js';
 import type { BuiltinMonitorServer } from '../monitor-server.js';
+import { SNAPSHOT_FRAMES } from './recorder.js';
 
 export class BuiltinTimeTravel implements TimeTravel {
-  readonly granularity =
-    'the built-in C64 records a snapshot every 5 frames and at each change made at a stop; any instruction boundary in between is reached by replay';
+  readonly granularity = `exact to the cycle: the built-in C64 keeps a snapshot every ${SNAPSHOT_FRAMES} frames (and at each change made at a stop) and replays from one to any instruction boundary with the same cycles, registers and memory`;
 
   /** stops as they happened (bounded); a stop before later ones means the future was dropped, so they go */
   private readonly recorded: RecordedStop[] = [];
