@@ -9,37 +9,24 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  openFileAtLine,
-  openWorkbench,
-  runCommand,
-  waitUntil,
-  type Page,
-  type Workbench,
-} from '../support/workbench.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
-
-const OUT = join(REPO_ROOT, '.test-work', 'e2e-asm-f5');
+import { openFileAtLine, runCommand, stopDebugging, waitUntil, withWorkbench } from './workbench.js';
 
 test(
   'VS Code: F5 from a nasm .asm without launch.json builds it and runs it in DOSBox',
   { timeout: 420_000 },
   async (t) => {
-    let wb: Workbench | undefined;
-    let page: Page | undefined;
     const com = (ws: string) => join(ws, 'dos', 'build', 'KEYECHO.COM');
-    try {
-      wb = await openWorkbench({
-        out: OUT,
-        settings: { 'task.quickOpen.skip': true },
-        workspace: (ws) => {
-          mkdirSync(join(ws, 'dos'));
-          for (const f of ['keyecho.asm', 'print.inc'])
-            cpSync(join(REPO_ROOT, 'test/fixtures/dos', f), join(ws, 'dos', f));
-        },
-      });
-      page = wb.page;
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+    const options = {
+      name: 'e2e-asm-f5',
+      settings: { 'task.quickOpen.skip': true },
+      workspace: (ws: string) => {
+        mkdirSync(join(ws, 'dos'));
+        for (const f of ['keyecho.asm', 'print.inc'])
+          cpSync(join(REPO_ROOT, 'test/fixtures/dos', f), join(ws, 'dos', f));
+      },
+    };
+    await withWorkbench(options, async ({ page, ws, shot }) => {
       // the Getting Started walkthrough opens (Welcome: Open Walkthrough…, then ours) with its steps
       await runCommand(page, 'Welcome: Open Walkthrough...');
       const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -59,31 +46,25 @@ test(
         'Connect an AI agent',
       ])
         assert.ok(steps.includes(step), `step "${step}" in the walkthrough`);
-      await page.screenshot({ path: join(OUT, '0-walkthrough.png') });
+      await shot('0-walkthrough.png');
 
       await openFileAtLine(page, 'keyecho.asm', 4);
       await page
         .locator('.statusbar-item', { hasText: 'NASM Assembly (DOS)' })
         .first()
         .waitFor({ state: 'visible', timeout: 60_000 });
-      assert.equal(existsSync(com(wb.ws)), false);
+      assert.equal(existsSync(com(ws)), false);
       await runCommand(page, 'Debug: Start Debugging', 90_000);
       const threads = await waitUntil('the program as a thread in the call stack', 180_000, async () => {
-        const marketplace = await page!.locator('.quick-input-widget', { hasText: /Marketplace/i }).count();
+        const marketplace = await page.locator('.quick-input-widget', { hasText: /Marketplace/i }).count();
         assert.equal(marketplace, 0, 'VS Code offered to search the Marketplace for a debugger');
-        const rows = await page!.locator('.debug-call-stack .monaco-list-row').allInnerTexts();
+        const rows = await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts();
         return rows.some((r) => /KEYECHO/.test(r)) ? rows : undefined;
       });
       t.diagnostic(`call stack: ${threads.map((r) => r.replace(/\s+/g, ' ')).join(' | ')}`);
-      assert.ok(existsSync(com(wb.ws)), 'the generated build task ran nasm before the launch');
-      await page.screenshot({ path: join(OUT, '1-f5-from-asm.png') });
-      await runCommand(page, 'Debug: Stop');
-      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
-    } catch (err) {
-      await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb?.close();
-    }
+      assert.ok(existsSync(com(ws)), 'the generated build task ran nasm before the launch');
+      await shot('1-f5-from-asm.png');
+      await stopDebugging(page);
+    });
   },
 );

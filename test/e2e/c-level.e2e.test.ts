@@ -7,20 +7,17 @@
  * scripts/install-e2e.sh; fails (never skips) without it.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { test } from 'node:test';
+import { buildZxFixture, writeZxWorkspace } from '../support/zx-fixture.js';
 import {
   contextMenu,
   openFileAtLine,
-  openWorkbench,
   runCommand,
+  stopDebugging,
   waitUntil,
+  withWorkbench,
   type Page,
-  type Workbench,
-} from '../support/workbench.js';
-import { buildZxFixture, REPO_ROOT, writeZxWorkspace } from '../support/zx-fixture.js';
-
-const OUT = join(REPO_ROOT, '.test-work', 'e2e-c-level');
+} from './workbench.js';
 
 /** Texts of the Variables view's rows. */
 const variableRows = (page: Page) => page.locator('.debug-variables .monaco-list-row').allInnerTexts();
@@ -54,116 +51,107 @@ test(
   { timeout: 480_000 },
   async (t) => {
     const fx = await buildZxFixture();
-    let wb: Workbench | undefined;
-    let page: Page | undefined;
-    try {
-      wb = await openWorkbench({
-        out: OUT,
+    await withWorkbench(
+      {
+        name: 'e2e-c-level',
         workspace: (ws) => writeZxWorkspace(fx, ws),
-      });
-      page = wb.page;
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+      },
+      async ({ page, shot }) => {
+        // a conditional breakpoint in plot and a logpoint in main's loop, typed in the editor
+        const plotBody = fx.markers.plot_body;
+        await widgetBreakpoint(
+          page,
+          'util.c',
+          plotBody.line,
+          'Debug: Add Conditional Breakpoint...',
+          'col == 5',
+          'codicon-debug-breakpoint-conditional',
+        );
+        await widgetBreakpoint(
+          page,
+          'main.c',
+          fx.markers.loop_body.line,
+          'Debug: Add Logpoint...',
+          'counter={counter}',
+          'codicon-debug-breakpoint-log',
+        );
+        await runCommand(page, 'Debug: Start Debugging');
 
-      // a conditional breakpoint in plot and a logpoint in main's loop, typed in the editor
-      const plotBody = fx.markers.plot_body;
-      await widgetBreakpoint(
-        page,
-        'util.c',
-        plotBody.line,
-        'Debug: Add Conditional Breakpoint...',
-        'col == 5',
-        'codicon-debug-breakpoint-conditional',
-      );
-      await widgetBreakpoint(
-        page,
-        'main.c',
-        fx.markers.loop_body.line,
-        'Debug: Add Logpoint...',
-        'counter={counter}',
-        'codicon-debug-breakpoint-log',
-      );
-      await runCommand(page, 'Debug: Start Debugging');
+        await waitUntil('the call stack to show plot ← draw ← main', 120_000, async () => {
+          const rows = await page.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+          const names = rows.map((r) => r.trim().split(/\s+/)[0]);
+          return names.slice(0, 3).join(' ') === 'plot draw main' ? rows : undefined;
+        });
+        const col = await waitUntil('col in Variables', 30_000, async () => {
+          const rows = await variableRows(page);
+          return rows.find((r) => /^\s*col\s*[:=]/.test(r));
+        });
+        assert.match(col, /^\s*col\s*[:=]\s*5\b/, 'stopped only where the condition holds');
+        const logged = await waitUntil('logpoint lines in the Debug Console', 30_000, async () => {
+          const lines = (await consoleLines(page)).filter((l) => /^counter=\d+/.test(l));
+          return lines.length ? lines : undefined;
+        });
+        t.diagnostic(`logpoint: ${logged.slice(0, 3).join(' | ')}`);
+        await shot('1-conditional-stop-and-logpoint.png');
 
-      await waitUntil('the call stack to show plot ← draw ← main', 120_000, async () => {
-        const rows = await page!.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
-        const names = rows.map((r) => r.trim().split(/\s+/)[0]);
-        return names.slice(0, 3).join(' ') === 'plot draw main' ? rows : undefined;
-      });
-      const col = await waitUntil('col in Variables', 30_000, async () => {
-        const rows = await variableRows(page!);
-        return rows.find((r) => /^\s*col\s*[:=]/.test(r));
-      });
-      assert.match(col, /^\s*col\s*[:=]\s*5\b/, 'stopped only where the condition holds');
-      const logged = await waitUntil('logpoint lines in the Debug Console', 30_000, async () => {
-        const lines = (await consoleLines(page!)).filter((l) => /^counter=\d+/.test(l));
-        return lines.length ? lines : undefined;
-      });
-      t.diagnostic(`logpoint: ${logged.slice(0, 3).join(' | ')}`);
-      await page.screenshot({ path: join(OUT, '1-conditional-stop-and-logpoint.png') });
+        // Set Value on the parameter `row` (10): the row shows the new value
+        await contextMenu(page, variableRow(page, 'row'), 'Set Value');
+        const input = page.locator('.debug-variables .monaco-inputbox input').first();
+        await input.waitFor({ state: 'visible', timeout: 30_000 });
+        await input.fill('12');
+        await page.keyboard.press('Enter');
+        await waitUntil(
+          'row to show 12',
+          30_000,
+          async () => (await variableRows(page)).some((r) => /^\s*row\s*[:=]\s*12\b/.test(r)) || undefined,
+        );
+        await shot('2-set-value.png');
 
-      // Set Value on the parameter `row` (10): the row shows the new value
-      await contextMenu(page, variableRow(page, 'row'), 'Set Value');
-      const input = page.locator('.debug-variables .monaco-inputbox input').first();
-      await input.waitFor({ state: 'visible', timeout: 30_000 });
-      await input.fill('12');
-      await page.keyboard.press('Enter');
-      await waitUntil(
-        'row to show 12',
-        30_000,
-        async () => (await variableRows(page!)).some((r) => /^\s*row\s*[:=]\s*12\b/.test(r)) || undefined,
-      );
-      await page.screenshot({ path: join(OUT, '2-set-value.png') });
+        // the Disassembly view from the `draw` frame: Z80 instructions, the C line of the call interleaved
+        const drawFrame = page
+          .locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: /^\s*draw/ })
+          .first();
+        await drawFrame.click(); // focus the frame, as a user does, then open the view from its context menu
+        await contextMenu(page, drawFrame, 'Open Disassembly View');
+        const listing = await waitUntil('the Disassembly view with instructions and source', 60_000, async () => {
+          const text = (await page.locator('.disassembly-view').allInnerTexts()).join('\n');
+          return /\bcall\b/i.test(text) && /plot\(col, row, 0xFF\)/.test(text) ? text : undefined;
+        });
+        t.diagnostic(`disassembly: ${listing.slice(0, 300).replace(/\s+/g, ' ')}`);
+        await shot('3-disassembly-from-frame.png');
 
-      // the Disassembly view from the `draw` frame: Z80 instructions, the C line of the call interleaved
-      const drawFrame = page
-        .locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: /^\s*draw/ })
-        .first();
-      await drawFrame.click(); // focus the frame, as a user does, then open the view from its context menu
-      await contextMenu(page, drawFrame, 'Open Disassembly View');
-      const listing = await waitUntil('the Disassembly view with instructions and source', 60_000, async () => {
-        const text = (await page!.locator('.disassembly-view').allInnerTexts()).join('\n');
-        return /\bcall\b/i.test(text) && /plot\(col, row, 0xFF\)/.test(text) ? text : undefined;
-      });
-      t.diagnostic(`disassembly: ${listing.slice(0, 300).replace(/\s+/g, ' ')}`);
-      await page.screenshot({ path: join(OUT, '3-disassembly-from-frame.png') });
+        // Break on Value Change on the global `total`, from the Variables view's Globals
+        await runCommand(page, 'Remove All Breakpoints');
+        await page
+          .locator('.debug-variables .monaco-list-row', { hasText: /^\s*Globals\s*$/ })
+          .first()
+          .click();
+        await variableRow(page, 'total').waitFor({ state: 'visible', timeout: 30_000 });
+        await contextMenu(page, variableRow(page, 'total'), 'Break on Value Change');
+        await runCommand(page, 'Debug: Continue');
+        const said = await waitUntil('the data breakpoint stop in the Debug Console', 60_000, async () =>
+          (await consoleLines(page)).find((l) => /^Data breakpoint total: /.test(l)),
+        );
+        t.diagnostic(`data breakpoint: ${said}`);
+        assert.match(said, /→/);
+        await waitUntil(
+          'the call stack to say why it paused',
+          30_000,
+          async () =>
+            (await page.locator('.pane-header', { hasText: /Paused on data breakpoint/ }).count()) > 0 || undefined,
+        );
+        // the Variables view is refreshed at the stop: `total` shows the value the stop reported
+        const now = /→ (\d+)/.exec(said)![1];
+        await waitUntil(
+          `total to show ${now} in Variables`,
+          30_000,
+          async () =>
+            (await variableRows(page)).some((r) => new RegExp(`^\\s*total\\s*[:=]\\s*${now}\\b`).test(r)) || undefined,
+        );
+        await shot('4-break-on-value-change.png');
 
-      // Break on Value Change on the global `total`, from the Variables view's Globals
-      await runCommand(page, 'Remove All Breakpoints');
-      await page
-        .locator('.debug-variables .monaco-list-row', { hasText: /^\s*Globals\s*$/ })
-        .first()
-        .click();
-      await variableRow(page, 'total').waitFor({ state: 'visible', timeout: 30_000 });
-      await contextMenu(page, variableRow(page, 'total'), 'Break on Value Change');
-      await runCommand(page, 'Debug: Continue');
-      const said = await waitUntil('the data breakpoint stop in the Debug Console', 60_000, async () =>
-        (await consoleLines(page!)).find((l) => /^Data breakpoint total: /.test(l)),
-      );
-      t.diagnostic(`data breakpoint: ${said}`);
-      assert.match(said, /→/);
-      await waitUntil(
-        'the call stack to say why it paused',
-        30_000,
-        async () =>
-          (await page!.locator('.pane-header', { hasText: /Paused on data breakpoint/ }).count()) > 0 || undefined,
-      );
-      // the Variables view is refreshed at the stop: `total` shows the value the stop reported
-      const now = /→ (\d+)/.exec(said)![1];
-      await waitUntil(
-        `total to show ${now} in Variables`,
-        30_000,
-        async () =>
-          (await variableRows(page!)).some((r) => new RegExp(`^\\s*total\\s*[:=]\\s*${now}\\b`).test(r)) || undefined,
-      );
-      await page.screenshot({ path: join(OUT, '4-break-on-value-change.png') });
-
-      await runCommand(page, 'Debug: Stop');
-      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
-    } catch (err) {
-      await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb?.close();
-    }
+        await stopDebugging(page);
+      },
+    );
   },
 );

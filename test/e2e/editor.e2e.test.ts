@@ -11,28 +11,17 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  openFileAtLine,
-  openWorkbench,
-  runCommand,
-  waitUntil,
-  type Page,
-  type Workbench,
-} from '../support/workbench.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
-
-const OUT = join(REPO_ROOT, '.test-work', 'e2e-editor');
+import { openFileAtLine, runCommand, stopDebugging, waitUntil, withWorkbench } from './workbench.js';
 
 test(
   'VS Code: F5 without launch.json builds then debugs the C64 demo; ca65 hover on $D020 with the live value',
   { timeout: 420_000 },
   async (t) => {
-    let wb: Workbench | undefined;
-    let page: Page | undefined;
     const prg = (ws: string) => join(ws, 'c64-demo', 'build', 'c64-demo.prg');
-    try {
-      wb = await openWorkbench({
-        out: OUT,
+    await withWorkbench(
+      {
+        name: 'e2e-editor',
         settings: { 'task.quickOpen.skip': true },
         workspace: (ws) => {
           cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(ws, 'c64-demo'), { recursive: true });
@@ -43,66 +32,58 @@ test(
           cpSync(join(REPO_ROOT, 'test/fixtures/c64/asmproj'), join(ws, 'asmproj'), { recursive: true });
           assert.equal(existsSync(prg(ws)), false);
         },
-      });
-      const ws = wb.ws;
-      page = wb.page;
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
+      },
+      async ({ page, ws, shot }) => {
+        // F5 ("Debug: Start Debugging") with the demo's C file active and no launch.json
+        await openFileAtLine(page, 'demo.c', 1);
+        await runCommand(page, 'Debug: Start Debugging', 90_000);
+        const frames = await waitUntil('the call stack to show main on the built-in C64', 180_000, async () => {
+          const rows = await page.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+          return rows.some((r) => r.trim().startsWith('main')) ? rows : undefined;
+        });
+        t.diagnostic(`call stack: ${frames.map((f) => f.replace(/\s+/g, ' ')).join(' | ')}`);
+        assert.ok(existsSync(prg(ws)), 'the generated build task ran before the launch and wrote the .prg');
+        assert.ok(existsSync(join(ws, 'c64-demo', 'build', 'c64-demo.dbg')));
+        await shot('1-f5-built-and-stopped.png');
 
-      // F5 ("Debug: Start Debugging") with the demo's C file active and no launch.json
-      await openFileAtLine(page, 'demo.c', 1);
-      await runCommand(page, 'Debug: Start Debugging', 90_000);
-      const frames = await waitUntil('the call stack to show main on the built-in C64', 180_000, async () => {
-        const rows = await page!.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
-        return rows.some((r) => r.trim().startsWith('main')) ? rows : undefined;
-      });
-      t.diagnostic(`call stack: ${frames.map((f) => f.replace(/\s+/g, ' ')).join(' | ')}`);
-      assert.ok(existsSync(prg(ws)), 'the generated build task ran before the launch and wrote the .prg');
-      assert.ok(existsSync(join(ws, 'c64-demo', 'build', 'c64-demo.dbg')));
-      await page.screenshot({ path: join(OUT, '1-f5-built-and-stopped.png') });
+        // code lenses counted once: two debug infos describe demo.c (demo.dbg and build/c64-demo.dbg), and each of
+        // its two functions gets one size lens
+        const lenses = await waitUntil('the size lenses of demo.c', 60_000, async () => {
+          const texts = await page.locator('.monaco-editor .codelens-decoration').allInnerTexts();
+          const sizes = texts.filter((x) => /bytes at \$/.test(x));
+          return sizes.length >= 2 ? sizes : undefined;
+        });
+        await page.waitForTimeout(1000); // a lens refresh after the build could add more: look again
+        const again = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).filter((x) =>
+          /bytes at \$/.test(x),
+        );
+        t.diagnostic(`lenses: ${again.join(' | ')}`);
+        assert.equal(lenses.length, 2, `one lens per function: ${lenses.join(' | ')}`);
+        assert.equal(again.length, 2, `still one lens per function: ${again.join(' | ')}`);
 
-      // code lenses counted once: two debug infos describe demo.c (demo.dbg and build/c64-demo.dbg), and each of
-      // its two functions gets one size lens
-      const lenses = await waitUntil('the size lenses of demo.c', 60_000, async () => {
-        const texts = await page!.locator('.monaco-editor .codelens-decoration').allInnerTexts();
-        const sizes = texts.filter((x) => /bytes at \$/.test(x));
-        return sizes.length >= 2 ? sizes : undefined;
-      });
-      await page.waitForTimeout(1000); // a lens refresh after the build could add more: look again
-      const again = (await page.locator('.monaco-editor .codelens-decoration').allInnerTexts()).filter((x) =>
-        /bytes at \$/.test(x),
-      );
-      t.diagnostic(`lenses: ${again.join(' | ')}`);
-      assert.equal(lenses.length, 2, `one lens per function: ${lenses.join(' | ')}`);
-      assert.equal(again.length, 2, `still one lens per function: ${again.join(' | ')}`);
+        // the ca65 file: detected as ca65 (it opened as Plain Text), hover $D020 while the session is stopped
+        await openFileAtLine(page, 'border.s', 4); // VIC_BORDER = $D020
+        await page
+          .locator('.statusbar-item', { hasText: 'ca65 Assembly (cc65)' })
+          .first()
+          .waitFor({ state: 'visible', timeout: 60_000 });
+        await page.keyboard.press('End');
+        await page.keyboard.press('ArrowLeft');
+        await page.keyboard.press('ArrowLeft');
+        const hover = await waitUntil('the hardware hover on $D020', 90_000, async () => {
+          await page.keyboard.press('Control+K');
+          await page.keyboard.press('Control+I');
+          const text = (await page.locator('.monaco-hover').allInnerTexts()).join('\n');
+          return /EXTCOL/.test(text) && /Live value/.test(text) ? text : undefined;
+        });
+        t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
+        assert.match(hover, /\$D020/);
+        assert.match(hover, /Live value \(session \S+, stopped\)/);
+        await shot('2-ca65-hover.png');
 
-      // the ca65 file: detected as ca65 (it opened as Plain Text), hover $D020 while the session is stopped
-      await openFileAtLine(page, 'border.s', 4); // VIC_BORDER = $D020
-      await page
-        .locator('.statusbar-item', { hasText: 'ca65 Assembly (cc65)' })
-        .first()
-        .waitFor({ state: 'visible', timeout: 60_000 });
-      await page.keyboard.press('End');
-      await page.keyboard.press('ArrowLeft');
-      await page.keyboard.press('ArrowLeft');
-      const hover = await waitUntil('the hardware hover on $D020', 90_000, async () => {
-        await page!.keyboard.press('Control+K');
-        await page!.keyboard.press('Control+I');
-        const text = (await page!.locator('.monaco-hover').allInnerTexts()).join('\n');
-        return /EXTCOL/.test(text) && /Live value/.test(text) ? text : undefined;
-      });
-      t.diagnostic(`hover: ${hover.replace(/\s+/g, ' ')}`);
-      assert.match(hover, /\$D020/);
-      assert.match(hover, /Live value \(session \S+, stopped\)/);
-      await page.screenshot({ path: join(OUT, '2-ca65-hover.png') });
-
-      await page.keyboard.press('Escape');
-      await runCommand(page, 'Debug: Stop');
-      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
-    } catch (err) {
-      await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb?.close();
-    }
+        await page.keyboard.press('Escape');
+        await stopDebugging(page);
+      },
+    );
   },
 );

@@ -9,77 +9,60 @@ import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  openFileAtLine,
-  openWorkbench,
-  runCommand,
-  waitUntil,
-  type Page,
-  type Workbench,
-} from '../support/workbench.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 import { findMarkers } from '../support/c64-fixture.js';
-
-const OUT = join(REPO_ROOT, '.test-work', 'e2e-tests');
+import { openFileAtLine, runCommand, stopDebugging, waitUntil, withWorkbench } from './workbench.js';
 
 test(
   'VS Code: Run All Tests runs the C tests headless; the failure shows at its EXPECT; Debug stops there',
   { timeout: 420_000 },
   async () => {
-    let wb: Workbench | undefined;
-    let page: Page | undefined;
-    try {
-      wb = await openWorkbench({
-        out: OUT,
+    await withWorkbench(
+      {
+        name: 'e2e-tests',
         workspace: (ws) =>
           cpSync(join(REPO_ROOT, 'test/fixtures/testing/c64-bad'), join(ws, 'bad'), { recursive: true }),
-      });
-      page = wb.page;
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
-      await openFileAtLine(page, 'bad.c', 15, 60_000);
-      // the command is offered once the extension's controller holds a runnable project (found after activation)
-      const p = page;
-      await waitUntil('"Test: Run All Tests" to be offered', 120_000, async () => {
-        try {
-          await runCommand(p, 'Test: Run All Tests', 5_000);
-          return true;
-        } catch {
-          await p.keyboard.press('Escape');
-          return undefined;
-        }
-      });
-      // the TestMessage, in Test Results and inline at the failing EXPECT (the source says `EXPECT_EQ(10, triple(3))`)
-      await page
-        .locator('.monaco-workbench', { hasText: /EXPECT_EQ: triple\(3\) == 10: expected 10, got 9/ })
-        .first()
-        .waitFor({ state: 'visible', timeout: 180_000 });
-      await page.screenshot({ path: join(OUT, 'results.png') });
+      },
+      async ({ page, ws, shot }) => {
+        await openFileAtLine(page, 'bad.c', 15, 60_000);
+        // the command is offered once the extension's controller holds a runnable project (found after activation)
+        const p = page;
+        await waitUntil('"Test: Run All Tests" to be offered', 120_000, async () => {
+          try {
+            await runCommand(p, 'Test: Run All Tests', 5_000);
+            return true;
+          } catch {
+            await p.keyboard.press('Escape');
+            return undefined;
+          }
+        });
+        // the TestMessage, in Test Results and inline at the failing EXPECT (the source says `EXPECT_EQ(10, triple(3))`)
+        await page
+          .locator('.monaco-workbench', { hasText: /EXPECT_EQ: triple\(3\) == 10: expected 10, got 9/ })
+          .first()
+          .waitFor({ state: 'visible', timeout: 180_000 });
+        await shot('results.png');
 
-      // the Debug profile on b_fails: a real session that runs it alone and stops at its failing EXPECT
-      const failLine = (await findMarkers([join(wb.ws, 'bad', 'bad.c')])).fail.line;
-      await openFileAtLine(page, 'bad.c', failLine, 30_000);
-      await runCommand(page, 'Test: Debug Test at Cursor');
-      // stopped in retro_test_failed at the failure; the Call Stack's focus is on the test's frame, at the EXPECT
-      const focused = await waitUntil('the focus on test_b_fails at the failing EXPECT', 180_000, async () => {
-        const rows = await p.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
-        const names = rows.map((r) => r.trim().split(/\s+/)[0]);
-        if (names[0] !== 'retro_test_failed' || !names.includes('test_b_fails')) return undefined;
-        const chosen = await p
-          .locator(
-            '.debug-call-stack .monaco-list-row.selected .stack-frame, .debug-call-stack .monaco-list-row.focused .stack-frame',
-          )
-          .allInnerTexts();
-        return chosen.find((r) => r.trim().startsWith('test_b_fails'));
-      });
-      assert.match(focused, new RegExp(`bad\\.c\\s*${failLine}:`), `the EXPECT's line: ${focused}`);
-      await page.screenshot({ path: join(OUT, 'debug.png') });
-      await runCommand(page, 'Debug: Stop');
-      await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60_000 });
-    } catch (err) {
-      await page?.screenshot({ path: join(OUT, 'failed.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb?.close();
-    }
+        // the Debug profile on b_fails: a real session that runs it alone and stops at its failing EXPECT
+        const failLine = (await findMarkers([join(ws, 'bad', 'bad.c')])).fail.line;
+        await openFileAtLine(page, 'bad.c', failLine, 30_000);
+        await runCommand(page, 'Test: Debug Test at Cursor');
+        // stopped in retro_test_failed at the failure; the Call Stack's focus is on the test's frame, at the EXPECT
+        const focused = await waitUntil('the focus on test_b_fails at the failing EXPECT', 180_000, async () => {
+          const rows = await p.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+          const names = rows.map((r) => r.trim().split(/\s+/)[0]);
+          if (names[0] !== 'retro_test_failed' || !names.includes('test_b_fails')) return undefined;
+          const chosen = await p
+            .locator(
+              '.debug-call-stack .monaco-list-row.selected .stack-frame, .debug-call-stack .monaco-list-row.focused .stack-frame',
+            )
+            .allInnerTexts();
+          return chosen.find((r) => r.trim().startsWith('test_b_fails'));
+        });
+        assert.match(focused, new RegExp(`bad\\.c\\s*${failLine}:`), `the EXPECT's line: ${focused}`);
+        await shot('debug.png');
+        await stopDebugging(page);
+      },
+    );
   },
 );

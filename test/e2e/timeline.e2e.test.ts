@@ -9,19 +9,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import {
-  openFileAtLine,
-  openWorkbench,
-  runCommand,
-  waitUntil,
-  type Page,
-  type Workbench,
-} from '../support/workbench.js';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
 import { panelFrame, writeLiveScreenWorkspace } from '../support/panel-frame.js';
-import type { Frame } from '../support/workbench.js';
-
-const OUT = join(REPO_ROOT, '.test-work', 'e2e-timeline');
+import { openFileAtLine, runCommand, startDebugging, waitUntil, withWorkbench, type Frame } from './workbench.js';
 
 /** The timeline as the panel shows it, with the picture's frame number and a hash of its pixels. */
 const readTimeline = (panel: Frame) =>
@@ -68,82 +58,76 @@ test(
   'VS Code: the timeline slider under the screen panel goes back in time on the built-in C64',
   { timeout: 420_000 },
   async (t) => {
-    let wb: Workbench | undefined;
-    let page: Page | undefined;
     const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'live-screen'), ['live.c']);
-    try {
-      wb = await openWorkbench({ out: OUT, workspace: (ws) => writeLiveScreenWorkspace(ws, dir) });
-      page = wb.page;
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } });
-      await openFileAtLine(page, 'live.c', 1);
-      await runCommand(page, 'Debug: Start Debugging', 90_000);
-      await page.locator('.debug-toolbar').waitFor({ state: 'visible', timeout: 120_000 });
-      await runCommand(page, 'Retro Debug: Show Screen');
-      const panel = await waitUntil('the screen panel', 60_000, () => panelFrame(page!));
+    await withWorkbench(
+      { name: 'e2e-timeline', workspace: (ws) => writeLiveScreenWorkspace(ws, dir) },
+      async ({ page, shot }) => {
+        await openFileAtLine(page, 'live.c', 1);
+        await startDebugging(page);
+        await runCommand(page, 'Retro Debug: Show Screen');
+        const panel = await waitUntil('the screen panel', 60_000, () => panelFrame(page));
 
-      // running: the slider shows the span, disabled, and says to pause
-      const running = await waitUntil('the timeline while running', 60_000, async () => {
-        const s = await readTimeline(panel);
-        return s.shown && s.state === 'running' ? s : undefined;
-      });
-      assert.equal(running.disabled, true);
-      assert.match(running.note, /Pause to travel in time/);
-      await page.waitForTimeout(3000); // about 150 frames recorded
-
-      await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
-      await runCommand(page, 'Debug: Pause');
-      await waitUntil('the slider enabled at the pause', 60_000, async () => {
-        const s = await readTimeline(panel);
-        return s.shown && !s.disabled && s.marks > 0 && s.frame >= s.max ? s : undefined;
-      });
-      await page.waitForTimeout(1000); // the stop's picture drawn: nothing else comes while paused
-      const paused = await readTimeline(panel);
-      t.diagnostic(`paused: frames ${paused.min}-${paused.max}, ${paused.marks} marks, picture frame ${paused.frame}`);
-      assert.ok(paused.max - paused.min >= 100, `the span holds the run: ${paused.min}-${paused.max}`);
-      assert.equal(paused.value, paused.max, 'the thumb at the present');
-      assert.equal(paused.badge, false);
-      await page.screenshot({ path: join(OUT, '1-paused.png') });
-
-      // back to two earlier frames: a new picture is drawn for each, and its pixels differ from the present's at
-      // least once (the top line counts every loop: all three equal would take two 1-in-256 coincidences)
-      const hashes = [paused.hash];
-      let drawn = paused.drawn;
-      for (const back of [80, 40]) {
-        const target = paused.max - back;
-        await setSlider(panel, target);
-        const past = await waitUntil(`the picture at frame ${target}`, 60_000, async () => {
+        // running: the slider shows the span, disabled, and says to pause
+        const running = await waitUntil('the timeline while running', 60_000, async () => {
           const s = await readTimeline(panel);
-          const moved = s.badge && s.value === target && s.field.startsWith(`frame ${target} `);
-          return moved && s.drawn > drawn ? s : undefined;
+          return s.shown && s.state === 'running' ? s : undefined;
         });
-        drawn = past.drawn;
-        t.diagnostic(`at ${target}: ${past.field}; ${past.note}`);
-        assert.equal(past.present, true, 'Back to present is offered');
-        assert.match(past.field, new RegExp(`^frame ${target} of ${paused.max}$`));
-        assert.match(past.note, /discards the recorded future/);
-        assert.equal(past.message, '', 'no refusal');
-        hashes.push(past.hash);
-        // VS Code takes the move as a stop of its own session: paused, Continue offered (not left showing "running")
-        await page.locator('.debug-toolbar .codicon-debug-continue').waitFor({ state: 'visible', timeout: 30_000 });
-        if (back === 80) await page.screenshot({ path: join(OUT, '2-in-the-past.png') });
-      }
-      assert.ok(new Set(hashes).size > 1, `the picture changed with the moment: ${hashes.join(', ')}`);
+        assert.equal(running.disabled, true);
+        assert.match(running.note, /Pause to travel in time/);
+        await page.waitForTimeout(3000); // about 150 frames recorded
 
-      // back to the present: the badge goes, the thumb and the picture are the present's again
-      await panel.evaluate(() => document.getElementById('time-present')!.click());
-      const back = await waitUntil('the present again', 60_000, async () => {
-        const s = await readTimeline(panel);
-        return !s.badge && s.value === paused.max && s.drawn > drawn ? s : undefined;
-      });
-      assert.equal(back.hash, paused.hash, "the present's picture, exactly");
-      await page.screenshot({ path: join(OUT, '3-present.png') });
-      await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
-      await runCommand(page, 'Debug: Stop');
-    } catch (err) {
-      await page?.screenshot({ path: join(OUT, 'failure.png') }).catch(() => undefined);
-      throw err;
-    } finally {
-      await wb?.close();
-    }
+        await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
+        await runCommand(page, 'Debug: Pause');
+        await waitUntil('the slider enabled at the pause', 60_000, async () => {
+          const s = await readTimeline(panel);
+          return s.shown && !s.disabled && s.marks > 0 && s.frame >= s.max ? s : undefined;
+        });
+        await page.waitForTimeout(1000); // the stop's picture drawn: nothing else comes while paused
+        const paused = await readTimeline(panel);
+        t.diagnostic(
+          `paused: frames ${paused.min}-${paused.max}, ${paused.marks} marks, picture frame ${paused.frame}`,
+        );
+        assert.ok(paused.max - paused.min >= 100, `the span holds the run: ${paused.min}-${paused.max}`);
+        assert.equal(paused.value, paused.max, 'the thumb at the present');
+        assert.equal(paused.badge, false);
+        await shot('1-paused.png');
+
+        // back to two earlier frames: a new picture is drawn for each, and its pixels differ from the present's at
+        // least once (the top line counts every loop: all three equal would take two 1-in-256 coincidences)
+        const hashes = [paused.hash];
+        let drawn = paused.drawn;
+        for (const back of [80, 40]) {
+          const target = paused.max - back;
+          await setSlider(panel, target);
+          const past = await waitUntil(`the picture at frame ${target}`, 60_000, async () => {
+            const s = await readTimeline(panel);
+            const moved = s.badge && s.value === target && s.field.startsWith(`frame ${target} `);
+            return moved && s.drawn > drawn ? s : undefined;
+          });
+          drawn = past.drawn;
+          t.diagnostic(`at ${target}: ${past.field}; ${past.note}`);
+          assert.equal(past.present, true, 'Back to present is offered');
+          assert.match(past.field, new RegExp(`^frame ${target} of ${paused.max}$`));
+          assert.match(past.note, /discards the recorded future/);
+          assert.equal(past.message, '', 'no refusal');
+          hashes.push(past.hash);
+          // VS Code takes the move as a stop of its own session: paused, Continue offered (not left showing "running")
+          await page.locator('.debug-toolbar .codicon-debug-continue').waitFor({ state: 'visible', timeout: 30_000 });
+          if (back === 80) await shot('2-in-the-past.png');
+        }
+        assert.ok(new Set(hashes).size > 1, `the picture changed with the moment: ${hashes.join(', ')}`);
+
+        // back to the present: the badge goes, the thumb and the picture are the present's again
+        await panel.evaluate(() => document.getElementById('time-present')!.click());
+        const back = await waitUntil('the present again', 60_000, async () => {
+          const s = await readTimeline(panel);
+          return !s.badge && s.value === paused.max && s.drawn > drawn ? s : undefined;
+        });
+        assert.equal(back.hash, paused.hash, "the present's picture, exactly");
+        await shot('3-present.png');
+        await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
+        await runCommand(page, 'Debug: Stop');
+      },
+    );
   },
 );

@@ -3,12 +3,8 @@
  * (installed outside the project by scripts/install-e2e.sh, so only the few
  * calls used here are typed).
  */
-import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { E2E_TOOLS, missingE2eTools, startCodeServer, type CodeServer } from './code-server.js';
-import { packageVsix } from './vsix.js';
+import { E2E_TOOLS } from './code-server.js';
 
 export interface Locator {
   first(): Locator;
@@ -178,76 +174,5 @@ export async function waitUntil<T>(what: string, timeoutMs: number, probe: () =>
         `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
       );
     await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** The user settings both end-to-end tests start from: quiet, offline, the debug views as a user sees them. */
-const QUIET_SETTINGS = {
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'telemetry.telemetryLevel': 'off',
-  'chat.disableAIFeatures': true,
-  'debug.openDebug': 'openOnSessionStart',
-  'debug.toolBarLocation': 'floating',
-  'window.restoreWindows': 'none',
-};
-
-export interface Workbench {
-  server: CodeServer;
-  page: Page;
-  /** the workspace folder the window opened */
-  ws: string;
-  /**
-   * Closes the browser and code-server, keeps its logs in `out`, removes its folder; `inspect` runs after
-   * code-server stopped, before its folder goes (e.g. to check what the extension left behind).
-   */
-  close(inspect?: (server: CodeServer) => void): Promise<void>;
-}
-
-/**
- * The start-up both end-to-end tests share: the tools are there (else the test fails, naming the fix), `out` is
- * fresh, the VSIX `npm run package` builds is installed in a private code-server, `workspace` fills the
- * workspace folder, and the workbench is drawn in headless Chromium.
- */
-export async function openWorkbench(opts: {
-  out: string;
-  settings?: Record<string, unknown>;
-  workspace: (ws: string, server: CodeServer) => void | Promise<void>;
-}): Promise<Workbench> {
-  const missing = missingE2eTools();
-  assert.equal(
-    missing.length,
-    0,
-    `End-to-end tools are missing: ${missing.join(', ')}. Run scripts/install-e2e.sh (CI does).`,
-  );
-  rmSync(opts.out, { recursive: true, force: true });
-  mkdirSync(opts.out, { recursive: true });
-  const vsix = join(opts.out, 'retro-debug.vsix');
-  packageVsix(vsix);
-  const server = await startCodeServer({ vsix, settings: { ...QUIET_SETTINGS, ...opts.settings } });
-  let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
-  const close = async (inspect?: (server: CodeServer) => void) => {
-    await browser?.close().catch(() => undefined);
-    await server.stop();
-    inspect?.(server);
-    cpSync(server.logFile, join(opts.out, 'code-server.log'));
-    if (existsSync(join(server.userDataDir, 'logs')))
-      cpSync(join(server.userDataDir, 'logs'), join(opts.out, 'vscode-logs'), { recursive: true });
-    rmSync(server.root, { recursive: true, force: true });
-  };
-  try {
-    const ws = join(server.root, 'ws');
-    mkdirSync(ws, { recursive: true });
-    await opts.workspace(ws, server);
-    browser = await openBrowser(join(server.root, 'profile'));
-    const page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(ws)}`, { timeout: 60_000 });
-    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60_000 });
-    return { server, page, ws, close };
-  } catch (err) {
-    await close();
-    throw err;
   }
 }
