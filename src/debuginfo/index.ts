@@ -161,6 +161,13 @@ export class DebugIndex {
     return address === addresses[i] ? names[i] : `${names[i]}+${address - addresses[i]}`;
   }
 
+  /** The address of the unbanked label `name` (cc65's runtime `tosumula0`, an assembler label). */
+  labelAddress(name: string): number | undefined {
+    const { addresses, names } = this.labelsSorted();
+    const i = names.indexOf(name);
+    return i < 0 ? undefined : addresses[i];
+  }
+
   private labelsSorted(): { addresses: number[]; names: string[] } {
     if (!this.labelsByAddress) {
       const list = this.info.symbols.filter((s) => s.bank === undefined).sort((a, b) => a.address - b.address);

@@ -38,9 +38,25 @@ export function placeLine(
   };
 }
 
-/** A function breakpoint goes past the prologue, to the first body line, as debuggers place them. */
+/**
+ * A function breakpoint goes past the prologue, to the first body line, as debuggers place them; a name that is no
+ * C function but a label (cc65's runtime `pushax`, an assembler routine) goes to the label's address.
+ */
 export function placeFunction(index: DebugIndex | undefined, name: string, condition?: string): BreakpointFields {
   const fn = index?.functionByName(name);
+  const label = fn ? undefined : index?.labelAddress(name);
+  if (index && label !== undefined) {
+    const at = index.lineAt(label);
+    return {
+      kind: 'function',
+      function: name,
+      condition,
+      verified: true,
+      file: at?.file,
+      line: at?.line,
+      address: { space: 'cpu', offset: label },
+    };
+  }
   if (!index || !fn)
     return {
       kind: 'function',

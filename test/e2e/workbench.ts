@@ -14,6 +14,7 @@ import { packageVsix } from '../support/vsix.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 export {
+  clickGutter,
   contextMenu,
   openFileAtLine,
   runCommand,

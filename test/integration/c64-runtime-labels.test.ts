@@ -1,6 +1,6 @@
 // cc65's runtime routines by name on the built-in C64 over the DAP wire: a program built by cl65 with its label
 // file (-Ln, as F5's build task writes it) stops in `pushax`; the call stack names the frame `pushax`, and the
-// Disassembly of the C caller reads `JSR $XXXX <pushax>`. The loader reads the map file's exports the same way.
+// Disassembly of the C caller reads `JSR $XXXX <pushax>`; a function breakpoint by that name stops there. The loader reads the map file's exports the same way.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -66,6 +66,23 @@ test('a stop in cc65 runtime code is named by its label in the call stack, the C
   assert.equal(frames[0].source, undefined);
   assert.ok(['total', 'main', 'area'].includes(frames[1].name), `C caller below: ${frames.map((f) => f.name)}`);
   await dc.send('setInstructionBreakpoints', { breakpoints: [] });
+});
+
+test('a function breakpoint on a runtime label stops there; a name that is neither is refused', async () => {
+  const [named, unknown] = (
+    await dc.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'pushax' }, { name: 'pushaxx' }] })
+  ).body.breakpoints;
+  assert.equal(named.verified, true, JSON.stringify(named));
+  assert.equal(parseInt(named.instructionReference!, 16), labels.get('pushax'));
+  assert.equal(unknown.verified, false);
+  assert.match(unknown.message ?? '', /No function named pushaxx/);
+  dc.drain('stopped');
+  await dc.continueRequest({ threadId: 1 });
+  const stop = await dc.next('stopped', 30_000);
+  assert.equal(stop.body.reason, 'breakpoint');
+  const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
+  assert.equal(frames[0].name, 'pushax');
+  await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
 });
 
 test('Disassembly names the runtime routine a JSR calls', async () => {

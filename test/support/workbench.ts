@@ -17,6 +17,7 @@ export interface Locator {
   allInnerTexts(): Promise<string[]>;
   innerText(opts?: { timeout?: number }): Promise<string>;
   hover(opts?: { timeout?: number }): Promise<void>;
+  boundingBox(opts?: { timeout?: number }): Promise<{ x: number; y: number; width: number; height: number } | null>;
   count(): Promise<number>;
 }
 export interface Frame {
@@ -28,6 +29,7 @@ export interface Page {
   goto(url: string, opts?: { timeout?: number }): Promise<unknown>;
   locator(selector: string, opts?: { hasText?: string | RegExp }): Locator;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+  mouse: { click(x: number, y: number): Promise<void> };
   frames(): Frame[];
   screenshot(opts: { path: string }): Promise<unknown>;
   waitForTimeout(ms: number): Promise<void>;
@@ -135,6 +137,25 @@ export async function openFileAtLine(page: Page, fileName: string, line: number,
     .waitFor({ state: 'visible', timeout: timeoutMs });
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/**
+ * Toggles a breakpoint on `line` of the active editor as a user does: a click in the glyph margin, the strip left of
+ * the line numbers. The line must be on screen (openFileAtLine reveals it).
+ */
+export async function clickGutter(page: Page, line: number, timeoutMs = 30_000): Promise<void> {
+  const number = page
+    .locator('.editor-group-container.active .monaco-editor .margin-view-overlays .line-numbers', {
+      hasText: new RegExp(`^\\s*${line}\\s*$`),
+    })
+    .first();
+  await number.waitFor({ state: 'visible', timeout: timeoutMs });
+  const box = await number.boundingBox({ timeout: timeoutMs });
+  if (!box) throw new Error(`line ${line}'s number is not on screen`);
+  const glyph = page.locator('.editor-group-container.active .monaco-editor .glyph-margin').first();
+  const margin = await glyph.boundingBox({ timeout: timeoutMs });
+  if (!margin) throw new Error('the editor has no glyph margin');
+  await page.mouse.click(margin.x + margin.width / 2, box.y + box.height / 2);
 }
 
 /** Right-clicks `target` and picks the context-menu entry labelled `label`. */
