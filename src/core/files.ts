@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -229,7 +230,7 @@ export async function writeFileAtomic(
   opts: { overwrite?: boolean; mode?: number; roots?: readonly string[] } = {},
 ): Promise<void> {
   checkPathText(full, 'output path');
-  await mkdir(dirname(full), { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+  await makeFolder(dirname(full)).catch((err: NodeJS.ErrnoException) => {
     // EEXIST from mkdir: a file stands where a folder of the path should be
     throw writeError(full, err.code === 'EEXIST' ? { ...err, code: 'ENOTDIR' } : err);
   });
@@ -254,6 +255,26 @@ export async function writeFileAtomic(
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
+}
+
+/**
+ * mkdir -p that fails with the real reason: Node's recursive mkdir answers ENOENT where the file system refused
+ * (EROFS on a read-only mount), which would read as "the folder is gone". Then the missing levels are made one at a
+ * time, so the first that fails says why.
+ */
+async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const at of missing)
+    await mkdir(at).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err; // made meanwhile by someone else: fine
+    });
 }
 
 /** A failed write said as the user can act on it: which path, and whether the folder refused or vanished. */

@@ -171,6 +171,9 @@ export class SessionManager implements SessionManagerApi {
   private async boot(session: Session): Promise<void> {
     const config = session.config;
     const cwd = config.cwd ?? process.cwd();
+    // start() returns before its caller subscribes (a DAP client): a launch's first, synchronous notes (a program
+    // staged under a DOS name) would reach no one
+    await Promise.resolve();
     try {
       const connector = this.connector(config.emulator)!;
       const debugInfoPath = connector.ownDebugInfo ? undefined : this.debugInfoPath(config, cwd);

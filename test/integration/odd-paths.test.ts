@@ -13,13 +13,7 @@ import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 import { dosNameFor, isDosName } from '../../src/connectors/dosbox/dos-name.js';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { RecordingClient } from '../dap/dap-client.js';
-
-const LONG_FOLDER = 'Длинный-'.repeat(14); // 112 characters, 210 bytes
-const NAMES: { label: string; folder: string; stem: string }[] = [
-  { label: 'shell metacharacters and quotes', folder: `sp ace 'q' "dq" $(x) \`b\`; s`, stem: `p "q" 'x' $y; z` },
-  { label: 'Cyrillic, CJK and emoji', folder: 'Ж-cyrillic 中文 🎮', stem: 'p Ж-cyrillic' },
-  { label: 'a path over 255 bytes', folder: LONG_FOLDER, stem: 'p'.repeat(90) },
-];
+import { ODD_NAMES } from '../support/odd-names.js';
 
 let c64: C64Fixture;
 let zx: ZxFixture;
@@ -32,7 +26,7 @@ before(async () => {
 after(() => d.close());
 
 /** The fixture files copied into an odd folder under odd names (inside the output folder: the MCP roots). */
-function place(tag: string, name: (typeof NAMES)[number], files: [from: string, ext: string][]): string[] {
+function place(tag: string, name: (typeof ODD_NAMES)[number], files: [from: string, ext: string][]): string[] {
   const dir = join(d.outputDir, tag, name.folder);
   mkdirSync(dir, { recursive: true });
   return files.map(([from, ext]) => {
@@ -50,7 +44,7 @@ function noForeignComponent(progress: string[], wrong: RegExp): void {
   for (const line of progress) assert.doesNotMatch(line, wrong, `a message names a component not running: ${line}`);
 }
 
-for (const name of NAMES) {
+for (const name of ODD_NAMES) {
   describe(`a program under ${name.label}`, () => {
     it('runs to main on the built-in C64, with its .dbg, and a screenshot saves beside it', async () => {
       const [prg] = place('c64', name, [

@@ -1,19 +1,57 @@
-// Paths that change under a running session: the program's folder renamed away, the output folder deleted. The
-// session keeps what it loaded (program, debug info), keeps debugging, and a write that cannot land names the path.
+// Paths that change under a running session: the program's folder renamed away or deleted, the output folder
+// deleted or read-only. The session keeps what it loaded (program, debug info), keeps debugging, and a reload or a
+// write that cannot be done names the path; nothing outside the output folder is written. On the built-in C64, MAME
+// and native DOSBox, one session each.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
-import { ToolDriver } from '../support/dos-fixture.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+import { buildDosFixtures, ToolDriver, writeKeyechoProfile, type DosProgramFixture } from '../support/dos-fixture.js';
+import { makeReadOnly } from '../support/read-only-folder.js';
 
 let fx: C64Fixture;
-const d = new ToolDriver();
+let zx: ZxFixture;
+let keyecho: DosProgramFixture;
+// the output folder inside a folder of its own: what lies beside it must stay as it was
+const parent = mkdtempSync(join(tmpdir(), 'vanishing-'));
+const d = new ToolDriver(join(parent, 'out'));
+mkdirSync(d.outputDir);
 
 before(async () => {
-  fx = await buildC64Fixture();
+  [fx, zx, keyecho] = await Promise.all([
+    buildC64Fixture(),
+    buildZxFixture(),
+    buildDosFixtures().then((f) => f.programs.keyecho),
+  ]);
 });
-after(() => d.close());
+after(async () => {
+  await d.close();
+  rmSync(parent, { recursive: true, force: true });
+});
+
+/** Runs `body` with the output folder read-only, then checks nothing was written in or beside it. */
+async function whileOutputReadOnly(body: () => Promise<void>): Promise<void> {
+  const inside = readdirSync(d.outputDir, { recursive: true }).sort();
+  const undo = makeReadOnly(d.outputDir);
+  try {
+    await body();
+  } finally {
+    undo();
+  }
+  assert.deepEqual(readdirSync(d.outputDir, { recursive: true }).sort(), inside, 'nothing new in the output folder');
+  assert.deepEqual(readdirSync(parent), ['out'], 'nothing beside it');
+}
+
+/** A write refused by a read-only folder: names the file and the folder, and no emulator. */
+function assertReadOnlyRefusal(e: { code: string; message: string }, file: string): void {
+  assert.equal(e.code, 'not_allowed', e.message);
+  assert.ok(e.message.includes(`Cannot write ${join(d.outputDir, file)}`), e.message);
+  assert.match(e.message, /read-only/);
+  assert.doesNotMatch(e.message, /VICE|MAME|DOSBox/);
+}
 
 test('the program folder renamed mid-session: breakpoints, steps, variables and screenshots go on', async () => {
   const dir = join(d.outputDir, 'project');
@@ -27,6 +65,14 @@ test('the program folder renamed mid-session: breakpoints, steps, variables and 
   const id = s.session_id as string;
   try {
     renameSync(dir, join(d.outputDir, 'project-moved'));
+    // a reload needs the file again: refused naming it, before the machine is touched
+    const reload = await d.fail('reset', { session_id: id, kind: 'reload' });
+    assert.equal(reload.code, 'not_found');
+    assert.ok(
+      reload.message.startsWith(`Cannot reload: the program ${join(dir, 'program.prg')} is gone`),
+      reload.message,
+    );
+    assert.doesNotMatch(reload.message, /VICE/);
     const bp = await d.call('set_breakpoint', { session_id: id, file: 'util.c', line: fx.markers.scaled.line });
     assert.equal(bp.breakpoint.verified, true, JSON.stringify(bp));
     const hit = await d.call('resume', { session_id: id, wait: true });
@@ -59,3 +105,67 @@ test('the output folder deleted or made a file mid-session: a write names the pa
     await d.call('stop_session', { session_id: id });
   }
 });
+
+test(
+  'MAME spectrum: the program folder deleted, the output folder read-only: reload, snapshot and screenshot',
+  { timeout: 180_000 },
+  async () => {
+    const dir = join(d.outputDir, 'zx project');
+    cpSync(zx.dir, dir, { recursive: true });
+    const s = await d.call('start_session', {
+      machine: 'spectrum',
+      emulator: 'mame',
+      program: join(dir, 'spectrum.rom'),
+      wait: true,
+    });
+    const id = s.session_id as string;
+    try {
+      assert.equal(s.phase, 'ready', JSON.stringify(s.progress));
+      rmSync(dir, { recursive: true });
+      // MAME runs the ROM image staged in the session's own folder at launch: a reload boots that one again
+      const again = await d.call('reset', { session_id: id, kind: 'reload' });
+      assert.equal(again.location?.function, 'main', JSON.stringify(again));
+      await whileOutputReadOnly(async () => {
+        assertReadOnlyRefusal(await d.fail('save_state', { session_id: id, slot: 'one' }), 'snapshots/one.rdsnap');
+        assertReadOnlyRefusal(await d.fail('screenshot', { session_id: id, output_path: 'shot.png' }), 'shot.png');
+        const stepped = await d.call('step', { session_id: id, kind: 'over', wait: true });
+        assert.equal(stepped.state, 'stopped', JSON.stringify(stepped));
+      });
+      const saved = await d.call('save_state', { session_id: id, slot: 'one' });
+      assert.equal(saved.file, join(d.outputDir, 'snapshots', 'one.rdsnap'));
+      assert.ok(existsSync(saved.file));
+    } finally {
+      await d.call('stop_session', { session_id: id });
+    }
+  },
+);
+
+test(
+  "native DOSBox: the profile's folder deleted, the output folder read-only: each names the path",
+  { timeout: 120_000 },
+  async () => {
+    const dir = join(d.outputDir, 'dos project');
+    mkdirSync(dir);
+    const com = join(dir, 'KEYECHO.COM');
+    cpSync(keyecho.com, com);
+    const profile = join(dir, 'keyecho.dosprofile.json');
+    writeKeyechoProfile(profile, keyecho);
+    const launched = await d.call('dosbox_launch', { program: com, backend: 'native' });
+    const id = launched.session_id as string;
+    try {
+      rmSync(dir, { recursive: true });
+      const gone = await d.fail('dosbox_load_profile', { session_id: id, path: profile });
+      assert.equal(gone.code, 'not_found', gone.message);
+      assert.ok(gone.message.includes(profile), gone.message);
+      await whileOutputReadOnly(async () => {
+        assertReadOnlyRefusal(await d.fail('dosbox_capture_screen', { session_id: id, path: 'dos.png' }), 'dos.png');
+      });
+      const screen = await d.call('dosbox_read_screen', { session_id: id });
+      assert.match(JSON.stringify(screen), /KEYECHO/);
+      const shot = await d.call('dosbox_capture_screen', { session_id: id, path: 'dos.png' });
+      assert.ok(existsSync(shot.path));
+    } finally {
+      await d.call('stop_session', { session_id: id });
+    }
+  },
+);

@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,17 @@ export interface DosProgramFixture {
   com: string;
   labels: Record<string, number>;
 }
+
+/** Writes a profile for KEYECHO at `path`: found by the marker the program carries, naming its `count`. */
+export function writeKeyechoProfile(path: string, ke: DosProgramFixture): void {
+  const profile = {
+    name: 'keyecho',
+    marker: { bytes: Buffer.from('KEYECHOVARS').toString('hex'), offset: ke.labels.marker },
+    symbols: { count: { offset: ke.labels.count, type: 'u16' } },
+  };
+  writeFileSync(path, JSON.stringify(profile));
+}
+
 export interface DosFixtures {
   dir: string;
   programs: Record<string, DosProgramFixture>;
@@ -140,10 +151,11 @@ export class ToolDriver {
   readonly outputDir: string;
   private readonly ctx: ToolContext;
 
-  constructor() {
+  /** `outputDir`: the output folder to use (default: a fresh temp folder); it is removed by close() either way */
+  constructor(outputDir?: string) {
     this.manager = new SessionManager({ connectors: CONNECTORS });
     this.connection = new McpConnection(this.manager, { label: () => 'dos test agent', kind: 'cli' });
-    this.outputDir = mkdtempSync(join(tmpdir(), 'dos-out-'));
+    this.outputDir = outputDir ?? mkdtempSync(join(tmpdir(), 'dos-out-'));
     // the repository is the workspace: the built fixtures lie in it
     this.ctx = {
       manager: this.manager,

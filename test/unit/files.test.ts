@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeReadOnly } from '../support/read-only-folder.js';
 import { after, test } from 'node:test';
 import { RetroError } from '../../src/core/errors.js';
 import {
@@ -196,6 +197,19 @@ test('a write the file system refuses names the path and why: a read-only folder
     assert.match(e.message, /Cannot write \/sys\/retro-debug\/shot\.png: the folder \/sys\/retro-debug is read-only/);
     return true;
   });
+  // a read-only mount: Node's recursive mkdir says ENOENT there; the folder is not gone, the write is refused
+  const ro = mkdtempSync(join(tmpdir(), 'files-ro-'));
+  const undo = makeReadOnly(ro);
+  try {
+    await assert.rejects(writeOutputFile(ro, 'snapshots/a.rdsnap', Uint8Array.of(1)), (e: RetroError) => {
+      assert.equal(e.code, 'not_allowed', e.message);
+      assert.match(e.message, /the folder .*files-ro-\w+\/snapshots is read-only here \(E(ROFS|ACCES)\)/);
+      return true;
+    });
+  } finally {
+    undo();
+    rmSync(ro, { recursive: true });
+  }
   const out = mkdtempSync(join(tmpdir(), 'files-gone-'));
   writeFileSync(join(out, 'sub'), 'a file where a folder was');
   await assert.rejects(writeOutputFile(out, 'sub/shot.png', Uint8Array.of(1)), (e: RetroError) => {

@@ -3,10 +3,11 @@
  * autostarted again (start-program.ts: stopped at its entry, as at launch), and DUMP/UNDUMP through a private temp
  * file (the monitor reads and writes files on its host; VICE and this process share one here).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { badRequest, incompatibleTarget } from '../../core/errors.js';
+import { join, resolve } from 'node:path';
+import { badRequest, incompatibleTarget, notFound } from '../../core/errors.js';
 import type { LaunchConfig } from '../../core/launch.js';
 import type { ResetKind, TargetLifecycle } from '../../core/target.js';
 import { MonitorErrorReply } from './monitor-client.js';
@@ -33,6 +34,14 @@ export class ViceLifecycle implements TargetLifecycle {
   async reload(): Promise<void> {
     if (!this.config.program)
       throw badRequest('This session has no program to load again; a soft or hard reset restarts the machine.');
+    const program = resolve(this.config.cwd ?? process.cwd(), this.config.program);
+    // checked before the machine is touched: it still runs what it loaded
+    if (!existsSync(program))
+      throw notFound(
+        `Cannot reload: the program ${program} is gone (deleted or renamed since the session started); the ` +
+          'machine still holds the program it loaded. Build it again, or start a session with its new path.',
+        { path: program },
+      );
     await startConfiguredProgram(this.target, this.config, RELOAD_TIMEOUT_MS);
   }
 
