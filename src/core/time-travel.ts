@@ -59,8 +59,12 @@ export interface TimeTravel {
    * stop follows, unless `quiet`: then the caller only looks there (a condition) and must end with a move that stops.
    */
   goTo(cycle: number, quiet?: boolean): Promise<void>;
-  /** The instructions of the recorded interval that ends before `before` (undefined: nothing is recorded before it). */
-  trace(before: number): Promise<InstructionTrace | undefined>;
+  /**
+   * The instructions of the recorded interval that ends before `before` (undefined: nothing is recorded before it).
+   * `skipCalls`: the instructions inside calls made in the interval may be left out (MAME's traceover: far fewer
+   * to replay), for walks that pass over deeper frames anyway; the moments listed can still be gone to.
+   */
+  trace(before: number, opts?: { skipCalls?: boolean }): Promise<InstructionTrace | undefined>;
   /** The stops recorded inside the history's span, oldest first (time-travel moves are not listed). */
   stops(): RecordedStop[];
   /** The last CPU write to [address, address + length) before `before`, or undefined when none is recorded. */

@@ -18,11 +18,14 @@ interface Moment {
   sp: number;
 }
 
-/** The recorded instructions before `now`, latest first, one recorded interval at a time. */
-async function* backwards(t: TimeTravel, now: number): AsyncGenerator<Moment> {
+/**
+ * The recorded instructions before `now`, latest first, one recorded interval at a time; `skipCalls` for walks that
+ * pass over deeper frames (a call made inside an interval may be left out, see TimeTravel.trace).
+ */
+async function* backwards(t: TimeTravel, now: number, skipCalls = false): AsyncGenerator<Moment> {
   let before = now;
   for (;;) {
-    const trace = await t.trace(before);
+    const trace = await t.trace(before, { skipCalls });
     if (!trace) return;
     for (let i = trace.cycles.length - 1; i >= 0; i--)
       yield { cycle: trace.cycles[i], pc: trace.pcs[i], sp: trace.sps[i] };
@@ -87,7 +90,7 @@ const lineKey = (loc: SourceLocation | undefined) => (loc ? `${loc.file}:${loc.l
 export async function stepBackTarget(session: SessionApi, granularity: 'instruction' | 'line'): Promise<number> {
   const t = timeTravel(session);
   const span = t.span();
-  const walk = backwards(t, span.nowCycle);
+  const walk = backwards(t, span.nowCycle, granularity === 'line');
   if (granularity === 'instruction') {
     const prev = (await walk.next()).value as Moment | undefined;
     if (!prev) throw atStart(span);
@@ -126,7 +129,7 @@ export async function stepBackOutTarget(session: SessionApi): Promise<number> {
   const status = await session.status();
   const here = status.pc === undefined ? undefined : session.locationAt(status.pc);
   const sp = await currentSp(session);
-  for await (const m of backwards(t, span.nowCycle)) {
+  for await (const m of backwards(t, span.nowCycle, true)) {
     if (m.sp <= sp) continue;
     if (session.locationAt(m.pc)) return m.cycle;
     throw badRequest(

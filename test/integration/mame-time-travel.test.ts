@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ClientSession } from '../../src/session/client-session.js';
-import { findLastWrite, reverseContinue, stepBackTarget, timeTravel, travelTo } from '../../src/session/time-travel.js';
+import {
+  findLastWrite,
+  reverseContinue,
+  stepBackOutTarget,
+  stepBackTarget,
+  timeTravel,
+  travelTo,
+} from '../../src/session/time-travel.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 
 let fx: ZxFixture;
@@ -127,6 +134,29 @@ test('stepping back past the start of the history is refused and the session sta
   assert.equal(await machineHash(), hash);
   await stopAfter(() => travelTo(me, span.endCycle));
   assert.equal((await where()).inPast, false);
+});
+
+test('Step Back in a called function, then Step Back Out to its call in the caller', async () => {
+  // the step into ends inside a call made in its interval, which MAME's traceover would leave out: a full trace serves
+  await stopAfter(() => me.resume());
+  const forward: { line?: number; hash: string }[] = [];
+  for (const step of [() => me.stepOver('line'), () => me.stepInto('line'), () => me.stepOver('line')]) {
+    await stopAfter(step);
+    forward.push({ line: (await where()).line, hash: await machineHash() });
+  }
+  assert.deepEqual(
+    forward.map((f) => f.line),
+    [fx.markers.call_draw.line, fx.markers.draw_call_plot.line, fx.markers.draw_return.line],
+  );
+  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  assert.equal((await where()).line, forward[1].line);
+  assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');
+  await stopAfter(async () => travelTo(me, await stepBackOutTarget(me.session)));
+  const out = await where();
+  assert.equal(out.line, fx.markers.call_draw.line, "at the call on the caller's line");
+  assert.equal(me.session.locationAt(out.pc ?? -1)?.function, 'main');
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  assert.equal(await machineHash(), forward[2].hash, 'back in the present exactly');
 });
 
 test('a history budget of 0 turns MAME time travel off with a typed error; the session goes on', async () => {

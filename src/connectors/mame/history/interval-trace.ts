@@ -29,6 +29,8 @@ export interface TracedInterval {
   /** cycles from the interval's start (MAME's counts, this replay's) */
   offsets: number[];
   writes: { position: number; pc: number; address: number; old: number; value: number }[];
+  /** MAME's traceover: the instructions inside calls made in the interval (and interrupts at a HALT) left out */
+  over?: boolean;
 }
 
 /** registers that say where a Z80 program is (not MAME's pseudo registers, not the cycle counters) */
@@ -38,15 +40,20 @@ export function sameMoment(a: Record<string, number>, b: Record<string, number>)
   return SIGNATURE.every((r) => a[r] === undefined || a[r] === b[r]);
 }
 
+/** A number for MAME's expressions: bare hex such as `a` or `de` would name a register. */
+export const mameNumber = (n: number) => `0x${n.toString(16)}`;
+
 function endCondition(registers: Record<string, number>): string {
   return SIGNATURE.filter((r) => registers[r] !== undefined)
-    .map((r) => `${r.toLowerCase()}==${registers[r].toString(16)}`)
+    .map((r) => `${r.toLowerCase()}==${mameNumber(registers[r])}`)
     .join(' && ');
 }
 
 /**
  * Replays from the loaded start state (`start`: its PC and registers) to `end`; the machine is left at the end.
- * `watch`: also the writes to [address, address + length).
+ * `watch`: also the writes to [address, address + length). `over`: with MAME's traceover, which runs a call made in
+ * the interval untraced at full speed (a C line's callees: ×100 fewer instructions traced); undefined when the end
+ * is inside such a call (its instructions are not listed, so the end is not either).
  */
 export async function traceInterval(
   r: Replayer,
@@ -54,13 +61,14 @@ export async function traceInterval(
   cpuTag: string,
   start: { pc: number; registers: Record<string, number> },
   end: { pc: number; registers: Record<string, number> },
-  watch?: { address: number; length: number },
-): Promise<TracedInterval> {
+  opts: { watch?: { address: number; length: number }; over?: boolean } = {},
+): Promise<TracedInterval | undefined> {
+  const { watch, over } = opts;
   const hits: { pc: number; sp: number; r: number; access: number; address: number; old: number; value: number }[] = [];
   let bytes = watch ? await r.read(watch.address, watch.length) : undefined;
   const bp = await r.setBreakpoint(end.pc, endCondition(end.registers));
   const wp = watch ? await r.setWriteWatch(watch.address, watch.length) : undefined;
-  await r.console(`trace "${file}",${cpuTag},noloop,{tracelog "%X %X %X ",totalcycles,sp,r}`);
+  await r.console(`${over ? 'traceover' : 'trace'} "${file}",${cpuTag},noloop,{tracelog "%X %X %X ",totalcycles,sp,r}`);
   try {
     await r.quietly('resume', (stop, regs) => {
       if (stop.pc === end.pc && sameMoment(end.registers, regs)) return true;
@@ -87,7 +95,7 @@ export async function traceInterval(
   }
   const text = await readFile(file, 'latin1').catch(() => '');
   await rm(file, { force: true });
-  const out: TracedInterval = { pcs: [start.pc], sps: [start.registers.SP ?? 0], offsets: [0], writes: [] };
+  const out: TracedInterval = { pcs: [start.pc], sps: [start.registers.SP ?? 0], offsets: [0], writes: [], over };
   const rs = [start.registers.R ?? -1];
   let first: number | undefined;
   for (const line of text.split('\n')) {
@@ -102,8 +110,8 @@ export async function traceInterval(
     out.offsets.push(4 + cycles - first);
   }
   // MAME logs the instruction it stops at too: that one is the end, not part of the interval
-  out.pcs.pop();
-  out.sps.pop();
+  const [endPc, endSp] = [out.pcs.pop(), out.sps.pop()];
+  if (over && (endPc !== end.pc || (end.registers.SP !== undefined && endSp !== end.registers.SP))) return undefined;
   out.offsets.pop();
   let from = 1;
   for (const h of hits) {

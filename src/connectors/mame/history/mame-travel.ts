@@ -20,7 +20,7 @@ import {
   type WriteRecord,
 } from '../../../core/time-travel.js';
 import { StateRing, type RingBudget } from './state-ring.js';
-import { traceInterval, type Replayer, type TracedInterval } from './interval-trace.js';
+import { mameNumber, traceInterval, type Replayer, type TracedInterval } from './interval-trace.js';
 
 /**
  * A state at every stop while they are small (a Spectrum's is about 1 KB, saved in about 1 ms), so the interval a
@@ -32,7 +32,7 @@ const MIN_GAP_CYCLES = 50_000;
 /** an interval longer than this (about 2 s of a Spectrum) is not replayed instruction by instruction */
 const MAX_TRACE_CYCLES = 7_000_000;
 const MAX_STOPS = 200;
-const TRACES_KEPT = 4;
+const TRACES_KEPT = 16;
 /** MAME's debugger variable that counts a moved-to PC's arrivals */
 const COUNTER = 'temp7';
 
@@ -172,14 +172,17 @@ export class MameTimeTravel implements TimeTravel {
     this.host.events.emit({ type: 'stopped', stop: { reason: 'goto', pc: this.lastStop.pc, inPast, pastFrame } });
   }
 
-  async trace(before: number): Promise<InstructionTrace | undefined> {
+  async trace(before: number, opts: { skipCalls?: boolean } = {}): Promise<InstructionTrace | undefined> {
     this.requireStopped('read the history');
     await this.keepPresent();
     const k = this.ring.indexAt(before - 1);
     if (k < 0 || k >= this.ring.states.length - 1) return undefined;
-    const kept = this.traces.get(this.ring.states[k].file);
+    const kept = this.keptTrace(k, opts.skipCalls);
+    const wasNow = before === this.now;
     // a replay moves the machine: it goes back after one, not when the interval's trace is kept
-    const t = kept ?? (await this.aside(() => this.traced(k)));
+    const t = kept ?? (await this.aside(() => this.traced(k, opts.skipCalls)));
+    // a full trace that replaced a traceover one moved the present moment's label (cycles are each replay's)
+    if (wasNow) before = this.now;
     const cycles = this.cyclesOf(k, t);
     let n = cycles.length;
     while (n > 0 && cycles[n - 1] >= before) n--;
@@ -195,8 +198,11 @@ export class MameTimeTravel implements TimeTravel {
     this.requireStopped('search the history');
     await this.keepPresent();
     return this.aside(async () => {
+      const wasNow = before === this.now;
       for (let k = Math.min(this.ring.indexAt(before - 1), this.ring.states.length - 2); k >= 0; k--) {
-        const t = await this.replay(k, { address, length });
+        const t = (await this.replay(k, { watch: { address, length } }))!;
+        if (!this.keptTrace(k)) this.keep(k, t);
+        if (wasNow) before = this.now;
         // positions are the same in every replay, MAME's cycle counts not quite: the timeline's are the cached trace's
         const cycles = this.cyclesOf(k, await this.traced(k));
         const end = this.ring.states[k + 1].cycle;
@@ -237,7 +243,10 @@ export class MameTimeTravel implements TimeTravel {
     const states = this.ring.states;
     const k = this.ring.indexAt(cycle);
     if (states[k].cycle === cycle) return { k, n: 0 };
-    const cycles = this.cyclesOf(k, await this.traced(k));
+    // a traceover trace leaves instructions out: it serves only the moments it lists
+    const over = this.keptTrace(k, true);
+    const listed = over && this.cyclesOf(k, over).includes(cycle);
+    const cycles = this.cyclesOf(k, await this.traced(k, listed));
     let n = 0;
     while (n < cycles.length && cycles[n] < cycle) n++;
     if (n === cycles.length) return { k: k + 1, n: 0 };
@@ -245,9 +254,10 @@ export class MameTimeTravel implements TimeTravel {
   }
 
   /**
-   * Loads the position's state and runs to it: to the (c+1)-th arrival at its PC after the state, counted by a
-   * breakpoint condition in MAME (MAME's `step n` redraws the debugger's views every 100 steps and each of the
-   * last 200: ten times slower). Position 0's own PC is not counted: the CPU leaves it without a breakpoint check.
+   * Loads the position's state and runs to it: to the c-th arrival at its PC with its SP after the state, counted
+   * by a breakpoint condition in MAME (MAME's `step n` redraws the debugger's views every 100 steps and each of the
+   * last 200: ten times slower). Position 0 is not counted: the CPU leaves it without a breakpoint check. A
+   * traceover trace counts the same: an instruction left out ran deeper (lower SP) than the call that left it out.
    */
   private async moveTo(pos: Position): Promise<void> {
     const { k, n } = pos;
@@ -257,14 +267,21 @@ export class MameTimeTravel implements TimeTravel {
     this.tc = undefined;
     let where = { pc: state.pc, registers: state.registers };
     let expected = state.pc;
-    if (n > 0) {
-      const t = await this.traced(k);
-      expected = n < t.pcs.length ? t.pcs[n] : this.ring.states[k + 1].pc;
+    const t = n > 0 ? (this.keptTrace(k, true) ?? (await this.traced(k))) : undefined;
+    if (t) {
+      const next = this.ring.states[k + 1];
+      expected = n < t.pcs.length ? t.pcs[n] : next.pc;
+      const sp = n < t.pcs.length ? t.sps[n] : (next.registers.SP ?? 0);
       let hits = 1;
-      for (let i = 1; i < n; i++) if (t.pcs[i] === expected) hits++;
+      for (let i = 1; i < n; i++) if (t.pcs[i] === expected && t.sps[i] === sp) hits++;
       // a user's breakpoint or watchpoint on the way would stop the run early: off while it runs
       await this.host.console(`bpdisable; wpdisable; ${COUNTER} = 0`);
-      const bp = await this.host.setBreakpoint(expected, `(${COUNTER} = ${COUNTER} + 1) == ${hits.toString(16)}`);
+      // MAME's && evaluates both sides: the count goes up only where SP matches
+      const at = `sp == ${mameNumber(sp)}`;
+      const bp = await this.host.setBreakpoint(
+        expected,
+        `(${COUNTER} = ${COUNTER} + (${at})) == ${mameNumber(hits)} && ${at}`,
+      );
       try {
         await this.host.quietly('resume', (stop, registers, cycles) => {
           where = { pc: stop.pc, registers };
@@ -276,11 +293,11 @@ export class MameTimeTravel implements TimeTravel {
         await this.host.console('bpenable; wpenable');
       }
     }
-    if (where.pc !== expected)
+    if (where.pc !== expected || (t && where.registers.SP !== (n < t.pcs.length ? t.sps[n] : where.registers.SP)))
       throw internalError(
         `MAME's replay did not come back to the recorded moment (PC $${where.pc.toString(16)}, recorded $${expected.toString(16)}).`,
       );
-    const cycles = n > 0 ? this.cyclesOf(k, this.traces.get(state.file)!) : [];
+    const cycles = t ? this.cyclesOf(k, t) : [];
     this.now = n === 0 ? state.cycle : n < cycles.length ? cycles[n] : this.ring.states[k + 1].cycle;
     this.lastStop = where;
   }
@@ -295,19 +312,51 @@ export class MameTimeTravel implements TimeTravel {
     }
   }
 
-  /** The interval from state k to the next, traced once (the last few kept). */
-  private async traced(k: number): Promise<TracedInterval> {
-    const key = this.ring.states[k].file;
-    let t = this.traces.get(key);
-    if (!t) {
-      t = await this.replay(k);
-      this.traces.set(key, t);
-      if (this.traces.size > TRACES_KEPT) this.traces.delete(this.traces.keys().next().value!);
-    }
+  /** The kept trace of interval k: a full one, or (`over`) a traceover one too. */
+  private keptTrace(k: number, over = false): TracedInterval | undefined {
+    const t = this.traces.get(this.ring.states[k].file);
+    return t && (over || !t.over) ? t : undefined;
+  }
+
+  /**
+   * The interval from state k to the next, traced once (the last few kept); `over`: a traceover trace will do
+   * (a full one is taken where the interval ends inside a call it would leave out).
+   */
+  private async traced(k: number, over = false): Promise<TracedInterval> {
+    const kept = this.keptTrace(k, over);
+    if (kept) return kept;
+    const t = (over ? await this.replay(k, { over }) : undefined) ?? (await this.replay(k))!;
+    this.keep(k, t);
     return t;
   }
 
-  private async replay(k: number, watch?: { address: number; length: number }): Promise<TracedInterval> {
+  /**
+   * Keeps interval k's trace. A full one replacing a traceover one: the machine's place in it is found again by its
+   * PC, SP and arrival count (the positions and each replay's cycles differ).
+   */
+  private keep(k: number, t: TracedInterval): void {
+    const key = this.ring.states[k].file;
+    const old = this.traces.get(key);
+    this.traces.delete(key);
+    this.traces.set(key, t);
+    if (this.traces.size > TRACES_KEPT) this.traces.delete(this.traces.keys().next().value!);
+    const past = this.past;
+    if (!old?.over || t.over || past?.k !== k || past.n === 0 || past.n >= old.pcs.length) return;
+    const [pc, sp] = [old.pcs[past.n], old.sps[past.n]];
+    let hits = 0;
+    for (let i = 1; i <= past.n; i++) if (old.pcs[i] === pc && old.sps[i] === sp) hits++;
+    for (let i = 1; i < t.pcs.length; i++)
+      if (t.pcs[i] === pc && t.sps[i] === sp && --hits === 0) {
+        past.n = i;
+        this.now = this.cyclesOf(k, t)[i];
+        return;
+      }
+  }
+
+  private async replay(
+    k: number,
+    opts: { watch?: { address: number; length: number }; over?: boolean } = {},
+  ): Promise<TracedInterval | undefined> {
     const [state, next] = [this.ring.states[k], this.ring.states[k + 1]];
     if (state.typed)
       throw badRequest(
@@ -319,7 +368,7 @@ export class MameTimeTravel implements TimeTravel {
       );
     await this.host.console(`stateload "${state.file}"`);
     this.tc = undefined;
-    return traceInterval(this.host, join(this.dir, 'trace.log'), this.host.cpuTag, state, next, watch);
+    return traceInterval(this.host, join(this.dir, 'trace.log'), this.host.cpuTag, state, next, opts);
   }
 
   /** The timeline's cycles of an interval's positions: its start plus the replay's offsets, kept before its end. */
