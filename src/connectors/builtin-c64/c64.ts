@@ -4,7 +4,7 @@
  * trace-only), instruction stepping and "execute until return". It runs in
  * slices driven by its monitor server; nothing here does I/O.
  */
-import { Cpu6502, OP_JSR, OP_RTI, OP_RTS } from '../../cpu/6502/cpu6502.js';
+import { Cpu6502, OP_JSR, OP_RTI, OP_RTS, type InstructionObserver } from '../../cpu/6502/cpu6502.js';
 import { C64Bus, CYCLES_PER_LINE, LINES_PER_FRAME, WATCH_LOAD, WATCH_STORE } from './c64-bus.js';
 import { parseCondition, type Condition } from './condition.js';
 import { Kernal } from './kernal.js';
@@ -74,7 +74,7 @@ export class BuiltinC64 {
   private lineStart = 0;
   /** called at each frame boundary while running, not while replaying history (the history's snapshot clock) */
   onHistoryFrame?: () => void;
-  /** replaying history (runQuiet): KERNAL traps only, no checkpoint, watch, frame or event */
+  /** replaying history (runQuiet): KERNAL traps only, no checkpoint, watch, frame, event or live observer */
   private quiet = false;
   private readonly trapBreaks = new Uint8Array(0x10000);
 
@@ -291,14 +291,17 @@ export class BuiltinC64 {
   /**
    * Runs `budget` cycles as history replay: no checkpoint stops, the watch
    * flags are `watch` (a replay's own probe; default none), no frame goes to
-   * viewers. Returns 'jam' when the CPU jammed (nothing logged).
+   * viewers, and the live instruction observer (a profiler's) is not fed: only
+   * `observer`, a replay's own. Returns 'jam' when the CPU jammed (nothing logged).
    */
-  runQuiet(budget: number, watch = NO_WATCH): 'jam' | undefined {
+  runQuiet(budget: number, watch = NO_WATCH, observer?: InstructionObserver): 'jam' | undefined {
     const { mode, resumeAtStop } = this;
     const userWatch = this.bus.watch;
+    const liveObserver = this.cpu.onInstruction;
     this.quiet = true;
     this.mode = { kind: 'run' };
     this.bus.watch = watch;
+    this.cpu.onInstruction = observer;
     try {
       const end = this.cpu.cycles + budget;
       while (this.cpu.cycles < end) {
@@ -313,6 +316,7 @@ export class BuiltinC64 {
       this.resumeAtStop = resumeAtStop;
       this.bus.watch = userWatch;
       this.bus.watchHits = [];
+      this.cpu.onInstruction = liveObserver;
     }
   }
 

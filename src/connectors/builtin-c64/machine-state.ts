@@ -18,8 +18,23 @@ export interface MachineState {
   readonly bytes: number;
 }
 
-/** Fields of the machine itself that are the debugger's: checkpoint numbering, run mode, the replay flag. */
-const RUN_CONTROL = new Set(['nextCheckpoint', 'mode', 'resumeAtStop', 'quiet', 'checkpoints', 'breaks', 'trapBreaks']);
+/**
+ * Fields of the machine itself that are the debugger's: checkpoint numbering, run mode, the replay flag; and the
+ * optional callbacks (viewers' and the history's frame clocks), wiring that a restore must leave as it is.
+ */
+const RUN_CONTROL = new Set([
+  'nextCheckpoint',
+  'mode',
+  'resumeAtStop',
+  'quiet',
+  'checkpoints',
+  'breaks',
+  'trapBreaks',
+  'onFrame',
+  'onHistoryFrame',
+]);
+/** the CPU's instruction observer (a profiler's): wiring too */
+const CPU_WIRING = new Set(['onInstruction']);
 
 function notState(m: BuiltinC64): Set<object> {
   const raster = m.bus.raster as unknown as Record<string, object>;
@@ -27,7 +42,11 @@ function notState(m: BuiltinC64): Set<object> {
 }
 
 export function captureMachine(m: BuiltinC64): MachineState {
-  const root = captureState(m, notState(m), RUN_CONTROL);
+  const skipKeys = new Map<object, ReadonlySet<string>>([
+    [m, RUN_CONTROL],
+    [m.cpu, CPU_WIRING],
+  ]);
+  const root = captureState(m, notState(m), skipKeys);
   return { cycle: m.cpu.cycles, root, bytes: stateBytes(root) };
 }
 

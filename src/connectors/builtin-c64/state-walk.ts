@@ -51,22 +51,29 @@ function copyData(v: unknown): { value: unknown } | undefined {
 
 /**
  * Captures `root`'s state; `skip` names objects that are not state (breakpoint
- * maps, picture buffers), `skipKeys` fields of the root that are not (run control).
+ * maps, picture buffers), `skipKeys` fields of given objects that are not (run
+ * control; callbacks that may be unset, whose `undefined` a restore would
+ * otherwise write over the one set since).
  */
-export function captureState(root: object, skip: ReadonlySet<object>, skipKeys: ReadonlySet<string>): StateNode {
+export function captureState(
+  root: object,
+  skip: ReadonlySet<object>,
+  skipKeys: ReadonlyMap<object, ReadonlySet<string>>,
+): StateNode {
   return walk(root, new Set<object>(skip), skipKeys);
 }
 
-function walk(obj: object, seen: Set<object>, skipKeys?: ReadonlySet<string>): StateNode {
+function walk(obj: object, seen: Set<object>, skipKeys: ReadonlyMap<object, ReadonlySet<string>>): StateNode {
   seen.add(obj);
   const fields: Record<string, unknown> = {};
   const nodes: Record<string, StateNode> = {};
+  const skipped = skipKeys.get(obj);
   for (const [key, value] of Object.entries(obj)) {
-    if (skipKeys?.has(key)) continue;
+    if (skipped?.has(key)) continue;
     if (value !== null && typeof value === 'object') {
       if (seen.has(value) || value instanceof Map || value instanceof Set) continue;
       if (!isTyped(value) && !isPlain(value)) {
-        nodes[key] = walk(value, seen);
+        nodes[key] = walk(value, seen, skipKeys);
         continue;
       }
       seen.add(value);

@@ -8,6 +8,7 @@
  */
 import { checkInSpan, type HistorySpan, type InstructionTrace, type WriteRecord } from '../../../core/time-travel.js';
 import type { ExecutedInstruction } from '../../../core/cpu-history.js';
+import type { InstructionObserver } from '../../../cpu/6502/cpu6502.js';
 import { WATCH_STORE } from '../c64-bus.js';
 import { CYCLES_PER_FRAME, type BuiltinC64 } from '../c64.js';
 import { captureMachine, restoreMachine, type MachineState } from '../machine-state.js';
@@ -127,21 +128,16 @@ export class MachineTravel {
     const out: ExecutedInstruction[] = [];
     this.aside(() => {
       const { cpu, bus } = this.m;
-      const observer = cpu.onInstruction; // a headless run's profiler: not fed by a replay
-      try {
-        restoreMachine(this.m, snap.state); // (an unset observer is a field of the state: set ours after it)
-        cpu.onInstruction = (pc, cycle, sp) => {
-          const bytes: [number, number, number] = [
-            bus.peek(pc),
-            bus.peek((pc + 1) & 0xffff),
-            bus.peek((pc + 2) & 0xffff),
-          ];
-          out.push({ cycle, pc, a: cpu.a, x: cpu.x, y: cpu.y, sp, flags: cpu.p, bytes });
-        };
-        if (end > cpu.cycles) this.m.runQuiet(end - cpu.cycles);
-      } finally {
-        cpu.onInstruction = observer;
-      }
+      restoreMachine(this.m, snap.state);
+      const observe: InstructionObserver = (pc, cycle, sp) => {
+        const bytes: [number, number, number] = [
+          bus.peek(pc),
+          bus.peek((pc + 1) & 0xffff),
+          bus.peek((pc + 2) & 0xffff),
+        ];
+        out.push({ cycle, pc, a: cpu.a, x: cpu.x, y: cpu.y, sp, flags: cpu.p, bytes });
+      };
+      if (end > cpu.cycles) this.m.runQuiet(end - cpu.cycles, undefined, observe);
     });
     return out;
   }
