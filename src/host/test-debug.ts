@@ -62,7 +62,7 @@ export async function debugOneTest(
             memoryReference: hex(target.onlyAddress),
             data: Buffer.from(address).toString('base64'),
           });
-          await session.customRequest('continue', THREAD);
+          await continueInVsCode(session);
         } else if (reason !== 'step') {
           const names = await frameNames(session);
           const test = names.indexOf(target.functionName);
@@ -99,13 +99,28 @@ async function frameNames(session: vscode.DebugSession): Promise<string[]> {
   return trace.stackFrames.map((f) => f.name.replace(/\s.*$/, ''));
 }
 
-/** Once VS Code focused the stop's top frame, moves its focus `depth` frames down (its own Call Stack commands). */
-async function focusFrame(session: vscode.DebugSession, depth: number): Promise<void> {
+/** Waits (bounded) until VS Code took the stop in: its focus is on a frame of `session`. */
+async function whenFocused(session: vscode.DebugSession): Promise<void> {
   const focused = () => {
     const item = vscode.debug.activeStackItem;
     return item instanceof vscode.DebugStackFrame && item.session.id === session.id ? item.frameId : undefined;
   };
   for (let waited = 0; focused() === undefined && waited < FOCUS_WAIT_MS; waited += FOCUS_POLL_MS)
     await new Promise((r) => setTimeout(r, FOCUS_POLL_MS));
+}
+
+/**
+ * Continues through VS Code's own Continue (the session's first thread), not a custom `continue` request: VS Code
+ * clears a stop's details only when it continues itself (or gets a `continued` event, which a DAP adapter does not
+ * send for a continue request), so after a custom one its Call Stack kept saying "Stopped at entry" at the next stop.
+ */
+async function continueInVsCode(session: vscode.DebugSession): Promise<void> {
+  await whenFocused(session);
+  await vscode.commands.executeCommand('workbench.action.debug.continue', undefined, { sessionId: session.id });
+}
+
+/** Once VS Code focused the stop's top frame, moves its focus `depth` frames down (its own Call Stack commands). */
+async function focusFrame(session: vscode.DebugSession, depth: number): Promise<void> {
+  await whenFocused(session);
   for (let i = 0; i < depth; i++) await vscode.commands.executeCommand('workbench.action.debug.callStackDown');
 }

@@ -25,7 +25,7 @@ export const walkthroughs = (ids: { diagnostics: string; openScreen: string; sho
       {
         id: 'firstF5',
         title: 'Press F5 on a program',
-        description: `Open a C or assembly file of a cc65, SDCC or nasm project and press F5: no launch.json needed, the project is built first, and the debugger stops at main.\n[Start Debugging](${run('workbench.action.debug.start')})`,
+        description: `Open a C or assembly file of a cc65, SDCC, nasm, ACME or 64tass project and press F5: no launch.json needed, the project is built first, and the debugger stops at main. Or pick a project here (Retro Debug…, then the project).\n[Pick a Project to Debug](${run('workbench.action.debug.selectandstart')})`,
         media: { image: 'media/walkthrough/first-f5.png', altText: 'F5 from an assembly file: the program runs' },
         completionEvents: ['onDebug'],
       },

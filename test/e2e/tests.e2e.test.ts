@@ -2,7 +2,8 @@
  * The Test Explorer in a real VS Code (code-server) with the packaged VSIX: a workspace holding a retro_test.h
  * project (test/fixtures/testing/c64-bad), its source open; "Test: Run All Tests" builds it with cc65 and runs it on
  * the built-in C64, and VS Code shows the failure with expected/actual. "Test: Debug Test at Cursor" on the failing
- * test then debugs it alone in a real session that stops at the failing EXPECT, the Call Stack's focus on the test. Screenshots in
+ * test then debugs it alone in a real session that stops at the failing EXPECT, the Call Stack's focus on the test
+ * and its header naming the breakpoint. Screenshots in
  * .test-work/e2e-tests/. Needs scripts/install-e2e.sh.
  */
 import assert from 'node:assert/strict';
@@ -60,6 +61,9 @@ test(
           return chosen.find((r) => r.trim().startsWith('test_b_fails'));
         });
         assert.match(focused, new RegExp(`bad\\.c\\s*${failLine}:`), `the EXPECT's line: ${focused}`);
+        // the Call Stack's header says why it stopped: this stop's reason, not the entry stop's before the continue
+        const state = await p.locator('.call-stack-state-message').first().innerText({ timeout: 30_000 });
+        assert.match(state, /^Paused on breakpoint \(retro_test_failed/, `the Call Stack header: ${state}`);
         await shot('debug.png');
         await stopDebugging(page);
       },
