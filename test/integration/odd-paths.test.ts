@@ -1,27 +1,37 @@
 // Paths a user can type: shell metacharacters and both quotes, non-ASCII (Cyrillic, CJK, emoji) and a path longer
-// than VICE's 255-byte monitor field, for the program, its debug info and an output file, through the MCP tools on
+// than VICE's 255-byte monitor field, for the program, its debug info, a .d64 disk image and an output file, through the MCP tools on
 // every emulator the suite can run (the built-in C64, MAME, native DOSBox, the wasm DOSBox-X). Where an emulator
 // cannot take a name as it is, the session stages a stand-in and says so; nothing names a component that is not there.
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
+import { buildC64Fixture, buildCc65Program, REPO_ROOT, type C64Fixture } from '../support/c64-fixture.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import { buildDosFixtures, ToolDriver, type DosFixtures } from '../support/dos-fixture.js';
 import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 import { dosNameFor, isDosName } from '../../src/connectors/dosbox/dos-name.js';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { RecordingClient } from '../dap/dap-client.js';
-import { ODD_NAMES } from '../support/odd-names.js';
+import { allOddFolders, ODD_NAMES } from '../support/odd-names.js';
+
+const D64_SOURCE = join(REPO_ROOT, 'test', 'fixtures', 'c64', 'd64');
+const D64_IMAGE = join(D64_SOURCE, 'disk.d64');
 
 let c64: C64Fixture;
+let d64Program: string;
 let zx: ZxFixture;
 let dos: DosFixtures;
 const d = new ToolDriver();
 
 before(async () => {
-  [c64, zx, dos] = await Promise.all([buildC64Fixture(), buildZxFixture(), buildDosFixtures()]);
+  [c64, zx, dos, d64Program] = await Promise.all([
+    buildC64Fixture(),
+    buildZxFixture(),
+    buildDosFixtures(),
+    buildCc65Program(D64_SOURCE, ['d64.c']),
+  ]);
 });
 after(() => d.close());
 
@@ -63,6 +73,35 @@ for (const name of ODD_NAMES) {
         const shot = await d.call('screenshot', { session_id: id, output_path: out });
         assert.equal(shot.path, join(d.outputDir, out));
         assert.ok(existsSync(shot.path));
+      } finally {
+        await endSession(id);
+      }
+    });
+
+    it('drive 8 from a .d64 image under that name on the built-in C64: cbm_load reads a file from it', async () => {
+      const [prg, , image] = place('d64', name, [
+        [join(d64Program, 'program.prg'), 'prg'],
+        [join(d64Program, 'program.dbg'), 'dbg'],
+        [D64_IMAGE, 'd64'],
+      ]);
+      const s = await d.call('start_session', {
+        machine: 'c64',
+        emulator: 'builtin',
+        program: prg,
+        drive8: image,
+        wait: true,
+      });
+      const id = s.session_id as string;
+      try {
+        assert.equal(s.phase, 'ready', JSON.stringify(s.progress));
+        const line = readFileSync(join(D64_SOURCE, 'd64.c'), 'utf8').split('\n').indexOf('    d = opendir(".");') + 1;
+        const bp = await d.call('set_breakpoint', { session_id: id, file: 'd64.c', line });
+        assert.equal(bp.breakpoint.verified, true, JSON.stringify(bp));
+        const hit = await d.call('resume', { session_id: id, wait: true });
+        assert.equal(hit.location?.line, line, JSON.stringify(hit));
+        // the image's "data" PRG holds 11 22 33 44, loaded at $C000
+        const mem = await d.call('read_memory', { session_id: id, address: '0xC000', length: 4 });
+        assert.equal(mem.hex.replace(/\s/g, '').toLowerCase(), '0b16212c');
       } finally {
         await endSession(id);
       }
@@ -144,3 +183,26 @@ for (const name of ODD_NAMES) {
     }
   });
 }
+
+test('an output folder under every odd name: a snapshot saved and loaded again, a screenshot, on the built-in C64', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'odd-out-'));
+  const out = allOddFolders(base);
+  mkdirSync(out, { recursive: true });
+  const od = new ToolDriver(out);
+  try {
+    const s = await od.call('start_session', { machine: 'c64', emulator: 'builtin', program: c64.prg, wait: true });
+    const id = s.session_id as string;
+    const saved = await od.call('save_state', { session_id: id, slot: 'one' });
+    assert.equal(saved.file, join(out, 'snapshots', 'one.rdsnap'));
+    await od.call('step', { session_id: id, kind: 'over', wait: true });
+    const loaded = await od.call('load_state', { session_id: id, slot: 'one' });
+    assert.equal(loaded.location?.function, 'main', JSON.stringify(loaded));
+    const shot = await od.call('screenshot', { session_id: id, output_path: 'shot 🎮.png' });
+    assert.equal(shot.path, join(out, 'shot 🎮.png'));
+    assert.deepEqual(readdirSync(out).sort(), ['shot 🎮.png', 'snapshots']);
+    await od.call('stop_session', { session_id: id });
+  } finally {
+    await od.close();
+    rmSync(base, { recursive: true, force: true });
+  }
+});

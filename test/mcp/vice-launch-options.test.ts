@@ -18,6 +18,7 @@ import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { SessionManager } from '../../src/session/manager.js';
 import { parseLaunchConfig } from '../../src/session/launch-options.js';
 import { call, callExpectingError, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
+import { ODD_NAMES } from '../support/odd-names.js';
 
 let dir: string;
 let manager: SessionManager;
@@ -144,13 +145,8 @@ test('drive8 or extraArgs when attaching to a running VICE: refused, not ignored
   await assert.rejects(client.whenReady(10_000), /drive8 start x64sc with them/);
 });
 
-// the odd names of test/integration/odd-paths.test.ts (which runs them live on the built-in C64, whose monitor is
-// VICE's): here they must reach x64sc itself, as the executable, the program's folder and drive 8, byte for byte
-for (const [label, folder] of [
-  ['shell metacharacters and quotes', `sp ace 'q' "dq" $(x) \`b\`; s`],
-  ['Cyrillic, CJK and emoji', 'Ж-cyrillic 中文 🎮'],
-  ['a path over 255 bytes', 'Длинный-'.repeat(14)],
-] as const) {
+// the odd names that test/integration/odd-paths.test.ts runs live on the built-in C64 (whose monitor is VICE's): here they must reach x64sc itself, as the executable, the program's folder and drive 8, byte for byte
+for (const { label, folder } of ODD_NAMES) {
   test(`x64sc under ${label}, with drive8 and extraArgs there: started with those paths as they are`, async () => {
     const odd = join(dir, folder);
     mkdirSync(join(odd, 'disk Ж "q"'), { recursive: true });
