@@ -146,7 +146,7 @@ function drawNewest(): void {
   canvas.dataset.drawn = String(Number(canvas.dataset.drawn ?? 0) + 1); // frames drawn, for a test's rate
   canvas.dataset.width = String(m.width);
   canvas.dataset.height = String(m.height);
-  message.hidden = true;
+  if (!message.dataset.until) message.hidden = true; // a refusal stays while frames go on: the keys went nowhere
   frameField.textContent = `frame ${m.frame}`;
   // a stop's picture drawn from memory as it is now is the machine's own: no badge
   stale.hidden = !m.maybeStale || m.source === 'memory-now';
@@ -182,9 +182,14 @@ function render(m: HostMessage): void {
       }
       // otherwise keep the last picture: a status adds context, it does not erase the screen
       message.textContent = m.message;
+      message.dataset.until = m.until ?? '';
       message.hidden = false;
       return;
     case 'control':
+      if ((m.mine || m.users) && message.dataset.until === 'control') {
+        message.hidden = true;
+        message.dataset.until = '';
+      }
       control.textContent = m.mine || m.users ? 'control: you' : m.holder ? `control: ${m.holder}` : 'control: free';
       control.title = m.holder ? `The control lease: ${m.holder}` : 'Nobody holds control: typing here takes it';
       control.dataset.mine = String(m.mine);

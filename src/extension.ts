@@ -38,6 +38,7 @@ import { asRetroError } from './core/errors.js';
 import { SessionManager } from './session/manager.js';
 import { ScreenPanel } from './ui/screen-panel.js';
 import { registerHexViewTracker } from './ui/hex-view.js';
+import { registerOpenMemoryCommand } from './ui/memory-views.js';
 import { ControlStatusItem } from './ui/control-status.js';
 
 const PORT_STATE_KEY = 'retro.mcp.lastPort';
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): void {
         const adapter = new RetroDebugSession(manager, {
           label: `VS Code debug session "${session.name}"`,
           chooseView,
+          onRefused: (sentence) => tellRefused(sentence, COMMANDS.takeControl.command),
         });
         adapters.set(session.id, adapter);
         return new vscode.DebugAdapterInlineImplementation(adapter);
@@ -107,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): void {
       vscode.DebugConfigurationProviderTriggerKind.Dynamic,
     ),
     registerHexViewTracker(),
+    registerOpenMemoryCommand(COMMANDS.openMemory.command),
     vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
       ScreenPanel.show(context.extensionUri, manager, {
         userClient: (id) => userAdapter(id)?.client,
@@ -179,6 +182,14 @@ export function activate(context: vscode.ExtensionContext): void {
     ScreenPanel.disposeCurrent();
     await Promise.allSettled([manager.closeAll(), mcp.close()]);
   };
+}
+
+/** A refused Pause/step: a notification (never the palette's modal dialog) with the one click that takes control back. */
+function tellRefused(sentence: string, takeControl: string): void {
+  const takeBack = 'Take Back Control';
+  void vscode.window.showWarningMessage(sentence, takeBack).then((choice) => {
+    if (choice === takeBack) void vscode.commands.executeCommand(takeControl);
+  });
 }
 
 export async function deactivate(): Promise<void> {

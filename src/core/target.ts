@@ -130,6 +130,16 @@ export interface TargetMemory {
   read(address: Address, length: number): Promise<Uint8Array>;
   /** Write and return; callers verify by reading back. */
   write(address: Address, data: Uint8Array): Promise<void>;
+  /** the banks and tags its spaces are read through, for a memory view's picker (absent: the spaces alone) */
+  banks?(): Promise<SpaceBank[]>;
+}
+
+/** A named part of a space: a bank of the CPU's view (VICE's ram, rom, io), a MAME share or region. */
+export interface SpaceBank {
+  space: Space;
+  bank: string | number;
+  /** a few words: its size, what it is */
+  note?: string;
 }
 
 export interface TargetEvents {

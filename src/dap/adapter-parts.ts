@@ -1,4 +1,5 @@
 /** Small fixed pieces of the adapter: what it offers at initialize, argument mapping, a deferred. */
+import type { SpaceChoice } from '../core/memory-spaces.js';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 
 /** The capabilities answered to initialize; a view may add some once bound (CapabilitiesEvent). */
@@ -36,6 +37,11 @@ export const STEP_BACK_OUT_REQUEST = 'retro/stepBackOut';
 
 /** Custom request: "Who last wrote this?" on a Variables row or an lvalue; the session moves there (the past). */
 export const LAST_WRITE_REQUEST = 'retro/lastWrite';
+/** The memory spaces the session offers (core/memory-spaces.ts), for the built-in hex view's picker. */
+export const MEMORY_SPACES_REQUEST = 'retro/memorySpaces';
+export interface MemorySpacesReply {
+  spaces: SpaceChoice[];
+}
 export interface LastWriteReply {
   expression: string;
   address: number;

@@ -156,6 +156,23 @@ export class DapBinding {
     return userSentence(asRetroError(err), await this.holderLabel(err));
   }
 
+  /**
+   * Run control (pause, continue, steps) refused for the lease another client holds: with a host that tells the
+   * user itself (`tell`: VS Code's command palette shows any failed request in a modal dialog), it hears the one
+   * sentence, the stop the client had is reported again (VS Code waits for one after a step) and the request is
+   * answered as done; without one the refusal is the request's error.
+   */
+  async refusable<T>(tell: ((sentence: string) => void) | undefined, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (err) {
+      if (!tell || asRetroError(err).code !== 'lease_held') throw err;
+      tell(await this.refusalText(err));
+      await this.reportCurrentStop();
+      return undefined;
+    }
+  }
+
   /** Who holds the lease, for lease refusals whose error does not say. */
   async holderLabel(err: unknown): Promise<string | undefined> {
     const e = asRetroError(err);
@@ -232,8 +249,8 @@ export class DapBinding {
     return true;
   }
 
-  /** Tells the client where the CPU stands right after launch/attach. */
-  private async reportCurrentStop(reasonOverride?: 'entry'): Promise<void> {
+  /** Tells the client where the machine stopped, if it is stopped (after a launch, an attach, a refused step). */
+  async reportCurrentStop(reasonOverride?: 'entry'): Promise<void> {
     const session = this.me?.session;
     if (!session) return;
     if (hasTimeTravel(session)) this.sendEvent(new CapabilitiesEvent({ supportsStepBack: true }));

@@ -35,6 +35,7 @@ import {
   deferred,
   FRAME_SOURCE_REQUEST,
   LAST_WRITE_REQUEST,
+  MEMORY_SPACES_REQUEST,
   STEP_BACK_OUT_REQUEST,
   frameIndexOf,
   granularity,
@@ -53,6 +54,8 @@ export interface RetroDebugSessionOptions {
   configurationTimeoutMs?: number;
   /** which DebugView a session gets (default: the C view; the wiring passes the registry's chooseView) */
   chooseView?: DebugViewChooser;
+  /** where the host tells the user of run control refused for another's lease (DapBinding.refusable) */
+  onRefused?: (sentence: string) => void;
 }
 
 export class RetroDebugSession extends DebugSession {
@@ -65,6 +68,7 @@ export class RetroDebugSession extends DebugSession {
   private readonly binding: DapBinding;
   private closing?: Promise<void>;
   private readonly closedSignal = deferred<void>();
+  private readonly onRefused?: (sentence: string) => void;
 
   /** Resolves once the client disconnected (or the connection dropped) and the session was released. */
   readonly closed: Promise<void> = this.closedSignal.promise;
@@ -79,6 +83,7 @@ export class RetroDebugSession extends DebugSession {
       chooseView: options.chooseView ?? ((ctx) => new CDebugView(ctx)),
     };
     this.binding = new DapBinding(manager, opts, this.notify, this.handles, (e) => this.sendEvent(e));
+    this.onRefused = options.onRefused;
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
     // Process lifetime belongs to whoever hosts us (stdio-main, serveDap, the
@@ -289,7 +294,7 @@ export class RetroDebugSession extends DebugSession {
   }
 
   protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
-    this.handle(response, () => this.binding.control().pause());
+    this.handle(response, () => this.binding.refusable(this.onRefused, () => this.binding.control().pause()));
   }
 
   /** A command that moves the CPU: the variable handles of the old stop are dropped first. */
@@ -301,11 +306,12 @@ export class RetroDebugSession extends DebugSession {
     const release = this.notify.holdRunEvents();
     this.handle(
       response,
-      async () => {
-        const me = this.binding.control();
-        this.handles.reset();
-        return (await command(me)) ?? body;
-      },
+      () =>
+        this.binding.refusable(this.onRefused, async () => {
+          const me = this.binding.control();
+          this.handles.reset();
+          return (await command(me)) ?? body;
+        }),
       release,
     );
   }
@@ -336,20 +342,24 @@ export class RetroDebugSession extends DebugSession {
     response: DebugProtocol.StackTraceResponse,
     args: DebugProtocol.StackTraceArguments,
   ): void {
-    this.handle(response, () => this.binding.currentView().stackTrace(args));
+    // the Call Stack view shows the error in place (e.g. another client ran the machine on meanwhile): no toast
+    this.handle(response, () => this.binding.currentView().stackTrace(args), undefined, false);
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
-    this.handle(response, async () => ({
-      scopes: await this.binding.currentView().scopes(frameIndexOf(args?.frameId)),
-    }));
+    this.handle(
+      response,
+      async () => ({ scopes: await this.binding.currentView().scopes(frameIndexOf(args?.frameId)) }),
+      undefined,
+      false,
+    );
   }
 
   protected override variablesRequest(
     response: DebugProtocol.VariablesResponse,
     args: DebugProtocol.VariablesArguments,
   ): void {
-    this.handle(response, () => variables(this.binding, this.handles, args));
+    this.handle(response, () => variables(this.binding, this.handles, args), undefined, false);
   }
 
   protected override evaluateRequest(
@@ -427,6 +437,8 @@ export class RetroDebugSession extends DebugSession {
         return this.travel(response, async (me) => travelTo(me, await stepBackOutTarget(me.session)));
       case LAST_WRITE_REQUEST:
         return this.lastWrite(response, args as RowArguments);
+      case MEMORY_SPACES_REQUEST:
+        return this.handle(response, async () => ({ spaces: await this.binding.bound().session.memorySpaces() }));
       case 'retro/takeControl':
         return this.handle(response, async () => void this.takeControl());
       case 'retro/releaseControl':

@@ -21,6 +21,7 @@ export const DISASM_LANGUAGE = 'retro-disasm';
 export const COMMANDS = {
   openScreen: { command: 'retro.openScreen', title: 'Show Screen' },
   takeControl: { command: 'retro.takeControl', title: 'Take Control' },
+  openMemory: { command: 'retro.openMemory', title: 'Open Memory' },
   showMcpConnection: { command: 'retro.showMcpConnection', title: 'Show MCP Connection' },
   diagnostics: { command: 'retro.diagnostics', title: 'Diagnostics' },
   whoLastWrote: { command: 'retro.whoLastWrote', title: 'Who Last Wrote This?' },
@@ -65,7 +66,7 @@ export function contributes(connectors: readonly Connector[]): Record<string, un
     commands: Object.values(COMMANDS).map((c) => ({ ...c, category: CATEGORY })),
     menus: {
       commandPalette: [
-        ...[COMMANDS.takeControl, COMMANDS.whoLastWrote, COMMANDS.stepBackOut].map((c) => ({
+        ...[COMMANDS.takeControl, COMMANDS.openMemory, COMMANDS.whoLastWrote, COMMANDS.stepBackOut].map((c) => ({
           command: c.command,
           when: `inDebugMode && debugType == ${DEBUG_TYPE}`,
         })),

@@ -1,3 +1,4 @@
+import { targetSpaceChoices } from '../core/memory-spaces.js';
 import { asRetroError, badAddress, unsupported, targetLost } from '../core/errors.js';
 import { hex } from '../core/hex.js';
 import type {
@@ -231,6 +232,8 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
     this.checkRange(address, length);
     return this.requireTarget().memory.read(address, length);
   }
+
+  readonly memorySpaces = () => targetSpaceChoices(this.requireTarget());
 
   async writeMemory(clientId: string, address: Address, data: Uint8Array, opts?: MutationOptions): Promise<void> {
     // A target without run control can never stop: it takes writes while running.

@@ -403,6 +403,8 @@ export interface SessionApi {
   readVariable(expression: string, frameIndex?: number): Promise<VariableValue>;
   readRegisters(): Promise<Register[]>;
   readMemory(address: Address, length: number): Promise<Uint8Array>;
+  /** the spaces, banks and tags memory can be read in, for a picker */
+  memorySpaces(): Promise<import('../core/memory-spaces.js').SpaceChoice[]>;
   screenshot(): Promise<import('../core/target.js').ScreenImage>;
   /** live frames for a viewer until the returned function is called (a person watching gets real speed) */
   watchScreen(

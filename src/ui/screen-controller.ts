@@ -199,7 +199,8 @@ export class ScreenController {
     if (!me) return undefined;
     if (me.holdsControl || me.tryClaim()) return me;
     const holder = this.session && (await this.bounded(this.session.status())).lease?.holder;
-    this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: panelRefusal(holder) });
+    const refusal = panelRefusal(holder);
+    this.post({ type: 'status', sessionId: this.session?.id, state: this.state, message: refusal, until: 'control' });
     await this.postControl();
     return undefined;
   }

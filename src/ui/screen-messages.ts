@@ -43,6 +43,8 @@ export type HostMessage =
       message: string;
       /** another session (or none) is shown now: the old picture goes */
       clear?: boolean;
+      /** 'control': a refusal for the lease, kept over the frames that follow until the user has control again */
+      until?: 'control';
     }
   | {
       /** who holds the control lease; `mine`: the client acting for the user here does, so keys go to the machine */

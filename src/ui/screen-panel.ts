@@ -1,23 +1,11 @@
 /** The "Retro Debug: Show Screen" webview panel: VS Code plumbing around ScreenController. */
 import * as vscode from 'vscode';
 import type { SessionManagerApi } from '../session/types.js';
-import { HexView } from './hex-view.js';
-import { HEX_EDITOR_ID, openMemory, type MemoryViewHost } from './open-memory.js';
+import { openMemory } from './open-memory.js';
+import { memoryViews } from './memory-views.js';
 import { ScreenController, type ScreenControllerOptions } from './screen-controller.js';
 import { screenPanelHtml } from './screen-html.js';
 import { parseWebviewMessage } from './screen-messages.js';
-
-/** VS Code's side of a click on the screen: the memory view (ui/open-memory.ts). */
-const memoryViews: MemoryViewHost = {
-  session: () => vscode.debug.activeDebugSession,
-  hasHexEditor: () => vscode.extensions.getExtension(HEX_EDITOR_ID) !== undefined,
-  openWith: (uri, viewType) => vscode.commands.executeCommand('vscode.openWith', vscode.Uri.from(uri), viewType),
-  showInformation: (text) => void vscode.window.showInformationMessage(text),
-  openBuiltIn: (reference) => {
-    const session = vscode.debug.activeDebugSession;
-    if (session) new HexView(session, reference);
-  },
-};
 
 export class ScreenPanel {
   static readonly viewType = 'retro.screen';

@@ -2,7 +2,7 @@
  * Error responses in process, on an adapter with no session: a request that refuses before its first await
  * (pause) answers with the sentence, never the JavaScript stack the base class's dispatch would send (VS Code
  * showed that in a modal); an evaluate's error is not shown to the user a second time (no toast for a Debug
- * Console typo: the console prints it).
+ * Console typo: the console prints it), nor are the views' own (Call Stack, Variables show theirs in place).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -35,4 +35,18 @@ test('an evaluate error (a Debug Console typo) is not raised as a toast as well'
   assert.equal(r.success, false);
   assert.equal(error.showUser, false);
   assert.ok(error.format.length > 0);
+});
+
+test('the views show their errors in place: stackTrace, scopes and variables raise no toast', async () => {
+  for (const [command, args] of [
+    ['stackTrace', { threadId: 1 }],
+    ['scopes', { frameId: 1 }],
+    ['variables', { variablesReference: 1 }],
+  ] as const) {
+    const r = await answer(command, args);
+    const error = (r.body as { error?: DebugProtocol.Message }).error!;
+    assert.equal(r.success, false, command);
+    assert.equal(error.showUser, false, command);
+    assert.ok(error.format.length > 0, command);
+  }
 });

@@ -69,6 +69,12 @@ export class MameTarget implements Target {
   readonly memory: TargetMemory = {
     read: (address, length) => this.readMemory(address, length),
     write: (address, data) => this.writeMemory(address, data),
+    banks: async () =>
+      (await this.raw.listShares()).shares.map((s) => ({
+        space: 'share',
+        bank: s.tag,
+        note: `${s.kind}, ${s.size} bytes`,
+      })),
   };
   readonly run: TargetRun = {
     registers: () => this.readRegisters(),
@@ -106,6 +112,7 @@ export class MameTarget implements Target {
   private readonly history?: MameTimeTravel;
   /** time travel's replays: their stops do not reach the session */
   private readonly quiet: QuietRuns;
+  private readonly raw: MameRawFeature;
 
   constructor(
     private readonly bridge: BridgeClient,
@@ -132,7 +139,7 @@ export class MameTarget implements Target {
       frames: (request, listener) => frames.subscribe(request, listener),
       frameSource: MAME_FRAME_SOURCE,
     };
-    const raw = new MameRawFeature(bridge, machine);
+    const raw = (this.raw = new MameRawFeature(bridge, machine));
     const format = `mame/${String(hello.mame ?? 'unknown')}/${machine}`;
     const load = proc.launch.bridgeLoad;
     const reload = load && (() => bridgeLoad(this, load.exe, load.options));

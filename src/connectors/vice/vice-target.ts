@@ -87,6 +87,7 @@ export class ViceTarget implements Target {
   readonly memory: TargetMemory = {
     read: (address, length) => this.vice.readBank(this.vice.bankId(address.bank), cpuStart(address), length),
     write: (address, data) => this.vice.writeBank(this.vice.bankId(address.bank), cpuStart(address), data),
+    banks: async () => this.vice.info.banks.map((b) => ({ space: 'cpu', bank: b.name })),
   };
   readonly run: TargetRun = {
     registers: () => this.readRegisters(),
