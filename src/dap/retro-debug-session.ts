@@ -342,17 +342,12 @@ export class RetroDebugSession extends DebugSession {
     response: DebugProtocol.StackTraceResponse,
     args: DebugProtocol.StackTraceArguments,
   ): void {
-    // the Call Stack view shows the error in place (e.g. another client ran the machine on meanwhile): no toast
     this.handle(response, () => this.binding.currentView().stackTrace(args), undefined, false);
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
-    this.handle(
-      response,
-      async () => ({ scopes: await this.binding.currentView().scopes(frameIndexOf(args?.frameId)) }),
-      undefined,
-      false,
-    );
+    const scopes = async () => ({ scopes: await this.binding.currentView().scopes(frameIndexOf(args?.frameId)) });
+    this.handle(response, scopes, undefined, false);
   }
 
   protected override variablesRequest(
@@ -474,6 +469,7 @@ export class RetroDebugSession extends DebugSession {
    * Runs a handler and answers: its result as the body, or an error response; `answered` runs once either is
    * sent. A handler that throws before its first await is answered the same way: escaping into the base class's
    * dispatch would send the JavaScript stack as the message (VS Code showed it in a modal on Debug: Pause).
+   * `showUser` false where VS Code shows the error in place (Debug Console, Call Stack, Variables): no toast too.
    */
   private handle<R extends DebugProtocol.Response>(
     response: R,
