@@ -1,26 +1,41 @@
 /**
  * Time travel on MAME (spectrum, the SDCC fixture), in one run: each round runs to the next loop breakpoint hit,
- * steps three C lines forward (the floor: a forward C line step), then steps back two C lines (the first replays
- * and traces the interval since the last state, the second uses the kept trace), asks `last_write` of `total`, and
- * returns to the present. Figures are medians, and ratios against the forward step's median.
+ * steps three C lines forward (the floor: a forward C line step), then steps back two C lines (each replays the
+ * intervals it walks that are not kept, with MAME's traceover), asks `last_write` of `total`, and returns to the
+ * present. A second floor: the same forward steps in a session with the history off (no state saved at stops).
+ * Figures are medians, and ratios against the forward step's median.
  * Run: node --import tsx bench/mame-time-travel.bench.ts [rounds]
  */
 import { findLastWrite, stepBackTarget, timeTravel, travelTo } from '../src/session/time-travel.js';
 import { figuresOf } from './measure.js';
 import { timedStop as timed, withZxMameLoop } from './zx-mame-session.js';
+import type { ClientSession } from '../src/session/client-session.js';
 
 const ROUNDS = Number(process.argv[2] ?? 8);
 
 const median = (t: number[]) => figuresOf(t).median;
 
+/** Forward C line steps, three a round after a loop breakpoint hit, as the history rounds take them. */
+async function forwardSteps(me: ClientSession, into: number[]): Promise<void> {
+  await timed(me, () => me.resume());
+  for (let i = 0; i < 3; i++) into.push(await timed(me, () => me.stepOver('line')));
+}
+
 async function main(): Promise<void> {
+  const off: number[] = [];
+  await withZxMameLoop(
+    async (me) => {
+      await timed(me, () => me.resume());
+      for (let round = 0; round < ROUNDS; round++) await forwardSteps(me, off);
+    },
+    { seconds: 0, maxMegabytes: 0 },
+  );
   await withZxMameLoop(async (me) => {
     await timed(me, () => me.resume());
     const total = await me.session.locateLvalue('total');
     const [forward, backFirst, backKept, lastWrites] = [[], [], [], []] as number[][];
     for (let round = 0; round < ROUNDS; round++) {
-      await timed(me, () => me.resume());
-      for (let i = 0; i < 3; i++) forward.push(await timed(me, () => me.stepOver('line')));
+      await forwardSteps(me, forward);
       backFirst.push(await timed(me, async () => travelTo(me, await stepBackTarget(me.session, 'line'))));
       backKept.push(await timed(me, async () => travelTo(me, await stepBackTarget(me.session, 'line'))));
       let t0 = performance.now();
@@ -34,8 +49,13 @@ async function main(): Promise<void> {
     const span = timeTravel(me.session).span();
     console.log(`${ROUNDS} rounds; history: ${span.snapshots} states, ${span.bytes} bytes`);
     console.log(`forward C line step (floor): median ${floor.toFixed(1)} ms`);
-    console.log(`step back a C line, interval replayed and traced: ${fig(backFirst)}`);
-    console.log(`step back a C line, trace kept: ${fig(backKept)}`);
+    console.log(`forward C line step, history off: median ${median(off).toFixed(1)} ms`);
+    console.log(`step back a C line, first: ${fig(backFirst)}`);
+    console.log(`step back a C line, second: ${fig(backKept)}`);
+    const all = [...backFirst, ...backKept];
+    console.log(
+      `step back a C line, all: ${fig(all)}; x${(median(all) / median(off)).toFixed(1)} the history-off step`,
+    );
     console.log(`last_write of a global: ${fig(lastWrites)}`);
   });
 }

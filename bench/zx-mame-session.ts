@@ -2,14 +2,18 @@
 import { SessionManager } from '../src/session/manager.js';
 import { CONNECTORS } from '../src/connectors/registry.js';
 import type { ClientSession } from '../src/session/client-session.js';
+import type { LaunchConfig } from '../src/core/launch.js';
 import { buildZxFixture } from '../test/support/zx-fixture.js';
 
-/** Runs `body` with the session stopped at entry and the loop breakpoint set; the session is closed after. */
-export async function withZxMameLoop(body: (me: ClientSession) => Promise<void>): Promise<void> {
+/** Runs `body` with the session stopped at entry and the loop breakpoint set (`history`: its budget); closed after. */
+export async function withZxMameLoop(
+  body: (me: ClientSession) => Promise<void>,
+  history?: LaunchConfig['history'],
+): Promise<void> {
   const fx = await buildZxFixture();
   const manager = new SessionManager({ connectors: CONNECTORS });
   const me = manager.start(
-    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
+    { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir, history },
     { kind: 'cli', label: 'bench' },
   );
   const beat = setInterval(() => me.beat(), 300);
