@@ -4,7 +4,8 @@
  * launch.json. F5 on the demo runs the generated "retro: build c64-demo" task first (the
  * outputs do not exist before) and stops at main on the built-in C64; the ca65 file opens
  * in the ca65 language and hovering `$D020` shows EXTCOL with the live value read from the
- * stopped session. With the user's own demo.dbg beside F5's build/, demo.c's size lenses show once each. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
+ * stopped session. With the user's own demo.dbg beside F5's build/, demo.c's size lenses show once each. A function
+ * breakpoint on cc65's runtime `tosmula0` stops in it: the Call Stack names it, square's `n` reads through it. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -80,8 +81,43 @@ test(
         assert.match(hover, /\$D020/);
         assert.match(hover, /Live value \(session \S+, stopped\)/);
         await shot('2-ca65-hover.png');
-
         await page.keyboard.press('Escape');
+
+        // a stop in cc65's runtime: a function breakpoint on tosmula0 (the multiply in square's body) stops there; the
+        // Call Stack names the frame by its label with square and main below it, and square's parameter reads through it
+        await runCommand(page, 'Add Function Breakpoint');
+        const name = page.locator('.debug-breakpoints .monaco-inputbox input').first();
+        await name.waitFor({ state: 'visible', timeout: 30_000 });
+        await name.fill('tosmula0');
+        await page.keyboard.press('Enter');
+        await page
+          .locator('.debug-breakpoints .monaco-list-row', { hasText: 'tosmula0' })
+          .first()
+          .waitFor({ state: 'visible', timeout: 30_000 });
+        await runCommand(page, 'Debug: Continue');
+        const runtime = await waitUntil('the stop in tosmula0', 60_000, async () => {
+          const rows = await page.locator('.debug-call-stack .monaco-list-row .stack-frame').allInnerTexts();
+          const folded = rows.map((r) => r.replace(/\s+/g, ' ').trim());
+          return folded[0]?.startsWith('tosmula0') ? folded : undefined;
+        });
+        t.diagnostic(`runtime stop: ${runtime.join(' | ')}`);
+        assert.match(
+          runtime[1] ?? '',
+          /^square demo\.c \d+:/,
+          `square below the runtime frame: ${runtime.join(' | ')}`,
+        );
+        assert.match(runtime[2] ?? '', /^main demo\.c \d+:/, `main below square: ${runtime.join(' | ')}`);
+        await page
+          .locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: /^\s*square/ })
+          .first()
+          .click();
+        const n = await waitUntil("square's parameter n in Variables", 30_000, async () => {
+          const rows = await page.locator('.debug-variables .monaco-list-row').allInnerTexts();
+          return rows.find((r) => /^\s*n\s*[:=]/.test(r));
+        });
+        assert.match(n, /^\s*n\s*[:=]\s*0\b/, `square(0) is the first call: ${n}`);
+        await shot('3-runtime-label.png');
+
         await stopDebugging(page);
       },
     );

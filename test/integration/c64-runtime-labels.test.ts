@@ -82,6 +82,12 @@ test('a function breakpoint on a runtime label stops there; a name that is neith
   assert.equal(stop.body.reason, 'breakpoint');
   const frames = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
   assert.equal(frames[0].name, 'pushax');
+  // at the routine's first instruction the C caller's frame is known: its locals read (they said "CSP unknown")
+  const scopes = (await dc.scopesRequest({ frameId: frames[1].id })).body.scopes;
+  const locals = scopes.find((sc) => sc.name === 'Locals')!;
+  const vars = (await dc.variablesRequest({ variablesReference: locals.variablesReference })).body.variables;
+  assert.ok(vars.length > 0, `${frames[1].name} has locals`);
+  for (const v of vars) assert.doesNotMatch(v.value, /unknown in this frame/, `${frames[1].name}: ${v.name}`);
   await dc.setFunctionBreakpointsRequest({ breakpoints: [] });
 });
 

@@ -51,7 +51,9 @@ export async function unwind6502Cc65(
     registersValid: true,
     localsDepth: allocated,
   });
-  if (depth > 1) await callers(frames, fn, entry, regs, index, read, spAddress);
+  // at a runtime routine's first instruction (a breakpoint on `tosmula0`) sp is still its C caller's at the JSR
+  const routineEntry = !fn && index.symbolAt(pc) !== undefined ? csp : undefined;
+  if (depth > 1) await callers(frames, fn, entry, regs, index, read, spAddress, routineEntry);
   // only cc65's own debug info has register variables (assembly listings have no C)
   if (index.info.format === 'cc65-dbg') await placeRegvars(frames, index, read);
   return frames;
@@ -66,6 +68,8 @@ async function callers(
   index: DebugIndex,
   read: ReadMemory,
   spAddress: number | undefined,
+  /** the C stack pointer at the JSR of the caller directly above, when known */
+  spAtCall?: number,
 ): Promise<void> {
   const s = registerValue(regs, 'SP') ?? 0xff;
   const stack = await read(0x100, 0x100);
@@ -74,8 +78,10 @@ async function callers(
     const ret = (word + 1) & 0xffff;
     const caller = index.functionAt(ret);
     if (!caller || word < 2 || (await read(word - 2, 1))[0] !== OP_JSR) continue;
-    entry =
-      entry !== undefined && fn ? await callerEntry(fn, entry, caller, word - 2, index, read, spAddress) : undefined;
+    if (entry !== undefined && fn) entry = await callerEntry(fn, entry, caller, word - 2, index, read, spAddress);
+    else if (spAtCall !== undefined && at === s + 1)
+      entry = await entryAbove(spAtCall, caller, word - 2, index, read, spAddress);
+    else entry = undefined;
     frames.push({
       pc: ret,
       sp: (at + 1) & 0xff,
@@ -88,6 +94,30 @@ async function callers(
   }
 }
 
+/**
+ * The C stack pointer at `caller`'s entry from its own (`atCall`) at its JSR `call` into a routine without C. A call
+ * in the first body line shares that line's code with the prologue's allocations: all pushed since the entry counts.
+ */
+async function entryAbove(
+  atCall: number,
+  caller: FunctionInfo,
+  call: number,
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number | undefined,
+): Promise<number | undefined> {
+  if (call > prologueEnd(caller, index)) return entryFromCall(atCall, atCall, caller, call, index, read, spAddress);
+  if (spAddress === undefined) return undefined;
+  const pushed = await pushedSince(caller.start, call, index, read, spAddress, atCall);
+  return pushed === undefined ? undefined : atCall + pushed - fastcallBytes(caller);
+}
+
+/** The last byte of the first body line's code, where cc65's prologue allocates the locals. */
+function prologueEnd(fn: FunctionInfo, index: DebugIndex): number {
+  const body = index.bodyStart(fn);
+  return Math.max(body, ...index.lineRanges(body).map((r) => r[1]));
+}
+
 /** The C stack pointer at `caller`'s entry, from its callee's entry and the call at `call`. */
 async function callerEntry(
   callee: FunctionInfo,
@@ -98,8 +128,22 @@ async function callerEntry(
   read: ReadMemory,
   spAddress: number | undefined,
 ): Promise<number> {
+  // the statement pushed nothing but the arguments, unless its count says more
   const atCall = calleeEntry + fastcallBytes(callee);
-  let start = calleeEntry + paramBytes(callee); // the statement pushed nothing but the arguments
+  return entryFromCall(atCall, calleeEntry + paramBytes(callee), caller, call, index, read, spAddress);
+}
+
+/** The C stack pointer at `caller`'s entry from its own at the call (`atCall`) and a first guess of the statement's start. */
+async function entryFromCall(
+  atCall: number,
+  guess: number,
+  caller: FunctionInfo,
+  call: number,
+  index: DebugIndex,
+  read: ReadMemory,
+  spAddress: number | undefined,
+): Promise<number> {
+  let start = guess;
   if (spAddress !== undefined) {
     // run the statement again from where its own count says it started: its code may read locals through sp
     for (let tries = 0; tries < 2; tries++) {
@@ -129,17 +173,16 @@ async function allocatedAt(
   sp: number,
 ): Promise<number | undefined> {
   const all = localBytes(fn);
-  const body = index.bodyStart(fn);
-  const prologueEnd = Math.max(body, ...index.lineRanges(body).map((r) => r[1]));
+  const end = prologueEnd(fn, index);
   // past the prologue, or in a block (a `for` line's code may come after its block's)
-  if (all === 0 || pc > prologueEnd || inBlock(fn, pc, index)) return depthAt(fn, pc, index, read, spAddress, sp);
+  if (all === 0 || pc > end || inBlock(fn, pc, index)) return depthAt(fn, pc, index, read, spAddress, sp);
   // the prologue run from the entry on a scratch copy: what it pushed less the fastcall parameter's push
   if (spAddress !== undefined && pc > fn.start) {
     const pushed = await pushedSince(fn.start, pc, index, read, spAddress, sp);
     if (pushed !== undefined) return Math.min(all, Math.max(0, pushed - fastcallBytes(fn)));
   }
   // else one JSR a declaration (a register parameter's swap through the runtime would count too)
-  const code = await read(fn.start, prologueEnd - fn.start + 1);
+  const code = await read(fn.start, end - fn.start + 1);
   const jsrs: number[] = [];
   for (let at = 0; at < code.length;) {
     if (code[at] === OP_JSR) jsrs.push(fn.start + at);
