@@ -49,19 +49,39 @@ export async function searchRegion(
 ): Promise<number[]> {
   if (mem.search) return mem.search(region.start, region.end, p, limit);
   const hits: number[] = [];
-  let scratch: Buffer | undefined;
-  for (let at = region.start; at < region.end && hits.length < limit; at += CHUNK) {
-    const len = Math.min(CHUNK + span(p) - 1, region.end - at);
-    let chunk: Uint8Array;
-    try {
-      chunk = await mem.read(at, len, (scratch ??= Buffer.allocUnsafe(len))); // the first chunk is the longest
-    } catch {
-      if (!mem.alive()) throw targetLost(`${mem.description} has gone away.`);
-      continue; // a guard page or a mapping that vanished: skip it
+  const scratch = borrow(Math.min(CHUNK + span(p) - 1, region.end - region.start));
+  try {
+    for (let at = region.start; at < region.end && hits.length < limit; at += CHUNK) {
+      const len = Math.min(CHUNK + span(p) - 1, region.end - at);
+      let chunk: Uint8Array;
+      try {
+        chunk = await mem.read(at, len, scratch);
+      } catch {
+        if (!mem.alive()) throw targetLost(`${mem.description} has gone away.`);
+        continue; // a guard page or a mapping that vanished: skip it
+      }
+      for (const i of patternHits(chunk, p, CHUNK, limit - hits.length)) hits.push(at + i);
     }
-    for (const i of patternHits(chunk, p, CHUNK, limit - hits.length)) hits.push(at + i);
+  } finally {
+    giveBack(scratch);
   }
   return hits;
+}
+
+/**
+ * Chunk buffers kept for the process, one per search running at once. A fresh 16 MiB buffer per scan (a DOS boot
+ * retries every 50 ms), once freed, raised glibc's mmap threshold, so later ones came from the brk heap: measured by
+ * the session soak, 58 MB of brk heap and RSS swinging 16 MB between rows, against 7.8 MB and ~20 MB less RSS kept.
+ */
+const SPARE_BYTES = CHUNK + 4096;
+const spares: Buffer[] = [];
+
+function borrow(length: number): Buffer {
+  return length <= SPARE_BYTES ? (spares.pop() ?? Buffer.allocUnsafeSlow(SPARE_BYTES)) : Buffer.allocUnsafe(length);
+}
+
+function giveBack(b: Buffer): void {
+  if (b.length === SPARE_BYTES && spares.length < 2) spares.push(b);
 }
 
 /** Matches in every region the memory offers, at most `limit`. */
