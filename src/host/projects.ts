@@ -50,13 +50,18 @@ export const taskLabel = (p: Project) => `${TASK_SOURCE}: ${taskName(p)}`;
 
 const OUT = 'build';
 const quote = (s: string) => (/^[\w./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+/**
+ * A build output's name from a folder or source name, in characters every toolchain and the shell take as they are:
+ * a folder named `my game`, `Игра` or `$(…)` must neither split the command nor run anything.
+ */
+const outputStem = (name: string) => name.replace(/[^A-Za-z0-9_+-]+/g, '_').replace(/^[_+-]+|_+$/g, '') || 'program';
 
 async function read(path: string): Promise<string> {
   return readFile(path, 'utf8').catch(() => '');
 }
 
 function cc65Project(root: string, dir: string, c: string[], asm: string[]): Project {
-  const stem = basename(dir) || 'program';
+  const stem = outputStem(basename(dir));
   const program = `${OUT}/${stem}.prg`;
   const debugInfo = `${OUT}/${stem}.dbg`;
   const sources = [...c, ...asm];
@@ -74,8 +79,8 @@ function cc65Project(root: string, dir: string, c: string[], asm: string[]): Pro
 }
 
 function sdccProject(root: string, dir: string, c: string[], crt0: string, origin: number): Project {
-  const stem = basename(dir) || 'program';
-  const rels = c.map((f) => `${OUT}/${basename(f, '.c')}.rel`);
+  const stem = outputStem(basename(dir));
+  const rels = c.map((f) => quote(`${OUT}/${basename(f, '.c')}.rel`));
   const compile = c.map((f) => `sdcc -mz80 --debug -c -o ${OUT}/ ${quote(f)}`).join(' && ');
   const machine = sdccMachineFor(origin);
   const dss = machine === 'sprinter';
@@ -96,7 +101,7 @@ function sdccProject(root: string, dir: string, c: string[], crt0: string, origi
 }
 
 function nasmProject(root: string, dir: string, asm: string): Project {
-  const stem = basename(asm, extname(asm)).toUpperCase();
+  const stem = outputStem(basename(asm, extname(asm))).toUpperCase();
   const rel = relative(root, dir);
   return {
     name: rel ? `${rel}/${asm}` : asm,
@@ -134,7 +139,7 @@ function c64AsmProject(root: string, dir: string, src: string, text: string): Pr
   const dialect = detectAsmDialect(src, text);
   const asm = C64_ASSEMBLERS.find((a) => a.toolchain === dialect);
   if (!asm) return undefined;
-  const stem = basename(src, extname(src));
+  const stem = outputStem(basename(src, extname(src)));
   const rel = relative(root, dir);
   return {
     name: rel ? `${rel}/${src}` : src,

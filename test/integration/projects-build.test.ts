@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,6 +19,7 @@ import {
 import { detectProjects, launchConfigurationFor, taskLabel } from '../../src/host/projects.js';
 import { diskProgram } from '../../src/connectors/mame/disk-program.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
+import { ODD_NAMES } from '../support/odd-names.js';
 
 let ws: string;
 before(() => {
@@ -157,4 +158,27 @@ test('a project at the workspace root is named by its folder in launch configura
   assert.equal(root.name, '.');
   const config = launchConfigurationFor(root, join(ws, 'zx-demo'));
   assert.equal(config.name, 'Retro: zx-demo (MAME spectrum)');
+});
+
+test('a project folder under an odd name builds: its outputs get a plain name, nothing in the name runs', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'rd-odd-projects-'));
+  try {
+    const names = [...ODD_NAMES.map((n) => n.folder), 'game $(touch pwned) `touch pwned2`'];
+    for (const name of names) cpSync(join(REPO_ROOT, 'examples/c64-demo'), join(base, name), { recursive: true });
+    const projects = await detectProjects(base);
+    assert.equal(projects.length, names.length);
+    for (const p of projects) {
+      execFileSync('sh', ['-c', p.buildCommand], { cwd: p.dir, stdio: 'pipe' });
+      assert.ok(existsSync(p.program), `${p.name} built ${p.program}`);
+      assert.match(p.program, /\/build\/[A-Za-z0-9_+-]+\.prg$/);
+      assert.ok(existsSync(p.debugInfo!), p.debugInfo);
+    }
+    for (const p of projects)
+      assert.deepEqual(
+        readdirSync(p.dir).filter((f) => f.startsWith('pwned')),
+        [],
+      );
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
