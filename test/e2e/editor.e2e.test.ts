@@ -5,7 +5,7 @@
  * outputs do not exist before) and stops at main on the built-in C64; the ca65 file opens
  * in the ca65 language and hovering `$D020` shows EXTCOL with the live value read from the
  * stopped session. With the user's own demo.dbg beside F5's build/, demo.c's size lenses show once each. A function
- * breakpoint on cc65's runtime `tosmula0` stops in it: the Call Stack names it, square's `n` reads through it. Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
+ * breakpoint on cc65's runtime `tosmula0` stops in it: the Call Stack names it, square's `n` reads through it, and the Disassembly view opens by itself (the stop's frame has no source). Screenshots in .test-work/e2e-editor/. Needs scripts/install-e2e.sh.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -107,6 +107,12 @@ test(
           `square below the runtime frame: ${runtime.join(' | ')}`,
         );
         assert.match(runtime[2] ?? '', /^main demo\.c \d+:/, `main below square: ${runtime.join(' | ')}`);
+        // the stop's own frame has no source, so the Disassembly view opens by itself (VS Code focuses square, the
+        // first frame with source, so the view follows the stop's top frame, not the focused one)
+        await waitUntil('the Disassembly view opened by the stop in tosmula0', 60_000, async () =>
+          (await page.locator('.disassembly-view').count()) > 0 ? true : undefined,
+        );
+        await shot('3-runtime-disassembly.png');
         await page
           .locator('.debug-call-stack .monaco-list-row .stack-frame', { hasText: /^\s*square/ })
           .first()
