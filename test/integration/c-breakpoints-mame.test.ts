@@ -286,5 +286,5 @@ test("Set Value: C lvalues encoded by their type, range-checked, never into code
 
 test('a MAME spectrum session records a history (its granularity said; mame-time-travel.test.ts moves in it)', () => {
   assert.equal(hasTimeTravel(session), true);
-  assert.match(timeTravel(session).granularity, /save state at stops/);
+  assert.match(timeTravel(session).granularity, /save state at each stop/);
 });
