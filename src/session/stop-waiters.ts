@@ -21,7 +21,7 @@ export class StopWaiters {
 
   /** The next stop; arm it before issuing the command so a fast stop cannot slip past. */
   arm(timeoutMs?: number): Promise<StopInfo> {
-    return new Promise<StopInfo>((resolve, reject) => {
+    const next = new Promise<StopInfo>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject };
       this.waiters.push(waiter);
       if (!timeoutMs) return;
@@ -35,6 +35,10 @@ export class StopWaiters {
         );
       }, timeoutMs).unref();
     });
+    // Marked handled: a session ended while its arming leg still awaits the emulator's run command rejects this
+    // before anyone awaits it, and an unhandled rejection would end the whole server. Awaiting it still throws.
+    next.catch(() => undefined);
+    return next;
   }
 
   /** Hands a stop to everyone waiting; false when nobody was. */
