@@ -40,6 +40,8 @@ export class ScreenFeed {
   private upstream?: () => void;
   private poller?: NodeJS.Timeout;
   private polling = false;
+  /** a stop came while a capture was under way: the stop's own picture is still to take */
+  private stopMissed = false;
   private counter = 0;
   private closed = false;
   /** the newest picture taken while running, and when (performance.now()) */
@@ -177,7 +179,8 @@ export class ScreenFeed {
     const fps = Math.max(...[...this.viewers].map((v) => v.request.fps));
     const realtime = [...this.viewers].some((v) => v.request.realtime !== false);
     if (screen.frames) {
-      this.upstream = screen.frames({ fps, realtime }, (f) => this.publish(f));
+      // a pushed frame at a stop names a moment (a stop, a move in time): passed on even when it looks the same
+      this.upstream = screen.frames({ fps, realtime }, (f) => this.publish(f, f.maybeStale === true));
       return;
     }
     // refresh off: while running, the newcomer waits for the next stop (the kept frame, if any, it has)
@@ -206,7 +209,12 @@ export class ScreenFeed {
   }
 
   private async pollOnce(): Promise<void> {
-    if (this.polling || this.closed) return;
+    if (this.closed) return;
+    if (this.polling) {
+      // a stop met a capture begun while running: that picture predates the stop, so one more follows it
+      if (!this.running()) this.stopMissed = true;
+      return;
+    }
     this.polling = true;
     try {
       this.publish(this.asFrame(await this.taken(this.screen().capture())));
@@ -214,6 +222,10 @@ export class ScreenFeed {
       /* a capture that failed (the machine went away, a stop in between) is a frame missed, not an error */
     } finally {
       this.polling = false;
+    }
+    if (this.stopMissed) {
+      this.stopMissed = false;
+      if (!this.running()) await this.pollOnce();
     }
   }
 
@@ -235,9 +247,9 @@ export class ScreenFeed {
     };
   }
 
-  private publish(frame: ScreenFrame): void {
+  private publish(frame: ScreenFrame, moment = false): void {
     const last = this.kept.at(-1);
-    if (samePicture(last, frame) && last?.maybeStale === frame.maybeStale) return;
+    if (!moment && samePicture(last, frame) && last?.maybeStale === frame.maybeStale) return;
     this.counter = Math.max(this.counter, frame.frame);
     this.kept.push(frame);
     if (this.kept.length > KEPT_FRAMES) this.kept.shift();

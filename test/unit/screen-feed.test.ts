@@ -12,12 +12,13 @@ function fakeScreen(opts: { captureMs: number; changeEvery: number }) {
   const screen: TargetScreen = {
     frameSource: { mode: 'stop', maxFps: 20, cost: 'a test capture' },
     capture: async (): Promise<ScreenImage> => {
+      const stale = !running; // as a real VICE: whether it ran when the capture began
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, opts.captureMs));
       inFlight--;
       const value = Math.floor(captures++ / opts.changeEvery);
-      return { width: 2, height: 1, rgba: Buffer.alloc(8, value & 0xff), maybeStale: !running };
+      return { width: 2, height: 1, rgba: Buffer.alloc(8, value & 0xff), maybeStale: stale };
     },
   };
   let running = true;
@@ -80,5 +81,55 @@ test('collect: the kept frames after since_frame, else those arriving in time, b
   assert.equal(later.length, 2);
   assert.ok(later[0].frame > got[2].frame);
   assert.deepEqual(await feed.collect(0, 2, 0), feed.since(0, 2), 'wait 0: only what is kept');
+  feed.close();
+});
+
+test('a stop met by a capture begun while running takes its own picture once that capture ends', async () => {
+  const fake = fakeScreen({ captureMs: 150, changeEvery: 1 });
+  const feed = new ScreenFeed(() => fake.screen, fake.isRunning);
+  const frames: ScreenFrame[] = [];
+  feed.watch({ fps: 5 }, (f) => frames.push(f));
+  await sleep(20); // the first capture is under way, taken as running
+  fake.setRunning(false);
+  feed.stopped();
+  await sleep(400);
+  assert.equal(fake.stats().captures, 2, "the running capture, then the stop's");
+  assert.equal(fake.stats().maxInFlight, 1);
+  assert.deepEqual(
+    frames.map((f) => f.maybeStale),
+    [false, true],
+    'the last picture is the stopped machine',
+  );
+  feed.close();
+});
+
+test('pushed: a stop is passed on even when its picture equals the last (a move in time to a same-looking moment)', () => {
+  let push: ((f: ScreenFrame) => void) | undefined;
+  const screen: TargetScreen = {
+    frameSource: { mode: 'push', maxFps: 50, cost: 'a test source' },
+    capture: () => Promise.reject(new Error('not used')),
+    frames: (_request, listener) => {
+      push = listener;
+      return () => (push = undefined);
+    },
+  };
+  const feed = new ScreenFeed(
+    () => screen,
+    () => false,
+  );
+  const frames: number[] = [];
+  feed.watch({ fps: 50 }, (f) => frames.push(f.frame));
+  const picture = (frame: number, maybeStale: boolean): ScreenFrame => ({
+    width: 2,
+    height: 1,
+    frame,
+    rgba: Buffer.alloc(8, 7),
+    maybeStale,
+  });
+  push!(picture(10, false));
+  push!(picture(11, false)); // running, unchanged: not passed on
+  push!(picture(12, true)); // the stop
+  push!(picture(13, true)); // a move back in time to a moment that looks the same
+  assert.deepEqual(frames, [10, 12, 13]);
   feed.close();
 });
