@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { SessionManager } from '../../src/session/manager.js';
 import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ClientSession } from '../../src/session/client-session.js';
+import type { ScreenImage } from '../../src/core/target.js';
 import {
   findLastWrite,
   reverseContinue,
@@ -157,6 +158,37 @@ test('Step Back in a called function, then Step Back Out to its call in the call
   assert.equal(me.session.locationAt(out.pc ?? -1)?.function, 'main');
   await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
   assert.equal(await machineHash(), forward[2].hash, 'back in the present exactly');
+});
+
+/** Rows of two pictures of one screen that differ. */
+function rowsDiffering(a: ScreenImage, b: ScreenImage): number {
+  const row = a.width * 4;
+  let n = 0;
+  for (let y = 0; y < a.height; y++)
+    if (Buffer.compare(a.rgba.subarray(y * row, (y + 1) * row), b.rgba.subarray(y * row, (y + 1) * row))) n++;
+  return n;
+}
+
+test('the screen in the past is redrawn, not left as the present; back at the present it is the present exactly', async () => {
+  if ((await where()).inPast) await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  const shots: { cycle: number; picture: ScreenImage }[] = [];
+  for (let i = 0; i < 8; i++) {
+    await stopAfter(() => me.resume());
+    shots.push({ cycle: timeTravel(me.session).span().nowCycle, picture: await me.session.screenshot() });
+  }
+  const present = shots.at(-1)!.picture;
+  // each loop turn plots into one pixel line: MAME's screen, which keeps the frame last drawn, would show the
+  // present's picture at an earlier moment unless it is redrawn there
+  const at = shots[3];
+  assert.ok(rowsDiffering(at.picture, present) > 0, 'the loop turns drew');
+  await stopAfter(() => travelTo(me, at.cycle));
+  const past = await me.session.screenshot();
+  assert.notEqual(rowsDiffering(past, present), 0, "not the present's picture");
+  // the redraw draws the line at its own time in the frame (a forward run stopped by stops drew it at those): the
+  // line written may differ, every other line is the forward run's
+  assert.ok(rowsDiffering(past, at.picture) <= 1, `${rowsDiffering(past, at.picture)} rows differ`);
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  assert.equal(rowsDiffering(await me.session.screenshot(), present), 0);
 });
 
 test('a history budget of 0 turns MAME time travel off with a typed error; the session goes on', async () => {

@@ -146,3 +146,12 @@ test('stepping back past the start of the history is refused and the session sta
   await stopAfter(() => travelTo(me, span.endCycle));
   assert.equal((await where()).inPast, false);
 });
+
+test('a moment the screen cannot be redrawn at is refused with a typed error; back at the present, its picture', async () => {
+  const present = await me.session.screenshot();
+  // the history's first state: MAME keeps no picture in a state, and no state before it could redraw one
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().startCycle));
+  await assert.rejects(me.session.screenshot(), { code: 'unsupported', message: /no state 3 frames before it/ });
+  await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
+  assert.deepEqual((await me.session.screenshot()).rgba, present.rgba, "the present's picture exactly");
+});

@@ -45,7 +45,7 @@ import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
 import { num, StopTraps, toStopInfo } from './bridge-stops.js';
 import { bridgeSpace, checkInteger } from './bridge-space.js';
 import { TIME_TRAVEL_FEATURE } from '../../core/time-travel.js';
-import type { MameTimeTravel } from './history/mame-travel.js';
+import { noPastPicture, type MameTimeTravel } from './history/mame-travel.js';
 import { makeMameHistory } from './history/make-history.js';
 import { QuietRuns } from './history/quiet-runs.js';
 
@@ -349,7 +349,15 @@ export class MameTarget implements Target {
     return this.runControl('step_range', { ranges, mode, max: maxSteps });
   }
 
+  /** The screen of the machine's moment: in the past, as the history redrew it or kept it (refused where neither). */
   async screenshot(): Promise<ScreenImage> {
+    const picture = this.history ? this.history.picture() : 'live';
+    if (picture !== 'live') return picture ?? Promise.reject(noPastPicture());
+    return this.screenPixels();
+  }
+
+  /** MAME's screen as it stands, whichever moment it was drawn at. */
+  async screenPixels(): Promise<ScreenImage> {
     const { result, binary } = await this.bridge.request('screen_pixels');
     const width = result.width as number;
     const height = result.height as number;

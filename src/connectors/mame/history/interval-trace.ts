@@ -49,6 +49,19 @@ function endCondition(registers: Record<string, number>): string {
     .join(' && ');
 }
 
+/** Runs from the loaded state to `end` (found by its PC and every register), nothing traced, nothing stopping it. */
+export async function runToMoment(r: Replayer, end: { pc: number; registers: Record<string, number> }): Promise<void> {
+  // the user's breakpoints and watchpoints would stop it on the way: off while it runs (ours is set after)
+  await r.console('bpdisable; wpdisable');
+  const bp = await r.setBreakpoint(end.pc, endCondition(end.registers));
+  try {
+    await r.quietly('resume', (stop, regs) => stop.pc === end.pc && sameMoment(end.registers, regs));
+  } finally {
+    await r.clearBreakpoint(bp);
+    await r.console('bpenable; wpenable');
+  }
+}
+
 /**
  * Replays from the loaded start state (`start`: its PC and registers) to `end`; the machine is left at the end.
  * `watch`: also the writes to [address, address + length). `over`: with MAME's traceover, which runs a call made in

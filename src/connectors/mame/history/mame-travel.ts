@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { mkdir, stat } from 'node:fs/promises';
 import { badRequest, internalError, notStopped, unsupported } from '../../../core/errors.js';
-import type { TargetEmitter, StopInfo } from '../../../core/target.js';
+import type { ScreenImage, TargetEmitter, StopInfo } from '../../../core/target.js';
 import {
   checkInSpan,
   historyOff,
@@ -20,7 +20,7 @@ import {
   type WriteRecord,
 } from '../../../core/time-travel.js';
 import { StateRing, type RingBudget } from './state-ring.js';
-import { mameNumber, traceInterval, type Replayer, type TracedInterval } from './interval-trace.js';
+import { mameNumber, runToMoment, traceInterval, type Replayer, type TracedInterval } from './interval-trace.js';
 
 /**
  * A state at every stop while they are small (a Spectrum's is about 1 KB, saved in about 1 ms), so the interval a
@@ -32,15 +32,26 @@ const MIN_GAP_CYCLES = 50_000;
 /** an interval longer than this (about 2 s of a Spectrum) is not replayed instruction by instruction */
 const MAX_TRACE_CYCLES = 7_000_000;
 const MAX_STOPS = 200;
+/** frames run before a moment so the screen MAME shows there was drawn after the load (the shown frame and the one before) */
+const REDRAW_FRAMES = 3;
 const TRACES_KEPT = 16;
 /** MAME's debugger variable that counts a moved-to PC's arrivals */
 const COUNTER = 'temp7';
+
+/** The refusal of a picture of a moment the screen cannot be redrawn at. */
+export const noPastPicture = () =>
+  unsupported(
+    `The screen cannot be shown as it was at this moment: MAME's save states hold no picture, and the history keeps no state ${REDRAW_FRAMES} frames before it to redraw it from (the history's start, or keys typed); MAME's screen shows another moment.`,
+    { history: 'no-picture' },
+  );
 
 export interface MameHistoryHost extends Replayer {
   running(): boolean;
   readonly cpuTag: string;
   readonly events: TargetEmitter;
   registers(): Promise<Record<string, number>>;
+  /** MAME's screen as it stands */
+  picture(): Promise<ScreenImage>;
 }
 
 interface Position {
@@ -64,6 +75,10 @@ export class MameTimeTravel implements TimeTravel {
   /** where the machine is while in the past */
   private past?: Position;
   private seq = 0;
+  /** while the screen may show another moment than the machine's: the cycle from which it is redrawn again */
+  private redrawnAt?: number;
+  /** the present's picture, taken as the machine first leaves it: a return there without a redraw shows it */
+  private presentPicture?: { cycle: number; image: ScreenImage };
   /** the state a run-control op was asked to save */
   private recording?: { file: string; at: { pc: number; registers: Record<string, number> } };
   readonly off?: string;
@@ -158,13 +173,32 @@ export class MameTimeTravel implements TimeTravel {
     };
   }
 
+  /**
+   * The picture of the machine's moment: 'live' when MAME's screen shows it, else the present's kept picture, else
+   * undefined. MAME's save states hold no picture and its screen keeps the frame last drawn, so a move redraws it by
+   * loading a state REDRAW_FRAMES before and running to the moment; where the history holds none (its start, keys
+   * typed) the screen shows another moment until the machine ran that long.
+   */
+  picture(): 'live' | ScreenImage | undefined {
+    const kept = this.presentPicture;
+    if (!this.past && kept?.cycle === this.now) return kept.image; // exactly the present's, redrawn or not
+    return this.screenLive ? 'live' : undefined;
+  }
+
+  /** MAME's screen shows the machine's moment: no move made, or redrawn, or the machine ran long enough since. */
+  private get screenLive(): boolean {
+    return this.redrawnAt === undefined || this.now >= this.redrawnAt;
+  }
+
   async goTo(cycle: number, quiet = false): Promise<void> {
     this.requireStopped('travel in time');
     checkInSpan(this.span(), cycle);
     await this.keepPresent();
     const pos = await this.positionOf(cycle);
-    await this.moveTo(pos);
-    this.past = pos.k === this.ring.states.length - 1 && pos.n === 0 ? undefined : pos;
+    // the present's picture is kept: a return there needs no redraw
+    const present = pos.k === this.ring.states.length - 1 && pos.n === 0;
+    await this.moveTo(pos, !present || this.presentPicture?.cycle !== this.ring.states[pos.k].cycle);
+    this.past = present ? undefined : pos;
     if (quiet) return;
     const frame = (c: number) => Math.floor(c / this.cyclesPerFrame);
     const inPast = this.past !== undefined;
@@ -224,8 +258,10 @@ export class MameTimeTravel implements TimeTravel {
 
   /** The present gets a state of its own before the machine leaves it (so a trip back ends exactly there). */
   private async keepPresent(): Promise<void> {
-    if (this.past || this.ring.last?.cycle === this.now) return;
-    await this.save();
+    if (this.past) return;
+    if (this.presentPicture?.cycle !== this.now && this.screenLive)
+      this.presentPicture = { cycle: this.now, image: await this.host.picture() };
+    if (this.ring.last?.cycle !== this.now) await this.save();
   }
 
   private async save(): Promise<void> {
@@ -259,12 +295,14 @@ export class MameTimeTravel implements TimeTravel {
    * last 200: ten times slower). Position 0 is not counted: the CPU leaves it without a breakpoint check. A
    * traceover trace counts the same: an instruction left out ran deeper (lower SP) than the call that left it out.
    */
-  private async moveTo(pos: Position): Promise<void> {
+  private async moveTo(pos: Position, redraw: boolean): Promise<void> {
     const { k, n } = pos;
     const state = this.ring.states[k];
-    await this.host.console(`stateload "${state.file}"`);
+    const from = redraw ? this.redrawFrom(k) : undefined;
+    await this.host.console(`stateload "${this.ring.states[from ?? k].file}"`);
     // MAME's totalcycles reads the count from before the load until the CPU runs; from there on it counts on
     this.tc = undefined;
+    if (from !== undefined) await runToMoment(this.host, state);
     let where = { pc: state.pc, registers: state.registers };
     let expected = state.pc;
     const t = n > 0 ? (this.keptTrace(k, true) ?? (await this.traced(k))) : undefined;
@@ -300,6 +338,18 @@ export class MameTimeTravel implements TimeTravel {
     const cycles = t ? this.cyclesOf(k, t) : [];
     this.now = n === 0 ? state.cycle : n < cycles.length ? cycles[n] : this.ring.states[k + 1].cycle;
     this.lastStop = where;
+    this.redrawnAt = from === undefined ? this.now + REDRAW_FRAMES * this.cyclesPerFrame : undefined;
+  }
+
+  /**
+   * The newest state at least two frames before state k whose intervals up to k replay exactly (no keys typed):
+   * run from there, MAME draws every line of the frame the screen shows at k. Undefined where there is none.
+   */
+  private redrawFrom(k: number): number | undefined {
+    const states = this.ring.states;
+    for (let j = k - 1; j >= 0 && !states[j].typed; j--)
+      if (states[j].cycle <= states[k].cycle - REDRAW_FRAMES * this.cyclesPerFrame) return j;
+    return undefined;
   }
 
   /** Runs `fn` (which moves the machine) and takes the machine back where it was. */
@@ -308,7 +358,7 @@ export class MameTimeTravel implements TimeTravel {
     try {
       return await fn();
     } finally {
-      await this.moveTo(back);
+      await this.moveTo(back, false); // a move follows it, or the screen waits for one (picture() refuses)
     }
   }
 
@@ -368,6 +418,7 @@ export class MameTimeTravel implements TimeTravel {
       );
     await this.host.console(`stateload "${state.file}"`);
     this.tc = undefined;
+    this.redrawnAt = Infinity; // the moment is elsewhere: the move back redraws it
     return traceInterval(this.host, join(this.dir, 'trace.log'), this.host.cpuTag, state, next, opts);
   }
 
