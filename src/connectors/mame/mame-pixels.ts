@@ -7,8 +7,22 @@
  * postMessage, watch_screen) and the garbage they make.
  */
 import type { Rgb } from '../../core/indexed-png.js';
+import { internalError } from '../../core/errors.js';
+import type { ScreenImage } from '../../core/target.js';
+import type { BridgeClient } from './bridge-client.js';
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** MAME's screen as it stands (the bridge's `screen_pixels`), whichever moment it was drawn at. */
+export async function screenPixels(bridge: BridgeClient, stopped: boolean): Promise<ScreenImage> {
+  const { result, binary } = await bridge.request('screen_pixels');
+  const width = result.width as number;
+  const height = result.height as number;
+  if (!binary || binary.length !== width * height * 4)
+    throw internalError(`MAME sent ${binary?.length ?? 0} pixel bytes for a ${width}x${height} screen.`);
+  const frame = typeof result.frame === 'number' ? result.frame : undefined;
+  return { width, height, rgba: bgraToRgba(binary), frame, maybeStale: stopped };
+}
 
 /**
  * BGRA → RGBA into a new buffer: R and B swap, one 32-bit word a pixel. Never

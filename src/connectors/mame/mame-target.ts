@@ -41,7 +41,8 @@ import type { KeyStroke } from '../../core/keys.js';
 import { MAX_TRANSFER } from '../../core/limits.js';
 import { checkMounted, mediaLoadFailure } from './media-check.js';
 import { unknownSystemMessage } from './unknown-system.js';
-import { bgraToRgba, MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
+import { MAME_FRAME_SOURCE, MameFrames } from './mame-frames.js';
+import { screenPixels } from './mame-pixels.js';
 import { num, StopTraps, toStopInfo } from './bridge-stops.js';
 import { bridgeSpace, checkInteger } from './bridge-space.js';
 import { TIME_TRAVEL_FEATURE } from '../../core/time-travel.js';
@@ -357,14 +358,8 @@ export class MameTarget implements Target {
   }
 
   /** MAME's screen as it stands, whichever moment it was drawn at. */
-  async screenPixels(): Promise<ScreenImage> {
-    const { result, binary } = await this.bridge.request('screen_pixels');
-    const width = result.width as number;
-    const height = result.height as number;
-    if (!binary || binary.length !== width * height * 4) {
-      throw internalError(`MAME sent ${binary?.length ?? 0} pixel bytes for a ${width}x${height} screen.`);
-    }
-    return { width, height, rgba: bgraToRgba(binary), frame: num(result.frame), maybeStale: this.state === 'stopped' };
+  screenPixels(): Promise<ScreenImage> {
+    return screenPixels(this.bridge, this.state === 'stopped');
   }
 
   /** Echo round trip (the benchmark floor). */
