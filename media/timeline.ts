@@ -50,7 +50,7 @@ export function timelineView(post: (m: WebviewMessage) => void): (m: Timeline) =
     note.textContent = !m.stopped
       ? 'Pause to travel in time.'
       : m.inPast
-        ? `Resuming or stepping here discards the recorded future (frames ${m.nowFrame + 1}-${m.endFrame}); "Back to present" returns exactly.`
+        ? `${m.noPicture ? `${m.noPicture} ` : ''}Resuming or stepping here discards the recorded future (frames ${m.nowFrame + 1}-${m.endFrame}); "Back to present" returns exactly.`
         : '';
     marks.replaceChildren(
       ...(m.marks ?? []).map((s) => {

@@ -69,6 +69,8 @@ export interface TimeTravel {
   stops(): RecordedStop[];
   /** The last CPU write to [address, address + length) before `before`, or undefined when none is recorded. */
   lastWrite(address: number, length: number, before: number): Promise<WriteRecord | undefined>;
+  /** Why the screen cannot show the machine's moment (a past one it cannot redraw), or undefined when it can. */
+  pictureMissing?(): string | undefined;
 }
 
 export const TIME_TRAVEL_FEATURE = featureKey<TimeTravel>('time-travel');

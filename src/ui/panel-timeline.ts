@@ -38,6 +38,7 @@ export async function timelineMessage(session: SessionApi): Promise<TimelineMess
     inPast: span.inPast,
     stopped,
     marks,
+    noPicture: t.pictureMissing?.(),
   };
 }
 

@@ -91,6 +91,8 @@ export type HostMessage =
       stopped?: boolean;
       /** recorded stops (breakpoint hits, steps, pauses) by frame */
       marks?: { frame: number; reason: string }[];
+      /** why the picture is not of this moment (a past moment MAME cannot redraw), shown with it */
+      noPicture?: string;
     }
   | {
       /** what is under the pointer, in lines for people; `reference` (core/memory-reference.ts) opens the memory view on click */

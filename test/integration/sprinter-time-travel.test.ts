@@ -17,6 +17,7 @@ import {
   timeTravel,
   travelTo,
 } from '../../src/session/time-travel.js';
+import { timelineMessage } from '../../src/ui/panel-timeline.js';
 import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
 
 let fx: SprinterFixture;
@@ -152,6 +153,12 @@ test('a moment the screen cannot be redrawn at is refused with a typed error; ba
   // the history's first state: MAME keeps no picture in a state, and no state before it could redraw one
   await stopAfter(() => travelTo(me, timeTravel(me.session).span().startCycle));
   await assert.rejects(me.session.screenshot(), { code: 'unsupported', message: /no state 3 frames before it/ });
+  assert.match(
+    (await timelineMessage(me.session)).noPicture ?? '',
+    /cannot be shown as it was/,
+    "the panel's note says so",
+  );
   await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
   assert.deepEqual((await me.session.screenshot()).rgba, present.rgba, "the present's picture exactly");
+  assert.equal((await timelineMessage(me.session)).noPicture, undefined);
 });

@@ -185,6 +185,10 @@ export class MameTimeTravel implements TimeTravel {
     return this.screenLive ? 'live' : undefined;
   }
 
+  pictureMissing(): string | undefined {
+    return this.picture() ? undefined : noPastPicture().message;
+  }
+
   /** MAME's screen shows the machine's moment: no move made, or redrawn, or the machine ran long enough since. */
   private get screenLive(): boolean {
     return this.redrawnAt === undefined || this.now >= this.redrawnAt;
