@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ClientSession } from '../src/session/client-session.js';
 import { figuresOf as figures, type Figures } from './measure.js';
-import { timedStop, withZxMameLoop } from './zx-mame-session.js';
+import { timedStop, withMameLoop } from './mame-loop-session.js';
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const CHECKPOINTS = [1, 5, 25];
@@ -35,7 +35,7 @@ async function runHashes(me: ClientSession, hitTimes: number[]): Promise<string[
 }
 
 async function main(): Promise<void> {
-  await withZxMameLoop(async (me) => {
+  await withMameLoop('spectrum', async (me) => {
     await nextHit(me);
     const hitTimes: number[] = [];
     const saves: number[] = [];
