@@ -6,7 +6,7 @@
  * killed as a process group when done.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { REPO_ROOT } from './zx-fixture.js';
@@ -52,13 +52,22 @@ export function installVsix(vsix: string, dirs: { extensionsDir: string; userDat
   return folder;
 }
 
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
+/**
+ * Whether the group still runs an extension host (a zombie does not count: code-server's orphaned helpers linger
+ * as zombies until something reaps them, and kill(-pgid, 0) still finds those).
+ */
+function extensionHostAlive(pgid: number): boolean {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) !== pgid || state === 'Z') continue;
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=extensionHost')) return true;
+    } catch {
+      // the process ended while we looked
+    }
   }
+  return false;
 }
 
 export async function freePort(): Promise<number> {
@@ -180,16 +189,20 @@ export async function startCodeServer(
       } catch {
         /* already gone */
       }
+      // the timer is cleared: a pending one would keep the test process alive for the rest of its 15 s
+      let timer: NodeJS.Timeout | undefined;
       const ended = await Promise.race([
         exited.then(() => true),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), 15_000))),
       ]);
+      clearTimeout(timer);
       if (!ended) group('SIGKILL');
       await exited;
       // The extension host notices its parent is gone within about a second, deactivates the
-      // extensions and exits; give it that chance before killing what is left of the group.
+      // extensions and exits; give it that chance before killing what is left of the group (VS Code's
+      // file watcher and terminal host, which take seconds more and run no extension code).
       const deadline = Date.now() + 10_000;
-      while (groupAlive(child.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      while (extensionHostAlive(child.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       group('SIGKILL');
     },
   };
