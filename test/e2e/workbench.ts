@@ -1,7 +1,7 @@
 /**
  * The life of one end-to-end test in a real VS Code: the tools are there (else the test fails, naming the fix), a
- * fresh artifacts folder under .test-work/, the VSIX `npm run package` builds installed in a private code-server
- * (temp user-data dir), the workspace folder filled and opened in headless Chromium, the workbench drawn and
+ * fresh artifacts folder under .test-work/, the VSIX `npm run package` builds (once per test run) installed in a
+ * private code-server (temp user-data dir), the workspace folder filled and opened in headless Chromium, the workbench drawn and
  * focused; `shot` writes screenshots there, a failure leaves failure.png, and teardown keeps code-server's logs.
  * The page-driving steps (commands, quick open, context menus) are in ../support/workbench.ts, re-exported here.
  */
@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingE2eTools, startCodeServer, type CodeServer } from '../support/code-server.js';
 import { openBrowser, runCommand, type Page } from '../support/workbench.js';
-import { packageVsix } from '../support/vsix.js';
+import { packageVsixOncePerRun } from '../support/vsix.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 
 export {
@@ -73,7 +73,7 @@ export async function withWorkbench(opts: WorkbenchOptions, body: (wb: Workbench
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const vsix = join(out, 'retro-debug.vsix');
-  packageVsix(vsix);
+  packageVsixOncePerRun(vsix);
   const server = await startCodeServer({ vsix, settings: { ...QUIET_SETTINGS, ...opts.settings } });
   let browser: Awaited<ReturnType<typeof openBrowser>> | undefined;
   let page: Page | undefined;
