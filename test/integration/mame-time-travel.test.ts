@@ -80,7 +80,10 @@ test('Step Back a C line returns to the previous line as a forward run had it; R
     [fx.markers.call_draw.line, fx.markers.call_shade.line],
   );
 
-  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  const oneBack = await stepBackTarget(me.session, 'line');
+  // the walk's replays leave the machine at the present as it was (a replay up to it stays there, no state loaded)
+  assert.equal(await machineHash(), forward[2].hash, 'the walk leaves the present as it was');
+  await stopAfter(() => travelTo(me, oneBack));
   const back = await where();
   assert.equal(back.line, forward[1].line, 'one C line back');
   assert.equal(back.inPast, true, 'the stop says it is in the past');

@@ -83,7 +83,10 @@ test('two C lines back equal a forward run there; Reverse Continue returns to th
   );
   assert.deepEqual([await num('i'), await num('total')], [3, 1 + 4 + 9], 'at the test, before i++');
 
-  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  const oneBack = await stepBackTarget(me.session, 'line');
+  // the walk's replays leave the machine at the present as it was (a replay up to it stays there, no state loaded)
+  assert.equal(await machineHash(), forward[2].hash, 'the walk leaves the present as it was');
+  await stopAfter(() => travelTo(me, oneBack));
   assert.deepEqual(await where(), { line: forward[1].line, inPast: true }, 'one C line back, in the past');
   assert.match(granularityNote(me.session), /^Time travel granularity here: MAME .*save state/);
   assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');

@@ -110,7 +110,10 @@ export interface BridgeOps {
   step_out: Op<RecordArgs, Recorded>;
   step_range: Op<{ ranges: Array<[number, number]>; mode: 'into' | 'over'; max: number } & RecordArgs, Recorded>;
   screen_info: Op<None, { width: number; height: number; refresh: number; frame: number }>;
-  screen_pixels: Op<None, { width: number; height: number; frame: number; format: 'bgra' }>;
+  /** the screen as it stands; `kept`: as screen_keep took it */
+  screen_pixels: Op<{ kept?: boolean }, { width: number; height: number; frame: number; format: 'bgra' }>;
+  /** keeps the screen as it stands in MAME (the present's, as time travel leaves it) for screen_pixels `kept` */
+  screen_keep: Op<None, { width: number; height: number }>;
   /**
    * live frames as `frame` events (changed ones, at most `fps` a second); `throttle` sets MAME's speed; `file`: an
    * existing file whose two slots take the pixels (`slots` says whether it opened), else they follow on the socket
@@ -184,6 +187,7 @@ export const BRIDGE_OPS: { readonly [K in BridgeOp]: { readonly mutating: boolea
   step_range: { mutating: true },
   screen_info: { mutating: false },
   screen_pixels: { mutating: false },
+  screen_keep: { mutating: false },
   frames_start: { mutating: true },
   frames_stop: { mutating: true },
   frames_ack: { mutating: false },

@@ -13,9 +13,12 @@ import type { BridgeClient } from './bridge-client.js';
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** MAME's screen as it stands (the bridge's `screen_pixels`), whichever moment it was drawn at. */
-export async function screenPixels(bridge: BridgeClient, stopped: boolean): Promise<ScreenImage> {
-  const { result, binary } = await bridge.request('screen_pixels');
+/**
+ * MAME's screen as it stands (the bridge's `screen_pixels`), whichever moment it was drawn at; `kept`: the picture
+ * `screen_keep` kept in MAME.
+ */
+export async function screenPixels(bridge: BridgeClient, stopped: boolean, kept = false): Promise<ScreenImage> {
+  const { result, binary } = await bridge.request('screen_pixels', kept ? { kept } : {});
   const width = result.width as number;
   const height = result.height as number;
   if (!binary || binary.length !== width * height * 4)

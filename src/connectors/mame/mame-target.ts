@@ -353,13 +353,13 @@ export class MameTarget implements Target {
   /** The screen of the machine's moment: in the past, as the history redrew it or kept it (refused where neither). */
   async screenshot(): Promise<ScreenImage> {
     const picture = this.history ? this.history.picture() : 'live';
-    if (picture !== 'live') return picture ?? Promise.reject(noPastPicture());
-    return this.screenPixels();
+    if (!picture) throw noPastPicture();
+    return screenPixels(this.bridge, this.state === 'stopped', picture === 'kept');
   }
 
-  /** MAME's screen as it stands, whichever moment it was drawn at. */
-  screenPixels(): Promise<ScreenImage> {
-    return screenPixels(this.bridge, this.state === 'stopped');
+  /** MAME keeps its screen as it stands (time travel leaving the present), for a screenshot there later. */
+  async keepScreen(): Promise<void> {
+    await this.bridge.request('screen_keep');
   }
 
   /** Echo round trip (the benchmark floor). */

@@ -1,7 +1,7 @@
 /** The MAME target's time travel: its budget from the launch options, and the target's parts a replay uses. */
 import { join } from 'node:path';
 import type { LaunchConfig } from '../../../core/launch.js';
-import type { Address, Register, ScreenImage, TargetEmitter, WatchSpec } from '../../../core/target.js';
+import type { Address, Register, TargetEmitter, WatchSpec } from '../../../core/target.js';
 import type { MameRaw } from '../mame-raw.js';
 import { MameTimeTravel } from './mame-travel.js';
 import type { QuietRuns } from './quiet-runs.js';
@@ -18,8 +18,8 @@ export interface HistoryTarget {
   clearWatchpoint(id: number): Promise<void>;
   readMemory(address: Address, length: number): Promise<Uint8Array>;
   readRegisters(): Promise<Register[]>;
-  /** the screen as MAME shows it, whichever moment that is */
-  screenPixels(): Promise<ScreenImage>;
+  /** MAME keeps its screen as it stands (the bridge's screen_keep), whichever moment that is */
+  keepScreen(): Promise<void>;
 }
 
 export function makeMameHistory(
@@ -53,7 +53,7 @@ export function makeMameHistory(
       target.setWatchpoint({ address: cpu(address), length, kind: 'write' }),
     clearWatch: (id: number) => target.clearWatchpoint(id),
     read: (address: number, length: number) => target.readMemory(cpu(address), length),
-    picture: () => target.screenPixels(),
+    keepPicture: () => target.keepScreen(),
     registers: async () => Object.fromEntries((await target.readRegisters()).map((r) => [r.name, r.value])),
   };
   // 50 frames a second: the Spectrum's and the Sprinter's

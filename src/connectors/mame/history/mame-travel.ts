@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import { mkdir, stat } from 'node:fs/promises';
 import { badRequest, internalError, notStopped, unsupported } from '../../../core/errors.js';
-import type { ScreenImage, TargetEmitter, StopInfo } from '../../../core/target.js';
+import type { TargetEmitter, StopInfo } from '../../../core/target.js';
 import {
   checkInSpan,
   historyOff,
@@ -50,8 +50,8 @@ export interface MameHistoryHost extends Replayer {
   readonly cpuTag: string;
   readonly events: TargetEmitter;
   registers(): Promise<Record<string, number>>;
-  /** MAME's screen as it stands */
-  picture(): Promise<ScreenImage>;
+  /** MAME keeps its screen as it stands, for a screenshot later (a copy in MAME, not over the socket) */
+  keepPicture(): Promise<void>;
 }
 
 interface Position {
@@ -77,8 +77,10 @@ export class MameTimeTravel implements TimeTravel {
   private seq = 0;
   /** while the screen may show another moment than the machine's: the cycle from which it is redrawn again */
   private redrawnAt?: number;
-  /** the present's picture, taken as the machine first leaves it: a return there without a redraw shows it */
-  private presentPicture?: { cycle: number; image: ScreenImage };
+  /** the present whose picture MAME keeps, taken as the machine first leaves it: a return without a redraw shows it */
+  private presentKept?: number;
+  /** inside aside(): the state whose moment the last replay ended at, where the machine stands (deterministic) */
+  private replayedTo?: number;
   /** the state a run-control op was asked to save */
   private recording?: { file: string; at: { pc: number; registers: Record<string, number> } };
   readonly off?: string;
@@ -174,14 +176,13 @@ export class MameTimeTravel implements TimeTravel {
   }
 
   /**
-   * The picture of the machine's moment: 'live' when MAME's screen shows it, else the present's kept picture, else
-   * undefined. MAME's save states hold no picture and its screen keeps the frame last drawn, so a move redraws it by
-   * loading a state REDRAW_FRAMES before and running to the moment; where the history holds none (its start, keys
-   * typed) the screen shows another moment until the machine ran that long.
+   * The picture of the machine's moment: 'live' when MAME's screen shows it, else 'kept' (the present's picture MAME
+   * keeps), else undefined. MAME's save states hold no picture and its screen keeps the frame last drawn, so a move
+   * redraws it by loading a state REDRAW_FRAMES before and running to the moment; where the history holds none (its
+   * start, keys typed) the screen shows another moment until the machine ran that long.
    */
-  picture(): 'live' | ScreenImage | undefined {
-    const kept = this.presentPicture;
-    if (!this.past && kept?.cycle === this.now) return kept.image; // exactly the present's, redrawn or not
+  picture(): 'live' | 'kept' | undefined {
+    if (!this.past && this.presentKept === this.now) return 'kept'; // exactly the present's, redrawn or not
     return this.screenLive ? 'live' : undefined;
   }
 
@@ -201,7 +202,7 @@ export class MameTimeTravel implements TimeTravel {
     const pos = await this.positionOf(cycle);
     // the present's picture is kept: a return there needs no redraw
     const present = pos.k === this.ring.states.length - 1 && pos.n === 0;
-    await this.moveTo(pos, !present || this.presentPicture?.cycle !== this.ring.states[pos.k].cycle);
+    await this.moveTo(pos, !present || this.presentKept !== this.ring.states[pos.k].cycle);
     this.past = present ? undefined : pos;
     if (quiet) return;
     const frame = (c: number) => Math.floor(c / this.cyclesPerFrame);
@@ -263,8 +264,10 @@ export class MameTimeTravel implements TimeTravel {
   /** The present gets a state of its own before the machine leaves it (so a trip back ends exactly there). */
   private async keepPresent(): Promise<void> {
     if (this.past) return;
-    if (this.presentPicture?.cycle !== this.now && this.screenLive)
-      this.presentPicture = { cycle: this.now, image: await this.host.picture() };
+    if (this.presentKept !== this.now && this.screenLive) {
+      await this.host.keepPicture();
+      this.presentKept = this.now;
+    }
     if (this.ring.last?.cycle !== this.now) await this.save();
   }
 
@@ -356,14 +359,30 @@ export class MameTimeTravel implements TimeTravel {
     return undefined;
   }
 
-  /** Runs `fn` (which moves the machine) and takes the machine back where it was. */
+  /**
+   * Runs `fn` (which moves the machine) and takes the machine back where it was: a replay that ended there (the
+   * interval up to it, as the first Step Back's from the present) left it there, and a state load is saved (a
+   * Sprinter's loads 64 MB of RAM).
+   */
   private async aside<T>(fn: () => Promise<T>): Promise<T> {
     const back = this.past ?? { k: this.ring.states.length - 1, n: 0 };
+    this.replayedTo = undefined;
     try {
       return await fn();
     } finally {
-      await this.moveTo(back, false); // a move follows it, or the screen waits for one (picture() refuses)
+      // a move follows it, or the screen waits for one (picture() refuses)
+      if (back.n === 0 && this.replayedTo === back.k) this.arrived(back.k);
+      else await this.moveTo(back, false);
+      this.replayedTo = undefined;
     }
+  }
+
+  /** The machine stands at state k's moment (a replay ran to it); the screen shows another moment. */
+  private arrived(k: number): void {
+    const state = this.ring.states[k];
+    this.now = state.cycle;
+    this.lastStop = { pc: state.pc, registers: state.registers };
+    this.redrawnAt = this.now + REDRAW_FRAMES * this.cyclesPerFrame;
   }
 
   /** The kept trace of interval k: a full one, or (`over`) a traceover one too. */
@@ -420,10 +439,14 @@ export class MameTimeTravel implements TimeTravel {
       throw badRequest(
         `The machine ran ${next.cycle - state.cycle} cycles between two recorded stops here (more than ${MAX_TRACE_CYCLES}); MAME replays such a run only to its ends, not instruction by instruction.`,
       );
+    this.replayedTo = undefined;
     await this.host.console(`stateload "${state.file}"`);
     this.tc = undefined;
     this.redrawnAt = Infinity; // the moment is elsewhere: the move back redraws it
-    return traceInterval(this.host, join(this.dir, 'trace.log'), this.host.cpuTag, state, next, opts);
+    const t = await traceInterval(this.host, join(this.dir, 'trace.log'), this.host.cpuTag, state, next, opts);
+    // the run ended at the next state's moment (its PC and every register), traced or not (undefined: left out)
+    this.replayedTo = k + 1;
+    return t;
   }
 
   /** The timeline's cycles of an interval's positions: its start plus the replay's offsets, kept before its end. */

@@ -177,11 +177,24 @@ function ops.screen_info()
   return { width = scr.width, height = scr.height, refresh = scr.refresh, frame = scr:frame_number() }
 end
 
--- Pixels as raw 0xAARRGGBB little-endian words (B, G, R, A bytes) after the reply line.
-function ops.screen_pixels()
+-- Pixels as raw 0xAARRGGBB little-endian words (B, G, R, A bytes) after the reply line; `kept`: the ones
+-- screen_keep took.
+local kept = nil
+function ops.screen_pixels(args)
+  if args.kept then
+    if not kept then ctx.fail('not_found', 'no screen picture was kept') end
+    return kept.info, kept.data
+  end
   local scr = screen()
   local data, w, h = scr:pixels()
   return { width = w, height = h, frame = scr:frame_number(), format = 'bgra' }, data
+end
+
+-- Keeps the screen as it stands here (time travel leaving the present): a copy in MAME, not over the socket.
+function ops.screen_keep()
+  local info, data = ops.screen_pixels({})
+  kept = { info = info, data = data }
+  return { width = info.width, height = info.height }
 end
 
 -- Live frames pushed while running (frames.lua): binary 'frame' events, changed ones only.
