@@ -4,18 +4,18 @@
  */
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
 import { RecordingClient } from './dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: ZxFixture;
 let dc: RecordingClient;
 const WORK = join(REPO_ROOT, '.test-work', `dap-bad-input-${process.pid}`);
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  freshBundle();
   fx = await buildZxFixture();
   mkdirSync(WORK, { recursive: true });
   dc = new RecordingClient();

@@ -7,15 +7,14 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { REPO_ROOT } from '../support/zx-fixture.js';
 import { wasmAvailable } from '../../src/connectors/dosbox/wasm-launcher.js';
 import { buildDosFixtures, type DosProgramFixture } from '../support/dos-fixture.js';
 import { childProcesses, isAlive, RecordingClient, waitUntil } from './dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let dc: RecordingClient;
 let ke: DosProgramFixture;
@@ -23,7 +22,7 @@ let profilePath: string;
 const capabilityEvents: DebugProtocol.CapabilitiesEvent[] = [];
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  freshBundle();
   ke = (await buildDosFixtures()).programs.keyecho;
   profilePath = join(mkdtempSync(join(tmpdir(), 'dos-dap-')), 'keyecho.dosprofile.json');
   writeFileSync(

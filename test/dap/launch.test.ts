@@ -6,11 +6,11 @@
  */
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import { childProcesses, isAlive, lineOf, RecordingClient, waitUntil } from './dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: ZxFixture;
 let dc: RecordingClient;
@@ -20,7 +20,7 @@ let mamePid = 0;
 const bpIds = new Map<string, number>();
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  freshBundle();
   fx = await buildZxFixture();
   [mainC, utilC] = fx.sources;
   dc = new RecordingClient();

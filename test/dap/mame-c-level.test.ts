@@ -3,14 +3,14 @@
 // arrays with a memoryReference, setExpression; on the bundled demo, step into `colour_of` lands on its `return`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { buildDemo } from '../../src/cli/build-demo.js';
-import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import { RecordingClient } from './dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: ZxFixture;
 let dc: RecordingClient;
@@ -25,7 +25,7 @@ async function launch(args: Record<string, unknown>): Promise<RecordingClient> {
 }
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   fx = await buildZxFixture();
   dc = await launch({ program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir });
 });

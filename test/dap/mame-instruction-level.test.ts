@@ -5,16 +5,16 @@
 // (MAME watchpoints name the writing instruction).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
+import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
 import { lineOf, RecordingClient } from './dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: ZxFixture;
 let dc: RecordingClient;
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   fx = await buildZxFixture();
   dc = new RecordingClient();
   await dc.start();

@@ -5,17 +5,17 @@
 // decoded 6502 flags under FL in Registers.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { buildC64Fixture, REPO_ROOT, type C64Fixture } from '../support/c64-fixture.js';
+import { buildC64Fixture, type C64Fixture } from '../support/c64-fixture.js';
 import { RecordingClient } from '../dap/dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: C64Fixture;
 let dc: RecordingClient;
 let caps: DebugProtocol.Capabilities;
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   fx = await buildC64Fixture();
   dc = new RecordingClient();
   await dc.start();

@@ -2,14 +2,15 @@
 // cc65 example and debugs it on the built-in C64, with no emulator installed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/c64-fixture.js';
+import { freshBundle } from '../support/bundle.js';
 
 test('retro-debug demo --machine c64 runs the cc65 demo on the built-in C64 and saves the screen', () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   const out = mkdtempSync(join(tmpdir(), 'c64-demo-'));
   const env = {
     ...process.env,

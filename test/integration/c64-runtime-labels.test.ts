@@ -12,13 +12,14 @@ import { loadDebugInfo } from '../../src/debuginfo/load.js';
 import { DebugIndex } from '../../src/debuginfo/index.js';
 import { REPO_ROOT } from '../support/c64-fixture.js';
 import { RecordingClient } from '../dap/dap-client.js';
+import { freshBundle } from '../support/bundle.js';
 
 let dir: string;
 let dc: RecordingClient;
 let labels: Map<string, number>;
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   dir = mkdtempSync(join(tmpdir(), 'rd-runtime-labels-'));
   for (const f of ['main.c', 'shapes.c', 'shapes.h'])
     copyFileSync(join(REPO_ROOT, 'test/fixtures/c64/defs', f), join(dir, f));

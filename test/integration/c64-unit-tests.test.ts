@@ -1,12 +1,13 @@
 // `retro-debug test` on the built-in C64: real cc65 builds of retro_test.h projects, results read back by real
 // consumers (xmllint parses the JUnit XML, genhtml from Debian's lcov renders the tracefile).
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
+import { freshBundle } from '../support/bundle.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures', 'testing');
@@ -25,9 +26,7 @@ function xpath(file: string, expression: string): string {
   return execFileSync('xmllint', ['--xpath', expression, file], { encoding: 'utf8' }).trim();
 }
 
-test('the bundle is fresh', () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
-});
+before(() => freshBundle());
 
 test('tests that fail, hang, crash and corrupt the mailbox are each reported; the rest of the suite runs', async () => {
   const dir = copyProject(join(FIXTURES, 'c64-bad'));

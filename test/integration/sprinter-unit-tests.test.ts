@@ -16,6 +16,7 @@ import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, callRaw, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
 import { z80TestProject } from '../support/z80-test-project.js';
+import { freshBundle } from '../support/bundle.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let work: string;
@@ -24,7 +25,7 @@ let server: HttpMcpServer;
 let agent: Client;
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   work = mkdtempSync(join(tmpdir(), 'rd-sprinter-unit-'));
   manager = new SessionManager({ connectors: CONNECTORS });
   server = await startHttpServerOn(manager, { profile: 'full', outputDir: work, roots: () => [work] });

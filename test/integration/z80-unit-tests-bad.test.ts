@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
 import { z80TestProject } from '../support/z80-test-project.js';
+import { freshBundle } from '../support/bundle.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let work: string;
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   work = mkdtempSync(join(tmpdir(), 'rd-z80-bad-'));
 });
 

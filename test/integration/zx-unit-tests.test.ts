@@ -14,6 +14,7 @@ import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { call, connectHttpClient, startHttpServerOn } from '../mcp/mcp-helpers.js';
 import { findMarkers, REPO_ROOT } from '../support/c64-fixture.js';
 import { z80TestProject } from '../support/z80-test-project.js';
+import { freshBundle } from '../support/bundle.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let work: string;
@@ -22,7 +23,7 @@ let server: HttpMcpServer;
 let agent: Client;
 
 before(async () => {
-  execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  freshBundle();
   work = mkdtempSync(join(tmpdir(), 'rd-zx-unit-'));
   for (const name of ['zx-tests', 'zx-profile']) z80TestProject(name, 'spectrum', work);
   manager = new SessionManager({ connectors: CONNECTORS });

@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { DEFAULT_PROFILE, PROFILES } from '../../src/mcp/groups.js';
 import { TOOL_GROUPS } from '../../src/connectors/registry.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
+import { freshBundle } from '../support/bundle.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 const expected = (profile: keyof typeof PROFILES) =>
@@ -18,8 +19,7 @@ const expected = (profile: keyof typeof PROFILES) =>
   ].sort();
 
 before(() => {
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  freshBundle();
 });
 
 async function listedTools(args: string[]): Promise<string[]> {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { REPO_ROOT } from '../support/zx-fixture.js';
+import { freshBundle } from '../support/bundle.js';
 
 const CLI = join(REPO_ROOT, 'dist', 'cli.js');
 let dir: string;
@@ -17,8 +18,7 @@ const demo = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
   spawnSync(process.execPath, [CLI, 'demo', ...args], { cwd: dir, encoding: 'utf8', env, timeout: 180_000 });
 
 before(() => {
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  freshBundle();
   dir = mkdtempSync(join(tmpdir(), 'mcp-demo-'));
 });
 after(() => rmSync(dir, { recursive: true, force: true }));

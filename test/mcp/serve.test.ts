@@ -15,6 +15,7 @@ import { connect } from 'node:net';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
 import { call, connectHttpClient, waitUntilReady } from './mcp-helpers.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: ZxFixture;
 let dir: string;
@@ -26,8 +27,7 @@ let dapPort = 0;
 let out = '';
 
 before(async () => {
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  freshBundle();
   fx = await buildZxFixture();
   dir = mkdtempSync(join(tmpdir(), 'mcp-serve-'));
   cli = spawn(

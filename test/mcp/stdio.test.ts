@@ -5,7 +5,6 @@
  * MAME process the CLI started.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { buildZxFixture, REPO_ROOT, type ZxFixture } from '../support/zx-fixture.js';
 import { call, callExpectingError, waitUntilReady } from './mcp-helpers.js';
+import { freshBundle } from '../support/bundle.js';
 
 let fx: ZxFixture;
 let outDir: string;
@@ -42,8 +42,7 @@ const alive = (pid: number) =>
   existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
 before(async () => {
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  freshBundle();
   fx = await buildZxFixture();
   outDir = mkdtempSync(join(tmpdir(), 'mcp-stdio-out-'));
   transport = new StdioClientTransport({

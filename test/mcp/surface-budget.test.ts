@@ -8,7 +8,6 @@
  * names the group to load, on both transports.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,6 +20,7 @@ import type { HttpMcpServer } from '../../src/mcp/http.js';
 import { REPO_ROOT } from '../support/zx-fixture.js';
 import { callExpectingError, connectHttpClient, startHttpServerOn } from './mcp-helpers.js';
 import { TRANSPORTS, connectAgent, type ConnectedAgent } from './transports.js';
+import { freshBundle } from '../support/bundle.js';
 
 /** Bytes of tools/list JSON each profile may cost (the default was 52,059 before issue 12). */
 const BUDGET: Record<Profile, number> = {
@@ -127,8 +127,7 @@ test('every parameter of the default profile is described (session_id once, in t
 });
 
 test('over stdio the default profile costs the same as over HTTP', async () => {
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
-  assert.equal(build.status, 0, `bundle failed: ${build.stderr}`);
+  freshBundle();
   const client = new Client({ name: 'budget', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({

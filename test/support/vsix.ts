@@ -1,7 +1,8 @@
 /** Packages the extension with `npm run package`'s own script and lists a VSIX's entries. */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, renameSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { oncePerRun } from './test-run.js';
 import { REPO_ROOT } from './zx-fixture.js';
 
 export function packageVsix(outFile: string): void {
@@ -12,21 +13,11 @@ export function packageVsix(outFile: string): void {
   });
 }
 
-/**
- * packageVsix, once per `npm test` run: test/run.mjs names a folder for the run in RETRO_TEST_RUN_DIR, and nothing
- * the VSIX is made of changes during a run (npm test builds before it starts), so the first caller packages and the
- * others copy. A file run alone packages afresh.
- */
+/** packageVsix once per test run (the e2e files each install the same VSIX); a file run alone packages afresh. */
 export function packageVsixOncePerRun(outFile: string): void {
-  const runDir = process.env.RETRO_TEST_RUN_DIR;
-  if (!runDir) return packageVsix(outFile);
-  const shared = join(runDir, 'retro-debug.vsix');
-  if (!existsSync(shared)) {
-    const partial = join(runDir, `packaging-${process.pid}.vsix`); // renamed whole: a reader never sees half a file
-    packageVsix(partial);
-    renameSync(partial, shared);
-  }
-  copyFileSync(shared, outFile);
+  const shared = oncePerRun('retro-debug.vsix', packageVsix);
+  if (shared) copyFileSync(shared, outFile);
+  else packageVsix(outFile);
 }
 
 /** Entry names of a VSIX (a zip), with Debian's unzip. */
