@@ -73,9 +73,13 @@ test('a refused request is answered and its connection closed; a slow body canno
     );
     let text = '';
     s.on('data', (d) => (text += d.toString()));
-    s.on('close', () => resolve(text));
+    // cleared at the close: a pending timer would keep the test process alive for the rest of its 3 s
+    const timer = setTimeout(() => s.destroy(new Error(`still open after 3 s: ${text}`)), 3000);
+    s.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
     s.on('error', reject);
-    setTimeout(() => s.destroy(new Error(`still open after 3 s: ${text}`)), 3000);
   });
   assert.match(got, /^HTTP\/1.1 401/);
 });

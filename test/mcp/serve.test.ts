@@ -97,9 +97,16 @@ function rawDap(bytes: string): Promise<string> {
     const s = connect(dapPort, '127.0.0.1', () => s.write(bytes));
     let got = '';
     s.on('data', (d) => (got += d.toString()));
-    s.on('close', () => resolve(got));
+    // cleared at the close: a pending timer would keep the test process alive for the rest of its 5 s
+    const timer = setTimeout(
+      () => s.destroy(new Error(`the adapter kept the connection open; it answered ${got}`)),
+      5000,
+    );
+    s.on('close', () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
     s.on('error', reject);
-    setTimeout(() => s.destroy(new Error(`the adapter kept the connection open; it answered ${got}`)), 5000);
   });
 }
 const frame = (msg: object) => {
