@@ -42,8 +42,9 @@ if (kind === 'tcp') {
   s.on('data', (d) => got.push(d));
   s.on('error', (e) => got.push(Buffer.from('')));
   const done = () => say({ received: Buffer.concat(got).toString('latin1') });
-  s.on('close', done);
-  setTimeout(() => { s.destroy(); }, 1500);
+  // a connection the door closed ends the probe at once; one left open, after 1.5 s
+  const timer = setTimeout(() => { s.destroy(); }, 1500);
+  s.on('close', () => { clearTimeout(timer); done(); });
 } else {
   try {
     if (kind === 'read') fs.readFileSync(a);
