@@ -1,12 +1,13 @@
 /**
  * Builds test/fixtures/cdb/ with the real SDCC toolchain (sdcc -mz80 --debug,
- * sdasz80, sdld via sdcc, makebin) into .test-work/cdb-fixture/, and reads
+ * sdasz80, sdld via sdcc, makebin) into .test-work/cdb-fixture/<hash>/, and reads
  * back the toolchain's own outputs (.asm, .rst, .noi, binary image) that the
  * tests use as independent facts.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildOnceSync } from './source-build.js';
 
 export const FIXTURE_SRC = resolve('test/fixtures/cdb');
 export const FIXTURE_OUT = resolve('.test-work/cdb-fixture');
@@ -30,43 +31,43 @@ let built: CdbFixture | undefined;
 
 export function buildCdbFixture(): CdbFixture {
   if (built) return built;
-  rmSync(FIXTURE_OUT, { recursive: true, force: true });
-  mkdirSync(FIXTURE_OUT, { recursive: true });
-  for (const f of readdirSync(FIXTURE_SRC)) copyFileSync(join(FIXTURE_SRC, f), join(FIXTURE_OUT, f));
-  const run = (cmd: string, args: string[]) =>
-    execFileSync(cmd, args, { cwd: FIXTURE_OUT, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  run('sdasz80', ['-plosgff', 'crt0.rel', 'crt0.s']);
-  for (const m of MODULES) run('sdcc', ['-mz80', '--debug', '-c', `${m}.c`]);
-  run('sdcc', [
-    '-mz80',
-    '--debug',
-    '--code-loc',
-    '0x100',
-    '--data-loc',
-    '0x8000',
-    '--no-std-crt0',
-    '-Wl-u',
-    '-o',
-    'prog.ihx',
-    'crt0.rel',
-    ...MODULES.map((m) => `${m}.rel`),
-  ]);
-  run('makebin', ['-s', '65536', 'prog.ihx', 'prog.bin']);
+  // named by the sources' hash and renamed into place whole: test files that run at once share it safely
+  const dir = buildOnceSync(FIXTURE_SRC, readdirSync(FIXTURE_SRC), FIXTURE_OUT, 'prog.bin', (tmp) => {
+    const run = (cmd: string, args: string[]) =>
+      execFileSync(cmd, args, { cwd: tmp, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    run('sdasz80', ['-plosgff', 'crt0.rel', 'crt0.s']);
+    for (const m of MODULES) run('sdcc', ['-mz80', '--debug', '-c', `${m}.c`]);
+    run('sdcc', [
+      '-mz80',
+      '--debug',
+      '--code-loc',
+      '0x100',
+      '--data-loc',
+      '0x8000',
+      '--no-std-crt0',
+      '-Wl-u',
+      '-o',
+      'prog.ihx',
+      'crt0.rel',
+      ...MODULES.map((m) => `${m}.rel`),
+    ]);
+    run('makebin', ['-s', '65536', 'prog.ihx', 'prog.bin']);
+  });
 
-  const read = (name: string) => readFileSync(join(FIXTURE_OUT, name), 'latin1');
+  const read = (name: string) => readFileSync(join(dir, name), 'latin1');
   const noi = new Map<string, number>();
   for (const line of read('prog.noi').split('\n')) {
     const m = /^DEF (\S+) 0x([0-9A-Fa-f]+)/.exec(line);
     if (m) noi.set(m[1], parseInt(m[2], 16));
   }
   built = {
-    dir: FIXTURE_OUT,
-    cdbPath: join(FIXTURE_OUT, 'prog.cdb'),
+    dir,
+    cdbPath: join(dir, 'prog.cdb'),
     cdb: read('prog.cdb'),
     asm: Object.fromEntries(MODULES.map((m) => [m, read(`${m}.asm`)])),
     rst: Object.fromEntries(MODULES.map((m) => [m, read(`${m}.rst`)])),
     noi,
-    image: new Uint8Array(readFileSync(join(FIXTURE_OUT, 'prog.bin'))),
+    image: new Uint8Array(readFileSync(join(dir, 'prog.bin'))),
   };
   return built;
 }
