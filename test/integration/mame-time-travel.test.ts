@@ -4,12 +4,9 @@
 // stepping back past the start of the history is refused and the session stays where it was.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionManager } from '../../src/session/manager.js';
-import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import type { ScreenImage } from '../../src/core/target.js';
 import {
@@ -21,51 +18,30 @@ import {
   travelTo,
 } from '../../src/session/time-travel.js';
 import { buildZxFixture, type ZxFixture } from '../support/zx-fixture.js';
+import * as travel from '../support/mame-travel-session.js';
 
 let fx: ZxFixture;
-let manager: SessionManager;
+let session: travel.TravelSession | undefined;
 let me: ClientSession;
-let beat: NodeJS.Timeout;
 
-async function machineHash(): Promise<string> {
-  const h = createHash('sha256');
-  h.update(await me.session.readMemory({ space: 'cpu', offset: 0 }, 0x10000));
-  for (const r of await me.session.readRegisters()) h.update(`${r.name}=${r.value};`);
-  return h.digest('hex');
-}
-
-async function where(): Promise<{ line?: number; pc?: number; inPast?: boolean }> {
-  const stop = (await me.session.status()).last_stop;
-  const pc = stop?.pc ?? -1;
-  return { line: me.session.locationAt(pc)?.line, pc, inPast: stop?.inPast === true };
-}
-
-/** Runs `move` and waits for the stop it makes. */
-async function stopAfter(move: () => Promise<unknown>): Promise<void> {
-  const stop = me.nextStop(60_000);
-  await move();
-  await stop;
-}
+const machineHash = () => travel.machineHash(me);
+const where = () => travel.where(me);
+const stopAfter = (move: () => Promise<unknown>) => travel.stopAfter(me, move);
 
 before(async () => {
   fx = await buildZxFixture();
-  manager = new SessionManager({ connectors: CONNECTORS });
-  me = manager.start(
+  session = await travel.openTravelSession(
     { machine: 'spectrum', emulator: 'mame', program: fx.rom, debugInfo: fx.cdb, cwd: fx.dir },
-    { kind: 'cli', label: 'time-travel test' },
+    'time-travel test',
   );
-  beat = setInterval(() => me.beat(), 300);
-  await me.session.waitForStop(60_000);
+  me = session.me;
   const m = fx.markers.loop_body;
   await me.setLineBreakpoint(m.file, m.line);
   await stopAfter(() => me.resume());
   await stopAfter(() => me.resume());
 });
 
-after(async () => {
-  clearInterval(beat);
-  await manager?.closeAll();
-});
+after(() => session?.close());
 
 test('Step Back a C line returns to the previous line as a forward run had it; Reverse Continue to the last hit', async () => {
   const atHit = { where: await where(), hash: await machineHash() };
@@ -121,24 +97,8 @@ test('last_write finds the C line that wrote a global and shows the moment after
   await stopAfter(() => travelTo(me, timeTravel(me.session).span().endCycle));
 });
 
-test('stepping back past the start of the history is refused and the session stays', async () => {
-  const span = timeTravel(me.session).span();
-  await stopAfter(() => travelTo(me, span.startCycle));
-  const here = await where();
-  const hash = await machineHash();
-  await assert.rejects(
-    stepBackTarget(me.session, 'instruction'),
-    (e: Error & { code?: string }) => e.code === 'bad_request' && /start of its recorded history/.test(e.message),
-  );
-  await assert.rejects(
-    travelTo(me, span.startCycle - 1),
-    (e: Error & { code?: string }) => e.code === 'bad_request' && /outside the recorded history/.test(e.message),
-  );
-  assert.deepEqual(await where(), here);
-  assert.equal(await machineHash(), hash);
-  await stopAfter(() => travelTo(me, span.endCycle));
-  assert.equal((await where()).inPast, false);
-});
+test('stepping back past the start of the history is refused and the session stays', () =>
+  travel.checkHistoryStartRefused(me, 'instruction'));
 
 test('Step Back in a called function, then Step Back Out to its call in the caller', async () => {
   // the step into ends inside a call made in its interval, which MAME's traceover would leave out: a full trace serves
@@ -198,7 +158,7 @@ test('a history budget of 0 turns MAME time travel off with a typed error; the s
   // a copy of the ROM: one session per program
   const rom = join(mkdtempSync(join(tmpdir(), 'rd-history-off-')), 'spectrum.rom');
   copyFileSync(fx.rom, rom);
-  const off = manager.start(
+  const off = session!.manager.start(
     { machine: 'spectrum', emulator: 'mame', program: rom, debugInfo: fx.cdb, history: { maxMegabytes: 0 } },
     { kind: 'cli', label: 'history off' },
   );

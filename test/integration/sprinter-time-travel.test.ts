@@ -5,9 +5,6 @@
 // session stays where it was.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { SessionManager } from '../../src/session/manager.js';
-import { CONNECTORS } from '../../src/connectors/registry.js';
 import type { ClientSession } from '../../src/session/client-session.js';
 import {
   findLastWrite,
@@ -19,39 +16,25 @@ import {
 } from '../../src/session/time-travel.js';
 import { timelineMessage } from '../../src/ui/panel-timeline.js';
 import { buildSprinterFixture, type SprinterFixture } from '../support/sprinter-fixture.js';
+import * as travel from '../support/mame-travel-session.js';
 
 let fx: SprinterFixture;
-let manager: SessionManager;
+let session: travel.TravelSession | undefined;
 let me: ClientSession;
-let beat: NodeJS.Timeout;
 
-async function machineHash(): Promise<string> {
-  const h = createHash('sha256');
-  h.update(await me.session.readMemory({ space: 'cpu', offset: 0 }, 0x10000));
-  for (const r of await me.session.readRegisters()) h.update(`${r.name}=${r.value};`);
-  return h.digest('hex');
-}
-
-async function where(): Promise<{ line?: number; inPast: boolean }> {
-  const stop = (await me.session.status()).last_stop;
-  return { line: me.session.locationAt(stop?.pc ?? -1)?.line, inPast: stop?.inPast === true };
-}
-
+const machineHash = () => travel.machineHash(me);
+const where = () => travel.where(me);
+const lineWhere = () => travel.lineWhere(me);
 const num = async (expression: string) => (await me.session.readVariable(expression)).numeric!;
-
-/** Runs `move` and waits for the stop it makes. */
-const stopAfter = (move: () => Promise<unknown>) => me.nextStop(60_000, async () => void (await move()));
+const stopAfter = (move: () => Promise<unknown>) => travel.stopAfter(me, move);
 
 before(async () => {
   fx = await buildSprinterFixture();
-  manager = new SessionManager({ connectors: CONNECTORS });
-  me = manager.start(
+  session = await travel.openTravelSession(
     { machine: 'sprinter', emulator: 'mame', program: fx.exe, debugInfo: fx.cdb, cwd: fx.dir },
-    { kind: 'cli', label: 'sprinter time travel' },
+    'sprinter time travel',
   );
-  beat = setInterval(() => me.beat(), 300);
-  const st = await me.session.waitForStop(60_000);
-  assert.equal(st.phase, 'ready', JSON.stringify(st.error ?? st.progress));
+  me = session.me;
   const loop = fx.markers.loop;
   const bp = await me.setLineBreakpoint(loop.file, loop.line);
   assert.equal(bp.verified, true, bp.message);
@@ -60,15 +43,12 @@ before(async () => {
   await me.clearBreakpoint(bp.id);
 });
 
-after(async () => {
-  clearInterval(beat);
-  await manager?.closeAll();
-});
+after(() => session?.close());
 
 test('two C lines back equal a forward run there; Reverse Continue returns to the breakpoint hit', async () => {
   const loop = fx.markers.loop;
   const atHit = { where: await where(), hash: await machineHash() };
-  assert.deepEqual(atHit.where, { line: loop.line, inPast: false });
+  assert.deepEqual(await lineWhere(), { line: loop.line, inPast: false });
   assert.equal(await num('i'), 2);
   const bp = await me.setLineBreakpoint(loop.file, loop.line);
   const forward: { line?: number; hash: string }[] = [];
@@ -87,11 +67,11 @@ test('two C lines back equal a forward run there; Reverse Continue returns to th
   // the walk's replays leave the machine at the present as it was (a replay up to it stays there, no state loaded)
   assert.equal(await machineHash(), forward[2].hash, 'the walk leaves the present as it was');
   await stopAfter(() => travelTo(me, oneBack));
-  assert.deepEqual(await where(), { line: forward[1].line, inPast: true }, 'one C line back, in the past');
+  assert.deepEqual(await lineWhere(), { line: forward[1].line, inPast: true }, 'one C line back, in the past');
   assert.match(granularityNote(me.session), /^Time travel granularity here: MAME .*save state/);
   assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');
   await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
-  assert.deepEqual(await where(), { line: forward[0].line, inPast: true }, 'two C lines back');
+  assert.deepEqual(await lineWhere(), { line: forward[0].line, inPast: true }, 'two C lines back');
   assert.equal(await machineHash(), forward[0].hash);
   assert.deepEqual([await num('i'), await num('total')], [2, 1 + 4], 'the variables as they were');
 
@@ -127,29 +107,8 @@ test('last_write finds the C line that added to total and shows the moment after
   assert.equal((await where()).inPast, false);
 });
 
-test('stepping back past the start of the history is refused and the session stays', async () => {
-  const span = timeTravel(me.session).span();
-  await stopAfter(() => travelTo(me, span.startCycle));
-  const here = await where();
-  assert.equal(here.inPast, true);
-  const hash = await machineHash();
-  await assert.rejects(
-    stepBackTarget(me.session, 'line'),
-    (e: Error & { code?: string }) => e.code === 'bad_request' && /start of its recorded history/.test(e.message),
-  );
-  await assert.rejects(
-    reverseContinue(me),
-    (e: Error & { code?: string }) => e.code === 'bad_request' && /start of its recorded history/.test(e.message),
-  );
-  await assert.rejects(
-    travelTo(me, span.startCycle - 1),
-    (e: Error & { code?: string }) => e.code === 'bad_request' && /outside the recorded history/.test(e.message),
-  );
-  assert.deepEqual(await where(), here);
-  assert.equal(await machineHash(), hash);
-  await stopAfter(() => travelTo(me, span.endCycle));
-  assert.equal((await where()).inPast, false);
-});
+test('stepping back past the start of the history is refused and the session stays', () =>
+  travel.checkHistoryStartRefused(me, 'line'));
 
 test('a moment the screen cannot be redrawn at is refused with a typed error; back at the present, its picture', async () => {
   const present = await me.session.screenshot();
