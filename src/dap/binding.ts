@@ -103,6 +103,8 @@ export class DapBinding {
     this.configured = true;
     if (this.me) this.notify.foreignBreakpoints(this.me.session.listBreakpoints(), this.me.id);
     if (await this.announceFreeRunning()) return;
+    // also when the launch runs on (no stop reported): VS Code's toolbar offers Step Back only once told
+    if (this.me && hasTimeTravel(this.me.session)) this.sendEvent(new CapabilitiesEvent({ supportsStepBack: true }));
     await after();
   }
 
@@ -253,7 +255,6 @@ export class DapBinding {
   async reportCurrentStop(reasonOverride?: 'entry'): Promise<void> {
     const session = this.me?.session;
     if (!session) return;
-    if (hasTimeTravel(session)) this.sendEvent(new CapabilitiesEvent({ supportsStepBack: true }));
     try {
       const status = await session.status();
       if (status.state !== 'stopped') return;

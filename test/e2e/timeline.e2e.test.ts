@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { buildCc65Program, REPO_ROOT } from '../support/c64-fixture.js';
 import { panelFrame, writeLiveScreenWorkspace } from '../support/panel-frame.js';
+import { reverseDebugging } from './timeline-reverse.js';
 import { openFileAtLine, runCommand, startDebugging, waitUntil, withWorkbench, type Frame } from './workbench.js';
 
 /** The timeline as the panel shows it, with the picture's frame number and a hash of its pixels. */
@@ -125,6 +126,7 @@ test(
         });
         assert.equal(back.hash, paused.hash, "the present's picture, exactly");
         await shot('3-present.png');
+        await reverseDebugging(page, panel, t, shot);
         await page.locator('.monaco-workbench').click({ position: { x: 500, y: 300 } });
         await runCommand(page, 'Debug: Stop');
       },
