@@ -14,6 +14,13 @@ const OP_JSR = 0x20;
 /** the symbol the cc65 parser records for the zero-page C stack pointer */
 const SP_SYMBOL = '__cc65_sp__';
 
+/** What one unwinding reads through: the debug info, the memory, and where cc65's `sp` is (when the info names it). */
+interface Unwinding {
+  index: DebugIndex;
+  read: ReadMemory;
+  spAddress: number | undefined;
+}
+
 /**
  * Call stack of cc65-compiled 6502 code. Return addresses are on the
  * hardware stack (page 1): a word w is one when the byte at w-2 is a JSR and
@@ -53,7 +60,7 @@ export async function unwind6502Cc65(
   });
   // at a runtime routine's first instruction (a breakpoint on `tosmula0`) sp is still its C caller's at the JSR
   const routineEntry = !fn && index.symbolAt(pc) !== undefined ? csp : undefined;
-  if (depth > 1) await callers(frames, fn, entry, regs, index, read, spAddress, routineEntry);
+  if (depth > 1) await callers(frames, fn, entry, regs, { index, read, spAddress }, routineEntry);
   // only cc65's own debug info has register variables (assembly listings have no C)
   if (index.info.format === 'cc65-dbg') await placeRegvars(frames, index, read);
   return frames;
@@ -65,22 +72,20 @@ async function callers(
   fn: FunctionInfo | undefined,
   entry: number | undefined,
   regs: Register[],
-  index: DebugIndex,
-  read: ReadMemory,
-  spAddress: number | undefined,
+  u: Unwinding,
   /** the C stack pointer at the JSR of the caller directly above, when known */
   spAtCall?: number,
 ): Promise<void> {
   const s = registerValue(regs, 'SP') ?? 0xff;
+  const { index, read } = u;
   const stack = await read(0x100, 0x100);
   for (let at = s + 1; at < 0xff && frames.length < MAX_DEPTH; at++) {
     const word = stack[at] | (stack[at + 1] << 8);
     const ret = (word + 1) & 0xffff;
     const caller = index.functionAt(ret);
     if (!caller || word < 2 || (await read(word - 2, 1))[0] !== OP_JSR) continue;
-    if (entry !== undefined && fn) entry = await callerEntry(fn, entry, caller, word - 2, index, read, spAddress);
-    else if (spAtCall !== undefined && at === s + 1)
-      entry = await entryAbove(spAtCall, caller, word - 2, index, read, spAddress);
+    if (entry !== undefined && fn) entry = await callerEntry(u, fn, entry, caller, word - 2);
+    else if (spAtCall !== undefined && at === s + 1) entry = await entryAbove(u, spAtCall, caller, word - 2);
     else entry = undefined;
     frames.push({
       pc: ret,
@@ -99,16 +104,14 @@ async function callers(
  * in the first body line shares that line's code with the prologue's allocations: all pushed since the entry counts.
  */
 async function entryAbove(
+  u: Unwinding,
   atCall: number,
   caller: FunctionInfo,
   call: number,
-  index: DebugIndex,
-  read: ReadMemory,
-  spAddress: number | undefined,
 ): Promise<number | undefined> {
-  if (call > prologueEnd(caller, index)) return entryFromCall(atCall, atCall, caller, call, index, read, spAddress);
-  if (spAddress === undefined) return undefined;
-  const pushed = await pushedSince(caller.start, call, index, read, spAddress, atCall);
+  if (call > prologueEnd(caller, u.index)) return entryFromCall(u, atCall, atCall, caller, call);
+  if (u.spAddress === undefined) return undefined;
+  const pushed = await pushedSince(caller.start, call, u.index, u.read, u.spAddress, atCall);
   return pushed === undefined ? undefined : atCall + pushed - fastcallBytes(caller);
 }
 
@@ -120,28 +123,24 @@ function prologueEnd(fn: FunctionInfo, index: DebugIndex): number {
 
 /** The C stack pointer at `caller`'s entry, from its callee's entry and the call at `call`. */
 async function callerEntry(
+  u: Unwinding,
   callee: FunctionInfo,
   calleeEntry: number,
   caller: FunctionInfo,
   call: number,
-  index: DebugIndex,
-  read: ReadMemory,
-  spAddress: number | undefined,
 ): Promise<number> {
   // the statement pushed nothing but the arguments, unless its count says more
   const atCall = calleeEntry + fastcallBytes(callee);
-  return entryFromCall(atCall, calleeEntry + paramBytes(callee), caller, call, index, read, spAddress);
+  return entryFromCall(u, atCall, calleeEntry + paramBytes(callee), caller, call);
 }
 
 /** The C stack pointer at `caller`'s entry from its own at the call (`atCall`) and a first guess of the statement's start. */
 async function entryFromCall(
+  { index, read, spAddress }: Unwinding,
   atCall: number,
   guess: number,
   caller: FunctionInfo,
   call: number,
-  index: DebugIndex,
-  read: ReadMemory,
-  spAddress: number | undefined,
 ): Promise<number> {
   let start = guess;
   if (spAddress !== undefined) {
