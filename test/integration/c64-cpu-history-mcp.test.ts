@@ -8,21 +8,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SessionManager } from '../../src/session/manager.js';
-import { CONNECTORS } from '../../src/connectors/registry.js';
-import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { openC64Mcp, type C64Mcp } from '../support/c64-mcp.js';
 import { REPO_ROOT, buildCc65Program, findMarkers } from '../support/c64-fixture.js';
-import {
-  call,
-  callExpectingError,
-  callRaw,
-  connectHttpClient,
-  startHttpServerOn,
-  waitUntilReady,
-} from '../mcp/mcp-helpers.js';
+import { call, callExpectingError, callRaw, waitUntilReady } from '../mcp/mcp-helpers.js';
 
-let manager: SessionManager;
-let http: HttpMcpServer;
+let mcp: C64Mcp | undefined;
 let agent: Client;
 let dir: string;
 let markers: Awaited<ReturnType<typeof findMarkers>>;
@@ -30,16 +20,11 @@ let markers: Awaited<ReturnType<typeof findMarkers>>;
 before(async () => {
   dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'history'), ['game.c']);
   markers = await findMarkers([join(dir, 'game.c')]);
-  manager = new SessionManager({ connectors: CONNECTORS });
-  http = await startHttpServerOn(manager, { outputDir: mkdtempSync(join(tmpdir(), 'c64-chis-')), profile: 'vice' });
-  agent = await connectHttpClient(http, 'chis-agent');
+  mcp = await openC64Mcp(mkdtempSync(join(tmpdir(), 'c64-chis-')), 'chis-agent');
+  agent = mcp.agent;
 });
 
-after(async () => {
-  await agent?.close().catch(() => undefined);
-  await http?.close();
-  await manager?.closeAll();
-});
+after(() => mcp?.close());
 
 type Item = { cycle: number; pc: number; a: number; x: number; y: number; sp: number; flags: number; text: string };
 

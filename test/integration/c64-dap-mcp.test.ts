@@ -10,39 +10,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SessionManager } from '../../src/session/manager.js';
-import { CONNECTORS } from '../../src/connectors/registry.js';
-import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { openC64Mcp, type C64Mcp } from '../support/c64-mcp.js';
 import { buildC64Fixture, REPO_ROOT, type C64Fixture } from '../support/c64-fixture.js';
 import { RecordingClient } from '../dap/dap-client.js';
-import {
-  call,
-  callExpectingError,
-  callRaw,
-  connectHttpClient,
-  startHttpServerOn,
-  waitUntilReady,
-} from '../mcp/mcp-helpers.js';
+import { call, callExpectingError, callRaw, waitUntilReady } from '../mcp/mcp-helpers.js';
 
 let fx: C64Fixture;
-let manager: SessionManager;
-let http: HttpMcpServer;
+let mcp: C64Mcp | undefined;
 let agent: Client;
 const outDir = mkdtempSync(join(tmpdir(), 'c64-e2e-'));
 
 before(async () => {
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
   fx = await buildC64Fixture();
-  manager = new SessionManager({ connectors: CONNECTORS });
-  http = await startHttpServerOn(manager, { outputDir: outDir, profile: 'vice' });
-  agent = await connectHttpClient(http, 'c64-agent');
+  mcp = await openC64Mcp(outDir, 'c64-agent');
+  agent = mcp.agent;
 });
 
-after(async () => {
-  await agent?.close().catch(() => undefined);
-  await http?.close();
-  await manager?.closeAll();
-});
+after(() => mcp?.close());
 
 test('DAP: launch on the built-in C64, break in util.c, see the stack and typed locals, step a line, read a global', async () => {
   const dc = new RecordingClient();

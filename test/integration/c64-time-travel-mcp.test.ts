@@ -9,21 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { SessionManager } from '../../src/session/manager.js';
-import { CONNECTORS } from '../../src/connectors/registry.js';
-import type { HttpMcpServer } from '../../src/mcp/http.js';
+import { openC64Mcp, type C64Mcp } from '../support/c64-mcp.js';
 import { REPO_ROOT, buildCc65Program, findMarkers } from '../support/c64-fixture.js';
-import {
-  call,
-  callExpectingError,
-  callRaw,
-  connectHttpClient,
-  startHttpServerOn,
-  waitUntilReady,
-} from '../mcp/mcp-helpers.js';
+import { call, callExpectingError, callRaw, connectHttpClient, waitUntilReady } from '../mcp/mcp-helpers.js';
 
-let manager: SessionManager;
-let http: HttpMcpServer;
+let mcp: C64Mcp | undefined;
 let agent: Client;
 /** a second agent on the session: told of the first one's moves as stops it did not cause */
 let watcher: Client;
@@ -33,9 +23,8 @@ let markers: Awaited<ReturnType<typeof findMarkers>>;
 before(async () => {
   const dir = await buildCc65Program(join(REPO_ROOT, 'test', 'fixtures', 'c64', 'history'), ['game.c']);
   markers = await findMarkers([join(dir, 'game.c')]);
-  manager = new SessionManager({ connectors: CONNECTORS });
-  http = await startHttpServerOn(manager, { outputDir: mkdtempSync(join(tmpdir(), 'c64-time-')), profile: 'vice' });
-  agent = await connectHttpClient(http, 'time-agent');
+  mcp = await openC64Mcp(mkdtempSync(join(tmpdir(), 'c64-time-')), 'time-agent');
+  agent = mcp.agent;
   const started = await call(agent, 'start_session', {
     machine: 'c64',
     emulator: 'builtin',
@@ -43,7 +32,7 @@ before(async () => {
     cwd: dir,
   });
   await waitUntilReady(agent, started.session_id, 60_000);
-  watcher = await connectHttpClient(http, 'time-watcher');
+  watcher = await connectHttpClient(mcp.http, 'time-watcher');
   watcher.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void watcherTold.push(String(n.params.data)));
   await call(watcher, 'session_status', { session_id: started.session_id });
   await call(agent, 'set_breakpoint', { file: 'game.c', line: markers.trail.line, condition: 'frames == 70' });
@@ -52,10 +41,8 @@ before(async () => {
 });
 
 after(async () => {
-  await agent?.close().catch(() => undefined);
   await watcher?.close().catch(() => undefined);
-  await http?.close();
-  await manager?.closeAll();
+  await mcp?.close();
 });
 
 const value = async (expression: string) =>
