@@ -57,6 +57,12 @@ export class Inspector {
     this.cached = undefined;
   }
 
+  /** Whether pc is in a function's frame set-up, before its first body line (where Step Into lands). */
+  inPrologue(pc: number): boolean {
+    const fn = this.index?.functionAt(pc);
+    return !!fn && pc >= fn.start && pc < this.index!.bodyStart(fn);
+  }
+
   /** `outer`: pc is a return address, so the calling line is the one before it. */
   location(pc: number, outer = false): SourceLocation | undefined {
     const line = this.index?.lineAt(outer ? pc - 1 : pc);

@@ -371,9 +371,8 @@ export class Session extends SessionLifecycle implements SessionApi, ClientEngin
     });
   }
 
-  locationAt(pc: number) {
-    return this.inspector?.location(pc);
-  }
+  readonly locationAt = (pc: number) => this.inspector?.location(pc);
+  readonly inPrologue = (pc: number) => this.inspector?.inPrologue(pc) ?? false;
 
   /** Input needs the lease: whoever lost it (take-over, release, lapse) lets go of what it held. */
   private async releaseInputsWithoutControl(): Promise<void> {

@@ -86,7 +86,11 @@ async function currentSp(session: SessionApi): Promise<number> {
 
 const lineKey = (loc: SourceLocation | undefined) => (loc ? `${loc.file}:${loc.line}` : undefined);
 
-/** Where a step back goes: the instruction before, or the start of the C line run before this one in this frame. */
+/**
+ * Where a step back goes: the instruction before, or the start of the C line run before this one in this frame. A
+ * function's frame set-up counts as part of its call (Step Into skips it), so from a first body line it goes to the
+ * start of the calling line, the caller's frame on top.
+ */
 export async function stepBackTarget(session: SessionApi, granularity: 'instruction' | 'line'): Promise<number> {
   const t = timeTravel(session);
   const span = t.span();
@@ -104,7 +108,7 @@ export async function stepBackTarget(session: SessionApi, granularity: 'instruct
   let best: Moment | undefined;
   for await (const m of walk) {
     const key = lineKey(session.locationAt(m.pc));
-    if (key === undefined) continue; // runtime helpers, the KERNAL, interrupts: no C line
+    if (key === undefined || session.inPrologue(m.pc)) continue; // helpers, the KERNAL, interrupts, frame set-up
     if (best === undefined) {
       // still on this line, or in a function it called: go on back
       if (m.sp < sp || key === here) continue;

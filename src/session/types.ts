@@ -451,6 +451,9 @@ export interface SessionApi {
   /** file:line and function of a CPU address from the debug info (undefined without it) */
   locationAt(pc: number): SourceLocation | undefined;
 
+  /** Whether pc is in a function's frame set-up, before its first body line (false without debug info). */
+  inPrologue(pc: number): boolean;
+
   /** After an unvetted command: re-read the emulator's state and bump the generation. */
   afterRawCommand(description: string): Promise<void>;
 

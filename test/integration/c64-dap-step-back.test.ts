@@ -89,9 +89,20 @@ test('Who last wrote this (a Variables row), writes refused in the past, Step Ba
   await dc.setBreakpointsRequest({ source: { path: source }, breakpoints: [{ line: markers.corrupt.line }] });
   await stopAfter(() => dc.continueRequest({ threadId: 1 }));
   assert.equal((await dc.topFrame()).line, markers.corrupt.line);
+  await dc.setBreakpointsRequest({ source: { path: source }, breakpoints: [] }); // the steps below pass it
+  await travelled(() => dc.send('stepBack', { threadId: 1 }));
+  const call = await dc.topFrame();
+  assert.deepEqual([call.line, call.name], [markers.maybe_corrupt.line, 'main'], 'from a first body line: the call');
+  await stopAfter(() => dc.stepInRequest({ threadId: 1 })); // the inverse, run on from the past
+  assert.equal((await dc.topFrame()).line, markers.corrupt.line);
   await stopAfter(() => dc.nextRequest({ threadId: 1 }));
   await stopAfter(() => dc.nextRequest({ threadId: 1 })); // out of corrupt(): the write is in the past now
-  assert.notEqual((await dc.topFrame()).name, 'corrupt');
+  const after = await dc.topFrame();
+  assert.notEqual(after.name, 'corrupt');
+  await travelled(() => dc.send('stepBack', { threadId: 1 }));
+  assert.equal((await dc.topFrame()).line, markers.maybe_corrupt.line, 'back over a call: the calling line');
+  await stopAfter(() => dc.nextRequest({ threadId: 1 }));
+  assert.equal((await dc.topFrame()).line, after.line);
   const corruptedAt = await frames();
 
   const top = await dc.topFrame();
