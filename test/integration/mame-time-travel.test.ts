@@ -115,6 +115,12 @@ test('Step Back in a called function, then Step Back Out to its call in the call
   await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
   assert.equal((await where()).line, forward[1].line);
   assert.equal(await machineHash(), forward[1].hash, 'registers and 64 KiB as the forward run had them there');
+  const firstBody = timeTravel(me.session).span().nowCycle;
+  await stopAfter(async () => travelTo(me, await stepBackTarget(me.session, 'line')));
+  const call = await where();
+  assert.equal(call.line, fx.markers.call_draw.line, 'from the first body line: the calling line, not the prologue');
+  assert.equal(me.session.locationAt(call.pc ?? -1)?.function, 'main');
+  await stopAfter(() => travelTo(me, firstBody));
   await stopAfter(async () => travelTo(me, await stepBackOutTarget(me.session)));
   const out = await where();
   assert.equal(out.line, fx.markers.call_draw.line, "at the call on the caller's line");
