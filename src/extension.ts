@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { DEBUG_TYPE } from './dap/launch-schema.js';
 import { RetroDebugSession } from './dap/retro-debug-session.js';
+import { GO_TO_FRAME_REQUEST } from './dap/adapter-parts.js';
 import { registerAsmAssociation } from './host/asm-association.js';
 import { registerDisassemblyFallback } from './host/disassembly-fallback.js';
 import { registerTimeTravelCommands } from './host/time-travel-commands.js';
@@ -50,12 +51,16 @@ export function activate(context: vscode.ExtensionContext): void {
   const manager = new SessionManager({ connectors: CONNECTORS });
   /** adapters VS Code is talking to, by VS Code debug session id */
   const adapters = new Map<string, RetroDebugSession>();
+  const debugSessions = new Map<string, vscode.DebugSession>();
   /** the user's debug session on an emulator session: the active one first (the screen panel acts through it) */
-  const userAdapter = (sessionId: string): RetroDebugSession | undefined => {
+  const userDebugSession = (sessionId: string): vscode.DebugSession | undefined => {
     const active = vscode.debug.activeDebugSession;
-    const candidates = [...(active ? [adapters.get(active.id)] : []), ...adapters.values()];
-    return candidates.find((a) => a?.client && !a.client.closed && a.client.session.id === sessionId);
+    const ids = [...(active ? [active.id] : []), ...adapters.keys()];
+    return ids
+      .map((id) => ({ adapter: adapters.get(id), debug: debugSessions.get(id) }))
+      .find(({ adapter: a }) => a?.client && !a.client.closed && a.client.session.id === sessionId)?.debug;
   };
+  const userAdapter = (sessionId: string) => adapters.get(userDebugSession(sessionId)?.id ?? '');
   const currentSessionId = (): string | undefined => {
     try {
       return manager.get().id;
@@ -74,10 +79,14 @@ export function activate(context: vscode.ExtensionContext): void {
           onRefused: (sentence) => tellRefused(sentence, COMMANDS.takeControl.command),
         });
         adapters.set(session.id, adapter);
+        debugSessions.set(session.id, session);
         return new vscode.DebugAdapterInlineImplementation(adapter);
       },
     }),
-    vscode.debug.onDidTerminateDebugSession((session) => adapters.delete(session.id)),
+    vscode.debug.onDidTerminateDebugSession((session) => {
+      adapters.delete(session.id);
+      debugSessions.delete(session.id);
+    }),
     registerDisassemblyFallback(DEBUG_TYPE),
     ...registerTimeTravelCommands(DEBUG_TYPE, {
       whoLastWrote: COMMANDS.whoLastWrote.command,
@@ -113,7 +122,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(COMMANDS.openScreen.command, () => {
       ScreenPanel.show(context.extensionUri, manager, {
         userClient: (id) => userAdapter(id)?.client,
-        userGoTo: (id, frame) => userAdapter(id)?.goToFrame(frame),
+        // through VS Code, which then takes the move's stop as the answer to a request of its own
+        userGoTo: (id, frame) => {
+          const debug = userDebugSession(id);
+          return debug && Promise.resolve(debug.customRequest(GO_TO_FRAME_REQUEST, { frame })).then(() => undefined);
+        },
       });
     }),
     vscode.commands.registerCommand(COMMANDS.takeControl.command, async () => {

@@ -1,4 +1,5 @@
 /** Small fixed pieces of the adapter: what it offers at initialize, argument mapping, a deferred. */
+import { badRequest } from '../core/errors.js';
 import type { SpaceChoice } from '../core/memory-spaces.js';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 
@@ -34,6 +35,17 @@ export interface FrameSourceReply {
 
 /** Custom request: step back out of the current function to the call at its caller's line (time travel). */
 export const STEP_BACK_OUT_REQUEST = 'retro/stepBackOut';
+
+/**
+ * Custom request: the screen panel's timeline moves the user's debug session to a recorded frame ('present': back),
+ * through VS Code, so it takes the move as a request of its own (the stop's words replace the last stop's).
+ */
+export const GO_TO_FRAME_REQUEST = 'retro/goToFrame';
+export function goToFrameArgs(args: unknown): number | 'present' {
+  const frame = (args as { frame?: unknown } | undefined)?.frame;
+  if (frame === 'present' || (typeof frame === 'number' && Number.isInteger(frame) && frame >= 0)) return frame;
+  throw badRequest('retro/goToFrame needs a frame: a whole number, or "present".');
+}
 
 /** Custom request: "Who last wrote this?" on a Variables row or an lvalue; the session moves there (the past). */
 export const LAST_WRITE_REQUEST = 'retro/lastWrite';

@@ -60,6 +60,15 @@ export class DapNotifier {
   }
 
   /**
+   * Before a move VS Code did not ask for as a run (a custom request, the timeline's): VS Code hears the thread run
+   * now, in an event of its own well ahead of the move's stop, so that stop's words replace the last stop's (VS Code
+   * shows the oldest stop details it holds until a continued clears them). Never held: it must precede the stop.
+   */
+  continuedAhead(): void {
+    this.send(new ContinuedEvent(CPU_THREAD_ID, true));
+  }
+
+  /**
    * While this client's continue/step is answered: its stops are sent after the response (which clients read as
    * "the thread runs"), in order, once the returned release is called.
    */

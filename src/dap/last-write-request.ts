@@ -4,19 +4,21 @@
  * stop that follows shows the writing line, in the past). The MCP tool last_write asks the same session functions.
  */
 import { hex } from '../core/hex.js';
-import { findLastWrite, granularityNote, timeTravel, travelTo } from '../session/time-travel.js';
+import { findLastWrite, granularityNote, timeTravel } from '../session/time-travel.js';
 import type { ClientSession } from '../session/client-session.js';
 import type { LastWriteReply } from './adapter-parts.js';
 
 export async function lastWriteReply(
   me: ClientSession,
   row: { expression: string; frameIndex: number },
+  /** the move to the write's moment (the adapter tells VS Code first) */
+  travel: (cycle: number) => Promise<void>,
 ): Promise<LastWriteReply> {
   const { session } = me;
   const place = await session.locateLvalue(row.expression, row.frameIndex);
   const write = await findLastWrite(session, place.address, place.length);
   const frame = Math.floor(write.at / timeTravel(session).span().cyclesPerFrame);
-  await travelTo(me, write.cycle);
+  await travel(write.cycle);
   const w = write.location;
   const where = w ? `${w.function ? `${w.function}, ` : ''}${w.file}:${w.line}` : `PC ${hex(write.pc)}`;
   return {

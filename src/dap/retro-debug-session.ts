@@ -20,6 +20,8 @@ import {
   travelTo,
 } from '../session/time-travel.js';
 import { lastWriteReply } from './last-write-request.js';
+import { unaskedMove } from './unasked-move.js';
+import { frameSourceReply } from './frame-source-request.js';
 import { unsupported, sessionExists, badRequest } from '../core/errors.js';
 import type { LeaseInfo, SessionManagerApi } from '../session/types.js';
 import type { ClientSession } from '../session/client-session.js';
@@ -35,11 +37,12 @@ import {
   deferred,
   FRAME_SOURCE_REQUEST,
   LAST_WRITE_REQUEST,
+  GO_TO_FRAME_REQUEST,
+  goToFrameArgs,
   MEMORY_SPACES_REQUEST,
   STEP_BACK_OUT_REQUEST,
   frameIndexOf,
   granularity,
-  type FrameSourceReply,
 } from './adapter-parts.js';
 import { DapBinding, type AfterConfiguration, type Mode } from './binding.js';
 
@@ -316,22 +319,6 @@ export class RetroDebugSession extends DebugSession {
     );
   }
 
-  /**
-   * A move the screen panel's timeline makes for this debug session (no DAP request): its run events held as for
-   * a step, so VS Code gets the stop without a "continued" just before it (which leaves it showing "running").
-   */
-  async goToFrame(frame: number | 'present'): Promise<void> {
-    const release = this.notify.holdRunEvents();
-    try {
-      const me = this.binding.control();
-      this.handles.reset();
-      await travelTo(me, frameCycle(timeTravel(me.session).span(), frame));
-      this.notify.output(`${granularityNote(me.session)}\n`);
-    } finally {
-      release();
-    }
-  }
-
   // ---- inspection: through the session's view -----------------------------------------------
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
@@ -427,9 +414,18 @@ export class RetroDebugSession extends DebugSession {
   protected override customRequest(command: string, response: DebugProtocol.Response, args?: unknown): void {
     switch (command) {
       case FRAME_SOURCE_REQUEST:
-        return this.handle(response, () => this.frameSource(args));
+        return this.handle(response, () => frameSourceReply(this.binding.currentView(), args));
       case STEP_BACK_OUT_REQUEST:
-        return this.travel(response, async (me) => travelTo(me, await stepBackOutTarget(me.session)));
+        return this.travel(response, async (me) => {
+          const cycle = await stepBackOutTarget(me.session);
+          await unaskedMove(this.notify, this.binding, () => travelTo(me, cycle));
+        });
+      case GO_TO_FRAME_REQUEST:
+        return this.travel(response, (me) =>
+          unaskedMove(this.notify, this.binding, () =>
+            travelTo(me, frameCycle(timeTravel(me.session).span(), goToFrameArgs(args))),
+          ),
+        );
       case LAST_WRITE_REQUEST:
         return this.lastWrite(response, args as RowArguments);
       case MEMORY_SPACES_REQUEST:
@@ -454,15 +450,9 @@ export class RetroDebugSession extends DebugSession {
       void this.sendError(response, err);
       return;
     }
-    this.run(response, (me) => lastWriteReply(me, row));
-  }
-
-  private async frameSource(args: unknown): Promise<FrameSourceReply> {
-    const frameId = (args as { frameId?: unknown } | undefined)?.frameId;
-    if (typeof frameId !== 'number') throw badRequest('retro/frameSource needs a frameId.');
-    const { stackFrames } = await this.binding.currentView().stackTrace({ threadId: 1 });
-    const frame = stackFrames.find((f) => f.id === frameId);
-    return { hasSource: !!frame?.source, instructionPointerReference: frame?.instructionPointerReference };
+    this.run(response, (me) =>
+      lastWriteReply(me, row, (cycle) => unaskedMove(this.notify, this.binding, () => travelTo(me, cycle))),
+    );
   }
 
   /**

@@ -20,7 +20,7 @@ const WORDS: Record<StopReason, string> = {
   watchpoint: 'Paused on data breakpoint',
   step: 'Stepped',
   pause: 'Paused',
-  goto: 'Jumped',
+  goto: 'Went back in time', // a time-travel move (the only stops with this reason); the present: below
   exception: 'Stopped on exception',
   unknown: 'Stopped',
 };
@@ -38,5 +38,6 @@ export function describeStop(stop: StopInfo, location?: SourceLocation): string 
   const past = stop.inPast
     ? ` — time travel: in the past${frame}, read-only (resuming discards the later history)`
     : '';
-  return `${WORDS[stop.reason] ?? 'Stopped'} (${where})${past}`;
+  const words = stop.reason === 'goto' && stop.inPast === false ? 'Back at the present' : WORDS[stop.reason];
+  return `${words ?? 'Stopped'} (${where})${past}`;
 }

@@ -247,6 +247,7 @@ test('stop reasons and descriptions', () => {
   assert.equal(describeStop({ reason: 'pause', pc: 0x1a }), 'Paused (PC 0x001A)');
   assert.equal(
     describeStop({ reason: 'goto', pc: 0x1a, inPast: true, pastFrame: { frame: 64, present: 70 } }),
-    'Jumped (PC 0x001A) — time travel: in the past, frame 64 of 70, read-only (resuming discards the later history)',
+    'Went back in time (PC 0x001A) — time travel: in the past, frame 64 of 70, read-only (resuming discards the later history)',
   );
+  assert.equal(describeStop({ reason: 'goto', pc: 0x1a, inPast: false }), 'Back at the present (PC 0x001A)');
 });
