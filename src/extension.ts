@@ -49,18 +49,17 @@ let shutdown: (() => Promise<void>) | undefined;
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Retro Debug', { log: true });
   const manager = new SessionManager({ connectors: CONNECTORS });
-  /** adapters VS Code is talking to, by VS Code debug session id */
-  const adapters = new Map<string, RetroDebugSession>();
-  const debugSessions = new Map<string, vscode.DebugSession>();
+  /** adapters VS Code is talking to, with their VS Code debug session, by its id */
+  const adapters = new Map<string, { adapter: RetroDebugSession; debug: vscode.DebugSession }>();
   /** the user's debug session on an emulator session: the active one first (the screen panel acts through it) */
-  const userDebugSession = (sessionId: string): vscode.DebugSession | undefined => {
+  const userDebugging = (sessionId: string) => {
     const active = vscode.debug.activeDebugSession;
-    const ids = [...(active ? [active.id] : []), ...adapters.keys()];
-    return ids
-      .map((id) => ({ adapter: adapters.get(id), debug: debugSessions.get(id) }))
-      .find(({ adapter: a }) => a?.client && !a.client.closed && a.client.session.id === sessionId)?.debug;
+    const candidates = [...(active ? [adapters.get(active.id)] : []), ...adapters.values()];
+    return candidates.find(
+      (c) => c?.adapter.client && !c.adapter.client.closed && c.adapter.client.session.id === sessionId,
+    );
   };
-  const userAdapter = (sessionId: string) => adapters.get(userDebugSession(sessionId)?.id ?? '');
+  const userAdapter = (sessionId: string) => userDebugging(sessionId)?.adapter;
   const currentSessionId = (): string | undefined => {
     try {
       return manager.get().id;
@@ -78,15 +77,11 @@ export function activate(context: vscode.ExtensionContext): void {
           chooseView,
           onRefused: (sentence) => tellRefused(sentence, COMMANDS.takeControl.command),
         });
-        adapters.set(session.id, adapter);
-        debugSessions.set(session.id, session);
+        adapters.set(session.id, { adapter, debug: session });
         return new vscode.DebugAdapterInlineImplementation(adapter);
       },
     }),
-    vscode.debug.onDidTerminateDebugSession((session) => {
-      adapters.delete(session.id);
-      debugSessions.delete(session.id);
-    }),
+    vscode.debug.onDidTerminateDebugSession((session) => adapters.delete(session.id)),
     registerDisassemblyFallback(DEBUG_TYPE),
     ...registerTimeTravelCommands(DEBUG_TYPE, {
       whoLastWrote: COMMANDS.whoLastWrote.command,
@@ -124,14 +119,14 @@ export function activate(context: vscode.ExtensionContext): void {
         userClient: (id) => userAdapter(id)?.client,
         // through VS Code, which then takes the move's stop as the answer to a request of its own
         userGoTo: (id, frame) => {
-          const debug = userDebugSession(id);
+          const debug = userDebugging(id)?.debug;
           return debug && Promise.resolve(debug.customRequest(GO_TO_FRAME_REQUEST, { frame })).then(() => undefined);
         },
       });
     }),
     vscode.commands.registerCommand(COMMANDS.takeControl.command, async () => {
       const active = vscode.debug.activeDebugSession;
-      const id = (active && adapters.get(active.id)?.client?.session.id) ?? currentSessionId();
+      const id = (active && adapters.get(active.id)?.adapter.client?.session.id) ?? currentSessionId();
       const adapter = id === undefined ? undefined : userAdapter(id);
       if (!adapter) {
         void vscode.window.showWarningMessage(

@@ -32,7 +32,10 @@ const MIN_GAP_CYCLES = 50_000;
 /** an interval longer than this (about 2 s of a Spectrum) is not replayed instruction by instruction */
 const MAX_TRACE_CYCLES = 7_000_000;
 const MAX_STOPS = 200;
-/** frames run before a moment so the screen MAME shows there was drawn after the load (the shown frame and the one before) */
+/**
+ * frames run before a moment so every line MAME's screen shows there was drawn after the load: its bitmap holds the
+ * frame being drawn over the one before last (two would leave part of that one)
+ */
 const REDRAW_FRAMES = 3;
 const TRACES_KEPT = 16;
 /** MAME's debugger variable that counts a moved-to PC's arrivals */
@@ -345,11 +348,11 @@ export class MameTimeTravel implements TimeTravel {
     const cycles = t ? this.cyclesOf(k, t) : [];
     this.now = n === 0 ? state.cycle : n < cycles.length ? cycles[n] : this.ring.states[k + 1].cycle;
     this.lastStop = where;
-    this.redrawnAt = from === undefined ? this.now + REDRAW_FRAMES * this.cyclesPerFrame : undefined;
+    this.redrawnAt = from === undefined ? this.redrawnAfter() : undefined;
   }
 
   /**
-   * The newest state at least two frames before state k whose intervals up to k replay exactly (no keys typed):
+   * The newest state at least REDRAW_FRAMES frames before state k whose intervals up to k replay exactly (no keys typed):
    * run from there, MAME draws every line of the frame the screen shows at k. Undefined where there is none.
    */
   private redrawFrom(k: number): number | undefined {
@@ -382,7 +385,12 @@ export class MameTimeTravel implements TimeTravel {
     const state = this.ring.states[k];
     this.now = state.cycle;
     this.lastStop = { pc: state.pc, registers: state.registers };
-    this.redrawnAt = this.now + REDRAW_FRAMES * this.cyclesPerFrame;
+    this.redrawnAt = this.redrawnAfter();
+  }
+
+  /** The cycle from which the screen shows the machine's moment again when it was not redrawn here. */
+  private redrawnAfter(): number {
+    return this.now + REDRAW_FRAMES * this.cyclesPerFrame;
   }
 
   /** The kept trace of interval k: a full one, or (`over`) a traceover one too. */
